@@ -1,0 +1,35 @@
+#pragma once
+// Search strategies are ask/tell: next() proposes a configuration, observe()
+// learns from its outcome. A strategy never proposes an invalid config and
+// never proposes the same config twice; it returns nullopt when it has nothing
+// left to propose. Randomness comes only from the engine passed in.
+#include <memtune/search/config.hpp>
+#include <memtune/search/space.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace memtune::search {
+
+// The outcome of evaluating one config: a time, or a failure.
+struct Trial {
+  Config config;
+  std::optional<double> time_s; // [seconds]; nullopt when the candidate failed
+  std::string status = "ok";    // "ok" or the failure's status name
+  [[nodiscard]] bool ok() const { return time_s.has_value(); }
+};
+
+class Strategy {
+public:
+  virtual ~Strategy() = default;
+  [[nodiscard]] virtual std::string name() const = 0;
+  virtual std::optional<Config> next() = 0;
+  virtual void observe(const Trial& trial) = 0;
+  // How many proposals may be outstanding before their observations arrive.
+  // Grid and random do not learn, so callers may run far ahead of them (to
+  // compile candidates in parallel); a model-based strategy wants each result.
+  [[nodiscard]] virtual std::size_t lookahead() const { return 1; }
+};
+
+} // namespace memtune::search

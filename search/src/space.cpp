@@ -1,0 +1,198 @@
+#include <memtune/search/space.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace memtune::search {
+
+Axis Axis::ordinal(std::string name, std::vector<std::int64_t> values, std::string description) {
+  if (values.empty()) throw std::invalid_argument("axis '" + name + "' has no values");
+  if (!std::is_sorted(values.begin(), values.end()) ||
+      std::adjacent_find(values.begin(), values.end()) != values.end())
+    throw std::invalid_argument("ordinal axis '" + name + "' needs strictly increasing values");
+  return Axis{std::move(name), AxisKind::ordinal, std::move(values), {}, std::move(description)};
+}
+
+Axis Axis::categorical(std::string name, std::vector<std::string> labels, std::string description) {
+  if (labels.empty()) throw std::invalid_argument("axis '" + name + "' has no labels");
+  std::vector<std::int64_t> values(labels.size());
+  for (std::size_t i = 0; i < labels.size(); ++i) values[i] = static_cast<std::int64_t>(i);
+  return Axis{std::move(name), AxisKind::categorical, std::move(values), std::move(labels), std::move(description)};
+}
+
+std::string Axis::format(std::int64_t value) const {
+  if (kind == AxisKind::categorical && value >= 0 && static_cast<std::size_t>(value) < labels.size())
+    return labels[static_cast<std::size_t>(value)];
+  return std::to_string(value);
+}
+
+std::optional<std::int64_t> Axis::parse(const std::string& text) const {
+  if (kind == AxisKind::categorical) {
+    auto it = std::find(labels.begin(), labels.end(), text);
+    if (it == labels.end()) return std::nullopt;
+    return static_cast<std::int64_t>(it - labels.begin());
+  }
+  try {
+    std::size_t used = 0;
+    const std::int64_t v = std::stoll(text, &used);
+    if (used != text.size() || !contains(v)) return std::nullopt;
+    return v;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+bool Axis::contains(std::int64_t value) const {
+  return std::find(values.begin(), values.end(), value) != values.end();
+}
+
+std::size_t Axis::index_of(std::int64_t value) const {
+  auto it = std::find(values.begin(), values.end(), value);
+  if (it == values.end())
+    throw std::out_of_range("value " + std::to_string(value) + " is not on axis '" + name + "'");
+  return static_cast<std::size_t>(it - values.begin());
+}
+
+void Space::add(Axis a) {
+  if (a.name.empty()) throw std::invalid_argument("axis with an empty name");
+  if (a.values.empty()) throw std::invalid_argument("axis '" + a.name + "' has no values");
+  for (const auto& existing : axes_)
+    if (existing.name == a.name) throw std::invalid_argument("duplicate axis '" + a.name + "'");
+  axes_.push_back(std::move(a));
+}
+
+void Space::require(Constraint constraint) { constraints_.push_back(std::move(constraint)); }
+
+const Axis& Space::axis(const std::string& name) const {
+  for (const auto& a : axes_)
+    if (a.name == name) return a;
+  throw std::out_of_range("space has no axis '" + name + "'");
+}
+
+std::size_t Space::cross_product_size() const {
+  if (axes_.empty()) return 0;
+  std::size_t n = 1;
+  for (const auto& a : axes_) n *= a.values.size();
+  return n;
+}
+
+Config Space::at_index(std::size_t index) const {
+  Config c;
+  // The last axis varies fastest, so decode from the back.
+  for (auto it = axes_.rbegin(); it != axes_.rend(); ++it) {
+    const std::size_t k = it->values.size();
+    c.set(it->name, it->values[index % k]);
+    index /= k;
+  }
+  return c;
+}
+
+std::vector<Config> Space::enumerate() const {
+  std::vector<Config> out;
+  const std::size_t n = cross_product_size();
+  for (std::size_t i = 0; i < n; ++i) {
+    Config c = at_index(i);
+    if (is_valid(c)) out.push_back(std::move(c));
+  }
+  return out;
+}
+
+bool Space::is_valid(const Config& config) const { return !violation(config).has_value(); }
+
+std::optional<std::string> Space::violation(const Config& config) const {
+  if (config.values().size() != axes_.size()) return "config has " + std::to_string(config.values().size()) +
+                                                      " values for " + std::to_string(axes_.size()) + " axes";
+  for (const auto& a : axes_) {
+    if (!config.has(a.name)) return "no value for axis '" + a.name + "'";
+    if (!a.contains(config.at(a.name)))
+      return "value " + std::to_string(config.at(a.name)) + " is not on axis '" + a.name + "'";
+  }
+  for (const auto& c : constraints_) {
+    if (!c.holds(config)) return c.reason().empty() ? "violates " + c.to_string() : c.reason() + " (" + c.to_string() + ")";
+  }
+  return std::nullopt;
+}
+
+std::string Space::format(const Config& config) const {
+  std::string s;
+  for (const auto& a : axes_) {
+    if (!config.has(a.name)) continue;
+    if (!s.empty()) s += ' ';
+    s += a.name + "=" + a.format(config.at(a.name));
+  }
+  return s;
+}
+
+nlohmann::json Space::config_to_json(const Config& config) const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& a : axes_) {
+    if (!config.has(a.name)) continue;
+    const std::int64_t v = config.at(a.name);
+    if (a.kind == AxisKind::categorical) j[a.name] = a.format(v);
+    else j[a.name] = v;
+  }
+  return j;
+}
+
+Config Space::config_from_json(const nlohmann::json& j) const {
+  if (!j.is_object()) throw std::invalid_argument("config: expected a JSON object, got " + j.dump());
+  Config c;
+  for (const auto& a : axes_) {
+    if (!j.contains(a.name)) throw std::invalid_argument("config: missing axis '" + a.name + "'");
+    const auto& v = j.at(a.name);
+    std::optional<std::int64_t> value;
+    if (v.is_number_integer()) value = a.kind == AxisKind::ordinal && a.contains(v.get<std::int64_t>())
+                                           ? std::optional(v.get<std::int64_t>()) : std::nullopt;
+    else if (v.is_string()) value = a.parse(v.get<std::string>());
+    if (!value) throw std::invalid_argument("config: " + v.dump() + " is not a value of axis '" + a.name + "'");
+    c.set(a.name, *value);
+  }
+  for (const auto& [key, _] : j.items())
+    if (!c.has(key)) throw std::invalid_argument("config: unknown axis '" + key + "'");
+  return c;
+}
+
+nlohmann::json Space::to_json() const {
+  nlohmann::json axes = nlohmann::json::array();
+  for (const auto& a : axes_) {
+    nlohmann::json ja{{"name", a.name}, {"kind", a.kind == AxisKind::ordinal ? "ordinal" : "categorical"}};
+    if (a.kind == AxisKind::ordinal) ja["values"] = a.values;
+    else ja["labels"] = a.labels;
+    if (!a.description.empty()) ja["description"] = a.description;
+    axes.push_back(std::move(ja));
+  }
+  nlohmann::json constraints = nlohmann::json::array();
+  for (const auto& c : constraints_) constraints.push_back(c.to_json());
+  nlohmann::json pruned = nlohmann::json::array();
+  for (const auto& p : pruned_) pruned.push_back({{"name", p.name}, {"reason", p.reason}});
+  return {{"axes", axes}, {"constraints", constraints}, {"pruned", pruned}};
+}
+
+Space Space::from_json(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("axes") || !j.at("axes").is_array())
+    throw std::invalid_argument("space: expected an object with an 'axes' array");
+  Space s;
+  try {
+    for (const auto& ja : j.at("axes")) {
+      const std::string name = ja.at("name").get<std::string>();
+      const std::string kind = ja.value("kind", std::string("ordinal"));
+      const std::string description = ja.value("description", std::string{});
+      if (kind == "ordinal") s.add(Axis::ordinal(name, ja.at("values").get<std::vector<std::int64_t>>(), description));
+      else if (kind == "categorical")
+        s.add(Axis::categorical(name, ja.at("labels").get<std::vector<std::string>>(), description));
+      else throw std::invalid_argument("space: axis '" + name + "' has unknown kind '" + kind + "'");
+    }
+    if (j.contains("constraints"))
+      for (const auto& jc : j.at("constraints")) s.require(Constraint::from_json(jc));
+    if (j.contains("pruned"))
+      for (const auto& jp : j.at("pruned"))
+        s.note_pruned({jp.at("name").get<std::string>(), jp.at("reason").get<std::string>()});
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("space: ") + e.what());
+  }
+  return s;
+}
+
+} // namespace memtune::search

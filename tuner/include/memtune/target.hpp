@@ -1,0 +1,59 @@
+#pragma once
+// A Target describes one GPU: enough to compile for it, bound its occupancy,
+// simulate its shared-memory banks and model its memory system. Targets come
+// from configs/targets/<name>.json (with the public source of every figure)
+// or from the local device through the driver.
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace memtune {
+
+struct Target {
+  std::string name;         // key used on the command line: "k20", "h100-sxm"
+  std::string display_name; // "Tesla K20c"
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  int warp_size = 32;
+
+  // Per SM.
+  int max_threads_per_sm = 0;
+  int max_warps_per_sm = 0;
+  int max_blocks_per_sm = 0;
+  int regs_per_sm = 0;                 // 32-bit registers
+  std::size_t smem_per_sm = 0;         // [bytes] the largest carve-out
+  std::vector<int> smem_carveouts_kb;  // shared-memory sizes the SM can be configured to [KiB]
+
+  // Per block / thread.
+  int max_threads_per_block = 0;
+  int max_regs_per_block = 0;
+  int max_regs_per_thread = 0;
+  std::size_t smem_per_block = 0;          // [bytes] without opt-in
+  std::size_t smem_per_block_optin = 0;    // [bytes] with cuFuncSetAttribute opt-in
+  std::size_t reserved_smem_per_block = 0; // [bytes] the driver reserves per block (1 KiB since sm_80)
+
+  // Shared-memory banks.
+  int bank_count = 32;
+  std::vector<int> bank_widths_bytes{4}; // {4} on most GPUs; {4, 8} on Kepler (selectable mode)
+
+  // Memory system.
+  std::size_t l1_bytes = 0;      // [bytes] per SM, unified L1/shared capacity
+  std::size_t l2_bytes = 0;      // [bytes]
+  double dram_bandwidth_gbs = 0; // [GB/s, 1e9 bytes/s] theoretical peak
+  double memory_latency_ns = 0;  // [ns] DRAM load latency seen by an SM
+  double sm_clock_mhz = 0;       // [MHz] boost clock
+  double mem_clock_mhz = 0;      // [MHz]
+
+  // Public source of each figure, by field name ("dram_bandwidth_gbs": "URL ...").
+  std::map<std::string, std::string> sources;
+  // Where the description came from: "configs/targets/k20.json" or "driver".
+  std::string origin;
+
+  [[nodiscard]] int compute_capability() const { return cc_major * 10 + cc_minor; } // 90 for sm_90
+  [[nodiscard]] std::string arch() const { return "sm_" + std::to_string(compute_capability()); }
+  [[nodiscard]] bool has_bank_mode_choice() const { return bank_widths_bytes.size() > 1; }
+};
+
+} // namespace memtune

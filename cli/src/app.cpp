@@ -1,0 +1,163 @@
+#include "app.hpp"
+
+#include "recording.hpp"
+#include "size_parse.hpp"
+#include "table_printer.hpp"
+
+#include <memtune/cuda/driver_api.hpp>
+#include <memtune/profile_store.hpp>
+#include <memtune/templates/catalogue.hpp>
+#include <memtune/tuner.hpp>
+#include <memtune/version.hpp>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+
+namespace memtune::cli {
+namespace {
+
+struct CommonOptions {
+  std::string strategy = "grid";
+  std::size_t budget = 0;
+  double time_budget = 0.0;
+  std::uint64_t seed = 1;
+  int device = 0;
+  bool warm = false;
+  bool json = false;
+  std::string save;
+  std::string record;
+  std::size_t top = 10;
+  std::string cache_dir;
+  bool no_cache = false;
+  bool quiet = false;
+};
+
+struct TemplateCommand {
+  const KernelTemplate* kernel = nullptr;
+  CLI::App* app = nullptr;
+  std::map<std::string, std::string> problem_text; // as typed; parsed after CLI11
+};
+
+void write_file(const std::string& path, const nlohmann::json& j) {
+  std::ofstream f(path);
+  f << j.dump(2) << "\n";
+  if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostream& out, std::ostream& err) {
+  Problem problem;
+  for (const auto& [name, text] : cmd.problem_text) {
+    if (text.empty()) continue;
+    const auto v = parse_size(text);
+    if (!v) {
+      err << "memtune " << cmd.kernel->name() << ": --" << name << " " << text
+          << ": not a size (examples: 1000003, 64K, 16M)\n";
+      return kExitUsage;
+    }
+    problem[name] = *v;
+  }
+  try {
+    problem = complete_problem(cmd.kernel->problem_parameters(), problem);
+  } catch (const std::invalid_argument& e) {
+    err << "memtune " << cmd.kernel->name() << ": " << e.what() << "\n";
+    return kExitUsage;
+  }
+
+  TuneOptions t;
+  t.strategy = o.strategy;
+  t.budget = o.budget;
+  t.time_budget_s = o.time_budget;
+  t.seed = o.seed;
+  t.device = o.device;
+  t.measure.flush_l2 = !o.warm;
+  t.use_cache = !o.no_cache;
+  if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
+  if (!o.quiet)
+    t.on_evaluation = [&err](const Evaluation&, std::size_t done) {
+      if (done % 25 == 0) err << "  ... " << done << " candidates\n";
+    };
+
+  TuningResult result;
+  try {
+    result = tune(*cmd.kernel, problem, t);
+  } catch (const DeviceRequired& e) {
+    err << "memtune " << cmd.kernel->name() << ": " << e.what() << "\n";
+    return kExitNoDevice;
+  }
+
+  if (o.json) out << to_json(result, o.top).dump(2) << "\n";
+  else print_table(out, result, o.top);
+  if (!o.record.empty()) write_file(o.record, recording_json(result));
+  if (!o.save.empty() && result.best()) {
+    ProfileStore store(o.save);
+    store.save(make_profile_entry(result));
+    if (!o.json) out << "\nsaved to " << o.save << "\n";
+  }
+  if (!result.best()) return kExitError;
+  return result.aborted.empty() ? kExitOk : kExitError;
+}
+
+} // namespace
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"memtune: finds the best launch and memory-layout configuration for memory-bound CUDA kernels"};
+  app.set_version_flag("--version", std::string("memtune ") + kVersion);
+  app.require_subcommand(1);
+
+  CommonOptions o;
+  std::vector<TemplateCommand> commands;
+  for (const KernelTemplate* k : templates::all()) {
+    TemplateCommand cmd;
+    cmd.kernel = k;
+    cmd.app = app.add_subcommand(k->name(), k->description());
+    commands.push_back(cmd);
+  }
+  for (auto& cmd : commands) {
+    CLI::App* sub = cmd.app;
+    for (const auto& p : cmd.kernel->problem_parameters()) {
+      cmd.problem_text[p.name] = "";
+      sub->add_option("--" + p.name, cmd.problem_text[p.name],
+                      p.description + " (default " + std::to_string(p.default_value) + ")");
+    }
+    sub->add_option("--strategy", o.strategy, "search strategy: grid, random")->capture_default_str();
+    sub->add_option("--budget", o.budget, "evaluate at most this many candidates (0: no limit)");
+    sub->add_option("--time-budget", o.time_budget, "stop proposing candidates after this many seconds");
+    sub->add_option("--seed", o.seed, "seed for data and search randomness")->capture_default_str();
+    sub->add_option("--device", o.device, "CUDA device ordinal")->capture_default_str();
+    sub->add_flag("--warm", o.warm, "keep caches warm between samples (default: flush L2 before each)");
+    sub->add_flag("--json", o.json, "machine-readable output on stdout");
+    sub->add_option("--save", o.save, "add/update this run's best configuration in a JSON profile store");
+    sub->add_option("--record", o.record, "write every candidate's time or failure (for replayed search)");
+    sub->add_option("--top", o.top, "rows of the ranked table")->capture_default_str();
+    sub->add_option("--cache-dir", o.cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
+    sub->add_flag("--no-cache", o.no_cache, "compile everything, read and write no cache");
+    sub->add_flag("-q,--quiet", o.quiet, "no progress on stderr");
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // CLI11 prints help/version to the streams we give it.
+    return app.exit(e, out, err) == 0 ? kExitOk : kExitUsage;
+  }
+
+  try {
+    for (const auto& cmd : commands)
+      if (cmd.app->parsed()) return run_template(cmd, o, out, err);
+  } catch (const ProfileError& e) {
+    err << "memtune: " << e.what() << "\n";
+    return kExitError;
+  } catch (const std::invalid_argument& e) {
+    err << "memtune: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    err << "memtune: " << e.what() << "\n";
+    return kExitError;
+  }
+  return kExitUsage;
+}
+
+} // namespace memtune::cli

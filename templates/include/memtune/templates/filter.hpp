@@ -1,0 +1,43 @@
+#pragma once
+// The filter template: a 1D FIR filter with coefficients in constant memory
+// (source: templates/filter/filter.cu). Problem: n (signal length, any n >= 1)
+// and taps (default 21).
+//
+// Axes: block_size, packing (1 float / float2 / float4 per shared element,
+// segments n/packing apart), items (consecutive outputs per thread), vec
+// (floats per global access), align (16-byte aligned staged tile), and
+// bank_mode on targets that have one (Kepler).
+#include <memtune/kernel_template.hpp>
+
+#include <span>
+#include <vector>
+
+namespace memtune::templates {
+
+class FilterTemplate final : public KernelTemplate {
+public:
+  [[nodiscard]] std::string name() const override { return "filter"; }
+  [[nodiscard]] std::string description() const override;
+  [[nodiscard]] std::vector<ProblemParameter> problem_parameters() const override;
+  [[nodiscard]] const std::string& source() const override;
+  [[nodiscard]] std::string source_name() const override { return "filter.cu"; }
+  [[nodiscard]] search::Space space(const Problem& problem, const Target& target) const override;
+  [[nodiscard]] LaunchSpec launch(const search::Config& config, const Problem& problem) const override;
+  [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const override;
+  [[nodiscard]] std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const override;
+};
+
+const FilterTemplate& filter();
+
+// Segment length for a packing: n itself for packing 1, else ceil(n/packing)
+// rounded up to 4 elements so every segment starts 16-byte aligned.
+std::int64_t filter_segment_length(std::int64_t n, std::int64_t packing);
+
+// The CPU reference, accumulated in double: out[i] = sum_k c[k] in[i - R + k],
+// R = taps/2, zero outside [0, n).
+std::vector<double> filter_reference(std::span<const float> in, std::span<const float> taps);
+
+// Random coefficients normalised to sum |c| = 1 (so outputs stay in [-1, 1]).
+std::vector<float> random_filter_taps(int taps, std::uint64_t seed);
+
+} // namespace memtune::templates

@@ -1,0 +1,19 @@
+#include <memtune/templates/catalogue.hpp>
+#include <memtune/templates/filter.hpp>
+
+#include <stdexcept>
+
+namespace memtune::templates {
+
+std::vector<const KernelTemplate*> all() { return {&filter()}; }
+
+const KernelTemplate& find(const std::string& name) {
+  std::string known;
+  for (const KernelTemplate* t : all()) {
+    if (t->name() == name) return *t;
+    known += (known.empty() ? "" : ", ") + t->name();
+  }
+  throw std::invalid_argument("unknown template '" + name + "' (known: " + known + ")");
+}
+
+} // namespace memtune::templates

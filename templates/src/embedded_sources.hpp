@@ -1,0 +1,6 @@
+#pragma once
+// Template device sources, embedded at build time from templates/<name>/*.cu
+// (see cmake/EmbedSource.cmake): the library needs no files at run time.
+namespace memtune::templates::embedded {
+extern const char filter_cu[];
+} // namespace memtune::templates::embedded

@@ -1,0 +1,104 @@
+#include <memtune/templates/filter.hpp>
+#include "embedded_sources.hpp"
+
+#include "filter_workload.hpp"
+
+#include <string>
+
+namespace memtune::templates {
+
+using search::Axis;
+using search::axis;
+
+namespace {
+constexpr std::int64_t kMaxTaps = 255;
+// Block indices times the tile must stay inside int in the kernel.
+constexpr std::int64_t kMaxN = (std::int64_t{1} << 31) - (std::int64_t{1} << 20);
+} // namespace
+
+std::string FilterTemplate::description() const {
+  return "1D FIR filter (coefficients in constant memory, input tile plus halo staged in shared memory)";
+}
+
+std::vector<ProblemParameter> FilterTemplate::problem_parameters() const {
+  return {{"n", std::int64_t{1} << 24, 1, kMaxN, "signal length (elements)", true},
+          {"taps", 21, 1, kMaxTaps, "filter taps", false}};
+}
+
+const std::string& FilterTemplate::source() const {
+  static const std::string source(embedded::filter_cu);
+  return source;
+}
+
+std::int64_t filter_segment_length(std::int64_t n, std::int64_t packing) {
+  if (packing == 1) return n;
+  const std::int64_t per = (n + packing - 1) / packing;
+  return (per + 3) / 4 * 4;
+}
+
+search::Space FilterTemplate::space(const Problem& problem, const Target& target) const {
+  const std::int64_t radius = problem.at("taps") / 2;
+  search::Space s;
+  s.add(Axis::ordinal("block_size", {32, 64, 128, 256, 512, 1024}, "threads per block"));
+  s.add(Axis::ordinal("packing", {1, 2, 4},
+                      "segments packed per shared element: 1 float, 2 = float2 (outputs n/2 apart), 4 = float4"));
+  s.add(Axis::ordinal("items", {1, 2, 4, 8}, "consecutive outputs per thread and segment"));
+  s.add(Axis::ordinal("vec", {1, 2, 4}, "floats per global load/store instruction"));
+  s.add(Axis::ordinal("align", {0, 1}, "1 = halo rounded up to 4 elements: 16-byte aligned staged tile"));
+  if (target.has_bank_mode_choice()) {
+    s.add(Axis::ordinal("bank_mode", {4, 8}, "shared-memory bank width in bytes (cuFuncSetSharedMemConfig)"));
+  } else {
+    s.note_pruned({"bank_mode", target.arch() + " has fixed 4-byte shared-memory banks (the 8-byte mode existed on "
+                                                "Kepler, sm_3x, only)"});
+  }
+
+  // halo = radius, or radius rounded up to 4 when align = 1.
+  const search::Expr halo = search::Expr(radius) + axis("align") * search::Expr((radius + 3) / 4 * 4 - radius);
+  s.require((halo % axis("vec") == 0).because("a vector access must not straddle the halo's start"));
+  s.require((axis("items") % axis("vec") == 0).because("a thread stores its items in whole vectors"));
+  s.require((axis("block_size") <= target.max_threads_per_block).because("threads per block above the device limit"));
+  const search::Expr smem = (axis("block_size") * axis("items") + halo * 2) * axis("packing") * 4;
+  const auto smem_limit = static_cast<std::int64_t>(target.smem_per_block_optin);
+  s.require((smem <= smem_limit).because("staged tile exceeds shared memory per block"));
+  return s;
+}
+
+LaunchSpec FilterTemplate::launch(const search::Config& c, const Problem& problem) const {
+  const std::int64_t n = problem.at("n");
+  const std::int64_t taps = problem.at("taps");
+  const std::int64_t block = c.at("block_size"), packing = c.at("packing"), items = c.at("items");
+  const std::int64_t vec = c.at("vec"), align = c.at("align");
+  const std::int64_t radius = taps / 2;
+  const std::int64_t halo = align ? (radius + 3) / 4 * 4 : radius;
+  const std::int64_t tile = block * items;
+  const std::int64_t seg = filter_segment_length(n, packing);
+
+  LaunchSpec l;
+  l.name_expression = "filter_kernel<" + std::to_string(block) + ", " + std::to_string(packing) + ", " +
+                      std::to_string(items) + ", " + std::to_string(vec) + ", " + std::to_string(align) + ">";
+  l.options = {"-DMEMTUNE_TAPS=" + std::to_string(taps)};
+  l.block = {static_cast<unsigned>(block), 1, 1};
+  l.grid = {static_cast<unsigned>((seg + tile - 1) / tile), 1, 1};
+  l.dynamic_smem_bytes = static_cast<std::size_t>((tile + 2 * halo) * packing * 4);
+  return l;
+}
+
+search::Config FilterTemplate::default_config(const Problem&, const Target& target) const {
+  // One float4 per thread and access, 256 threads: fast on every GPU since
+  // Kepler, and valid for any number of taps (align = 1 makes the halo a
+  // multiple of 4).
+  search::Config c{{"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1}};
+  if (target.has_bank_mode_choice()) c.set("bank_mode", 4);
+  return c;
+}
+
+std::unique_ptr<Workload> FilterTemplate::make_workload(const Problem& problem, std::uint64_t seed) const {
+  return std::make_unique<FilterWorkload>(problem.at("n"), static_cast<int>(problem.at("taps")), seed);
+}
+
+const FilterTemplate& filter() {
+  static const FilterTemplate instance;
+  return instance;
+}
+
+} // namespace memtune::templates

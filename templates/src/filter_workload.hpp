@@ -1,0 +1,43 @@
+#pragma once
+// Inputs, reference and device buffers of one filter problem.
+#include <memtune/cuda/buffer.hpp>
+#include <memtune/kernel_template.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace memtune::templates {
+
+class FilterWorkload final : public Workload {
+public:
+  // Builds the random input and coefficients and the CPU reference (no GPU).
+  FilterWorkload(std::int64_t n, int taps, std::uint64_t seed);
+
+  [[nodiscard]] std::uint64_t bytes_moved() const override { return 2 * static_cast<std::uint64_t>(n_) * sizeof(float); }
+  void upload() override;
+  void prepare(CUmodule module) override;
+  std::vector<void*> kernel_args(const search::Config& config) override;
+  void poison(CUstream stream) override;
+  Verification verify(CUstream stream) override;
+
+  [[nodiscard]] const std::vector<float>& input() const { return input_; }
+  [[nodiscard]] const std::vector<float>& taps() const { return taps_; }
+  [[nodiscard]] const std::vector<double>& reference() const { return reference_; }
+  [[nodiscard]] double tolerance() const { return tolerance_; }
+
+private:
+  std::int64_t n_;
+  int taps_count_;
+  std::vector<float> input_;
+  std::vector<float> taps_;
+  std::vector<double> reference_;
+  double tolerance_;
+
+  cuda::DeviceBuffer d_in_, d_out_;
+  cuda::PinnedBuffer h_out_;
+  // Launch parameters, kept alive for cuLaunchKernel.
+  CUdeviceptr arg_in_ = 0, arg_out_ = 0;
+  int arg_n_ = 0, arg_seg_ = 0;
+};
+
+} // namespace memtune::templates

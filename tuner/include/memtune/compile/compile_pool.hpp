@@ -1,0 +1,39 @@
+#pragma once
+// Compiles candidates on worker threads (all cores by default) while the
+// caller times earlier ones on the GPU. NVRTC is thread-safe across programs.
+#include <memtune/compile/compile_cache.hpp>
+#include <memtune/compile/compile_request.hpp>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace memtune {
+
+class CompilePool {
+public:
+  // threads == 0: one per hardware thread. The cache may be null.
+  CompilePool(const CompileCache* cache, unsigned threads = 0);
+  ~CompilePool(); // finishes queued work, joins; never throws
+  CompilePool(const CompilePool&) = delete;
+  CompilePool& operator=(const CompilePool&) = delete;
+
+  // The future holds the result, or rethrows what the compile threw.
+  std::future<CompileResult> submit(CompileRequest request);
+  [[nodiscard]] unsigned threads() const { return static_cast<unsigned>(workers_.size()); }
+
+private:
+  void work();
+  const CompileCache* cache_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<std::packaged_task<CompileResult()>> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+};
+
+} // namespace memtune

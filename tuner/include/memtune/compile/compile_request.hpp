@@ -1,0 +1,39 @@
+#pragma once
+// What to compile and what came out. A compile error is data (ok == false with
+// the compiler log), never an exception: a candidate that does not compile is
+// a result like any other.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace memtune {
+
+struct CompileRequest {
+  std::string source;               // complete CUDA C++ source
+  std::string source_name;          // shown in compiler messages, e.g. "filter.cu"
+  std::string name_expression;      // instantiation to compile: "filter_kernel<256, 2, 4, 4, 1>"
+  std::vector<std::string> options; // NVRTC options besides the architecture, e.g. "-DMEMTUNE_TAPS=21"
+  int compute_capability = 0;       // 90 for sm_90
+};
+
+// Resources of the compiled kernel, from ptxas' verbose report.
+struct KernelResources {
+  int registers = 0;                  // per thread
+  std::size_t static_smem_bytes = 0;  // per block, besides dynamic shared memory
+  std::size_t stack_frame_bytes = 0;  // per thread (local memory)
+  std::size_t spill_store_bytes = 0;
+  std::size_t spill_load_bytes = 0;
+  [[nodiscard]] bool spills() const { return spill_store_bytes + spill_load_bytes > 0; }
+};
+
+struct CompileResult {
+  bool ok = false;
+  std::string log;            // compiler and ptxas output (errors when !ok)
+  std::vector<char> cubin;    // when ok
+  std::string lowered_name;   // mangled kernel name, for cuModuleGetFunction
+  KernelResources resources;  // when ok
+  double seconds = 0.0;       // [seconds] compile wall time (0 on a cache hit)
+  bool from_cache = false;
+};
+
+} // namespace memtune

@@ -1,0 +1,30 @@
+#pragma once
+// The local GPU, read from the driver, as a Target, and the fingerprint that
+// keys profiles: a profile tuned on one GPU model is not reused on another.
+#include <memtune/target.hpp>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <string>
+
+namespace memtune {
+
+struct DeviceFingerprint {
+  std::string name;      // "NVIDIA H100 80GB HBM3"
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+
+  [[nodiscard]] std::string compute_capability() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
+  [[nodiscard]] nlohmann::json to_json() const;
+  static DeviceFingerprint from_json(const nlohmann::json& j); // throws std::invalid_argument
+  friend bool operator==(const DeviceFingerprint&, const DeviceFingerprint&) = default;
+};
+
+DeviceFingerprint fingerprint(const Target& target);
+
+// The GPU at `ordinal`, with its limits and memory system from the driver
+// (needs a driver; throws cuda::DriverUnavailable otherwise). Named "local".
+Target local_target(int ordinal = 0);
+
+} // namespace memtune

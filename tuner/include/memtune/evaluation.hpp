@@ -1,0 +1,48 @@
+#pragma once
+// The outcome of one candidate: every candidate ends with a status and, when
+// it failed, the reason. A failure is data, never a crash.
+#include <memtune/compile/compile_request.hpp>
+#include <memtune/measure.hpp>
+#include <memtune/search/config.hpp>
+
+#include <optional>
+#include <string>
+
+namespace memtune {
+
+enum class Status { ok, compile_failed, exceeds_device_limits, launch_failed, wrong_result, timeout };
+
+const char* to_string(Status status);
+Status status_from_string(const std::string& text); // throws std::invalid_argument
+
+struct Occupancy {
+  int blocks_per_sm = 0;
+  int warps_per_sm = 0;
+  int max_warps_per_sm = 0;
+  std::string limiter; // what caps blocks/SM: "registers", "shared memory", "warps", "blocks"
+  [[nodiscard]] double fraction() const {
+    return max_warps_per_sm ? static_cast<double>(warps_per_sm) / max_warps_per_sm : 0.0;
+  }
+};
+
+struct Evaluation {
+  search::Config config;
+  Status status = Status::ok;
+  std::string reason;            // why it failed (compiler errors, limit exceeded, max error, ...)
+
+  KernelResources resources;     // from ptxas, when it compiled
+  double compile_seconds = 0.0;  // [seconds]; 0 for a cache hit
+  bool compile_cached = false;
+  std::size_t dynamic_smem_bytes = 0;
+  int block_threads = 0;
+  Occupancy occupancy;
+
+  double max_abs_error = 0.0;    // against the CPU reference
+  std::optional<Timing> timing;  // when it ran and verified
+  double gbps = 0.0;             // [GB/s] template's minimum bytes / median time
+  double fraction_of_ceiling = 0.0; // gbps / copy ceiling of the same run
+
+  [[nodiscard]] bool ok() const { return status == Status::ok; }
+};
+
+} // namespace memtune

@@ -1,0 +1,88 @@
+#pragma once
+// The interface every kernel template implements. The tuner knows nothing
+// about any one template; a template knows nothing about search.
+//
+// A template is: CUDA source (compiled by NVRTC), a search space for a problem
+// on a target, a mapping from a Config to a launch, and a Workload that owns
+// the problem's inputs, its CPU reference and the verification.
+#include <memtune/compile/compile_request.hpp>
+#include <memtune/problem.hpp>
+#include <memtune/search/config.hpp>
+#include <memtune/search/space.hpp>
+#include <memtune/target.hpp>
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace memtune {
+
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  [[nodiscard]] std::uint64_t count() const { return std::uint64_t{x} * y * z; }
+};
+
+// How one configuration is compiled and launched.
+struct LaunchSpec {
+  std::string name_expression;      // "filter_kernel<256, 1, 4, 4, 1>"
+  std::vector<std::string> options; // NVRTC options, e.g. "-DMEMTUNE_TAPS=21"
+  Dim3 grid;
+  Dim3 block;
+  std::size_t dynamic_smem_bytes = 0;
+};
+
+struct Verification {
+  bool ok = false;
+  double max_abs_error = 0.0;   // worst |out - ref| (NaN/inf count as infinite)
+  double tolerance = 0.0;       // what max_abs_error was compared against
+  std::int64_t first_bad = -1;  // first element out of tolerance
+  std::int64_t bad_count = 0;
+};
+
+// The problem's data: inputs (random, never zeros), the CPU reference and the
+// device buffers. Created once per tuning run and shared by all candidates.
+class Workload {
+public:
+  virtual ~Workload() = default;
+  // Minimum bytes the kernel must move through DRAM (each input read once,
+  // each output written once): the numerator of GB/s.
+  [[nodiscard]] virtual std::uint64_t bytes_moved() const = 0;
+  // Allocates device buffers and uploads the inputs (needs a current context).
+  virtual void upload() = 0;
+  // Per-module set-up, e.g. copying filter coefficients to __constant__ memory.
+  virtual void prepare(CUmodule module) = 0;
+  // Kernel parameters for a configuration, as cuLaunchKernel takes them;
+  // valid until the next call.
+  virtual std::vector<void*> kernel_args(const search::Config& config) = 0;
+  // Fills every output with NaN, so an element the kernel skipped cannot pass.
+  virtual void poison(CUstream stream) = 0;
+  // Downloads the outputs (stream-ordered) and compares them with the reference.
+  virtual Verification verify(CUstream stream) = 0;
+};
+
+class KernelTemplate {
+public:
+  virtual ~KernelTemplate() = default;
+  [[nodiscard]] virtual std::string name() const = 0;
+  [[nodiscard]] virtual std::string description() const = 0;
+  [[nodiscard]] virtual std::vector<ProblemParameter> problem_parameters() const = 0;
+  [[nodiscard]] virtual const std::string& source() const = 0;
+  [[nodiscard]] virtual std::string source_name() const = 0;
+  // The space for a problem on a target: axes the target cannot use are pruned
+  // (with the reason), and static constraints (threads, shared memory per
+  // block) are applied before anything compiles.
+  [[nodiscard]] virtual search::Space space(const Problem& problem, const Target& target) const = 0;
+  [[nodiscard]] virtual LaunchSpec launch(const search::Config& config, const Problem& problem) const = 0;
+  // A sensible configuration for when tuning is impossible or disabled; valid
+  // in space(problem, target).
+  [[nodiscard]] virtual search::Config default_config(const Problem& problem, const Target& target) const = 0;
+  [[nodiscard]] virtual std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const = 0;
+};
+
+// The compile request for one configuration of a template on an architecture.
+CompileRequest compile_request(const KernelTemplate& kernel, const LaunchSpec& launch, int compute_capability);
+
+} // namespace memtune

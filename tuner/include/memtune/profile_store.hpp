@@ -1,0 +1,74 @@
+#pragma once
+// Profiles: the tuned configuration an application loads at start-up.
+//
+// One JSON document (schema_version, tool) of entries keyed by the device
+// fingerprint (name, compute capability, SM count), the template and the
+// problem. Lookup is by exact key, then by the nearest problem size for the
+// same device, template and non-size parameters. Writes lock the store and
+// replace it atomically (temporary file + rename), so two processes saving at
+// once lose nothing. A corrupt store is an error naming the file and the line,
+// and is never overwritten.
+#include <memtune/device.hpp>
+#include <memtune/problem.hpp>
+#include <memtune/tuning_result.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace memtune {
+
+struct ProfileEntry {
+  DeviceFingerprint device;
+  std::string template_name;
+  Problem problem;
+  nlohmann::json config;        // as Space::config_to_json writes it
+  std::string mode = "measured"; // or "modeled"
+  double time_s = 0.0;          // [seconds] median
+  double gbps = 0.0;            // [GB/s]
+  double fraction_of_ceiling = 0.0;
+  std::string rationale;
+  nlohmann::json runner_ups = nlohmann::json::array(); // [{config, time_s, gbps}]
+  std::string tool;             // "memtune 0.1.0"
+  std::string saved_at;         // ISO 8601 UTC
+
+  [[nodiscard]] nlohmann::json to_json() const;
+  static ProfileEntry from_json(const nlohmann::json& j); // throws std::invalid_argument naming the field
+};
+
+class ProfileError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+class ProfileStore {
+public:
+  explicit ProfileStore(std::filesystem::path file);
+
+  // All entries; none when the file does not exist. Throws ProfileError for a
+  // corrupt or incompatible file.
+  [[nodiscard]] std::vector<ProfileEntry> entries() const;
+  // Adds the entry, replacing one with the same key.
+  void save(const ProfileEntry& entry);
+  // Exact key first, then the nearest size (size_keys name the problem's size
+  // parameters, e.g. {"n"}). nullopt when nothing matches.
+  [[nodiscard]] std::optional<ProfileEntry> lookup(const DeviceFingerprint& device, const std::string& template_name,
+                                                   const Problem& problem,
+                                                   const std::vector<std::string>& size_keys) const;
+
+  [[nodiscard]] const std::filesystem::path& file() const { return file_; }
+
+private:
+  [[nodiscard]] nlohmann::json read_document() const;
+  std::filesystem::path file_;
+};
+
+// The entry for a tuning run's best configuration with its runner-ups.
+// Throws std::invalid_argument when the run has no successful candidate.
+ProfileEntry make_profile_entry(const TuningResult& result, std::size_t runner_ups = 5);
+
+} // namespace memtune

@@ -1,0 +1,44 @@
+#pragma once
+// The tuning loop on the local GPU: a strategy proposes configurations, a pool
+// compiles them ahead on all cores, and each is loaded, checked against the
+// device's limits, launched, verified against the CPU reference and timed.
+#include <memtune/compile/compile_cache.hpp>
+#include <memtune/kernel_template.hpp>
+#include <memtune/measure.hpp>
+#include <memtune/tuning_result.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace memtune {
+
+struct TuneOptions {
+  std::string strategy = "grid";   // "grid" | "random"
+  std::size_t budget = 0;          // max candidates evaluated; 0 = no limit
+  double time_budget_s = 0.0;      // [seconds] stop proposing after this; 0 = no limit
+  std::uint64_t seed = 1;          // data and strategy randomness
+  int device = 0;                  // CUDA device ordinal
+  MeasureOptions measure;
+  std::optional<std::filesystem::path> cache_folder; // default: CompileCache::default_folder()
+  bool use_cache = true;
+  unsigned compile_threads = 0;    // 0: all hardware threads
+  // Called after each candidate (for progress output); may be empty.
+  std::function<void(const Evaluation&, std::size_t done)> on_evaluation;
+};
+
+// No GPU (or no driver) where a measurement is required.
+class DeviceRequired : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// Measures every proposed configuration of `kernel` for `problem` on the
+// local GPU. Throws DeviceRequired without a GPU, std::invalid_argument for a
+// bad problem or strategy. A candidate's failure is recorded, not thrown; an
+// error that leaves the GPU unusable ends the run early, keeping what was
+// measured (TuningResult::aborted says why).
+TuningResult tune(const KernelTemplate& kernel, const Problem& problem, const TuneOptions& options);
+
+} // namespace memtune

@@ -1,0 +1,54 @@
+#pragma once
+// Everything one tuning run produced: the result model that the table and
+// JSON printers, the profile store and the rationale read from.
+#include <memtune/device.hpp>
+#include <memtune/evaluation.hpp>
+#include <memtune/problem.hpp>
+#include <memtune/search/space.hpp>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace memtune {
+
+struct CopyCeiling {
+  double gbps = 0.0;       // [GB/s] bytes read + written / median time
+  std::size_t bytes = 0;   // [bytes] copied per sample
+  Timing timing;
+};
+
+struct TuningResult {
+  std::string template_name;
+  Problem problem;
+  DeviceFingerprint device;
+  std::string target_name;     // "local" when measured
+  bool measured = true;        // false: predicted by the model
+  std::string strategy;
+  search::Space space;
+  std::vector<Evaluation> evaluations; // in evaluation order
+  std::optional<CopyCeiling> ceiling;
+  std::uint64_t bytes_moved = 0;       // per launch, the template's minimum
+  double wall_seconds = 0.0;           // [seconds] whole run
+  int compile_cache_hits = 0;
+  std::size_t configs_pruned = 0;      // removed by constraints before compiling
+  std::string aborted;                 // non-empty when the run stopped early, and why
+
+  // Indices into evaluations of the ok candidates, fastest first.
+  [[nodiscard]] std::vector<std::size_t> ranking() const;
+  [[nodiscard]] const Evaluation* best() const;
+  // Count per failure status.
+  [[nodiscard]] std::vector<std::pair<Status, int>> failure_counts() const;
+};
+
+// The rationale for the best configuration: what it achieved, what limits it,
+// and why it beats the runner-up. Empty when nothing succeeded.
+std::string rationale(const TuningResult& result);
+
+// Schema-versioned JSON of the whole run (the --json output).
+nlohmann::json to_json(const TuningResult& result, std::size_t top = SIZE_MAX);
+nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& e);
+
+} // namespace memtune

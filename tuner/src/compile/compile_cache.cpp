@@ -1,0 +1,129 @@
+#include <memtune/compile/compile_cache.hpp>
+#include <memtune/compile/nvrtc_compiler.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sstream>
+
+namespace memtune {
+namespace {
+
+std::uint64_t fnv1a(const std::string& text, std::uint64_t basis) {
+  std::uint64_t h = basis;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+std::string hex(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// Writes through a unique temporary file and renames it into place.
+bool write_atomically(const std::filesystem::path& target, const std::string& bytes) {
+  static std::atomic<unsigned> counter{0};
+  std::random_device rd;
+  const std::filesystem::path tmp =
+      target.string() + ".tmp" + std::to_string(rd()) + "." + std::to_string(counter.fetch_add(1));
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) return false;
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, target, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+  return !ec;
+}
+
+void warn_once(const std::string& message) {
+  static std::atomic<bool> warned{false};
+  if (!warned.exchange(true)) std::fprintf(stderr, "memtune: warning: %s\n", message.c_str());
+}
+
+} // namespace
+
+CompileCache::CompileCache(std::filesystem::path folder) : folder_(std::move(folder)) {}
+
+std::filesystem::path CompileCache::default_folder() {
+  if (const char* dir = std::getenv("MEMTUNE_CACHE_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "memtune";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".cache" / "memtune";
+  return std::filesystem::temp_directory_path() / "memtune-cache";
+}
+
+std::string CompileCache::key_text(const CompileRequest& r) {
+  std::ostringstream key;
+  key << "memtune-compile-cache-v1\n"
+      << "nvrtc=" << nvrtc_version() << "\n"
+      << "arch=sm_" << r.compute_capability << "\n"
+      << "name=" << r.name_expression << "\n";
+  for (const auto& o : r.options) key << "option=" << o << "\n";
+  key << "source=" << r.source;
+  return key.str();
+}
+
+std::string CompileCache::key_digest(const CompileRequest& r) {
+  const std::string text = key_text(r);
+  return hex(fnv1a(text, 0xcbf29ce484222325ULL)) + hex(fnv1a(text, 0x84222325cbf29ce4ULL));
+}
+
+std::optional<CompileResult> CompileCache::load(const CompileRequest& request) const {
+  const std::string digest = key_digest(request);
+  std::ifstream meta_in(folder_ / (digest + ".json"));
+  std::ifstream cubin_in(folder_ / (digest + ".cubin"), std::ios::binary);
+  if (!meta_in || !cubin_in) return std::nullopt;
+  try {
+    const nlohmann::json meta = nlohmann::json::parse(meta_in);
+    if (meta.at("key").get<std::string>() != key_text(request)) return std::nullopt; // collision: recompile
+    CompileResult r;
+    r.ok = true;
+    r.from_cache = true;
+    r.lowered_name = meta.at("lowered_name").get<std::string>();
+    r.log = meta.at("log").get<std::string>();
+    r.resources = parse_ptxas_report(r.log, r.lowered_name);
+    r.cubin.assign(std::istreambuf_iterator<char>(cubin_in), std::istreambuf_iterator<char>());
+    if (r.cubin.size() != meta.at("cubin_bytes").get<std::size_t>()) return std::nullopt; // truncated
+    return r;
+  } catch (const std::exception&) {
+    return std::nullopt; // a damaged entry is a miss; the store overwrites it
+  }
+}
+
+void CompileCache::store(const CompileRequest& request, const CompileResult& result) const {
+  if (!result.ok) return;
+  std::error_code ec;
+  std::filesystem::create_directories(folder_, ec);
+  const std::string digest = key_digest(request);
+  const nlohmann::json meta{{"key", key_text(request)},
+                            {"lowered_name", result.lowered_name},
+                            {"log", result.log},
+                            {"cubin_bytes", result.cubin.size()}};
+  // CUBIN first: a reader only trusts an entry whose metadata exists and
+  // whose recorded size matches the CUBIN.
+  const bool ok = write_atomically(folder_ / (digest + ".cubin"), std::string(result.cubin.begin(), result.cubin.end())) &&
+                  write_atomically(folder_ / (digest + ".json"), meta.dump());
+  if (!ok) warn_once("cannot write the compile cache in " + folder_.string() + " (set MEMTUNE_CACHE_DIR)");
+}
+
+CompileResult compile_cached(const CompileRequest& request, const CompileCache* cache) {
+  if (cache) {
+    if (auto hit = cache->load(request)) return std::move(*hit);
+  }
+  CompileResult result = nvrtc_compile(request);
+  if (cache) cache->store(request, result);
+  return result;
+}
+
+} // namespace memtune

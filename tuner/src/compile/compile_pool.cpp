@@ -1,0 +1,47 @@
+#include <memtune/compile/compile_pool.hpp>
+
+#include <algorithm>
+
+namespace memtune {
+
+CompilePool::CompilePool(const CompileCache* cache, unsigned threads) : cache_(cache) {
+  if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
+}
+
+CompilePool::~CompilePool() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  ready_.notify_all();
+  for (auto& w : workers_) w.join();
+}
+
+std::future<CompileResult> CompilePool::submit(CompileRequest request) {
+  std::packaged_task<CompileResult()> task(
+      [this, r = std::move(request)] { return compile_cached(r, cache_); });
+  auto future = task.get_future();
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(task));
+  }
+  ready_.notify_one();
+  return future;
+}
+
+void CompilePool::work() {
+  while (true) {
+    std::packaged_task<CompileResult()> task;
+    {
+      std::unique_lock lock(mutex_);
+      ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return; // stopping and drained
+      task = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    task(); // exceptions land in the future
+  }
+}
+
+} // namespace memtune

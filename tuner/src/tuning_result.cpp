@@ -1,0 +1,139 @@
+#include <memtune/tuning_result.hpp>
+#include <memtune/version.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace memtune {
+
+std::vector<std::size_t> TuningResult::ranking() const {
+  std::vector<std::size_t> idx;
+  for (std::size_t i = 0; i < evaluations.size(); ++i)
+    if (evaluations[i].ok() && evaluations[i].timing) idx.push_back(i);
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+    return evaluations[a].timing->median_s < evaluations[b].timing->median_s;
+  });
+  return idx;
+}
+
+const Evaluation* TuningResult::best() const {
+  const auto r = ranking();
+  return r.empty() ? nullptr : &evaluations[r.front()];
+}
+
+std::vector<std::pair<Status, int>> TuningResult::failure_counts() const {
+  std::map<Status, int> counts;
+  for (const auto& e : evaluations)
+    if (!e.ok()) ++counts[e.status];
+  return {counts.begin(), counts.end()};
+}
+
+namespace {
+
+std::string fmt(const char* format, double a) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, a);
+  return buf;
+}
+
+std::string describe_occupancy(const Evaluation& e) {
+  std::string s = std::to_string(e.occupancy.warps_per_sm) + " of " + std::to_string(e.occupancy.max_warps_per_sm) +
+                  " warps/SM (" + std::to_string(e.occupancy.blocks_per_sm) + " blocks of " +
+                  std::to_string(e.block_threads) + " threads)";
+  if (!e.occupancy.limiter.empty()) s += ", limited by " + e.occupancy.limiter;
+  return s;
+}
+
+} // namespace
+
+std::string rationale(const TuningResult& r) {
+  const auto rank = r.ranking();
+  if (rank.empty()) return {};
+  const Evaluation& best = r.evaluations[rank.front()];
+  std::string s = r.space.format(best.config) + ": " + fmt("%.1f us", best.timing->median_s * 1e6) + ", " +
+                  fmt("%.0f GB/s", best.gbps);
+  if (r.ceiling) s += " = " + fmt("%.1f%%", 100.0 * best.fraction_of_ceiling) + " of the copy ceiling (" +
+                      fmt("%.0f GB/s", r.ceiling->gbps) + ") measured in this run";
+  s += ". " + std::to_string(best.resources.registers) + " registers/thread, " +
+       std::to_string(best.dynamic_smem_bytes + best.resources.static_smem_bytes) + " bytes of shared memory/block, " +
+       describe_occupancy(best) + ".";
+  if (best.resources.spills()) s += " It spills registers to local memory.";
+  if (rank.size() > 1) {
+    const Evaluation& next = r.evaluations[rank[1]];
+    const double gain = next.timing->median_s / best.timing->median_s - 1.0;
+    s += " Runner-up " + r.space.format(next.config) + " is " + fmt("%.1f%%", 100.0 * gain) + " slower";
+    s += gain < 2.0 * std::max(best.timing->spread, next.timing->spread)
+             ? ", within the measurement spread: the two are equivalent on this GPU."
+             : ".";
+  }
+  return s;
+}
+
+nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& e) {
+  nlohmann::json j{{"config", space.config_to_json(e.config)}, {"status", to_string(e.status)}};
+  if (!e.reason.empty()) j["reason"] = e.reason;
+  if (e.status != Status::compile_failed) {
+    j["registers"] = e.resources.registers;
+    j["static_smem_bytes"] = e.resources.static_smem_bytes;
+    j["dynamic_smem_bytes"] = e.dynamic_smem_bytes;
+    j["spill_bytes"] = e.resources.spill_store_bytes + e.resources.spill_load_bytes;
+  }
+  if (e.occupancy.max_warps_per_sm) {
+    j["occupancy"] = {{"blocks_per_sm", e.occupancy.blocks_per_sm},
+                      {"warps_per_sm", e.occupancy.warps_per_sm},
+                      {"max_warps_per_sm", e.occupancy.max_warps_per_sm},
+                      {"limiter", e.occupancy.limiter}};
+  }
+  if (e.timing) {
+    j["time_s"] = e.timing->median_s;
+    j["spread"] = e.timing->spread;
+    j["samples"] = e.timing->samples;
+    j["gbps"] = e.gbps;
+    j["fraction_of_ceiling"] = e.fraction_of_ceiling;
+    j["max_abs_error"] = e.max_abs_error;
+  }
+  return j;
+}
+
+nlohmann::json to_json(const TuningResult& r, std::size_t top) {
+  nlohmann::json j{{"schema_version", kSchemaVersion},
+                   {"tool", std::string("memtune ") + kVersion},
+                   {"template", r.template_name},
+                   {"problem", r.problem},
+                   {"device", r.device.to_json()},
+                   {"target", r.target_name},
+                   {"mode", r.measured ? "measured" : "modeled"},
+                   {"strategy", r.strategy},
+                   {"space", r.space.to_json()},
+                   {"bytes_moved", r.bytes_moved},
+                   {"wall_seconds", r.wall_seconds},
+                   {"evaluated", r.evaluations.size()},
+                   {"pruned_by_constraints", r.configs_pruned},
+                   {"compile_cache_hits", r.compile_cache_hits}};
+  if (r.ceiling) {
+    j["copy_ceiling"] = {{"gbps", r.ceiling->gbps},
+                         {"bytes", r.ceiling->bytes},
+                         {"time_s", r.ceiling->timing.median_s},
+                         {"cold", r.ceiling->timing.cold}};
+  }
+  if (!r.aborted.empty()) j["aborted"] = r.aborted;
+  const auto rank = r.ranking();
+  nlohmann::json ranked = nlohmann::json::array();
+  for (std::size_t i = 0; i < rank.size() && i < top; ++i)
+    ranked.push_back(evaluation_to_json(r.space, r.evaluations[rank[i]]));
+  j["ranked"] = ranked;
+  if (const Evaluation* b = r.best()) {
+    j["best"] = evaluation_to_json(r.space, *b);
+    j["rationale"] = rationale(r);
+  }
+  nlohmann::json failures = nlohmann::json::array();
+  for (const auto& e : r.evaluations)
+    if (!e.ok()) failures.push_back(evaluation_to_json(r.space, e));
+  j["failures"] = failures;
+  return j;
+}
+
+} // namespace memtune

@@ -79,24 +79,39 @@ __global__ void __launch_bounds__(BLOCK)
 
   // Stage: each segment's inputs plus halo, read with VEC-wide coalesced loads.
   // The halo reads across segment boundaries (the neighbouring segment's
-  // data), and only the signal's ends are zero-padded.
+  // data), and only the signal's ends are zero-padded. The loop has a
+  // compile-time trip count and issues every load before the first shared
+  // store, so a thread that also loads part of the halo keeps both loads in
+  // flight instead of paying the memory latency twice.
+  constexpr int VECTORS = EXT / VEC;                      // per segment
+  constexpr int ROUNDS = (VECTORS + BLOCK - 1) / BLOCK;   // per thread
+  float staged[PACK][ROUNDS][VEC];
 #pragma unroll
   for (int p = 0; p < PACK; ++p) {
     const long long base = static_cast<long long>(p) * seg;
-    for (int v = threadIdx.x; v < EXT / VEC; v += BLOCK) {
-      const long long gi = base + g0 + v * VEC;
-      float vals[VEC];
-      if (gi >= 0 && gi + VEC <= n) {
-        load_vec<VEC>(in + gi, vals);
+#pragma unroll
+    for (int r = 0; r < ROUNDS; ++r) {
+      const int v = threadIdx.x + r * BLOCK;
+      const long long gi = base + g0 + static_cast<long long>(v) * VEC;
+      if (v < VECTORS && gi >= 0 && gi + VEC <= n) {
+        load_vec<VEC>(in + gi, staged[p][r]);
       } else {
 #pragma unroll
-        for (int e = 0; e < VEC; ++e) vals[e] = (gi + e >= 0 && gi + e < n) ? in[gi + e] : 0.0f;
+        for (int e = 0; e < VEC; ++e) staged[p][r][e] = (v < VECTORS && gi + e >= 0 && gi + e < n) ? in[gi + e] : 0.0f;
       }
+    }
+  }
+#pragma unroll
+  for (int p = 0; p < PACK; ++p) {
+#pragma unroll
+    for (int r = 0; r < ROUNDS; ++r) {
+      const int v = threadIdx.x + r * BLOCK;
+      if (v >= VECTORS) continue;
       if constexpr (PACK == 1) {
-        store_vec<VEC>(reinterpret_cast<float*>(tile) + v * VEC, vals);
+        store_vec<VEC>(reinterpret_cast<float*>(tile) + v * VEC, staged[p][r]);
       } else {
 #pragma unroll
-        for (int e = 0; e < VEC; ++e) reinterpret_cast<float*>(tile)[(v * VEC + e) * PACK + p] = vals[e];
+        for (int e = 0; e < VEC; ++e) reinterpret_cast<float*>(tile)[(v * VEC + e) * PACK + p] = staged[p][r][e];
       }
     }
   }

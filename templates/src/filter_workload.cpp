@@ -4,7 +4,6 @@
 #include <memtune/cuda/error.hpp>
 #include <memtune/random_data.hpp>
 #include <memtune/templates/filter.hpp>
-#include <memtune/verify.hpp>
 
 #include <cfloat>
 #include <cmath>
@@ -24,12 +23,12 @@ FilterWorkload::FilterWorkload(std::int64_t n, int taps, std::uint64_t seed)
   tolerance_ = 2.0 * taps * FLT_EPSILON * sum_abs + 1e-30;
 }
 
-void FilterWorkload::upload() {
+void FilterWorkload::upload(const UploadContext& context) {
   const std::size_t bytes = static_cast<std::size_t>(n_) * sizeof(float);
   d_in_ = cuda::DeviceBuffer(bytes);
   d_out_ = cuda::DeviceBuffer(bytes);
-  h_out_ = cuda::PinnedBuffer(bytes);
   d_in_.upload(input_.data(), bytes);
+  verifier_ = DeviceVerifier(reference_, tolerance_, context);
 }
 
 void FilterWorkload::prepare(CUmodule module) {
@@ -53,11 +52,6 @@ void FilterWorkload::poison(CUstream stream) {
   d_out_.fill_u32(0x7FC00000U, stream); // quiet NaN
 }
 
-Verification FilterWorkload::verify(CUstream stream) {
-  const std::size_t bytes = static_cast<std::size_t>(n_) * sizeof(float);
-  MEMTUNE_CU(cuda::driver_api().cuMemcpyDtoHAsync(h_out_.get(), d_out_.get(), bytes, stream));
-  MEMTUNE_CU(cuda::driver_api().cuStreamSynchronize(stream));
-  return compare_with_reference(h_out_.as<const float>(), reference_, tolerance_);
-}
+Verification FilterWorkload::verify(CUstream stream) { return verifier_.verify(d_out_.get(), stream); }
 
 } // namespace memtune::templates

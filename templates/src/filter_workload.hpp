@@ -1,6 +1,7 @@
 #pragma once
 // Inputs, reference and device buffers of one filter problem.
 #include <memtune/cuda/buffer.hpp>
+#include <memtune/device_verifier.hpp>
 #include <memtune/kernel_template.hpp>
 
 #include <cstdint>
@@ -14,7 +15,7 @@ public:
   FilterWorkload(std::int64_t n, int taps, std::uint64_t seed);
 
   [[nodiscard]] std::uint64_t bytes_moved() const override { return 2 * static_cast<std::uint64_t>(n_) * sizeof(float); }
-  void upload() override;
+  void upload(const UploadContext& context) override;
   void prepare(CUmodule module) override;
   std::vector<void*> kernel_args(const search::Config& config) override;
   void poison(CUstream stream) override;
@@ -34,7 +35,7 @@ private:
   double tolerance_;
 
   cuda::DeviceBuffer d_in_, d_out_;
-  cuda::PinnedBuffer h_out_;
+  DeviceVerifier verifier_;
   // Launch parameters, kept alive for cuLaunchKernel.
   CUdeviceptr arg_in_ = 0, arg_out_ = 0;
   int arg_n_ = 0, arg_seg_ = 0;

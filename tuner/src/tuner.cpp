@@ -5,6 +5,7 @@
 #include <memtune/cuda/error.hpp>
 #include <memtune/cuda/module.hpp>
 #include <memtune/device.hpp>
+#include <memtune/device_verifier.hpp>
 #include <memtune/search/grid.hpp>
 #include <memtune/search/random_search.hpp>
 #include <memtune/tuner.hpp>
@@ -49,6 +50,12 @@ struct Pending {
   std::future<CompileResult> compiled;
 };
 
+int function_attribute(CUfunction fn, CUfunction_attribute attribute) {
+  int value = 0;
+  MEMTUNE_CU(cuda::driver_api().cuFuncGetAttribute(&value, attribute, fn));
+  return value;
+}
+
 // Thrown when the context is unusable (sticky error): the run must stop.
 struct ContextLost {
   std::string what;
@@ -91,6 +98,10 @@ public:
     try {
       cuda::Module module(compiled.cubin);
       CUfunction fn = module.function(compiled.lowered_name);
+      // The loaded function is the ground truth for its resources.
+      e.resources.registers = function_attribute(fn, CU_FUNC_ATTRIBUTE_NUM_REGS);
+      e.resources.static_smem_bytes = static_cast<std::size_t>(function_attribute(fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
+      e.resources.stack_frame_bytes = static_cast<std::size_t>(function_attribute(fn, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES));
       if (e.dynamic_smem_bytes > kDefaultDynamicSmemLimit)
         MEMTUNE_CU(cu.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                          static_cast<int>(e.dynamic_smem_bytes)));
@@ -187,7 +198,7 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
   CompilePool pool(cache ? &*cache : nullptr, options.compile_threads);
 
   auto workload = kernel.make_workload(problem, options.seed);
-  workload->upload();
+  workload->upload({target.compute_capability(), cache ? &*cache : nullptr});
   result.bytes_moved = workload->bytes_moved();
 
   Timer timer(target.l2_bytes, options.measure);

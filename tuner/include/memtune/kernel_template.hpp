@@ -34,6 +34,8 @@ struct LaunchSpec {
   std::size_t dynamic_smem_bytes = 0;
 };
 
+struct UploadContext;
+
 struct Verification {
   bool ok = false;
   double max_abs_error = 0.0;   // worst |out - ref| (NaN/inf count as infinite)
@@ -50,8 +52,9 @@ public:
   // Minimum bytes the kernel must move through DRAM (each input read once,
   // each output written once): the numerator of GB/s.
   [[nodiscard]] virtual std::uint64_t bytes_moved() const = 0;
-  // Allocates device buffers and uploads the inputs (needs a current context).
-  virtual void upload() = 0;
+  // Allocates device buffers, uploads the inputs and the reference (needs a
+  // current context).
+  virtual void upload(const UploadContext& context) = 0;
   // Per-module set-up, e.g. copying filter coefficients to __constant__ memory.
   virtual void prepare(CUmodule module) = 0;
   // Kernel parameters for a configuration, as cuLaunchKernel takes them;
@@ -59,7 +62,7 @@ public:
   virtual std::vector<void*> kernel_args(const search::Config& config) = 0;
   // Fills every output with NaN, so an element the kernel skipped cannot pass.
   virtual void poison(CUstream stream) = 0;
-  // Downloads the outputs (stream-ordered) and compares them with the reference.
+  // Compares the outputs (stream-ordered after the launch) with the reference.
   virtual Verification verify(CUstream stream) = 0;
 };
 

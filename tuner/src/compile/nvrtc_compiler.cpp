@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <regex>
 #include <stdexcept>
 
@@ -30,6 +32,16 @@ std::string program_log(nvrtcProgram program) {
 }
 
 std::size_t to_size(const std::string& digits) { return static_cast<std::size_t>(std::stoull(digits)); }
+
+// With a driver installed, NVRTC consults the CUDA compute cache and, on a
+// hit, prints no ptxas report: registers and spills would read as zero (seen
+// on an H100 when the same candidate was compiled by a second process).
+// memtune keeps its own cache of CUBINs and reports, so the compute cache
+// only hides information; turn it off for this process unless the user chose.
+void disable_compute_cache_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { ::setenv("CUDA_CACHE_DISABLE", "1", /*overwrite=*/0); });
+}
 
 } // namespace
 
@@ -81,6 +93,7 @@ CompileResult nvrtc_compile(const CompileRequest& request) {
                                 std::to_string(request.compute_capability) + " (nearest supported: sm_" +
                                 std::to_string(nearest_supported_arch(request.compute_capability)) + ")");
 
+  disable_compute_cache_once();
   const auto start = std::chrono::steady_clock::now();
   Program program;
   MEMTUNE_NVRTC(nvrtcCreateProgram(&program.handle, request.source.c_str(), request.source_name.c_str(), 0, nullptr,

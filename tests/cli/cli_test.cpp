@@ -1,0 +1,73 @@
+#include "app.hpp"
+#include "size_parse.hpp"
+
+#include <memtune/cuda/driver_api.hpp>
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <vector>
+
+using namespace memtune::cli;
+
+namespace {
+struct Run {
+  int code;
+  std::string out, err;
+};
+Run run_cli(std::vector<const char*> args) {
+  args.insert(args.begin(), "memtune");
+  std::ostringstream out, err;
+  const int code = run(static_cast<int>(args.size()), args.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+} // namespace
+
+TEST_CASE("sizes: plain, K/M/G suffixes, and rejects") {
+  CHECK(parse_size("1000003") == 1000003);
+  CHECK(parse_size("16M") == 16 << 20);
+  CHECK(parse_size("64k") == 64 << 10);
+  CHECK(parse_size("1G") == 1LL << 30);
+  CHECK_FALSE(parse_size(""));
+  CHECK_FALSE(parse_size("M"));
+  CHECK_FALSE(parse_size("16MB"));
+  CHECK_FALSE(parse_size("-5"));
+  CHECK_FALSE(parse_size("99999999999999999999"));
+}
+
+TEST_CASE("help and version") {
+  const Run help = run_cli({"--help"});
+  CHECK(help.code == kExitOk);
+  CHECK(help.out.find("filter") != std::string::npos);
+  const Run version = run_cli({"--version"});
+  CHECK(version.code == kExitOk);
+  CHECK(version.out.find("memtune 0.") != std::string::npos);
+  const Run filter_help = run_cli({"filter", "--help"});
+  CHECK(filter_help.out.find("--taps") != std::string::npos);
+  CHECK(filter_help.out.find("--save") != std::string::npos);
+}
+
+TEST_CASE("usage errors exit 2 with a message that names the problem") {
+  Run r = run_cli({});
+  CHECK(r.code == kExitUsage);
+  r = run_cli({"nosuchtemplate"});
+  CHECK(r.code == kExitUsage);
+  r = run_cli({"filter", "--n", "lots"});
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("--n lots: not a size") != std::string::npos);
+  r = run_cli({"filter", "--taps", "0"});
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("'taps' = 0 is out of range") != std::string::npos);
+  r = run_cli({"filter", "--bogus"});
+  CHECK(r.code == kExitUsage);
+}
+
+TEST_CASE("measuring without a GPU says so and exits 3") {
+  if (memtune::cuda::driver_available()) {
+    MESSAGE("a GPU is present: the no-GPU path is not exercised here");
+    return;
+  }
+  const Run r = run_cli({"filter", "--n", "1M"});
+  CHECK(r.code == kExitNoDevice);
+  CHECK(r.err.find("needs an NVIDIA GPU") != std::string::npos);
+}

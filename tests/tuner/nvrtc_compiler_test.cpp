@@ -1,0 +1,91 @@
+#include <memtune/compile/compile_pool.hpp>
+#include <memtune/compile/nvrtc_compiler.hpp>
+#include <memtune/templates/filter.hpp>
+
+#include <doctest/doctest.h>
+
+#include <future>
+
+using namespace memtune;
+
+namespace {
+Target target_for(int cc) {
+  Target t;
+  t.cc_major = cc / 10;
+  t.cc_minor = cc % 10;
+  t.max_threads_per_block = 1024;
+  t.smem_per_block_optin = cc >= 90 ? 227 * 1024 : 64 * 1024;
+  return t;
+}
+} // namespace
+
+TEST_CASE("every filter candidate compiles for sm_90 and sm_75, with resources reported") {
+  const auto& filter = templates::filter();
+  const Problem problem{{"n", 1000003}, {"taps", 21}};
+  for (int cc : {90, 75}) {
+    CAPTURE(cc);
+    const search::Space space = filter.space(problem, target_for(cc));
+    const auto configs = space.enumerate();
+    REQUIRE(configs.size() >= 100);
+    CompilePool pool(nullptr);
+    std::vector<std::future<CompileResult>> results;
+    for (const auto& c : configs) results.push_back(pool.submit(compile_request(filter, filter.launch(c, problem), cc)));
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+      CAPTURE(space.format(configs[i]));
+      const CompileResult r = results[i].get();
+      CHECK_MESSAGE(r.ok, r.log);
+      CHECK(!r.cubin.empty());
+      CHECK(r.lowered_name.find("filter_kernel") != std::string::npos);
+      CHECK(r.resources.registers > 0);
+      CHECK(r.resources.registers <= 255);
+    }
+  }
+}
+
+TEST_CASE("a compile error is a result holding the log, not an exception") {
+  CompileRequest r;
+  r.source = "template <int N> __global__ void k(float* p) { p[0] = undeclared_name * N; }";
+  r.source_name = "broken.cu";
+  r.name_expression = "k<4>";
+  r.compute_capability = 90;
+  const CompileResult result = nvrtc_compile(r);
+  CHECK_FALSE(result.ok);
+  CHECK(result.log.find("undeclared_name") != std::string::npos);
+  CHECK(result.log.find("broken.cu") != std::string::npos);
+}
+
+TEST_CASE("an architecture NVRTC cannot target is a clear error") {
+  CompileRequest r;
+  r.source = "__global__ void k() {}";
+  r.source_name = "k.cu";
+  r.name_expression = "k";
+  r.compute_capability = 35;
+  CHECK_THROWS_WITH_AS(nvrtc_compile(r), doctest::Contains("cannot compile for sm_35"), std::invalid_argument);
+}
+
+TEST_CASE("nearest supported architecture") {
+  const auto archs = nvrtc_supported_archs();
+  REQUIRE(!archs.empty());
+  CHECK(nearest_supported_arch(archs.front()) == archs.front());
+  CHECK(nearest_supported_arch(35) == archs.front()); // sm_35 is gone from NVRTC 12+: the oldest left
+  CHECK(nearest_supported_arch(10000) == archs.back());
+}
+
+TEST_CASE("ptxas report parsing") {
+  const std::string log = "ptxas info    : Compiling entry function '_Z1aPf' for 'sm_90'\n"
+                          "ptxas         .     8 bytes stack frame, 4 bytes spill stores, 12 bytes spill loads\n"
+                          "ptxas info    : Used 40 registers, used 1 barriers, 2048 bytes smem\n"
+                          "ptxas info    : Compiling entry function '_Z1bPf' for 'sm_90'\n"
+                          "ptxas info    : Used 7 registers\n";
+  const KernelResources a = parse_ptxas_report(log, "_Z1aPf");
+  CHECK(a.registers == 40);
+  CHECK(a.static_smem_bytes == 2048);
+  CHECK(a.stack_frame_bytes == 8);
+  CHECK(a.spill_store_bytes == 4);
+  CHECK(a.spill_load_bytes == 12);
+  CHECK(a.spills());
+  const KernelResources b = parse_ptxas_report(log, "_Z1bPf");
+  CHECK(b.registers == 7);
+  CHECK(b.static_smem_bytes == 0);
+  CHECK_FALSE(b.spills());
+}

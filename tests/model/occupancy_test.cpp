@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <stdexcept>
+
 #include <algorithm>
 
 using namespace memtune;

@@ -133,3 +133,15 @@ TEST_CASE("an architecture cuda_occupancy.h does not know is an error") {
   t.cc_major = 2;
   CHECK_THROWS_AS((void)compute_occupancy(t, {128, 16, 0, 0}), std::invalid_argument);
 }
+
+TEST_CASE("every catalogue target launches a block at its opt-in shared-memory limit, and not one byte above") {
+  // Cross-checks smem_per_block_optin, reserved_smem_per_block and smem_per_sm
+  // against the carve-out tables inside cuda_occupancy.h.
+  for (const Target& t : catalog().targets()) {
+    CAPTURE(t.name);
+    const Occupancy at_limit = compute_occupancy(t, {128, 32, 0, t.smem_per_block_optin});
+    CHECK(at_limit.blocks_per_sm >= 1);
+    CHECK(at_limit.limit_shared_memory == static_cast<int>(t.smem_per_sm / at_limit.smem_per_block));
+    CHECK(compute_occupancy(t, {128, 32, 0, t.smem_per_block_optin + 1}).blocks_per_sm == 0);
+  }
+}

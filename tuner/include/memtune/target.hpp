@@ -13,6 +13,9 @@ namespace memtune {
 struct Target {
   std::string name;         // key used on the command line: "k20", "h100-sxm"
   std::string display_name; // "Tesla K20c"
+  // Added for the catalogue: other names a user may type ("h100" -> h100-sxm);
+  // matched case-insensitively, like name and display_name.
+  std::vector<std::string> aliases;
   int cc_major = 0;
   int cc_minor = 0;
   int sm_count = 0;
@@ -45,6 +48,12 @@ struct Target {
   double memory_latency_ns = 0;  // [ns] DRAM load latency seen by an SM
   double sm_clock_mhz = 0;       // [MHz] boost clock
   double mem_clock_mhz = 0;      // [MHz]
+  // Added for the time model. 0 means no public figure: the L2 bound is then
+  // reported as not modelled rather than guessed.
+  double l2_bandwidth_gbs = 0;   // [GB/s, 1e9 bytes/s] L2 -> SM read bandwidth, whole GPU
+  // Added for the time model's issue bound: warp schedulers per SM, each
+  // issuing up to one warp instruction per clock (Kepler's dual issue ignored).
+  int schedulers_per_sm = 4;
 
   // Public source of each figure, by field name ("dram_bandwidth_gbs": "URL ...").
   std::map<std::string, std::string> sources;

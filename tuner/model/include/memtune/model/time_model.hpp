@@ -1,0 +1,68 @@
+#pragma once
+// Predicted kernel time on a Target: the largest of four throughput bounds,
+// with DRAM bandwidth itself capped by Little's law so that occupancy and
+// loads in flight matter (docs/model.md gives the formulas and sources).
+//
+//   KernelFacts f{.dram_bytes = 2 * 64e6, .warp_instructions = 4e6, .warps_per_sm = 32,
+//                 .loads_in_flight_per_thread = 1, .bytes_per_load = 4};
+//   TimePrediction p = predict_time(k20, f);
+//   p.binding == Bound::dram; p.describe() == "... DRAM-bound: 128 MB at 144 GB/s ..."
+#include <memtune/target.hpp>
+
+#include <string>
+#include <vector>
+
+namespace memtune::model {
+
+// Per-launch facts about a candidate, produced by the other model parts.
+struct KernelFacts {
+  double dram_bytes = 0;              // [bytes] DRAM <-> L2 traffic (traffic.hpp)
+  double l2_bytes = 0;                // [bytes] L2 <-> SM traffic (sectors x 32)
+  double smem_wavefronts = 0;         // shared-memory wavefronts over all blocks (bank_replay.hpp)
+  double warp_instructions = 0;       // warp-level instructions issued, all warps (approximate)
+  int warps_per_sm = 0;               // resident warps per SM (occupancy.hpp)
+  double loads_in_flight_per_thread = 1; // independent global loads a thread has outstanding at once
+  double bytes_per_load = 4;          // [bytes] per thread per load (4 float, 8 float2, 16 float4)
+};
+
+struct TimeModelParams {
+  // Fraction of peak DRAM bandwidth a streaming copy reaches: refresh, bus
+  // turnarounds and ECC keep it below 1 (typical copy ceilings: 0.75-0.92 of
+  // peak). Replace with the measured copy ceiling on a local GPU.
+  double dram_efficiency = 0.85;
+  // Shared-memory wavefronts each SM serves per clock: one (128 B on cc >= 5,
+  // 256 B on Kepler).
+  double smem_wavefronts_per_clock = 1.0;
+};
+
+enum class Bound { dram, l2, shared_memory, issue };
+[[nodiscard]] const char* to_string(Bound b); // "DRAM", "L2", "shared memory", "issue"
+
+struct BoundTime {
+  Bound bound = Bound::dram;
+  double seconds = 0;    // [s] time this resource alone needs
+  bool modelled = true;  // false when the target lacks the figure (L2 bandwidth unknown)
+  std::string detail;    // "128 MB at 144 GB/s (latency-limited: 18 KiB in flight/SM x 13 SMs / 450 ns)"
+};
+
+struct TimePrediction {
+  double seconds = 0;            // [s] max over the modelled bounds
+  Bound binding = Bound::dram;   // the bound that sets `seconds`
+  std::vector<BoundTime> bounds; // all four, in enum order
+  double peak_dram_gbs = 0;              // [GB/s] the target's theoretical peak
+  double bandwidth_ceiling_gbs = 0;      // [GB/s] peak x dram_efficiency
+  double latency_bound_gbs = 0;          // [GB/s] bytes in flight / latency (Little's law)
+  double achievable_dram_gbs = 0;        // [GB/s] min of the two above
+  double bytes_in_flight_per_sm = 0;     // [bytes]
+  [[nodiscard]] bool latency_limited() const { return latency_bound_gbs < bandwidth_ceiling_gbs; }
+  [[nodiscard]] const BoundTime& bound(Bound b) const { return bounds[static_cast<std::size_t>(b)]; }
+  // One line a CUDA engineer can check: the binding bound with its numbers.
+  [[nodiscard]] std::string describe() const;
+};
+
+// Throws std::invalid_argument on negative facts, warps_per_sm <= 0 while
+// there is DRAM traffic, or a target lacking clocks, SMs, bandwidth or latency.
+[[nodiscard]] TimePrediction predict_time(const Target& target, const KernelFacts& facts,
+                                          const TimeModelParams& params = {});
+
+} // namespace memtune::model

@@ -1,0 +1,39 @@
+#include <memtune/model/bank_replay.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace memtune::model {
+
+BankReplay replay_block(const std::vector<SharedInstruction>& instructions, int warps_per_block,
+                        const BankConfig& config) {
+  if (warps_per_block <= 0) throw std::invalid_argument("bank replay: warps_per_block must be > 0");
+  BankReplay out;
+  out.total.name = "total";
+  for (const auto& ins : instructions) {
+    if (!ins.address) throw std::invalid_argument("bank replay: instruction '" + ins.name + "' has no address function");
+    if (ins.iterations < 0) throw std::invalid_argument("bank replay: instruction '" + ins.name + "' has negative iterations");
+    InstructionTotals t;
+    t.name = ins.name;
+    for (int warp = 0; warp < warps_per_block; ++warp) {
+      for (std::int64_t it = 0; it < ins.iterations; ++it) {
+        const WarpAccess a = WarpAccess::from_function([&](int lane) { return ins.address(warp, lane, it); },
+                                                       ins.width_bytes, ins.kind);
+        if (a.active_lanes() == 0) continue; // the warp skips the instruction
+        const BankResult r = simulate_banks(a, config);
+        t.executions += 1;
+        t.wavefronts += r.wavefronts;
+        t.ideal_wavefronts += r.ideal_wavefronts;
+        t.worst_ways = std::max(t.worst_ways, r.ways);
+      }
+    }
+    out.total.executions += t.executions;
+    out.total.wavefronts += t.wavefronts;
+    out.total.ideal_wavefronts += t.ideal_wavefronts;
+    out.total.worst_ways = std::max(out.total.worst_ways, t.worst_ways);
+    out.per_instruction.push_back(std::move(t));
+  }
+  return out;
+}
+
+} // namespace memtune::model

@@ -1,0 +1,110 @@
+#include <memtune/model/time_model.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+namespace memtune::model {
+
+const char* to_string(Bound b) {
+  switch (b) {
+  case Bound::dram: return "DRAM";
+  case Bound::l2: return "L2";
+  case Bound::shared_memory: return "shared memory";
+  case Bound::issue: return "issue";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string bytes_text(double b) {
+  if (b >= 1e9) return fmt("%.3g GB", b / 1e9);
+  if (b >= 1e6) return fmt("%.3g MB", b / 1e6);
+  if (b >= 1e3) return fmt("%.3g kB", b / 1e3);
+  return fmt("%.0f B", b);
+}
+
+} // namespace
+
+TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeModelParams& p) {
+  if (f.dram_bytes < 0 || f.l2_bytes < 0 || f.smem_wavefronts < 0 || f.warp_instructions < 0 ||
+      f.loads_in_flight_per_thread < 0 || f.bytes_per_load < 0)
+    throw std::invalid_argument("time model: kernel facts must be non-negative");
+  if (t.sm_count <= 0 || t.sm_clock_mhz <= 0 || t.dram_bandwidth_gbs <= 0 || t.memory_latency_ns <= 0 ||
+      t.schedulers_per_sm <= 0)
+    throw std::invalid_argument("time model: target " + t.name + " lacks SMs, clock, bandwidth, latency or schedulers");
+  if (f.dram_bytes > 0 && (f.warps_per_sm <= 0 || f.loads_in_flight_per_thread <= 0 || f.bytes_per_load <= 0))
+    throw std::invalid_argument("time model: DRAM traffic needs warps_per_sm, loads in flight and bytes per load > 0");
+  if (p.dram_efficiency <= 0 || p.dram_efficiency > 1 || p.smem_wavefronts_per_clock <= 0)
+    throw std::invalid_argument("time model: dram_efficiency must be in (0, 1], wavefronts per clock > 0");
+
+  const double sms = t.sm_count;
+  const double clock_hz = t.sm_clock_mhz * 1e6;
+
+  TimePrediction r;
+  r.peak_dram_gbs = t.dram_bandwidth_gbs;
+  r.bandwidth_ceiling_gbs = t.dram_bandwidth_gbs * p.dram_efficiency;
+  // Little's law: throughput = concurrency / latency. Each resident thread keeps
+  // loads_in_flight loads of bytes_per_load outstanding; bytes per ns = GB/s.
+  r.bytes_in_flight_per_sm = f.warps_per_sm * 32.0 * f.loads_in_flight_per_thread * f.bytes_per_load;
+  r.latency_bound_gbs = r.bytes_in_flight_per_sm * sms / t.memory_latency_ns;
+  r.achievable_dram_gbs = std::min(r.bandwidth_ceiling_gbs, r.latency_bound_gbs);
+
+  BoundTime dram{Bound::dram, 0, true, {}};
+  if (f.dram_bytes > 0) {
+    dram.seconds = f.dram_bytes / (r.achievable_dram_gbs * 1e9);
+    std::ostringstream d;
+    d << bytes_text(f.dram_bytes) << " at " << fmt("%.0f", r.achievable_dram_gbs) << " GB/s";
+    if (r.latency_limited())
+      d << " (latency-limited: " << fmt("%.3g", r.bytes_in_flight_per_sm / 1024.0) << " KiB in flight/SM × "
+        << t.sm_count << " SMs / " << fmt("%.0f", t.memory_latency_ns) << " ns; peak "
+        << fmt("%.0f", r.peak_dram_gbs) << " GB/s)";
+    else
+      d << " (" << fmt("%.0f", p.dram_efficiency * 100) << "% of peak " << fmt("%.0f", r.peak_dram_gbs) << " GB/s)";
+    dram.detail = d.str();
+  } else {
+    dram.detail = "no DRAM traffic";
+  }
+
+  BoundTime l2{Bound::l2, 0, t.l2_bandwidth_gbs > 0, {}};
+  if (!l2.modelled) {
+    l2.detail = "not modelled: no L2 bandwidth figure for " + t.name;
+  } else {
+    l2.seconds = f.l2_bytes / (t.l2_bandwidth_gbs * 1e9);
+    l2.detail = bytes_text(f.l2_bytes) + " at " + fmt("%.0f", t.l2_bandwidth_gbs) + " GB/s";
+  }
+
+  BoundTime smem{Bound::shared_memory, 0, true, {}};
+  smem.seconds = f.smem_wavefronts / (sms * p.smem_wavefronts_per_clock * clock_hz);
+  smem.detail = fmt("%.4g", f.smem_wavefronts) + " wavefronts / (" + std::to_string(t.sm_count) + " SMs × " +
+                fmt("%.0f", t.sm_clock_mhz) + " MHz)";
+
+  BoundTime issue{Bound::issue, 0, true, {}};
+  issue.seconds = f.warp_instructions / (sms * t.schedulers_per_sm * clock_hz);
+  issue.detail = fmt("%.4g", f.warp_instructions) + " warp instructions / (" + std::to_string(t.sm_count) +
+                 " SMs × " + std::to_string(t.schedulers_per_sm) + " schedulers × " + fmt("%.0f", t.sm_clock_mhz) +
+                 " MHz)";
+
+  r.bounds = {dram, l2, smem, issue};
+  for (const auto& b : r.bounds)
+    if (b.modelled && b.seconds > r.seconds) {
+      r.seconds = b.seconds;
+      r.binding = b.bound;
+    }
+  return r;
+}
+
+std::string TimePrediction::describe() const {
+  const BoundTime& b = bound(binding);
+  return fmt("%.4g", seconds * 1e6) + " us, " + to_string(binding) + "-bound: " + b.detail;
+}
+
+} // namespace memtune::model

@@ -34,6 +34,9 @@ TEST_CASE("filter: every candidate is verified at odd sizes") {
       // Resource failures are legitimate; a wrong result never is.
       CHECK(e.status != memtune::Status::wrong_result);
       CHECK(e.status != memtune::Status::launch_failed);
+      // The occupancy calculator fed with the driver's limits must agree
+      // with the driver on every candidate that ran.
+      if (e.ok()) CHECK(e.occupancy.blocks_per_sm == e.driver_blocks_per_sm);
     }
     CHECK(r.best() != nullptr);
   }

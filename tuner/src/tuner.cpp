@@ -105,11 +105,14 @@ public:
       if (e.dynamic_smem_bytes > kDefaultDynamicSmemLimit)
         MEMTUNE_CU(cu.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                          static_cast<int>(e.dynamic_smem_bytes)));
-      int blocks = 0;
-      MEMTUNE_CU(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, e.block_threads, e.dynamic_smem_bytes));
-      const int warps_per_block = (e.block_threads + target_.warp_size - 1) / target_.warp_size;
-      e.occupancy = {blocks, blocks * warps_per_block, target_.max_warps_per_sm, {}};
-      if (blocks == 0) return fail(std::move(e), Status::exceeds_device_limits, "no block fits on an SM");
+      // The driver's count is the truth; the calculator says what limits it.
+      MEMTUNE_CU(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&e.driver_blocks_per_sm, fn, e.block_threads,
+                                                                e.dynamic_smem_bytes));
+      e.occupancy = model::compute_occupancy(target_, {e.block_threads, e.resources.registers,
+                                                        e.resources.static_smem_bytes, e.dynamic_smem_bytes});
+      if (e.driver_blocks_per_sm == 0)
+        return fail(std::move(e), Status::exceeds_device_limits,
+                    "no block fits on an SM" + (e.occupancy.cannot_launch.empty() ? "" : ": " + e.occupancy.cannot_launch));
 
       workload_.prepare(module.get());
       std::vector<void*> args = workload_.kernel_args(p.config);

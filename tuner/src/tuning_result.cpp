@@ -40,10 +40,15 @@ std::string fmt(const char* format, double a) {
 }
 
 std::string describe_occupancy(const Evaluation& e) {
-  std::string s = std::to_string(e.occupancy.warps_per_sm) + " of " + std::to_string(e.occupancy.max_warps_per_sm) +
-                  " warps/SM (" + std::to_string(e.occupancy.blocks_per_sm) + " blocks of " +
-                  std::to_string(e.block_threads) + " threads)";
-  if (!e.occupancy.limiter.empty()) s += ", limited by " + e.occupancy.limiter;
+  std::string s = e.occupancy.describe();
+  if (e.driver_blocks_per_sm >= 0 && e.driver_blocks_per_sm != e.occupancy.blocks_per_sm)
+    s += " (the driver reports " + std::to_string(e.driver_blocks_per_sm) + " blocks/SM)";
+  return s;
+}
+
+std::string limiter_words(const model::Occupancy& o) {
+  std::string s;
+  for (model::Limiter l : o.limiters) s += (s.empty() ? "" : ", ") + std::string(model::to_string(l));
   return s;
 }
 
@@ -85,7 +90,8 @@ nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& 
     j["occupancy"] = {{"blocks_per_sm", e.occupancy.blocks_per_sm},
                       {"warps_per_sm", e.occupancy.warps_per_sm},
                       {"max_warps_per_sm", e.occupancy.max_warps_per_sm},
-                      {"limiter", e.occupancy.limiter}};
+                      {"limiter", limiter_words(e.occupancy)}};
+    if (e.driver_blocks_per_sm >= 0) j["occupancy"]["driver_blocks_per_sm"] = e.driver_blocks_per_sm;
   }
   if (e.timing) {
     j["time_s"] = e.timing->median_s;

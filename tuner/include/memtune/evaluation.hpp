@@ -3,6 +3,7 @@
 // it failed, the reason. A failure is data, never a crash.
 #include <memtune/compile/compile_request.hpp>
 #include <memtune/measure.hpp>
+#include <memtune/model/occupancy.hpp>
 #include <memtune/search/config.hpp>
 
 #include <optional>
@@ -15,16 +16,6 @@ enum class Status { ok, compile_failed, exceeds_device_limits, launch_failed, wr
 const char* to_string(Status status);
 Status status_from_string(const std::string& text); // throws std::invalid_argument
 
-struct Occupancy {
-  int blocks_per_sm = 0;
-  int warps_per_sm = 0;
-  int max_warps_per_sm = 0;
-  std::string limiter; // what caps blocks/SM: "registers", "shared memory", "warps", "blocks"
-  [[nodiscard]] double fraction() const {
-    return max_warps_per_sm ? static_cast<double>(warps_per_sm) / max_warps_per_sm : 0.0;
-  }
-};
-
 struct Evaluation {
   search::Config config;
   Status status = Status::ok;
@@ -35,7 +26,8 @@ struct Evaluation {
   bool compile_cached = false;
   std::size_t dynamic_smem_bytes = 0;
   int block_threads = 0;
-  Occupancy occupancy;
+  model::Occupancy occupancy;     // cuda_occupancy.h with the target's limits: count and limiter
+  int driver_blocks_per_sm = -1;  // cuOccupancyMaxActiveBlocksPerMultiprocessor, when measured
 
   double max_abs_error = 0.0;    // against the CPU reference
   std::optional<Timing> timing;  // when it ran and verified

@@ -1,6 +1,7 @@
 #include <memtune/templates/filter.hpp>
 #include "embedded_sources.hpp"
 
+#include "filter_geometry.hpp"
 #include "filter_workload.hpp"
 
 #include <string>
@@ -64,22 +65,14 @@ search::Space FilterTemplate::space(const Problem& problem, const Target& target
 }
 
 LaunchSpec FilterTemplate::launch(const search::Config& c, const Problem& problem) const {
-  const std::int64_t n = problem.at("n");
-  const std::int64_t taps = problem.at("taps");
-  const std::int64_t block = c.at("block_size"), packing = c.at("packing"), items = c.at("items");
-  const std::int64_t vec = c.at("vec"), align = c.at("align");
-  const std::int64_t radius = taps / 2;
-  const std::int64_t halo = align ? (radius + 3) / 4 * 4 : radius;
-  const std::int64_t tile = block * items;
-  const std::int64_t seg = filter_segment_length(n, packing);
-
+  const FilterGeometry g(c, problem);
   LaunchSpec l;
-  l.name_expression = "filter_kernel<" + std::to_string(block) + ", " + std::to_string(packing) + ", " +
-                      std::to_string(items) + ", " + std::to_string(vec) + ", " + std::to_string(align) + ">";
-  l.options = {"-DMEMTUNE_TAPS=" + std::to_string(taps)};
-  l.block = {static_cast<unsigned>(block), 1, 1};
-  l.grid = {static_cast<unsigned>((seg + tile - 1) / tile), 1, 1};
-  l.dynamic_smem_bytes = static_cast<std::size_t>((tile + 2 * halo) * packing * 4);
+  l.name_expression = "filter_kernel<" + std::to_string(g.block) + ", " + std::to_string(g.packing) + ", " +
+                      std::to_string(g.items) + ", " + std::to_string(g.vec) + ", " + std::to_string(g.align) + ">";
+  l.options = {"-DMEMTUNE_TAPS=" + std::to_string(g.taps)};
+  l.block = {static_cast<unsigned>(g.block), 1, 1};
+  l.grid = {static_cast<unsigned>(g.blocks), 1, 1};
+  l.dynamic_smem_bytes = g.smem_bytes();
   return l;
 }
 

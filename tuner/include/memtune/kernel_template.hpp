@@ -5,6 +5,7 @@
 // A template is: CUDA source (compiled by NVRTC), a search space for a problem
 // on a target, a mapping from a Config to a launch, and a Workload that owns
 // the problem's inputs, its CPU reference and the verification.
+#include <memtune/access_pattern.hpp>
 #include <memtune/compile/compile_request.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/search/config.hpp>
@@ -82,6 +83,9 @@ public:
   // A sensible configuration for when tuning is impossible or disabled; valid
   // in space(problem, target).
   [[nodiscard]] virtual search::Config default_config(const Problem& problem, const Target& target) const = 0;
+  // The configuration's memory accesses, for the analytical model (no GPU).
+  [[nodiscard]] virtual AccessPattern access_pattern(const search::Config& config, const Problem& problem,
+                                                     const Target& target) const = 0;
   [[nodiscard]] virtual std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const = 0;
 };
 

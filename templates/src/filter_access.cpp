@@ -1,0 +1,106 @@
+// The filter's memory accesses for the analytical model: each instruction of
+// templates/filter/filter.cu, as addresses per (warp, lane, iteration) of a
+// block in the middle of the signal.
+#include "filter_geometry.hpp"
+
+#include <memtune/templates/filter.hpp>
+
+namespace memtune::templates {
+
+using model::AccessKind;
+using Address = std::optional<std::uint64_t>;
+
+AccessPattern FilterTemplate::access_pattern(const search::Config& c, const Problem& problem, const Target&) const {
+  const FilterGeometry g(c, problem);
+  AccessPattern a;
+  a.block_threads = static_cast<int>(g.block);
+  a.blocks = g.blocks;
+  a.bank_width_bytes = c.has("bank_mode") ? static_cast<int>(c.at("bank_mode")) : 4;
+
+  // Global addresses are relative to the input/output base (256-byte aligned),
+  // for the block in the middle of segment 0, so no guard is active.
+  const std::int64_t tile_base = (g.blocks / 2) * g.tile;
+  const std::int64_t g0 = tile_base - g.halo;
+  const int vec_bytes = static_cast<int>(g.vec * 4);
+  const int elem_bytes = static_cast<int>(g.packing * 4);
+
+  // Staging: every (segment, round) is one VEC-wide load per thread, issued
+  // before the first shared store; then the stores to shared memory.
+  for (std::int64_t p = 0; p < g.packing; ++p) {
+    a.global.push_back({"load input tile + halo (segment " + std::to_string(p) + ")", vec_bytes, AccessKind::load,
+                        g.rounds, [g, p, g0](int warp, int lane, std::int64_t r) -> Address {
+                          const std::int64_t v = warp * 32 + lane + r * g.block;
+                          if (v >= g.vectors) return std::nullopt;
+                          return static_cast<std::uint64_t>((p * g.seg + g0 + v * g.vec) * 4);
+                        }});
+    if (g.packing == 1) {
+      a.shared.push_back({"store tile", vec_bytes, AccessKind::store, g.rounds,
+                          [g](int warp, int lane, std::int64_t r) -> Address {
+                            const std::int64_t v = warp * 32 + lane + r * g.block;
+                            if (v >= g.vectors) return std::nullopt;
+                            return static_cast<std::uint64_t>(v * g.vec * 4);
+                          }});
+    } else {
+      // One 4-byte store per element: component p of the packed element.
+      a.shared.push_back({"store tile component " + std::to_string(p), 4, AccessKind::store, g.rounds * g.vec,
+                          [g, p](int warp, int lane, std::int64_t it) -> Address {
+                            const std::int64_t r = it / g.vec, e = it % g.vec;
+                            const std::int64_t v = warp * 32 + lane + r * g.block;
+                            if (v >= g.vectors) return std::nullopt;
+                            return static_cast<std::uint64_t>(((v * g.vec + e) * g.packing + p) * 4);
+                          }});
+    }
+  }
+
+  // The register window: 16- or 8-byte reads of an aligned tile, else one
+  // packed element per read.
+  const std::int64_t window = g.items + 2 * g.radius;
+  if (g.packing == 1 && g.align == 1 && g.items % 2 == 0) {
+    const std::int64_t width = g.items % 4 == 0 ? 4 : 2;
+    a.shared.push_back({"load window", static_cast<int>(width * 4), AccessKind::load, (g.items + 2 * g.halo) / width,
+                        [g, width](int warp, int lane, std::int64_t i) -> Address {
+                          const std::int64_t t0 = (warp * 32 + lane) * g.items;
+                          return static_cast<std::uint64_t>((t0 + i * width) * 4);
+                        }});
+  } else {
+    a.shared.push_back({"load window", elem_bytes, AccessKind::load, window,
+                        [g](int warp, int lane, std::int64_t i) -> Address {
+                          const std::int64_t t0 = (warp * 32 + lane) * g.items;
+                          return static_cast<std::uint64_t>((t0 + g.halo - g.radius + i) * g.packing * 4);
+                        }});
+  }
+
+  for (std::int64_t p = 0; p < g.packing; ++p) {
+    a.global.push_back({"store outputs (segment " + std::to_string(p) + ")", vec_bytes, AccessKind::store,
+                        g.items / g.vec, [g, p, tile_base](int warp, int lane, std::int64_t q) -> Address {
+                          const std::int64_t t0 = (warp * 32 + lane) * g.items;
+                          return static_cast<std::uint64_t>((p * g.seg + tile_base + t0 + q * g.vec) * 4);
+                        }});
+  }
+
+  // Traffic: the input is read once from DRAM (halos are re-read by the
+  // neighbouring block moments later, from L2); the output written once.
+  const double reuse_window = static_cast<double>(g.ext * g.packing * 4);
+  a.arrays.push_back(model::halo_read_1d("input", g.n, 4, g.tile, g.halo, reuse_window));
+  a.arrays.push_back({"output", static_cast<double>(g.n) * 4, static_cast<double>(g.n) * 4, 0, true});
+
+  // Every staged load is issued before the first use.
+  const double loads_per_thread = static_cast<double>(g.packing * g.vectors) / static_cast<double>(g.block);
+  a.loads_in_flight_per_thread = std::max(1.0, loads_per_thread);
+  a.bytes_per_load = vec_bytes;
+
+  // Issued instructions per thread: loads and shared stores of the staging,
+  // window reads, one FMA per tap, output and component, stores, and index
+  // arithmetic (about 4 per memory instruction).
+  const double staging = static_cast<double>(g.packing * g.rounds) * (1.0 + (g.packing == 1 ? 1.0 : g.vec));
+  const double window_reads =
+      (g.packing == 1 && g.align == 1 && g.items % 2 == 0) ? static_cast<double>(g.items + 2 * g.halo) / (g.items % 4 == 0 ? 4 : 2)
+                                                           : static_cast<double>(window);
+  const double fmas = static_cast<double>(g.taps * g.items * g.packing);
+  const double stores = static_cast<double>(g.packing * g.items / g.vec);
+  const double per_thread = fmas + 5.0 * (staging + window_reads + stores) + 20.0;
+  a.warp_instructions_per_block = per_thread * static_cast<double>((g.block + 31) / 32);
+  return a;
+}
+
+} // namespace memtune::templates

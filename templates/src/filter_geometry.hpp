@@ -1,0 +1,33 @@
+#pragma once
+// The filter kernel's geometry for one configuration: the same arithmetic as
+// templates/filter/filter.cu, in one place for the launch and the model.
+#include <memtune/problem.hpp>
+#include <memtune/search/config.hpp>
+#include <memtune/templates/filter.hpp>
+
+#include <cstdint>
+
+namespace memtune::templates {
+
+struct FilterGeometry {
+  std::int64_t n, taps, radius;
+  std::int64_t block, packing, items, vec, align;
+  std::int64_t halo;    // staged elements left and right of the tile
+  std::int64_t tile;    // outputs per block and segment
+  std::int64_t ext;     // staged elements per segment
+  std::int64_t seg;     // segment length
+  std::int64_t vectors; // VEC-wide loads per segment and block
+  std::int64_t rounds;  // load rounds per thread and segment
+  std::int64_t blocks;  // grid size
+
+  FilterGeometry(const search::Config& c, const Problem& p)
+      : n(p.at("n")), taps(p.at("taps")), radius(taps / 2), block(c.at("block_size")), packing(c.at("packing")),
+        items(c.at("items")), vec(c.at("vec")), align(c.at("align")),
+        halo(align ? (radius + 3) / 4 * 4 : radius), tile(block * items), ext(tile + 2 * halo),
+        seg(filter_segment_length(n, packing)), vectors(ext / vec), rounds((vectors + block - 1) / block),
+        blocks((seg + tile - 1) / tile) {}
+
+  [[nodiscard]] std::size_t smem_bytes() const { return static_cast<std::size_t>(ext * packing * 4); }
+};
+
+} // namespace memtune::templates

@@ -1,0 +1,41 @@
+#pragma once
+// What the analytical model needs to know about one configuration of a
+// template: its warp-level memory accesses (for one representative block),
+// the whole launch's traffic per array, and how much independent work each
+// thread keeps in flight. Templates describe their kernel once, as functions
+// of (warp, lane, iteration); the model replays them for any target.
+#include <memtune/model/bank_replay.hpp>
+#include <memtune/model/traffic.hpp>
+#include <memtune/model/warp_access.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace memtune {
+
+// One global-memory instruction of a representative block.
+struct GlobalInstruction {
+  std::string name;                     // "load input tile"
+  int width_bytes = 4;                  // 4, 8 or 16
+  model::AccessKind kind = model::AccessKind::load;
+  std::int64_t iterations = 1;          // times each warp executes it
+  // [bytes] global address for (warp in block, lane, iteration); nullopt = lane inactive.
+  std::function<std::optional<std::uint64_t>(int warp, int lane, std::int64_t iteration)> address;
+};
+
+struct AccessPattern {
+  int block_threads = 0;
+  std::int64_t blocks = 0;                          // in the launch
+  std::vector<model::SharedInstruction> shared;     // per block
+  std::vector<GlobalInstruction> global;            // per block (a block away from the edges)
+  std::vector<model::ArrayTraffic> arrays;          // whole launch: footprints and requests per array
+  double loads_in_flight_per_thread = 1;            // independent global loads outstanding at once
+  double bytes_per_load = 4;                        // [bytes] per thread and load
+  double warp_instructions_per_block = 0;           // issued, approximately
+  int bank_width_bytes = 4;                         // the shared-memory bank mode this config runs in
+};
+
+} // namespace memtune

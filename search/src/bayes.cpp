@@ -90,28 +90,37 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
   const std::vector<Prediction> predicted = gp.predict(at);
 
   std::vector<double> feasible(free.size(), 1.0);
-  if (ok_rows.size() < all_rows.size()) {
+  if (options_.use_feasibility && ok_rows.size() < all_rows.size()) {
     MixedKernel shape = kernel_;
     shape.length_scales.setConstant(options_.feasibility_length_scale);
     shape.mismatch_weights.setConstant(options_.feasibility_mismatch_weight);
     feasible = FeasibilityModel(shape, points_.subset(all_rows), ok_flags).probability(at);
   }
 
-  const double best = y.minCoeff();
+  // Compare in log-time, not in residuals: with a prior mean the residuals
+  // hide which configs the prior thinks fast. mean_lt = prior + m + s * z.
+  double best_log_time = std::numeric_limits<double>::infinity();
+  for (const Eigen::Index i : ok_rows) best_log_time = std::min(best_log_time, std::log(*observed_.at(static_cast<std::size_t>(i))));
+  std::vector<double> mean_lt(free.size()), sd_lt(free.size());
+  for (std::size_t j = 0; j < free.size(); ++j) {
+    const double prior = prior_log_time_.empty() ? 0.0 : prior_log_time_[static_cast<std::size_t>(free[j])];
+    mean_lt[j] = prior + mean + scale * predicted[j].mean;
+    sd_lt[j] = scale * std::sqrt(predicted[j].variance);
+  }
+
   double best_score = 0.0;
   std::optional<std::size_t> pick;
   for (std::size_t j = 0; j < free.size(); ++j) {
-    const double sd = std::sqrt(predicted[j].variance);
-    const double score = expected_improvement(predicted[j].mean, sd, best, options_.xi) * feasible[j];
+    const double score = expected_improvement(mean_lt[j], sd_lt[j], best_log_time, options_.xi * scale) * feasible[j];
     if (score > best_score) best_score = score, pick = j;
   }
-  if (!pick || best_score < 1e-12) {
+  if (!pick || best_score < 1e-12 * scale) {
     // EI vanished: take the most optimistic config among those likely to run.
     const double p_max = *std::max_element(feasible.begin(), feasible.end());
     double best_bound = std::numeric_limits<double>::infinity();
     for (std::size_t j = 0; j < free.size(); ++j) {
       if (feasible[j] < 0.5 * p_max) continue;
-      const double bound = lower_confidence_bound(predicted[j].mean, std::sqrt(predicted[j].variance), 2.0);
+      const double bound = lower_confidence_bound(mean_lt[j], sd_lt[j], 2.0);
       if (bound < best_bound) best_bound = bound, pick = j;
     }
   }

@@ -34,11 +34,13 @@ namespace memtune::search {
 struct BayesOptions {
   // Size of the first, space-filling batch; 0 means max(5, 2 x number of axes).
   std::size_t initial_points = 0;
-  // EI margin, in standardised log-time units (0.01 ~ 1% of the spread).
+  // EI margin, in units of the spread of the observed log-times.
   double xi = 0.01;
   HyperfitOptions hyperfit;
   // Refit hyperparameters when the successful trials grew by this fraction.
   double refit_growth = 0.15;
+  // Multiply EI by P(feasible). Off only to measure what the model buys.
+  bool use_feasibility = true;
   // Correlation shape of the feasibility vote: failures are usually a sharp
   // region (a resource limit), so shorter than typical fitted length scales.
   double feasibility_length_scale = 0.25;

@@ -18,6 +18,7 @@ BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, Baye
   points_ = encoder.encode(configs_);
   category_counts_ = encoder.category_counts();
   kernel_ = MixedKernel::defaults(encoder.ordinal_axes(), encoder.categorical_axes());
+  feasibility_kernel_ = kernel_;
   for (std::size_t i = 0; i < configs_.size(); ++i) index_.emplace(configs_[i], i);
   taken_.assign(configs_.size(), false);
   if (options_.prior_mean)
@@ -91,10 +92,15 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
 
   std::vector<double> feasible(free.size(), 1.0);
   if (options_.use_feasibility && ok_rows.size() < all_rows.size()) {
-    MixedKernel shape = kernel_;
-    shape.length_scales.setConstant(options_.feasibility_length_scale);
-    shape.mismatch_weights.setConstant(options_.feasibility_mismatch_weight);
-    feasible = FeasibilityModel(shape, points_.subset(all_rows), ok_flags).probability(at);
+    const Points observed = points_.subset(all_rows);
+    if (observed_at_last_feasibility_fit_ == 0 ||
+        static_cast<double>(all_rows.size()) >=
+            (1.0 + options_.refit_growth) * static_cast<double>(observed_at_last_feasibility_fit_)) {
+      feasibility_kernel_ =
+          FeasibilityModel::fit_kernel(observed, ok_flags, feasibility_kernel_, *engine_, options_.hyperfit);
+      observed_at_last_feasibility_fit_ = all_rows.size();
+    }
+    feasible = FeasibilityModel(feasibility_kernel_, observed, ok_flags).probability(at);
   }
 
   // Compare in log-time, not in residuals: with a prior mean the residuals

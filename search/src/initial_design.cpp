@@ -38,8 +38,16 @@ std::vector<std::size_t> latin_hypercube_design(const Points& candidates,
   Eigen::MatrixXd target(static_cast<Eigen::Index>(n), no);
   Eigen::MatrixXi target_cat(static_cast<Eigen::Index>(n), nc);
   for (Eigen::Index o = 0; o < no; ++o) {
+    // Stratify over the axis's levels, not the unit interval: with n points
+    // on an axis of n levels every level is hit once, where snapping uniform
+    // strata to the nearest level would collide.
+    std::vector<double> levels(candidates.ordinal.col(o).data(), candidates.ordinal.col(o).data() + candidates.size());
+    std::sort(levels.begin(), levels.end());
+    levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
     const auto u = stratified_column(n, engine);
-    for (std::size_t i = 0; i < n; ++i) target(static_cast<Eigen::Index>(i), o) = u[i];
+    for (std::size_t i = 0; i < n; ++i)
+      target(static_cast<Eigen::Index>(i), o) =
+          levels[std::min(static_cast<std::size_t>(u[i] * static_cast<double>(levels.size())), levels.size() - 1)];
   }
   for (Eigen::Index c = 0; c < nc; ++c) {
     const auto u = stratified_column(n, engine);

@@ -9,13 +9,13 @@
 
 namespace memtune::search {
 
-NelderMeadResult nelder_mead_minimize(const std::function<double(const Eigen::VectorXd&)>& f, Eigen::VectorXd x0,
-                                      const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
-                                      double initial_step, int max_evaluations, double tolerance) {
+namespace {
+
+// One simplex run; `evaluations` is shared across restarts.
+NelderMeadResult simplex_run(const std::function<double(const Eigen::VectorXd&)>& f, Eigen::VectorXd x0,
+                             const Eigen::VectorXd& lower, const Eigen::VectorXd& upper, double initial_step,
+                             int max_evaluations, double tolerance, int& evaluations) {
   const Eigen::Index d = x0.size();
-  if (lower.size() != d || upper.size() != d || (lower.array() > upper.array()).any())
-    throw std::invalid_argument("nelder-mead: bounds do not match the start point");
-  int evaluations = 0;
   auto project = [&](Eigen::VectorXd x) { return Eigen::VectorXd(x.cwiseMax(lower).cwiseMin(upper)); };
   auto eval = [&](const Eigen::VectorXd& x) {
     ++evaluations;
@@ -76,6 +76,29 @@ NelderMeadResult nelder_mead_minimize(const std::function<double(const Eigen::Ve
   }
   const auto it = std::min_element(values.begin(), values.end());
   return {simplex[static_cast<std::size_t>(it - values.begin())], *it, evaluations};
+}
+
+} // namespace
+
+NelderMeadResult nelder_mead_minimize(const std::function<double(const Eigen::VectorXd&)>& f, Eigen::VectorXd x0,
+                                      const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
+                                      double initial_step, int max_evaluations, double tolerance) {
+  const Eigen::Index d = x0.size();
+  if (lower.size() != d || upper.size() != d || (lower.array() > upper.array()).any())
+    throw std::invalid_argument("nelder-mead: bounds do not match the start point");
+  int evaluations = 0;
+  NelderMeadResult best = simplex_run(f, std::move(x0), lower, upper, initial_step, max_evaluations, tolerance, evaluations);
+  // Projection onto the box can flatten the simplex into a face, where it
+  // converges to a wrong point; a fresh simplex from the best point restores
+  // its dimension. Restart until a restart stops paying.
+  while (evaluations < max_evaluations) {
+    NelderMeadResult again = simplex_run(f, best.x, lower, upper, initial_step, max_evaluations, tolerance, evaluations);
+    const bool better = again.value < best.value - tolerance;
+    if (again.value < best.value) best = std::move(again);
+    if (!better) break;
+  }
+  best.evaluations = evaluations;
+  return best;
 }
 
 } // namespace memtune::search

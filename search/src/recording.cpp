@@ -19,7 +19,12 @@ const nlohmann::json& require(const nlohmann::json& j, const char* key, const st
 
 Trial trial_from_json(const Space& space, const nlohmann::json& j, const std::string& where) {
   Trial t;
-  t.config = space.config_from_json(require(j, "config", where));
+  const auto& config = require(j, "config", where);
+  try {
+    t.config = space.config_from_json(config);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where + ": " + e.what());
+  }
   if (const auto why = space.violation(t.config)) throw std::invalid_argument(where + ": invalid config: " + *why);
   const auto& status = require(j, "status", where);
   if (!status.is_string() || status.get<std::string>().empty())

@@ -14,7 +14,8 @@
 //    successful trials has grown by `refit_growth` since the last fit, and
 //    reused otherwise (the fit dominates the cost and changes little late).
 // 3. Failed trials are not fitted; they train the feasibility model
-//    (feasibility.hpp) whose probability multiplies EI.
+//    (feasibility.hpp, a second GP on outcomes, refitted on the same
+//    schedule) whose probability multiplies EI.
 // 4. When EI has vanished everywhere (the model is sure nothing beats the
 //    best), the lowest lower-confidence bound among likely-feasible configs
 //    is proposed instead, so the search keeps going until told to stop.
@@ -41,10 +42,6 @@ struct BayesOptions {
   double refit_growth = 0.15;
   // Multiply EI by P(feasible). Off only to measure what the model buys.
   bool use_feasibility = true;
-  // Correlation shape of the feasibility vote: failures are usually a sharp
-  // region (a resource limit), so shorter than typical fitted length scales.
-  double feasibility_length_scale = 0.25;
-  double feasibility_mismatch_weight = 1.0;
   // Optional prior mean: predicted log(time [s]) of a config, e.g. from an
   // analytical model. The GP then learns only the model's error.
   std::function<double(const Config&)> prior_mean;
@@ -84,6 +81,8 @@ private:
 
   MixedKernel kernel_;
   std::size_t ok_at_last_fit_ = 0;
+  MixedKernel feasibility_kernel_;
+  std::size_t observed_at_last_feasibility_fit_ = 0;
 };
 
 } // namespace memtune::search

@@ -4,35 +4,51 @@
 //
 // Failed trials have no time. Fitting them as huge times would wreck the
 // regression's length scales and mean; instead the search multiplies expected
-// improvement by P(feasible). The estimate is a kernel-weighted vote with a
-// prior: p(x) = (c p0 + sum_i k(x, x_i) ok_i) / (c + sum_i k(x, x_i)), where
-// p0 is the smoothed overall success rate and c the prior's weight in
-// pseudo-trials. Far from any trial p -> p0; next to failures p -> 0. This is
-// the Nadaraya-Watson estimate of a GP classifier's mean with no
-// latent-variable fitting, so it stays cheap and has no tuning loop.
+// improvement by P(feasible).
+//
+// The model is a second Gaussian process, regressed on the outcomes
+// (1 = ran, 0 = failed) minus their smoothed rate p0 = (successes + 1) / (n + 2),
+// and p(x) = clamp(p0 + mean(x), floor, 1). This "least-squares
+// classification" approximation of a GP classifier has no latent-variable
+// iterations; its hyperparameters come from the same marginal-likelihood fit
+// as the regression (fit_kernel), so per-axis length scales learn which axes
+// decide feasibility: a resource limit is usually a sharp boundary along one
+// or two axes, which an isotropic nearest-neighbour vote misses in 5
+// dimensions. Far from any trial p -> p0; next to failures p -> floor.
 #include <memtune/search/encoding.hpp>
+#include <memtune/search/hyperfit.hpp>
 #include <memtune/search/kernels.hpp>
 
+#include <memtune/search/gp.hpp>
+
+#include <optional>
+#include <random>
 #include <vector>
 
 namespace memtune::search {
 
 class FeasibilityModel {
 public:
-  // kernel: only its correlation shape is used (length scales and mismatch
-  // weights). Preconditions: ok.size() == observed.size().
-  FeasibilityModel(MixedKernel kernel, Points observed, std::vector<bool> ok, double prior_weight = 0.5);
+  // Preconditions: ok.size() == observed.size(); kernel matches the axes.
+  // floor: the lowest probability reported, so that no region is ruled out
+  // for good by a model that can be wrong.
+  FeasibilityModel(MixedKernel kernel, Points observed, std::vector<bool> ok, double floor = 1e-3);
 
-  // P(feasible) of each point, in [0, 1].
+  // P(feasible) of each point, in [floor, 1].
   [[nodiscard]] std::vector<double> probability(const Points& at) const;
+  // p0, the smoothed overall success rate.
   [[nodiscard]] double prior() const { return prior_; }
 
+  // Hyperparameters for the outcome regression by maximum marginal
+  // likelihood. Precondition: observed.size() >= 2.
+  [[nodiscard]] static MixedKernel fit_kernel(const Points& observed, const std::vector<bool>& ok,
+                                              const MixedKernel& start, std::mt19937_64& engine,
+                                              const HyperfitOptions& options = {});
+
 private:
-  MixedKernel kernel_;
-  Points observed_;
-  Eigen::VectorXd ok_;
-  double prior_ = 1.0;
-  double prior_weight_ = 0.5;
+  std::optional<GaussianProcess> gp_; // on outcome - p0; empty without observations
+  double prior_ = 0.5;
+  double floor_ = 1e-3;
 };
 
 } // namespace memtune::search

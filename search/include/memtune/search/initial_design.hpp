@@ -1,9 +1,10 @@
 #pragma once
 // A space-filling first batch for model-based search.
 //
-// Latin hypercube over the encoded coordinates (each axis split into n
-// strata, one point per stratum, strata paired at random), then each point
-// snapped to the nearest candidate not yet taken. Constraints make the valid
+// Latin hypercube over the encoded coordinates, on the axes' levels: each
+// axis's levels split into n strata, one point per stratum, strata paired at
+// random across axes; then each point snapped to the nearest candidate not
+// yet taken. Constraints make the valid
 // set irregular, so sampling the box and snapping keeps the spread while
 // never proposing an invalid config. Distance for snapping: squared
 // difference on ordinal coordinates plus 1 per categorical mismatch (a

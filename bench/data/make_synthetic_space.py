@@ -15,7 +15,9 @@ come from a small roofline-style model, not from a GPU:
 Failures: too many registers for the block (exceeds_device_limits), and float2
 shared stores at odd padding (launch_failed: misaligned address).
 
-Usage: python3 make_synthetic_space.py [out.json]   (deterministic: seed 2026)
+Usage: python3 make_synthetic_space.py [out.json] [--no-failures]   (deterministic: seed 2026)
+--no-failures times every config as if it ran (a control for how strategies
+cope with failures; not committed).
 """
 import itertools
 import json
@@ -55,18 +57,18 @@ def valid(c):
     return not (c["packing"] == "float2" and c["items_per_thread"] < 2)
 
 
-def evaluate(c, rng):
+def evaluate(c, rng, failures=True):
     bs, items, pad = c["block_size"], c["items_per_thread"], c["padding"]
     pack = 2 if c["packing"] == "float2" else 1
     regs = 28 + 8 * items + (8 if pack == 2 else 0)
-    if regs * bs > REGS_PER_SM:
+    if failures and regs * bs > REGS_PER_SM:
         return {"status": "exceeds_device_limits",
                 "reason": f"{regs} registers x {bs} threads > {REGS_PER_SM} per SM"}
-    if pack == 2 and pad % 2 == 1:
+    if failures and pack == 2 and pad % 2 == 1:
         return {"status": "launch_failed",
                 "reason": "misaligned address: float2 shared store after odd padding"}
     smem = (bs * items + 2 * RADIUS + pad) * 4
-    blocks = min(32, 2048 // bs, REGS_PER_SM // (regs * bs), SMEM_PER_SM // smem)
+    blocks = max(1, min(32, 2048 // bs, REGS_PER_SM // (regs * bs), SMEM_PER_SM // smem))
     warps = blocks * bs // 32
     ilp = min(items * pack, 8)
     in_flight = warps * 32 * 4 * ilp
@@ -81,7 +83,9 @@ def evaluate(c, rng):
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else "synthetic_space.json"
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    failures = "--no-failures" not in sys.argv[1:]
+    out = args[0] if args else "synthetic_space.json"
     rng = random.Random(2026)
     names = [a["name"] for a in AXES]
     domains = [a.get("values", a.get("labels")) for a in AXES]
@@ -89,7 +93,7 @@ def main():
     for combo in itertools.product(*domains):  # grid order: first axis slowest
         c = dict(zip(names, combo))
         if valid(c):
-            trials.append({"config": c, **evaluate(c, rng)})
+            trials.append({"config": c, **evaluate(c, rng, failures)})
     doc = {"schema_version": 1, "tool": "memtune 0.1.0 (synthetic, bench/data/make_synthetic_space.py)",
            "template": "filter", "problem": {"n": N, "taps": TAPS},
            "device": {"name": "synthetic H100-like", "compute_capability": "9.0", "sm_count": SMS},

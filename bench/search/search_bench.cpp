@@ -2,6 +2,7 @@
 // spaces, replaying the recorded times (no GPU).
 //
 //   memtune_search_bench bench/data/synthetic_space.json [--seeds 30] [--json]
+//                        [--strategies grid,random,bayes] [--bayes-initial N] [--bayes-xi X] [--bayes-no-feasibility]
 //
 // Per recording and strategy, over the seeds: evaluations until the best so far
 // is within 5% and within 1% of the recording's optimum, and the best found
@@ -76,10 +77,14 @@ int main(int argc, char** argv) {
   std::vector<std::string> strategies = search::strategy_names();
   int seeds = 30;
   bool json = false;
+  search::StrategyOptions options;
   app.add_option("recordings", files, "memtune recording JSON files")->required()->check(CLI::ExistingFile);
   app.add_option("--strategies", strategies, "strategies to compare")->delimiter(',');
   app.add_option("--seeds", seeds, "runs per strategy (seeds 1..N)")->check(CLI::Range(1, 10000));
   app.add_flag("--json", json, "print JSON instead of a table");
+  app.add_option("--bayes-initial", options.bayes.initial_points, "bayes: size of the initial design (0: 2 x axes, >= 5)");
+  app.add_option("--bayes-xi", options.bayes.xi, "bayes: EI margin, in spreads of the observed log-times");
+  app.add_flag("!--bayes-no-feasibility", options.bayes.use_feasibility, "bayes: do not multiply EI by P(feasible)");
   CLI11_PARSE(app, argc, argv);
 
   std::vector<Row> rows;
@@ -97,7 +102,7 @@ int main(int argc, char** argv) {
         const auto started = std::chrono::steady_clock::now();
         for (int seed = 1; seed <= seeds; ++seed) {
           std::mt19937_64 engine(static_cast<std::uint64_t>(seed));
-          const auto strategy = search::make_strategy(name, rec.space, engine);
+          const auto strategy = search::make_strategy(name, rec.space, engine, options);
           const auto result = search::run_search(
               *strategy, objective, search::StopRules{}.add(MetricsComplete{*best->time_s * 1.01, at20}));
           auto count = [](std::optional<std::size_t> n) {

@@ -149,3 +149,27 @@ TEST_CASE("configs observed from elsewhere are never proposed, and bad observati
   CHECK_THROWS_AS(bayes.observe(testing::ok_trial(all[0], 0.0)), std::invalid_argument);
   CHECK_THROWS_AS(bayes.observe(testing::ok_trial(all[0], std::nan(""))), std::invalid_argument);
 }
+
+TEST_CASE("bayes handles spaces with only categorical or only ordinal axes, and a single config") {
+  Space categorical;
+  categorical.add(Axis::categorical("layout", {"aos", "soa", "aosoa"}));
+  categorical.add(Axis::categorical("cache", {"l1", "ldg"}));
+  Space ordinal;
+  ordinal.add(Axis::ordinal("block_size", {32, 64, 128, 256, 512, 1024}));
+  Space single;
+  single.add(Axis::ordinal("block_size", {128}));
+  for (const Space* s : {&categorical, &ordinal, &single}) {
+    std::mt19937_64 engine(1);
+    BayesOptions options;
+    options.initial_points = 2;
+    BayesianSearch bayes(*s, engine, options);
+    const auto trials = run(bayes, [](const Config& c) {
+      double t = 1e-3;
+      for (const auto& [_, v] : c.values()) t *= 1.0 + 0.1 * static_cast<double>(v % 7);
+      return testing::ok_trial(c, t);
+    }, 100);
+    CHECK(trials.size() == s->enumerate().size());
+    const auto configs = configs_of(trials);
+    CHECK(std::set<Config>(configs.begin(), configs.end()).size() == configs.size());
+  }
+}

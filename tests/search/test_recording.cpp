@@ -140,3 +140,9 @@ TEST_CASE("the synthetic benchmark recording loads") {
   CHECK(r.best().has_value());
   CHECK(std::any_of(r.trials.begin(), r.trials.end(), [](const Trial& t) { return !t.ok(); }));
 }
+
+TEST_CASE("saving into a missing directory names the file") {
+  const TempDir dir;
+  const fs::path target = dir.path / "no-such-dir" / "rec.json";
+  CHECK_THROWS_WITH_AS(save_recording(sample(), target), doctest::Contains("no-such-dir"), std::runtime_error);
+}

@@ -22,7 +22,11 @@ BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, Baye
   for (std::size_t i = 0; i < configs_.size(); ++i) index_.emplace(configs_[i], i);
   taken_.assign(configs_.size(), false);
   if (options_.prior_mean)
-    for (const Config& c : configs_) prior_log_time_.push_back(options_.prior_mean(c));
+    for (const Config& c : configs_) {
+      prior_log_time_.push_back(options_.prior_mean(c));
+      if (!std::isfinite(prior_log_time_.back()))
+        throw std::invalid_argument("bayes: the prior mean is not finite at " + space.format(c));
+    }
 
   const std::size_t n_initial =
       options_.initial_points ? options_.initial_points : std::max<std::size_t>(5, 2 * space.axes().size());

@@ -118,6 +118,10 @@ TEST_CASE("an exact prior mean leads straight to the optimum") {
   BayesianSearch bayes(s, engine, options);
   const auto trials = run(bayes, bowl, 6);
   CHECK(std::any_of(trials.begin(), trials.end(), [&](const Trial& t) { return t.config == optimum; }));
+
+  BayesOptions broken;
+  broken.prior_mean = [](const Config& c) { return c.at("items") == 8 ? std::nan("") : 0.0; };
+  CHECK_THROWS_WITH_AS(BayesianSearch(s, engine, broken), doctest::Contains("items=8"), std::invalid_argument);
 }
 
 TEST_CASE("bayes keeps exploring when everything fails") {

@@ -50,7 +50,8 @@ struct BayesOptions {
 class BayesianSearch final : public Strategy {
 public:
   // The engine is borrowed and must outlive the strategy. Same seed, same
-  // options, same observations: same proposals.
+  // options, same observations: same proposals. Throws std::invalid_argument
+  // when the prior mean is not finite on some valid config.
   BayesianSearch(const Space& space, std::mt19937_64& engine, BayesOptions options = {});
 
   [[nodiscard]] std::string name() const override { return "bayes"; }

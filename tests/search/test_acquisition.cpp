@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <numbers>
 
 using namespace memtune::search;
 
@@ -11,7 +12,7 @@ TEST_CASE("normal helpers") {
   CHECK(normal_cdf(0.0) == doctest::Approx(0.5));
   CHECK(normal_cdf(1.959963985) == doctest::Approx(0.975).epsilon(1e-6));
   CHECK(normal_cdf(-40.0) >= 0.0);
-  CHECK(normal_pdf(0.0) == doctest::Approx(1.0 / std::sqrt(2.0 * M_PI)));
+  CHECK(normal_pdf(0.0) == doctest::Approx(1.0 / std::sqrt(2.0 * std::numbers::pi)));
 }
 
 TEST_CASE("with zero variance EI is the plain improvement, or zero") {
@@ -35,7 +36,7 @@ TEST_CASE("at equal mean EI grows with the variance, above and below the best") 
 
 TEST_CASE("EI matches its closed form, and lower means are better") {
   // mean = best: EI = sd * phi(0).
-  CHECK(expected_improvement(0.0, 2.0, 0.0) == doctest::Approx(2.0 / std::sqrt(2.0 * M_PI)));
+  CHECK(expected_improvement(0.0, 2.0, 0.0) == doctest::Approx(2.0 / std::sqrt(2.0 * std::numbers::pi)));
   CHECK(expected_improvement(-0.5, 1.0, 0.0) > expected_improvement(0.5, 1.0, 0.0));
 }
 

@@ -114,6 +114,7 @@ Expr Expr::from_json(const nlohmann::json& j) {
     const auto& args = j.at("args");
     if (!args.is_array() || args.size() != 2)
       throw std::invalid_argument("expression: 'args' must be an array of two expressions in " + j.dump());
+    if (!j.at("op").is_string()) throw std::invalid_argument("expression: 'op' must be a string in " + j.dump());
     const std::string symbol = j.at("op").get<std::string>();
     for (const auto& o : kOps)
       if (symbol == o.symbol) return apply(o.op, from_json(args[0]), from_json(args[1]));
@@ -182,6 +183,8 @@ nlohmann::json Constraint::to_json() const {
 Constraint Constraint::from_json(const nlohmann::json& j) {
   if (!j.is_object() || !j.contains("lhs") || !j.contains("cmp") || !j.contains("rhs"))
     throw std::invalid_argument("constraint: expected {lhs, cmp, rhs}, got " + j.dump());
+  if (!j.at("cmp").is_string() || (j.contains("reason") && !j.at("reason").is_string()))
+    throw std::invalid_argument("constraint: 'cmp' and 'reason' must be strings in " + j.dump());
   const std::string symbol = j.at("cmp").get<std::string>();
   for (const auto& c : kCmps) {
     if (symbol != c.symbol) continue;

@@ -17,6 +17,7 @@ struct Trial {
   Config config;
   std::optional<double> time_s; // [seconds]; nullopt when the candidate failed
   std::string status = "ok";    // "ok" or the failure's status name
+  std::string reason;           // why it failed, for people; empty when ok
   [[nodiscard]] bool ok() const { return time_s.has_value(); }
 };
 

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Runs Kernel Tuner's strategies on a memtune recording, for a side-by-side
+with memtune_search_bench.
+
+The recording (search/include/memtune/search/recording.hpp) is converted into
+a Kernel Tuner cache file and replayed with tune_kernel(...,
+simulation_mode=True, cache=...), which evaluates nothing: every config's time
+comes from the cache. Each strategy runs once per seed (Python's and numpy's
+global generators are seeded, which is what Kernel Tuner's strategies draw
+from). The metrics are those of memtune_search_bench, over unique configs in
+the order Kernel Tuner first evaluated them:
+  * evaluations until the best so far is within 5% / 1% of the optimum,
+  * best found (time / optimum) after 10% / 20% of the grid's evaluations,
+as median [interquartile range] over the seeds; "inf" when more than the
+quartile's share of runs never got there within the budget.
+
+Conversion: ordinal axes keep their values; a categorical axis becomes the
+integer label index (memtune's own encoding), so memtune constraints become
+Kernel Tuner restriction strings verbatim (C++ '/' on the non-negative values
+used here is Python '//'). Times go to milliseconds (Kernel Tuner's unit).
+Failures become Kernel Tuner error markers: compile_failed ->
+CompilationFailedConfig, exceeds_device_limits -> InvalidConfig, anything else
+-> RuntimeFailedConfig.
+
+  pip install kernel_tuner scikit-learn
+  python3 kernel_tuner_compare.py bench/data/synthetic_space.json [--seeds 30] [--json]
+"""
+import argparse
+import contextlib
+import io
+import json
+import math
+import os
+import random
+import sys
+import tempfile
+import time
+import warnings
+
+import numpy as np
+
+OPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}
+ERRORS = {"compile_failed": "CompilationFailedConfig", "exceeds_device_limits": "InvalidConfig"}
+
+
+def expr_to_python(e):
+    if isinstance(e, bool) or not isinstance(e, (int, str, dict)):
+        raise ValueError(f"unsupported expression {e!r}")
+    if isinstance(e, int):
+        return str(e)
+    if isinstance(e, str):
+        return e
+    op, (a, b) = e["op"], e["args"]
+    if op in ("min", "max"):
+        return f"{op}({expr_to_python(a)}, {expr_to_python(b)})"
+    return f"({expr_to_python(a)} {OPS[op]} {expr_to_python(b)})"
+
+
+def constraint_to_python(c):
+    s = f"{expr_to_python(c['lhs'])} {c['cmp']} {expr_to_python(c['rhs'])}"
+    if "if" in c:
+        s = f"(not ({constraint_to_python(c['if'])})) or ({s})"
+    return s
+
+
+def convert(recording):
+    """Returns (tune_params, restrictions, cache document, ok times [s] by key)."""
+    axes = recording["space"]["axes"]
+    tune_params = {}
+    for a in axes:
+        tune_params[a["name"]] = a["values"] if a.get("kind", "ordinal") == "ordinal" else list(range(len(a["labels"])))
+    restrictions = [constraint_to_python(c) for c in recording["space"].get("constraints", [])]
+
+    def value(axis, v):
+        return v if axis.get("kind", "ordinal") == "ordinal" else axis["labels"].index(v)
+
+    cache, times = {}, {}
+    for t in recording["trials"]:
+        params = {a["name"]: value(a, t["config"][a["name"]]) for a in axes}
+        key = ",".join(str(params[a["name"]]) for a in axes)
+        entry = dict(params)
+        if t["status"] == "ok":
+            ms = t["time_s"] * 1e3
+            entry.update(time=ms, times=[ms], compile_time=0.0, verification_time=0.0, benchmark_time=ms)
+            times[key] = t["time_s"]
+        else:
+            entry["time"] = ERRORS.get(t["status"], "RuntimeFailedConfig")
+            entry.update(compile_time=0.0, verification_time=0.0, benchmark_time=0.0)
+            times[key] = math.inf
+        cache[key] = entry
+    doc = {
+        "device_name": recording.get("device", {}).get("name", "recorded device"),
+        "kernel_name": recording["template"],
+        "problem_size": [int(v) for v in recording.get("problem", {}).values() if isinstance(v, int)] or [1],
+        "tune_params_keys": list(tune_params),
+        "tune_params": tune_params,
+        "objective": "time",
+        "cache": cache,
+    }
+    return tune_params, restrictions, doc, times
+
+
+def run_once(kernel_tuner, doc, tune_params, restrictions, cache_path, strategy, budget, seed):
+    random.seed(seed)
+    np.random.seed(seed)
+    options = {"max_fevals": budget}
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        results, _ = kernel_tuner.tune_kernel(
+            doc["kernel_name"], "/* replayed from a memtune recording */", doc["problem_size"], [], tune_params,
+            restrictions=restrictions or None, strategy=strategy, strategy_options=options,
+            cache=cache_path, simulation_mode=True, quiet=True, verbose=False)
+    order = []
+    seen = set()
+    for r in results:
+        if r is None:
+            continue
+        key = ",".join(str(r[k]) for k in tune_params)
+        if key not in seen:
+            seen.add(key)
+            order.append(key)
+    return order
+
+
+def evaluations_to(order, times, optimum, factor):
+    for i, key in enumerate(order):
+        if times[key] <= optimum * factor:
+            return i + 1
+    return None
+
+
+def best_after(order, times, optimum, k):
+    best = min((times[key] for key in order[:k]), default=math.inf)
+    return None if math.isinf(best) else best / optimum
+
+
+def summarize(values):
+    v = np.array([math.inf if x is None else x for x in values], dtype=float)
+    q1, med, q3 = (float(np.percentile(v, q)) if np.isfinite(np.percentile(v, q)) else math.inf
+                   for q in (25, 50, 75))
+    return {"median": med, "q1": q1, "q3": q3, "missing": int(sum(x is None for x in values))}
+
+
+def cell(s, precision):
+    f = lambda x: "inf" if math.isinf(x) else f"{x:.{precision}f}"
+    return f"{f(s['median'])} [{f(s['q1'])}-{f(s['q3'])}]"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("recordings", nargs="+")
+    parser.add_argument("--seeds", type=int, default=30)
+    parser.add_argument("--strategies", default="bayes_opt,random_sample")
+    parser.add_argument("--budget-fraction", type=float, default=1.0,
+                        help="max_fevals as a fraction of the valid configs (default: all)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    import kernel_tuner  # late, so that --help works without it
+
+    rows = []
+    for path in args.recordings:
+        with open(path) as f:
+            recording = json.load(f)
+        tune_params, restrictions, doc, times = convert(recording)
+        configs = len(times)
+        optimum = min(times.values())
+        at10, at20 = math.ceil(0.1 * configs), math.ceil(0.2 * configs)
+        budget = max(at20, math.ceil(args.budget_fraction * configs))
+        with tempfile.TemporaryDirectory() as tmp:
+            cache_path = os.path.join(tmp, "cache.json")
+            with open(cache_path, "w") as f:
+                json.dump(doc, f)
+            for strategy in args.strategies.split(","):
+                started = time.perf_counter()
+                to5, to1, b10, b20 = [], [], [], []
+                for seed in range(1, args.seeds + 1):
+                    order = run_once(kernel_tuner, doc, tune_params, restrictions, cache_path, strategy, budget, seed)
+                    to5.append(evaluations_to(order, times, optimum, 1.05))
+                    to1.append(evaluations_to(order, times, optimum, 1.01))
+                    b10.append(best_after(order, times, optimum, at10))
+                    b20.append(best_after(order, times, optimum, at20))
+                seconds = (time.perf_counter() - started) / args.seeds
+                print(f"{path}: {strategy} done ({seconds:.3f} s per run)", file=sys.stderr)
+                rows.append({"recording": path, "strategy": "kt:" + strategy, "configs": configs,
+                             "optimum_s": optimum, "budget": budget,
+                             "evaluations_to_within_5pct": summarize(to5), "evaluations_to_within_1pct": summarize(to1),
+                             "best_over_optimum_at_10pct": summarize(b10), "best_over_optimum_at_20pct": summarize(b20),
+                             "seconds_per_run": seconds})
+    if args.json:
+        print(json.dumps({"schema_version": 1, "tool": f"kernel_tuner_compare (kernel_tuner {kernel_tuner.__version__})"
+                          if hasattr(kernel_tuner, "__version__") else "kernel_tuner_compare",
+                          "seeds": args.seeds, "results": rows}, indent=2))
+        return
+    print(f"{args.seeds} seeds; medians with [interquartile range]; best@k% = best time / optimum after k% of the grid")
+    print(f"{'recording':28} {'strategy':16} {'configs':>7} {'evals to 5%':>22} {'evals to 1%':>22} "
+          f"{'best@10%':>24} {'best@20%':>24} {'s/run':>9}")
+    for r in rows:
+        shown = r["recording"] if len(r["recording"]) <= 28 else "..." + r["recording"][-25:]
+        print(f"{shown:28} {r['strategy']:16} {r['configs']:7} {cell(r['evaluations_to_within_5pct'], 0):>22} "
+              f"{cell(r['evaluations_to_within_1pct'], 0):>22} {cell(r['best_over_optimum_at_10pct'], 3):>24} "
+              f"{cell(r['best_over_optimum_at_20pct'], 3):>24} {r['seconds_per_run']:9.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+// memtune_search_bench: how fast each strategy finds the optimum of recorded
+// spaces, replaying the recorded times (no GPU).
+//
+//   memtune_search_bench bench/data/synthetic_space.json [--seeds 30] [--json]
+//                        [--strategies grid,random,bayes] [--bayes-initial N] [--bayes-xi X] [--bayes-no-feasibility]
+//
+// Per recording and strategy, over the seeds: evaluations until the best so far
+// is within 5% and within 1% of the recording's optimum, and the best found
+// (as time / optimum) after 10% and 20% of the grid's evaluations (the number
+// of valid configs). Each run stops once it is within 1% and past the 20%
+// mark, or when the space is exhausted.
+#include "metrics.hpp"
+
+#include <memtune/search/factory.hpp>
+#include <memtune/search/recording.hpp>
+#include <memtune/search/run_search.hpp>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace memtune;
+
+// Stops a benchmark run once nothing more can change its metrics.
+class MetricsComplete final : public search::StopRule {
+public:
+  MetricsComplete(double target_s, std::size_t min_evaluations) : target_(target_s), min_(min_evaluations) {}
+  std::optional<std::string> check(const search::SearchProgress& p) override {
+    if (p.evaluations >= min_ && p.best_time_s && *p.best_time_s <= target_) return "metrics complete";
+    return std::nullopt;
+  }
+
+private:
+  double target_;
+  std::size_t min_;
+};
+
+struct Row {
+  std::string recording, strategy;
+  std::size_t configs = 0;
+  double optimum_s = 0.0;
+  std::vector<std::optional<double>> to5, to1, at10, at20;
+  double seconds_per_run = 0.0;
+};
+
+std::string cell(const bench::Summary& s, int precision) {
+  auto num = [&](double x) {
+    if (std::isinf(x)) return std::string("inf");
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", precision, x);
+    return std::string(buf);
+  };
+  return num(s.median) + " [" + num(s.q1) + "-" + num(s.q3) + "]";
+}
+
+nlohmann::json to_json(const bench::Summary& s, const std::vector<std::optional<double>>& runs) {
+  auto num = [](double x) { return std::isinf(x) ? nlohmann::json(nullptr) : nlohmann::json(x); };
+  nlohmann::json values = nlohmann::json::array();
+  for (const auto& r : runs) values.push_back(r ? nlohmann::json(*r) : nlohmann::json(nullptr));
+  return {{"median", num(s.median)}, {"q1", num(s.q1)}, {"q3", num(s.q3)}, {"missing", s.missing}, {"runs", values}};
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Search efficiency of memtune's strategies on recorded spaces (no GPU needed)"};
+  std::vector<std::string> files;
+  std::vector<std::string> strategies = search::strategy_names();
+  int seeds = 30;
+  bool json = false;
+  search::StrategyOptions options;
+  app.add_option("recordings", files, "memtune recording JSON files")->required()->check(CLI::ExistingFile);
+  app.add_option("--strategies", strategies, "strategies to compare")->delimiter(',');
+  app.add_option("--seeds", seeds, "runs per strategy (seeds 1..N)")->check(CLI::Range(1, 10000));
+  app.add_flag("--json", json, "print JSON instead of a table");
+  app.add_option("--bayes-initial", options.bayes.initial_points, "bayes: size of the initial design (0: 2 x axes, >= 5)");
+  app.add_option("--bayes-xi", options.bayes.xi, "bayes: EI margin, in spreads of the observed log-times");
+  app.add_flag("!--bayes-no-feasibility", options.bayes.use_feasibility, "bayes: do not multiply EI by P(feasible)");
+  CLI11_PARSE(app, argc, argv);
+
+  std::vector<Row> rows;
+  try {
+    for (const auto& file : files) {
+      const search::Recording rec = search::load_recording(file);
+      const auto best = rec.best();
+      if (!best) throw std::runtime_error(file + ": no successful trial to measure against");
+      const std::size_t configs = rec.space.enumerate().size();
+      const auto at10 = static_cast<std::size_t>(std::ceil(0.10 * static_cast<double>(configs)));
+      const auto at20 = static_cast<std::size_t>(std::ceil(0.20 * static_cast<double>(configs)));
+      const search::Objective objective = search::replay_objective(rec);
+      for (const auto& name : strategies) {
+        Row row{file, name, configs, *best->time_s, {}, {}, {}, {}, 0.0};
+        const auto started = std::chrono::steady_clock::now();
+        for (int seed = 1; seed <= seeds; ++seed) {
+          std::mt19937_64 engine(static_cast<std::uint64_t>(seed));
+          const auto strategy = search::make_strategy(name, rec.space, engine, options);
+          const auto result = search::run_search(
+              *strategy, objective, search::StopRules{}.add(MetricsComplete{*best->time_s * 1.01, at20}));
+          auto count = [](std::optional<std::size_t> n) {
+            return n ? std::optional<double>(static_cast<double>(*n)) : std::nullopt;
+          };
+          row.to5.push_back(count(bench::evaluations_to_reach(result.trials, *best->time_s, 1.05)));
+          row.to1.push_back(count(bench::evaluations_to_reach(result.trials, *best->time_s, 1.01)));
+          row.at10.push_back(bench::best_ratio_after(result.trials, *best->time_s, at10));
+          row.at20.push_back(bench::best_ratio_after(result.trials, *best->time_s, at20));
+        }
+        row.seconds_per_run =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() / seeds;
+        std::cerr << file << ": " << name << " done (" << row.seconds_per_run << " s per run)\n";
+        rows.push_back(std::move(row));
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "memtune_search_bench: " << e.what() << '\n';
+    return 1;
+  }
+
+  if (json) {
+    nlohmann::json out{{"schema_version", 1}, {"tool", "memtune_search_bench 0.1.0"}, {"seeds", seeds}};
+    nlohmann::json results = nlohmann::json::array();
+    for (const Row& r : rows)
+      results.push_back({{"recording", r.recording},
+                         {"strategy", r.strategy},
+                         {"configs", r.configs},
+                         {"optimum_s", r.optimum_s},
+                         {"evaluations_to_within_5pct", to_json(bench::summarize(r.to5), r.to5)},
+                         {"evaluations_to_within_1pct", to_json(bench::summarize(r.to1), r.to1)},
+                         {"best_over_optimum_at_10pct", to_json(bench::summarize(r.at10), r.at10)},
+                         {"best_over_optimum_at_20pct", to_json(bench::summarize(r.at20), r.at20)},
+                         {"seconds_per_run", r.seconds_per_run}});
+    out["results"] = results;
+    std::cout << out.dump(2) << '\n';
+    return 0;
+  }
+  std::printf("%d seeds; medians with [interquartile range]; best@k%% = best time / optimum after k%% of the grid\n",
+              seeds);
+  std::printf("%-28s %-7s %7s %22s %22s %24s %24s %9s\n", "recording", "strategy", "configs", "evals to 5%",
+              "evals to 1%", "best@10%", "best@20%", "s/run");
+  for (const Row& r : rows) {
+    std::string shown = r.recording.size() > 28 ? "..." + r.recording.substr(r.recording.size() - 25) : r.recording;
+    std::printf("%-28s %-7s %7zu %22s %22s %24s %24s %9.3f\n", shown.c_str(), r.strategy.c_str(), r.configs,
+                cell(bench::summarize(r.to5), 0).c_str(), cell(bench::summarize(r.to1), 0).c_str(),
+                cell(bench::summarize(r.at10), 3).c_str(), cell(bench::summarize(r.at20), 3).c_str(),
+                r.seconds_per_run);
+  }
+  return 0;
+}

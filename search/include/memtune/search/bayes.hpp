@@ -1,0 +1,89 @@
+#pragma once
+// Bayesian optimisation over a finite space: a Gaussian process on
+// log(time), expected improvement times P(feasible), maximised exhaustively
+// over every valid config not yet proposed.
+//
+//   std::mt19937_64 engine{42};
+//   BayesianSearch bayes(space, engine);
+//   while (auto c = bayes.next()) bayes.observe(evaluate(*c));
+//
+// 1. A Latin-hypercube first batch (initial_design.hpp) snapped to valid configs.
+// 2. Then, per proposal: targets y = log(time [s]) - prior_mean(config),
+//    standardised; the kernel's hyperparameters (kernels.hpp) are refitted by
+//    maximum marginal likelihood (hyperfit.hpp) whenever the number of
+//    successful trials has grown by `refit_growth` since the last fit, and
+//    reused otherwise (the fit dominates the cost and changes little late).
+// 3. Failed trials are not fitted; they train the feasibility model
+//    (feasibility.hpp, a second GP on outcomes, refitted on the same
+//    schedule) whose probability multiplies EI.
+// 4. When EI has vanished everywhere (the model is sure nothing beats the
+//    best), the lowest lower-confidence bound among likely-feasible configs
+//    is proposed instead, so the search keeps going until told to stop.
+#include <memtune/search/encoding.hpp>
+#include <memtune/search/hyperfit.hpp>
+#include <memtune/search/kernels.hpp>
+#include <memtune/search/strategy.hpp>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <random>
+#include <vector>
+
+namespace memtune::search {
+
+struct BayesOptions {
+  // Size of the first, space-filling batch; 0 means max(5, 2 x number of axes).
+  std::size_t initial_points = 0;
+  // EI margin, in units of the spread of the observed log-times.
+  double xi = 0.01;
+  HyperfitOptions hyperfit;
+  // Refit hyperparameters when the successful trials grew by this fraction.
+  double refit_growth = 0.15;
+  // Multiply EI by P(feasible). Off only to measure what the model buys.
+  bool use_feasibility = true;
+  // Optional prior mean: predicted log(time [s]) of a config, e.g. from an
+  // analytical model. The GP then learns only the model's error.
+  std::function<double(const Config&)> prior_mean;
+};
+
+class BayesianSearch final : public Strategy {
+public:
+  // The engine is borrowed and must outlive the strategy. Same seed, same
+  // options, same observations: same proposals. Throws std::invalid_argument
+  // when the prior mean is not finite on some valid config.
+  BayesianSearch(const Space& space, std::mt19937_64& engine, BayesOptions options = {});
+
+  [[nodiscard]] std::string name() const override { return "bayes"; }
+  std::optional<Config> next() override;
+  // Precondition: trial.config is a valid config of the space and, when ok,
+  // its time is positive and finite (std::invalid_argument otherwise).
+  void observe(const Trial& trial) override;
+
+  // The kernel of the last fit (the defaults before the first).
+  [[nodiscard]] const MixedKernel& kernel() const { return kernel_; }
+  [[nodiscard]] std::size_t candidates() const { return configs_.size(); }
+
+private:
+  [[nodiscard]] std::optional<std::size_t> propose_from_model();
+
+  std::vector<Config> configs_; // every valid config, grid order
+  std::map<Config, std::size_t> index_;
+  Points points_;
+  std::vector<std::size_t> category_counts_;
+  std::mt19937_64* engine_;
+  BayesOptions options_;
+
+  std::vector<bool> taken_; // proposed or observed
+  std::vector<std::size_t> design_;
+  std::size_t design_next_ = 0;
+  std::map<std::size_t, std::optional<double>> observed_; // candidate -> time [s], nullopt = failed
+  std::vector<double> prior_log_time_;                    // per candidate; empty without a prior mean
+
+  MixedKernel kernel_;
+  std::size_t ok_at_last_fit_ = 0;
+  MixedKernel feasibility_kernel_;
+  std::size_t observed_at_last_feasibility_fit_ = 0;
+};
+
+} // namespace memtune::search

@@ -1,0 +1,58 @@
+#pragma once
+// A recorded search space: every config of a space measured once on one
+// device, saved as JSON, so that strategies can be compared (and tested)
+// without a GPU by replaying the recorded times.
+//
+// {"schema_version": 1, "tool": "memtune 0.1.0", "template": "filter",
+//  "problem": {"n": 16777216, "taps": 21},
+//  "device": {"name": "NVIDIA H100", "compute_capability": "9.0", "sm_count": 132},
+//  "space": <Space::to_json()>,
+//  "trials": [{"config": {...}, "status": "ok", "time_s": 4.9e-05},
+//             {"config": {...}, "status": "compile_failed", "reason": "..."}]}
+//
+// "problem" and "device" are kept as given (objects); trials must be valid
+// configs of the space, each at most once; an "ok" trial has a positive
+// time_s, a failed one has none.
+#include <memtune/search/run_search.hpp>
+#include <memtune/search/space.hpp>
+#include <memtune/search/strategy.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace memtune::search {
+
+inline constexpr int kRecordingSchemaVersion = 1;
+
+struct Recording {
+  std::string tool = "memtune 0.1.0";
+  std::string template_name;
+  nlohmann::json problem = nlohmann::json::object();
+  nlohmann::json device = nlohmann::json::object();
+  Space space;
+  std::vector<Trial> trials;
+
+  [[nodiscard]] nlohmann::json to_json() const;
+  // Throws std::invalid_argument saying what is wrong (which trial, which key).
+  static Recording from_json(const nlohmann::json& j);
+
+  // The fastest successful trial; nullopt when none succeeded.
+  [[nodiscard]] std::optional<Trial> best() const;
+};
+
+// Throws std::runtime_error naming the file and the problem: unreadable,
+// not JSON (with the line), or not a valid recording.
+[[nodiscard]] Recording load_recording(const std::filesystem::path& path);
+// Writes a temporary file next to `path` and renames it over, so a crash
+// never leaves half a file. Throws std::runtime_error naming the file.
+void save_recording(const Recording& recording, const std::filesystem::path& path);
+
+// Looks trials up by config. A config the recording lacks comes back as a
+// failed trial with status "not_recorded", so replay never crashes; the
+// recording must outlive the objective.
+[[nodiscard]] Objective replay_objective(const Recording& recording);
+
+} // namespace memtune::search

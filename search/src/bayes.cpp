@@ -1,0 +1,140 @@
+#include <memtune/search/bayes.hpp>
+
+#include <memtune/search/acquisition.hpp>
+#include <memtune/search/feasibility.hpp>
+#include <memtune/search/gp.hpp>
+#include <memtune/search/initial_design.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace memtune::search {
+
+BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, BayesOptions options)
+    : configs_(space.enumerate()), engine_(&engine), options_(std::move(options)) {
+  const Encoder encoder(space);
+  points_ = encoder.encode(configs_);
+  category_counts_ = encoder.category_counts();
+  kernel_ = MixedKernel::defaults(encoder.ordinal_axes(), encoder.categorical_axes());
+  feasibility_kernel_ = kernel_;
+  for (std::size_t i = 0; i < configs_.size(); ++i) index_.emplace(configs_[i], i);
+  taken_.assign(configs_.size(), false);
+  if (options_.prior_mean)
+    for (const Config& c : configs_) {
+      prior_log_time_.push_back(options_.prior_mean(c));
+      if (!std::isfinite(prior_log_time_.back()))
+        throw std::invalid_argument("bayes: the prior mean is not finite at " + space.format(c));
+    }
+
+  const std::size_t n_initial =
+      options_.initial_points ? options_.initial_points : std::max<std::size_t>(5, 2 * space.axes().size());
+  design_ = latin_hypercube_design(points_, category_counts_, n_initial, taken_, *engine_);
+}
+
+std::optional<Config> BayesianSearch::next() {
+  while (design_next_ < design_.size()) {
+    const std::size_t i = design_[design_next_++];
+    if (!observed_.count(i)) return configs_[i]; // skip points someone observed behind our back
+  }
+  if (const auto i = propose_from_model()) {
+    taken_[*i] = true;
+    return configs_[*i];
+  }
+  return std::nullopt;
+}
+
+void BayesianSearch::observe(const Trial& trial) {
+  const auto it = index_.find(trial.config);
+  if (it == index_.end()) throw std::invalid_argument("bayes: observed a config that is not a valid point of the space");
+  if (trial.ok() && !(std::isfinite(*trial.time_s) && *trial.time_s > 0.0))
+    throw std::invalid_argument("bayes: a successful trial needs a positive, finite time");
+  taken_[it->second] = true;
+  observed_[it->second] = trial.time_s;
+}
+
+std::optional<std::size_t> BayesianSearch::propose_from_model() {
+  std::vector<Eigen::Index> free;
+  for (std::size_t i = 0; i < configs_.size(); ++i)
+    if (!taken_[i]) free.push_back(static_cast<Eigen::Index>(i));
+  if (free.empty()) return std::nullopt;
+
+  std::vector<Eigen::Index> ok_rows, all_rows;
+  std::vector<bool> ok_flags;
+  for (const auto& [i, time] : observed_) {
+    all_rows.push_back(static_cast<Eigen::Index>(i));
+    ok_flags.push_back(time.has_value());
+    if (time) ok_rows.push_back(static_cast<Eigen::Index>(i));
+  }
+  if (ok_rows.size() < 2) {
+    // Nothing to regress on yet (the first batch failed): keep filling the space.
+    return latin_hypercube_design(points_, category_counts_, 1, taken_, *engine_).front();
+  }
+
+  // Standardised residual log-times.
+  Eigen::VectorXd y(static_cast<Eigen::Index>(ok_rows.size()));
+  for (std::size_t r = 0; r < ok_rows.size(); ++r) {
+    const auto i = static_cast<std::size_t>(ok_rows[r]);
+    y[static_cast<Eigen::Index>(r)] = std::log(*observed_.at(i)) - (prior_log_time_.empty() ? 0.0 : prior_log_time_[i]);
+  }
+  const double mean = y.mean();
+  const double spread = std::sqrt((y.array() - mean).square().mean());
+  const double scale = spread > 1e-12 ? spread : 1.0;
+  y = (y.array() - mean) / scale;
+
+  const Points x = points_.subset(ok_rows);
+  const bool refit = ok_at_last_fit_ == 0 ||
+                     static_cast<double>(ok_rows.size()) >= (1.0 + options_.refit_growth) * static_cast<double>(ok_at_last_fit_);
+  if (refit) {
+    kernel_ = fit_hyperparameters(x, y, kernel_, *engine_, options_.hyperfit).kernel;
+    ok_at_last_fit_ = ok_rows.size();
+  }
+  const GaussianProcess gp(kernel_, x, y);
+  const Points at = points_.subset(free);
+  const std::vector<Prediction> predicted = gp.predict(at);
+
+  std::vector<double> feasible(free.size(), 1.0);
+  if (options_.use_feasibility && ok_rows.size() < all_rows.size()) {
+    const Points observed = points_.subset(all_rows);
+    if (observed_at_last_feasibility_fit_ == 0 ||
+        static_cast<double>(all_rows.size()) >=
+            (1.0 + options_.refit_growth) * static_cast<double>(observed_at_last_feasibility_fit_)) {
+      feasibility_kernel_ =
+          FeasibilityModel::fit_kernel(observed, ok_flags, feasibility_kernel_, *engine_, options_.hyperfit);
+      observed_at_last_feasibility_fit_ = all_rows.size();
+    }
+    feasible = FeasibilityModel(feasibility_kernel_, observed, ok_flags).probability(at);
+  }
+
+  // Compare in log-time, not in residuals: with a prior mean the residuals
+  // hide which configs the prior thinks fast. mean_lt = prior + m + s * z.
+  double best_log_time = std::numeric_limits<double>::infinity();
+  for (const Eigen::Index i : ok_rows) best_log_time = std::min(best_log_time, std::log(*observed_.at(static_cast<std::size_t>(i))));
+  std::vector<double> mean_lt(free.size()), sd_lt(free.size());
+  for (std::size_t j = 0; j < free.size(); ++j) {
+    const double prior = prior_log_time_.empty() ? 0.0 : prior_log_time_[static_cast<std::size_t>(free[j])];
+    mean_lt[j] = prior + mean + scale * predicted[j].mean;
+    sd_lt[j] = scale * std::sqrt(predicted[j].variance);
+  }
+
+  double best_score = 0.0;
+  std::optional<std::size_t> pick;
+  for (std::size_t j = 0; j < free.size(); ++j) {
+    const double score = expected_improvement(mean_lt[j], sd_lt[j], best_log_time, options_.xi * scale) * feasible[j];
+    if (score > best_score) best_score = score, pick = j;
+  }
+  if (!pick || best_score < 1e-12 * scale) {
+    // EI vanished: take the most optimistic config among those likely to run.
+    const double p_max = *std::max_element(feasible.begin(), feasible.end());
+    double best_bound = std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0; j < free.size(); ++j) {
+      if (feasible[j] < 0.5 * p_max) continue;
+      const double bound = lower_confidence_bound(mean_lt[j], sd_lt[j], 2.0);
+      if (bound < best_bound) best_bound = bound, pick = j;
+    }
+  }
+  return static_cast<std::size_t>(free[*pick]);
+}
+
+} // namespace memtune::search

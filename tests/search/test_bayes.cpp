@@ -1,0 +1,179 @@
+#include "spaces.hpp"
+
+#include <memtune/search/bayes.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace memtune::search;
+
+namespace {
+
+// Runs `evaluations` ask/tell rounds (fewer if the strategy runs dry).
+std::vector<Trial> run(BayesianSearch& bayes, const std::function<Trial(const Config&)>& f, std::size_t evaluations) {
+  std::vector<Trial> trials;
+  while (trials.size() < evaluations) {
+    const auto c = bayes.next();
+    if (!c) break;
+    trials.push_back(f(*c));
+    bayes.observe(trials.back());
+  }
+  return trials;
+}
+
+Trial bowl(const Config& c) { return testing::ok_trial(c, testing::bowl_time(c)); }
+
+std::vector<Config> configs_of(const std::vector<Trial>& trials) {
+  std::vector<Config> out;
+  for (const auto& t : trials) out.push_back(t.config);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("bayes proposes only valid configs, never twice, until the space is exhausted") {
+  const Space s = testing::small_space();
+  std::mt19937_64 engine(1);
+  BayesianSearch bayes(s, engine);
+  CHECK(bayes.name() == "bayes");
+  CHECK(bayes.lookahead() == 1);
+  CHECK(bayes.candidates() == 22);
+  // Fail every config with items == 4, so both the regression and the feasibility model are used.
+  const auto trials = run(bayes, [](const Config& c) {
+    return c.at("items") == 4 ? testing::failed_trial(c) : testing::ok_trial(c, 1e-3 * static_cast<double>(c.at("block_size")));
+  }, 100);
+  CHECK(trials.size() == 22);
+  std::set<Config> unique;
+  for (const auto& t : trials) {
+    CHECK(s.is_valid(t.config));
+    CHECK(unique.insert(t.config).second);
+  }
+  CHECK_FALSE(bayes.next().has_value());
+}
+
+TEST_CASE("bayes is deterministic for a seed") {
+  const Space s = testing::medium_space();
+  std::mt19937_64 e1(7), e2(7), e3(8);
+  BayesianSearch a(s, e1), b(s, e2), c(s, e3);
+  const auto ra = configs_of(run(a, bowl, 25));
+  CHECK(ra == configs_of(run(b, bowl, 25)));
+  CHECK(ra != configs_of(run(c, bowl, 25)));
+}
+
+TEST_CASE("bayes finds the optimum of a smooth bowl in a fraction of the space") {
+  const Space s = testing::medium_space(); // 460 valid configs
+  const Config optimum{{"block_size", 256}, {"items", 4}, {"padding", 2}, {"packing", 1}, {"bank_mode", 1}};
+  std::size_t found_within = 0;
+  for (std::uint64_t seed : {1, 2, 3}) {
+    std::mt19937_64 engine(seed);
+    BayesianSearch bayes(s, engine);
+    const auto trials = run(bayes, bowl, 60);
+    for (std::size_t i = 0; i < trials.size(); ++i)
+      if (trials[i].config == optimum) found_within = std::max(found_within, i + 1);
+    CHECK(std::any_of(trials.begin(), trials.end(), [&](const Trial& t) { return t.config == optimum; }));
+  }
+  MESSAGE("optimum of 460 found within " << found_within << " evaluations (random search: 230 expected)");
+}
+
+TEST_CASE("the feasibility model steers away from a failing region") {
+  // The bowl, recentred so that it is faster towards larger blocks, but
+  // blocks >= 512 fail: EI alone keeps walking into the failures, EI x
+  // P(feasible) learns the boundary and explores the feasible side instead.
+  const Space s = testing::medium_space();
+  auto objective = [](const Config& c) {
+    if (c.at("block_size") >= 512) return testing::failed_trial(c, "exceeds_device_limits");
+    Config shifted = c;
+    shifted.set("block_size", c.at("block_size") * 4);
+    return testing::ok_trial(c, testing::bowl_time(shifted));
+  };
+  auto failures_after_design = [&](bool use_feasibility) {
+    std::size_t failures = 0;
+    for (std::uint64_t seed : {1, 2, 3}) {
+      std::mt19937_64 engine(seed);
+      BayesOptions options;
+      options.initial_points = 10;
+      options.use_feasibility = use_feasibility;
+      BayesianSearch bayes(s, engine, options);
+      const auto trials = run(bayes, objective, 40);
+      for (std::size_t i = 10; i < trials.size(); ++i) failures += trials[i].ok() ? 0 : 1;
+    }
+    return failures;
+  };
+  const std::size_t with = failures_after_design(true), without = failures_after_design(false);
+  MESSAGE("failed proposals after the initial design, 3 seeds x 30: " << with << " with the feasibility model, "
+                                                                     << without << " without");
+  CHECK(with * 2 < without);
+}
+
+TEST_CASE("an exact prior mean leads straight to the optimum") {
+  const Space s = testing::medium_space();
+  const Config optimum{{"block_size", 256}, {"items", 4}, {"padding", 2}, {"packing", 1}, {"bank_mode", 1}};
+  std::mt19937_64 engine(3);
+  BayesOptions options;
+  options.initial_points = 5;
+  options.prior_mean = [](const Config& c) { return std::log(testing::bowl_time(c)); };
+  BayesianSearch bayes(s, engine, options);
+  const auto trials = run(bayes, bowl, 6);
+  CHECK(std::any_of(trials.begin(), trials.end(), [&](const Trial& t) { return t.config == optimum; }));
+
+  BayesOptions broken;
+  broken.prior_mean = [](const Config& c) { return c.at("items") == 8 ? std::nan("") : 0.0; };
+  CHECK_THROWS_WITH_AS(BayesianSearch(s, engine, broken), doctest::Contains("items=8"), std::invalid_argument);
+}
+
+TEST_CASE("bayes keeps exploring when everything fails") {
+  const Space s = testing::small_space();
+  std::mt19937_64 engine(5);
+  BayesianSearch bayes(s, engine);
+  const auto trials = run(bayes, [](const Config& c) { return testing::failed_trial(c); }, 100);
+  CHECK(trials.size() == 22);
+  const auto configs = configs_of(trials);
+  CHECK(std::set<Config>(configs.begin(), configs.end()).size() == 22);
+}
+
+TEST_CASE("configs observed from elsewhere are never proposed, and bad observations are rejected") {
+  const Space s = testing::small_space();
+  std::mt19937_64 engine(2);
+  BayesianSearch bayes(s, engine);
+  const auto all = s.enumerate();
+  for (std::size_t i = 0; i < all.size(); i += 2) bayes.observe(testing::ok_trial(all[i], 1e-3 + 1e-5 * static_cast<double>(i)));
+  std::set<Config> proposed;
+  while (auto c = bayes.next()) {
+    CHECK(proposed.insert(*c).second);
+    bayes.observe(testing::ok_trial(*c, 1.0));
+  }
+  CHECK(proposed.size() == all.size() / 2);
+  for (std::size_t i = 0; i < all.size(); i += 2) CHECK(proposed.count(all[i]) == 0);
+
+  CHECK_THROWS_AS(bayes.observe(testing::ok_trial(Config{{"block_size", 512}, {"items", 4}, {"layout", 0}}, 1.0)),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(bayes.observe(testing::ok_trial(all[0], 0.0)), std::invalid_argument);
+  CHECK_THROWS_AS(bayes.observe(testing::ok_trial(all[0], std::nan(""))), std::invalid_argument);
+}
+
+TEST_CASE("bayes handles spaces with only categorical or only ordinal axes, and a single config") {
+  Space categorical;
+  categorical.add(Axis::categorical("layout", {"aos", "soa", "aosoa"}));
+  categorical.add(Axis::categorical("cache", {"l1", "ldg"}));
+  Space ordinal;
+  ordinal.add(Axis::ordinal("block_size", {32, 64, 128, 256, 512, 1024}));
+  Space single;
+  single.add(Axis::ordinal("block_size", {128}));
+  for (const Space* s : {&categorical, &ordinal, &single}) {
+    std::mt19937_64 engine(1);
+    BayesOptions options;
+    options.initial_points = 2;
+    BayesianSearch bayes(*s, engine, options);
+    const auto trials = run(bayes, [](const Config& c) {
+      double t = 1e-3;
+      for (const auto& [_, v] : c.values()) t *= 1.0 + 0.1 * static_cast<double>(v % 7);
+      return testing::ok_trial(c, t);
+    }, 100);
+    CHECK(trials.size() == s->enumerate().size());
+    const auto configs = configs_of(trials);
+    CHECK(std::set<Config>(configs.begin(), configs.end()).size() == configs.size());
+  }
+}

@@ -1,0 +1,114 @@
+#include "spaces.hpp"
+
+#include <memtune/search/space.hpp>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+using namespace memtune::search;
+using nlohmann::json;
+
+TEST_CASE("axes validate their values and convert labels") {
+  CHECK_THROWS_AS(Axis::ordinal("b", {}), std::invalid_argument);
+  CHECK_THROWS_AS(Axis::ordinal("b", {64, 32}), std::invalid_argument);
+  CHECK_THROWS_AS(Axis::ordinal("b", {32, 32}), std::invalid_argument);
+  CHECK_THROWS_AS(Axis::categorical("l", {}), std::invalid_argument);
+  const Axis l = Axis::categorical("layout", {"aos", "soa"});
+  CHECK(l.values == std::vector<std::int64_t>{0, 1});
+  CHECK(l.format(1) == "soa");
+  CHECK(l.parse("aos") == 0);
+  CHECK_FALSE(l.parse("aosoa").has_value());
+  const Axis b = Axis::ordinal("block", {32, 64});
+  CHECK(b.parse("64") == 64);
+  CHECK_FALSE(b.parse("48").has_value());
+  CHECK_FALSE(b.parse("64x").has_value());
+  CHECK(b.index_of(64) == 1);
+  CHECK_THROWS_AS((void)b.index_of(48), std::out_of_range);
+}
+
+TEST_CASE("a space refuses duplicate axes") {
+  Space s;
+  s.add(Axis::ordinal("a", {1}));
+  CHECK_THROWS_AS(s.add(Axis::ordinal("a", {2})), std::invalid_argument);
+  CHECK_THROWS_AS((void)s.axis("b"), std::out_of_range);
+}
+
+TEST_CASE("enumerate lists valid configs in grid order, first axis slowest") {
+  Space s;
+  s.add(Axis::ordinal("a", {1, 2}));
+  s.add(Axis::ordinal("b", {10, 20, 30}));
+  CHECK(s.cross_product_size() == 6);
+  auto all = s.enumerate();
+  REQUIRE(all.size() == 6);
+  CHECK(all[0] == Config{{"a", 1}, {"b", 10}});
+  CHECK(all[1] == Config{{"a", 1}, {"b", 20}});
+  CHECK(all[3] == Config{{"a", 2}, {"b", 10}});
+  CHECK(s.at_index(5) == Config{{"a", 2}, {"b", 30}});
+
+  s.require((axis("a") * axis("b") <= 40).because("small enough"));
+  all = s.enumerate();
+  CHECK(all.size() == 5);
+  CHECK(std::find(all.begin(), all.end(), Config{{"a", 2}, {"b", 30}}) == all.end());
+  const auto why = s.violation(Config{{"a", 2}, {"b", 30}});
+  REQUIRE(why.has_value());
+  CHECK(why->find("small enough") != std::string::npos);
+}
+
+TEST_CASE("is_valid checks axes, values and constraints") {
+  const Space s = memtune::search::testing::small_space();
+  CHECK(s.is_valid(Config{{"block_size", 256}, {"items", 4}, {"layout", 1}}));
+  CHECK_FALSE(s.is_valid(Config{{"block_size", 512}, {"items", 4}, {"layout", 1}})); // constraint
+  CHECK_FALSE(s.is_valid(Config{{"block_size", 100}, {"items", 1}, {"layout", 1}})); // not on axis
+  CHECK_FALSE(s.is_valid(Config{{"block_size", 64}, {"items", 1}}));                 // missing axis
+  CHECK_FALSE(s.is_valid(Config{{"block_size", 64}, {"items", 1}, {"layout", 0}, {"x", 1}}));
+  CHECK(s.enumerate().size() == 22);
+}
+
+TEST_CASE("configs round-trip through JSON with labels for categorical axes") {
+  const Space s = memtune::search::testing::small_space();
+  for (const Config& c : s.enumerate()) CHECK(s.config_from_json(s.config_to_json(c)) == c);
+  const Config c{{"block_size", 128}, {"items", 2}, {"layout", 1}};
+  CHECK(s.config_to_json(c) == json::parse(R"({"block_size": 128, "items": 2, "layout": "soa"})"));
+  CHECK(s.format(c) == "block_size=128 items=2 layout=soa");
+}
+
+TEST_CASE("malformed config JSON is rejected with the axis named") {
+  const Space s = memtune::search::testing::small_space();
+  CHECK_THROWS_WITH_AS(s.config_from_json(json::parse(R"({"block_size": 128, "items": 2})")),
+                       doctest::Contains("layout"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.config_from_json(json::parse(R"({"block_size": 100, "items": 2, "layout": "aos"})")),
+                       doctest::Contains("block_size"), std::invalid_argument);
+  CHECK_THROWS_AS(s.config_from_json(json::parse(R"({"block_size": 128, "items": 2, "layout": "csr"})")),
+                  std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.config_from_json(json::parse(R"({"block_size": 128, "items": 2, "layout": "aos", "x": 1})")),
+                       doctest::Contains("'x'"), std::invalid_argument);
+  CHECK_THROWS_AS(s.config_from_json(json::parse("[1, 2]")), std::invalid_argument);
+}
+
+TEST_CASE("a space round-trips through JSON") {
+  Space s = memtune::search::testing::small_space();
+  s.require(Constraint::implies(axis("layout") == 1, axis("items") >= 2));
+  s.note_pruned({"bank_mode", "sm_90 has fixed 4-byte banks"});
+  const Space back = Space::from_json(s.to_json());
+  CHECK(back.to_json() == s.to_json());
+  CHECK(back.enumerate() == s.enumerate());
+  REQUIRE(back.pruned().size() == 1);
+  CHECK(back.pruned()[0].reason == "sm_90 has fixed 4-byte banks");
+  CHECK(back.axis("block_size").description == "threads per block");
+}
+
+TEST_CASE("malformed space JSON is an invalid argument") {
+  CHECK_THROWS_AS(Space::from_json(json::parse("{}")), std::invalid_argument);
+  CHECK_THROWS_AS(Space::from_json(json::parse(R"({"axes": [{"name": "a", "kind": "fuzzy", "values": [1]}]})")),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(Space::from_json(json::parse(R"({"axes": [{"name": "a", "values": [2, 1]}]})")),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(Space::from_json(json::parse(R"({"axes": [{"kind": "ordinal", "values": [1]}]})")),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(Space::from_json(json::parse(R"({"axes": [{"name": "a", "values": [1]}],
+                                                   "constraints": [{"lhs": "a", "cmp": "<>", "rhs": 1}]})")),
+                  std::invalid_argument);
+}

@@ -6,6 +6,7 @@
 
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/profile_store.hpp>
+#include <memtune/search/factory.hpp>
 #include <memtune/templates/catalogue.hpp>
 #include <memtune/tuner.hpp>
 #include <memtune/version.hpp>
@@ -22,6 +23,7 @@ namespace {
 struct CommonOptions {
   std::string strategy = "grid";
   std::size_t budget = 0;
+  std::size_t patience = 0;
   double time_budget = 0.0;
   std::uint64_t seed = 1;
   int device = 0;
@@ -69,6 +71,7 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
   TuneOptions t;
   t.strategy = o.strategy;
   t.budget = o.budget;
+  t.patience = o.patience;
   t.time_budget_s = o.time_budget;
   t.seed = o.seed;
   t.device = o.device;
@@ -122,7 +125,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       sub->add_option("--" + p.name, cmd.problem_text[p.name],
                       p.description + " (default " + std::to_string(p.default_value) + ")");
     }
-    sub->add_option("--strategy", o.strategy, "search strategy: grid, random")->capture_default_str();
+    sub->add_option("--strategy", o.strategy, "search strategy: grid, random, bayes")
+        ->check(CLI::IsMember(search::strategy_names()))
+        ->capture_default_str();
+    sub->add_option("--patience", o.patience, "stop after this many candidates without a new best (0: never)");
     sub->add_option("--budget", o.budget, "evaluate at most this many candidates (0: no limit)");
     sub->add_option("--time-budget", o.time_budget, "stop proposing candidates after this many seconds");
     sub->add_option("--seed", o.seed, "seed for data and search randomness")->capture_default_str();

@@ -31,7 +31,9 @@ void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
         << ", median of " << r.ceiling->timing.samples << ")\n";
   out << "  " << r.evaluations.size() << " configurations evaluated, " << r.configs_pruned
       << " pruned by constraints before compiling, " << r.compile_cache_hits << " compile-cache hits, "
-      << format("%.2f s", r.wall_seconds) << " wall\n\n";
+      << format("%.2f s", r.wall_seconds) << " wall\n";
+  if (!r.stop_reason.empty()) out << "  search stopped: " << r.stop_reason << "\n";
+  out << "\n";
 
   std::size_t config_width = 6;
   const auto rank = r.ranking();

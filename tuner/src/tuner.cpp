@@ -6,8 +6,8 @@
 #include <memtune/cuda/module.hpp>
 #include <memtune/device.hpp>
 #include <memtune/device_verifier.hpp>
-#include <memtune/search/grid.hpp>
-#include <memtune/search/random_search.hpp>
+#include <memtune/search/factory.hpp>
+#include <memtune/search/stop_rules.hpp>
 #include <memtune/tuner.hpp>
 
 #include <chrono>
@@ -18,13 +18,6 @@ namespace memtune {
 namespace {
 
 constexpr std::size_t kDefaultDynamicSmemLimit = 48 * 1024; // above this a kernel must opt in
-
-std::unique_ptr<search::Strategy> make_search_strategy(const std::string& name, const search::Space& space,
-                                                       std::mt19937_64& engine) {
-  if (name == "grid") return std::make_unique<search::GridSearch>(space);
-  if (name == "random") return std::make_unique<search::RandomSearch>(space, engine);
-  throw std::invalid_argument("unknown strategy '" + name + "' (known: grid, random)");
-}
 
 // The first lines of a compiler log that carry errors, for the reason column.
 std::string summarize_log(const std::string& log) {
@@ -54,6 +47,14 @@ int function_attribute(CUfunction fn, CUfunction_attribute attribute) {
   int value = 0;
   MEMTUNE_CU(cuda::driver_api().cuFuncGetAttribute(&value, attribute, fn));
   return value;
+}
+
+search::StopRules stop_rules(const TuneOptions& o) {
+  search::StopRules rules;
+  if (o.budget) rules.add(search::EvaluationBudget(o.budget));
+  if (o.time_budget_s > 0) rules.add(search::WallTimeBudget(std::chrono::duration<double>(o.time_budget_s)));
+  if (o.patience) rules.add(search::NoImprovement(o.patience));
+  return rules;
 }
 
 // Thrown when the context is unusable (sticky error): the run must stop.
@@ -194,7 +195,10 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
   result.configs_pruned = result.space.cross_product_size() - result.space.enumerate().size();
 
   std::mt19937_64 engine(options.seed);
-  auto strategy = make_search_strategy(options.strategy, result.space, engine);
+  auto strategy = search::make_strategy(options.strategy, result.space, engine);
+  search::StopRules stop = stop_rules(options);
+  stop.start();
+  search::SearchProgress progress;
 
   std::optional<CompileCache> cache;
   if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
@@ -215,14 +219,12 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
   bool exhausted = false;
   // Keep the pool busy but bounded: a few candidates per compile thread.
   const std::size_t ahead = std::min<std::size_t>(strategy->lookahead(), 4 * std::max(1U, pool.threads()));
-  auto budget_left = [&] {
-    if (options.budget && proposed >= options.budget) return false;
-    if (options.time_budget_s > 0 && elapsed() >= options.time_budget_s) return false;
-    return true;
-  };
+  // Proposals run ahead of evaluations; the evaluation budget also caps them
+  // so nothing is compiled that will not be measured.
+  auto may_propose = [&] { return (!options.budget || proposed < options.budget) && result.stop_reason.empty(); };
 
   while (true) {
-    while (!exhausted && pending.size() < std::max<std::size_t>(ahead, 1) && budget_left()) {
+    while (!exhausted && pending.size() < std::max<std::size_t>(ahead, 1) && may_propose()) {
       std::optional<search::Config> next = strategy->next();
       if (!next) {
         exhausted = true;
@@ -246,10 +248,18 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
       break;
     }
     if (e.compile_cached) ++result.compile_cache_hits;
-    search::Trial trial{e.config, e.timing ? std::optional(e.timing->median_s) : std::nullopt, to_string(e.status)};
+    search::Trial trial{e.config, e.timing ? std::optional(e.timing->median_s) : std::nullopt, to_string(e.status),
+                        e.reason};
     strategy->observe(trial);
+    ++progress.evaluations;
+    if (!trial.ok()) ++progress.failures;
+    else if (!progress.best_time_s || *trial.time_s < *progress.best_time_s) progress.best_time_s = trial.time_s;
     result.evaluations.push_back(std::move(e));
     if (options.on_evaluation) options.on_evaluation(result.evaluations.back(), result.evaluations.size());
+    if (auto why = stop.check(progress)) {
+      result.stop_reason = *why;
+      break; // candidates compiled ahead are dropped unmeasured
+    }
   }
   result.wall_seconds = elapsed();
   return result;

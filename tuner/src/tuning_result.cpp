@@ -125,6 +125,7 @@ nlohmann::json to_json(const TuningResult& r, std::size_t top) {
                          {"time_s", r.ceiling->timing.median_s},
                          {"cold", r.ceiling->timing.cold}};
   }
+  if (!r.stop_reason.empty()) j["stop_reason"] = r.stop_reason;
   if (!r.aborted.empty()) j["aborted"] = r.aborted;
   const auto rank = r.ranking();
   nlohmann::json ranked = nlohmann::json::array();

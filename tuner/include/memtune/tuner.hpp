@@ -15,9 +15,10 @@
 namespace memtune {
 
 struct TuneOptions {
-  std::string strategy = "grid";   // "grid" | "random"
+  std::string strategy = "grid";   // "grid" | "random" | "bayes" (search::make_strategy)
   std::size_t budget = 0;          // max candidates evaluated; 0 = no limit
-  double time_budget_s = 0.0;      // [seconds] stop proposing after this; 0 = no limit
+  double time_budget_s = 0.0;      // [seconds] stop after this much wall time; 0 = no limit
+  std::size_t patience = 0;        // stop after this many evaluations without a new best; 0 = never
   std::uint64_t seed = 1;          // data and strategy randomness
   int device = 0;                  // CUDA device ordinal
   MeasureOptions measure;

@@ -34,7 +34,8 @@ struct TuningResult {
   double wall_seconds = 0.0;           // [seconds] whole run
   int compile_cache_hits = 0;
   std::size_t configs_pruned = 0;      // removed by constraints before compiling
-  std::string aborted;                 // non-empty when the run stopped early, and why
+  std::string stop_reason;             // why the search stopped before the space was exhausted ("" if it was not)
+  std::string aborted;                 // non-empty when the run stopped early on an error, and why
 
   // Indices into evaluations of the ok candidates, fastest first.
   [[nodiscard]] std::vector<std::size_t> ranking() const;

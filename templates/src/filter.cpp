@@ -85,6 +85,10 @@ search::Config FilterTemplate::default_config(const Problem&, const Target& targ
   return c;
 }
 
+std::uint64_t FilterTemplate::bytes_moved(const Problem& problem) const {
+  return 2 * static_cast<std::uint64_t>(problem.at("n")) * sizeof(float); // read the input, write the output
+}
+
 std::unique_ptr<Workload> FilterTemplate::make_workload(const Problem& problem, std::uint64_t seed) const {
   return std::make_unique<FilterWorkload>(problem.at("n"), static_cast<int>(problem.at("taps")), seed);
 }

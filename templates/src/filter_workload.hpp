@@ -14,7 +14,6 @@ public:
   // Builds the random input and coefficients and the CPU reference (no GPU).
   FilterWorkload(std::int64_t n, int taps, std::uint64_t seed);
 
-  [[nodiscard]] std::uint64_t bytes_moved() const override { return 2 * static_cast<std::uint64_t>(n_) * sizeof(float); }
   void upload(const UploadContext& context) override;
   void prepare(CUmodule module) override;
   std::vector<void*> kernel_args(const search::Config& config) override;

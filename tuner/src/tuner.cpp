@@ -64,9 +64,9 @@ struct ContextLost {
 
 class CandidateRunner {
 public:
-  CandidateRunner(const KernelTemplate& kernel, const Target& target, Workload& workload, Timer& timer,
+  CandidateRunner(const Target& target, Workload& workload, std::uint64_t bytes_moved, Timer& timer,
                   const search::Space& space)
-      : kernel_(kernel), target_(target), workload_(workload), timer_(timer), space_(space) {}
+      : target_(target), workload_(workload), bytes_moved_(bytes_moved), timer_(timer), space_(space) {}
 
   Evaluation run(Pending& p, double ceiling_gbps) {
     Evaluation e;
@@ -146,7 +146,7 @@ public:
       } catch (const Timeout& t) {
         return fail(std::move(e), Status::timeout, t.what());
       }
-      e.gbps = static_cast<double>(workload_.bytes_moved()) / e.timing->median_s / 1e9;
+      e.gbps = static_cast<double>(bytes_moved_) / e.timing->median_s / 1e9;
       e.fraction_of_ceiling = ceiling_gbps > 0 ? e.gbps / ceiling_gbps : 0.0;
       return e;
     } catch (const cuda::DriverError& err) {
@@ -163,9 +163,9 @@ private:
     return e;
   }
 
-  const KernelTemplate& kernel_;
   const Target& target_;
   Workload& workload_;
+  std::uint64_t bytes_moved_;
   Timer& timer_;
   const search::Space& space_;
 };
@@ -206,14 +206,14 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
 
   auto workload = kernel.make_workload(problem, options.seed);
   workload->upload({target.compute_capability(), cache ? &*cache : nullptr});
-  result.bytes_moved = workload->bytes_moved();
+  result.bytes_moved = kernel.bytes_moved(problem);
 
   Timer timer(target.l2_bytes, options.measure);
   // Copy as many bytes as the kernel reads, but never less than 2x L2 so the
   // copy streams from DRAM like the candidates do.
-  result.ceiling = measure_copy_ceiling(timer, std::max<std::size_t>(workload->bytes_moved() / 2, 2 * target.l2_bytes));
+  result.ceiling = measure_copy_ceiling(timer, std::max<std::size_t>(result.bytes_moved / 2, 2 * target.l2_bytes));
 
-  CandidateRunner runner(kernel, target, *workload, timer, result.space);
+  CandidateRunner runner(target, *workload, result.bytes_moved, timer, result.space);
   std::deque<Pending> pending;
   std::size_t proposed = 0;
   bool exhausted = false;

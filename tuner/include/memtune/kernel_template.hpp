@@ -50,9 +50,6 @@ struct Verification {
 class Workload {
 public:
   virtual ~Workload() = default;
-  // Minimum bytes the kernel must move through DRAM (each input read once,
-  // each output written once): the numerator of GB/s.
-  [[nodiscard]] virtual std::uint64_t bytes_moved() const = 0;
   // Allocates device buffers, uploads the inputs and the reference (needs a
   // current context).
   virtual void upload(const UploadContext& context) = 0;
@@ -83,6 +80,9 @@ public:
   // A sensible configuration for when tuning is impossible or disabled; valid
   // in space(problem, target).
   [[nodiscard]] virtual search::Config default_config(const Problem& problem, const Target& target) const = 0;
+  // Minimum bytes a launch must move through DRAM for the problem (each input
+  // read once, each output written once): the numerator of every GB/s.
+  [[nodiscard]] virtual std::uint64_t bytes_moved(const Problem& problem) const = 0;
   // The configuration's memory accesses, for the analytical model (no GPU).
   [[nodiscard]] virtual AccessPattern access_pattern(const search::Config& config, const Problem& problem,
                                                      const Target& target) const = 0;

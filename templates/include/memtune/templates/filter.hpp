@@ -24,6 +24,7 @@ public:
   [[nodiscard]] search::Space space(const Problem& problem, const Target& target) const override;
   [[nodiscard]] LaunchSpec launch(const search::Config& config, const Problem& problem) const override;
   [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const override;
+  [[nodiscard]] std::uint64_t bytes_moved(const Problem& problem) const override;
   [[nodiscard]] AccessPattern access_pattern(const search::Config& config, const Problem& problem,
                                              const Target& target) const override;
   [[nodiscard]] std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const override;

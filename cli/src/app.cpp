@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 
@@ -53,6 +54,20 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
   Problem problem;
   for (const auto& [name, text] : cmd.problem_text) {
     if (text.empty()) continue;
+    const auto params = cmd.kernel->problem_parameters();
+    const ProblemParameter& param =
+        *std::find_if(params.begin(), params.end(), [&](const ProblemParameter& p) { return p.name == name; });
+    if (!param.labels.empty()) {
+      const auto it = std::find(param.labels.begin(), param.labels.end(), text);
+      if (it == param.labels.end()) {
+        std::string known;
+        for (const auto& l : param.labels) known += (known.empty() ? "" : ", ") + l;
+        err << "memtune " << cmd.kernel->name() << ": --" << name << " " << text << ": expected one of " << known << "\n";
+        return kExitUsage;
+      }
+      problem[name] = it - param.labels.begin();
+      continue;
+    }
     const auto v = parse_size(text);
     if (!v) {
       err << "memtune " << cmd.kernel->name() << ": --" << name << " " << text

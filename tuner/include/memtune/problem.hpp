@@ -17,6 +17,9 @@ struct ProblemParameter {
   std::int64_t max = INT64_MAX;
   std::string description;
   bool is_size = false; // a size axis: profiles fall back to the nearest size
+  // A choice rather than a number ("read", "write"): the value is the index of
+  // the label, and the CLI accepts the labels.
+  std::vector<std::string> labels;
 };
 
 // Fills defaults, rejects unknown names and out-of-range values with a message

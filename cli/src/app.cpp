@@ -7,6 +7,7 @@
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/profile_store.hpp>
 #include <memtune/search/factory.hpp>
+#include <memtune/targets.hpp>
 #include <memtune/templates/catalogue.hpp>
 #include <memtune/tuner.hpp>
 #include <memtune/version.hpp>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <map>
 
@@ -34,6 +36,7 @@ struct CommonOptions {
   std::string record;
   std::size_t top = 10;
   std::string cache_dir;
+  std::string target = "local";
   bool no_cache = false;
   bool quiet = false;
 };
@@ -48,6 +51,27 @@ void write_file(const std::string& path, const nlohmann::json& j) {
   std::ofstream f(path);
   f << j.dump(2) << "\n";
   if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+int list_targets(std::ostream& out) {
+  const model::TargetCatalog catalog = load_targets();
+  out << "targets in " << targets_folder().string() << " (any other than local is modeled):\n";
+  char line[200];
+  std::snprintf(line, sizeof line, "  %-10s %-26s %-6s %5s %10s %8s %9s\n", "name", "GPU", "arch", "SMs", "DRAM GB/s",
+                "L2 MiB", "banks");
+  out << line;
+  std::snprintf(line, sizeof line, "  %-10s %-26s %-6s %5s %10s %8s %9s\n", "local", "the GPU in this machine", "-", "-",
+                "-", "-", "-");
+  out << line;
+  for (const Target& t : catalog.targets()) {
+    std::string banks;
+    for (int w : t.bank_widths_bytes) banks += (banks.empty() ? "" : "/") + std::to_string(w) + "B";
+    std::snprintf(line, sizeof line, "  %-10s %-26s %-6s %5d %10.0f %8.1f %9s\n", t.name.c_str(),
+                  t.display_name.substr(0, 26).c_str(), t.arch().c_str(), t.sm_count, t.dram_bandwidth_gbs,
+                  static_cast<double>(t.l2_bytes) / (1 << 20), banks.c_str());
+    out << line;
+  }
+  return kExitOk;
 }
 
 int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostream& out, std::ostream& err) {
@@ -100,7 +124,12 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
 
   TuningResult result;
   try {
-    result = tune(*cmd.kernel, problem, t);
+    const bool local = o.target == "local";
+    if (local && !cuda::driver_available())
+      throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason() +
+                           ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).");
+    const ResolvedTarget target = resolve_target(o.target, o.device);
+    result = target.measured ? tune(*cmd.kernel, problem, t) : tune_modeled(*cmd.kernel, problem, target.target, t);
   } catch (const DeviceRequired& e) {
     err << "memtune " << cmd.kernel->name() << ": " << e.what() << "\n";
     return kExitNoDevice;
@@ -148,6 +177,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     sub->add_option("--time-budget", o.time_budget, "stop proposing candidates after this many seconds");
     sub->add_option("--seed", o.seed, "seed for data and search randomness")->capture_default_str();
     sub->add_option("--device", o.device, "CUDA device ordinal")->capture_default_str();
+    sub->add_option("--target", o.target, "GPU to tune for: local (measured) or a name from `memtune targets` (modeled)")
+        ->capture_default_str();
     sub->add_flag("--warm", o.warm, "keep caches warm between samples (default: flush L2 before each)");
     sub->add_flag("--json", o.json, "machine-readable output on stdout");
     sub->add_option("--save", o.save, "add/update this run's best configuration in a JSON profile store");
@@ -158,6 +189,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     sub->add_flag("-q,--quiet", o.quiet, "no progress on stderr");
   }
 
+  CLI::App* targets_cmd = app.add_subcommand("targets", "list the GPUs memtune can tune for (configs/targets)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -166,8 +199,15 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   }
 
   try {
+    if (targets_cmd->parsed()) return list_targets(out);
     for (const auto& cmd : commands)
       if (cmd.app->parsed()) return run_template(cmd, o, out, err);
+  } catch (const model::TargetFileError& e) {
+    err << "memtune: " << e.what() << "\n";
+    return kExitError;
+  } catch (const model::UnknownTargetError& e) {
+    err << "memtune: " << e.what() << "\n";
+    return kExitUsage;
   } catch (const ProfileError& e) {
     err << "memtune: " << e.what() << "\n";
     return kExitError;

@@ -21,9 +21,16 @@ std::string pad(const std::string& s, std::size_t width, bool right = false) {
 } // namespace
 
 void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
-  out << "memtune " << r.template_name << " " << format_problem(r.problem) << " on " << r.device.name << " (sm_"
-      << r.device.cc_major << r.device.cc_minor << ", " << r.device.sm_count << " SMs): "
-      << (r.measured ? "measured" : "modeled") << ", strategy " << r.strategy << "\n";
+  out << "memtune " << r.template_name << " " << format_problem(r.problem) << " "
+      << (r.measured ? "measured on " : "MODELED for ") << r.device.name << " (sm_" << r.device.cc_major
+      << r.device.cc_minor << ", " << r.device.sm_count << " SMs), strategy " << r.strategy << "\n";
+  if (!r.measured) {
+    out << "  predicted by the analytical model, not measured (target \"" << r.target_name << "\"); registers from NVRTC for sm_"
+        << r.compiled_for_cc;
+    if (r.compiled_for_cc != r.device.cc_major * 10 + r.device.cc_minor)
+      out << ", the nearest architecture this NVRTC supports";
+    out << "\n";
+  }
   for (const auto& p : r.space.pruned()) out << "  axis " << p.name << " pruned: " << p.reason << "\n";
   if (r.ceiling)
     out << "  copy ceiling: " << format("%.0f GB/s", r.ceiling->gbps) << " (device-to-device copy of "
@@ -40,14 +47,15 @@ void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
   for (std::size_t i = 0; i < rank.size() && i < top; ++i)
     config_width = std::max(config_width, r.space.format(r.evaluations[rank[i]].config).size());
 
-  out << pad("rank", 5) << pad("config", config_width + 2) << pad("time us", 10, true) << pad("+-%", 7, true)
-      << pad("GB/s", 8, true) << pad("%ceil", 7, true) << pad("regs", 6, true) << pad("smem B", 8, true)
+  out << pad("rank", 5) << pad("config", config_width + 2) << pad(r.measured ? "time us" : "pred us", 10, true) << pad("+-%", 7, true)
+      << pad("GB/s", 8, true) << pad(r.measured ? "%ceil" : "%peak", 7, true) << pad("regs", 6, true) << pad("smem B", 8, true)
       << pad("warps/SM", 10, true) << "\n";
   for (std::size_t i = 0; i < rank.size() && i < top; ++i) {
     const Evaluation& e = r.evaluations[rank[i]];
     out << pad(std::to_string(i + 1), 5) << pad(r.space.format(e.config), config_width + 2)
         << pad(format("%.2f", e.timing->median_s * 1e6), 10, true) << pad(format("%.1f", e.timing->spread * 100), 7, true)
-        << pad(format("%.0f", e.gbps), 8, true) << pad(format("%.1f", e.fraction_of_ceiling * 100), 7, true)
+        << pad(format("%.0f", e.gbps), 8, true)
+        << pad(format("%.1f", (r.measured ? e.fraction_of_ceiling : e.fraction_of_peak) * 100), 7, true)
         << pad(std::to_string(e.resources.registers), 6, true)
         << pad(std::to_string(e.resources.static_smem_bytes + e.dynamic_smem_bytes), 8, true)
         << pad(std::to_string(e.occupancy.warps_per_sm) + "/" + std::to_string(e.occupancy.max_warps_per_sm), 10, true)
@@ -57,6 +65,10 @@ void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
   if (const Evaluation* best = r.best()) {
     out << "\nbest: " << r.space.format(best->config) << "\n";
     out << "why:  " << rationale(r) << "\n";
+    const auto order = r.ranking();
+    if (order.size() > 1) out << "\nrunner-ups:\n";
+    for (std::size_t i = 1; i < order.size() && i < 4; ++i)
+      out << "  " << (i + 1) << ". " << describe_candidate(r, r.evaluations[order[i]]) << "\n";
   } else {
     out << "\nno configuration succeeded.\n";
   }

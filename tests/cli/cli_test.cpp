@@ -71,3 +71,25 @@ TEST_CASE("measuring without a GPU says so and exits 3") {
   CHECK(r.code == kExitNoDevice);
   CHECK(r.err.find("needs an NVIDIA GPU") != std::string::npos);
 }
+
+TEST_CASE("targets lists the catalogue, and an unknown target names the known ones") {
+  const Run list = run_cli({"targets"});
+  CHECK(list.code == kExitOk);
+  CHECK(list.out.find("k20") != std::string::npos);
+  CHECK(list.out.find("Tesla K20c") != std::string::npos);
+  CHECK(list.out.find("h100-sxm") != std::string::npos);
+  const Run unknown = run_cli({"filter", "--target", "gtx480"});
+  CHECK(unknown.code == kExitUsage);
+  CHECK(unknown.err.find("gtx480") != std::string::npos);
+  CHECK(unknown.err.find("k20") != std::string::npos);
+}
+
+TEST_CASE("a modeled target runs without a GPU and says it is modeled") {
+  const Run r = run_cli({"filter", "--n", "1M", "--target", "k20", "--strategy", "random", "--budget", "6", "-q"});
+  CHECK(r.code == kExitOk);
+  CHECK(r.out.find("MODELED for Tesla K20c") != std::string::npos);
+  CHECK(r.out.find("registers from NVRTC for sm_") != std::string::npos);
+  CHECK(r.out.find("best: ") != std::string::npos);
+  CHECK(r.out.find("why:  ") != std::string::npos);
+  CHECK(r.out.find("warps/SM") != std::string::npos);
+}

@@ -6,9 +6,10 @@
 #include <memtune/cuda/module.hpp>
 #include <memtune/device.hpp>
 #include <memtune/device_verifier.hpp>
-#include <memtune/search/factory.hpp>
-#include <memtune/search/stop_rules.hpp>
+#include <memtune/model_evaluator.hpp>
 #include <memtune/tuner.hpp>
+
+#include "search_loop.hpp"
 
 #include <chrono>
 #include <deque>
@@ -19,54 +20,18 @@ namespace {
 
 constexpr std::size_t kDefaultDynamicSmemLimit = 48 * 1024; // above this a kernel must opt in
 
-// The first lines of a compiler log that carry errors, for the reason column.
-std::string summarize_log(const std::string& log) {
-  std::string out;
-  std::size_t pos = 0;
-  int lines = 0;
-  while (pos < log.size() && lines < 3) {
-    const std::size_t end = log.find('\n', pos);
-    const std::string line = log.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-    if (line.find("error") != std::string::npos) {
-      out += (out.empty() ? "" : " | ") + line;
-      ++lines;
-    }
-    if (end == std::string::npos) break;
-    pos = end + 1;
-  }
-  return out.empty() ? log.substr(0, 300) : out;
-}
-
-struct Pending {
-  search::Config config;
-  LaunchSpec launch;
-  std::future<CompileResult> compiled;
-};
-
 int function_attribute(CUfunction fn, CUfunction_attribute attribute) {
   int value = 0;
   MEMTUNE_CU(cuda::driver_api().cuFuncGetAttribute(&value, attribute, fn));
   return value;
 }
 
-search::StopRules stop_rules(const TuneOptions& o) {
-  search::StopRules rules;
-  if (o.budget) rules.add(search::EvaluationBudget(o.budget));
-  if (o.time_budget_s > 0) rules.add(search::WallTimeBudget(std::chrono::duration<double>(o.time_budget_s)));
-  if (o.patience) rules.add(search::NoImprovement(o.patience));
-  return rules;
-}
-
-// Thrown when the context is unusable (sticky error): the run must stop.
-struct ContextLost {
-  std::string what;
-};
-
 class CandidateRunner {
 public:
-  CandidateRunner(const Target& target, Workload& workload, std::uint64_t bytes_moved, Timer& timer,
-                  const search::Space& space)
-      : target_(target), workload_(workload), bytes_moved_(bytes_moved), timer_(timer), space_(space) {}
+  CandidateRunner(const KernelTemplate& kernel, const Problem& problem, const Target& target, Workload& workload,
+                  std::uint64_t bytes_moved, Timer& timer, const search::Space& space)
+      : kernel_(kernel), problem_(problem), target_(target), workload_(workload), bytes_moved_(bytes_moved),
+        timer_(timer), space_(space) {}
 
   Evaluation run(Pending& p, double ceiling_gbps) {
     Evaluation e;
@@ -85,15 +50,7 @@ public:
     if (!compiled.ok) return fail(std::move(e), Status::compile_failed, summarize_log(compiled.log));
     e.resources = compiled.resources;
 
-    if (static_cast<long long>(e.resources.registers) * e.block_threads > target_.max_regs_per_block)
-      return fail(std::move(e), Status::exceeds_device_limits,
-                  std::to_string(e.resources.registers) + " registers x " + std::to_string(e.block_threads) +
-                      " threads exceed " + std::to_string(target_.max_regs_per_block) + " registers per block");
-    const std::size_t smem = e.resources.static_smem_bytes + e.dynamic_smem_bytes;
-    if (smem > target_.smem_per_block_optin)
-      return fail(std::move(e), Status::exceeds_device_limits,
-                  std::to_string(smem) + " bytes of shared memory exceed " +
-                      std::to_string(target_.smem_per_block_optin) + " per block");
+    if (auto why = resource_limit_violation(e, target_)) return fail(std::move(e), Status::exceeds_device_limits, *why);
 
     const cuda::DriverApi& cu = cuda::driver_api();
     try {
@@ -148,6 +105,16 @@ public:
       }
       e.gbps = static_cast<double>(bytes_moved_) / e.timing->median_s / 1e9;
       e.fraction_of_ceiling = ceiling_gbps > 0 ? e.gbps / ceiling_gbps : 0.0;
+      e.fraction_of_peak = target_.dram_bandwidth_gbs > 0 ? e.gbps / target_.dram_bandwidth_gbs : 0.0;
+      try {
+        // The rationale's facts (conflicts, sectors, bounds) come from the model.
+        model::TimeModelParams params;
+        if (target_.dram_bandwidth_gbs > 0 && ceiling_gbps > 0)
+          params.dram_efficiency = std::min(1.0, ceiling_gbps / target_.dram_bandwidth_gbs);
+        explain_measured_candidate(e, kernel_, problem_, target_, params);
+      } catch (const std::exception&) {
+        e.model.reset(); // a rationale without model facts, never a lost measurement
+      }
       return e;
     } catch (const cuda::DriverError& err) {
       if (err.is_sticky()) throw ContextLost{std::string("candidate ") + space_.format(p.config) + ": " + err.what()};
@@ -163,6 +130,8 @@ private:
     return e;
   }
 
+  const KernelTemplate& kernel_;
+  const Problem& problem_;
   const Target& target_;
   Workload& workload_;
   std::uint64_t bytes_moved_;
@@ -194,12 +163,6 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
   result.space = kernel.space(problem, target);
   result.configs_pruned = result.space.cross_product_size() - result.space.enumerate().size();
 
-  std::mt19937_64 engine(options.seed);
-  auto strategy = search::make_strategy(options.strategy, result.space, engine);
-  search::StopRules stop = stop_rules(options);
-  stop.start();
-  search::SearchProgress progress;
-
   std::optional<CompileCache> cache;
   if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
   CompilePool pool(cache ? &*cache : nullptr, options.compile_threads);
@@ -207,60 +170,17 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
   auto workload = kernel.make_workload(problem, options.seed);
   workload->upload({target.compute_capability(), cache ? &*cache : nullptr});
   result.bytes_moved = kernel.bytes_moved(problem);
+  result.compiled_for_cc = target.compute_capability();
+  result.peak_dram_gbs = target.dram_bandwidth_gbs;
 
   Timer timer(target.l2_bytes, options.measure);
   // Copy as many bytes as the kernel reads, but never less than 2x L2 so the
   // copy streams from DRAM like the candidates do.
   result.ceiling = measure_copy_ceiling(timer, std::max<std::size_t>(result.bytes_moved / 2, 2 * target.l2_bytes));
 
-  CandidateRunner runner(target, *workload, result.bytes_moved, timer, result.space);
-  std::deque<Pending> pending;
-  std::size_t proposed = 0;
-  bool exhausted = false;
-  // Keep the pool busy but bounded: a few candidates per compile thread.
-  const std::size_t ahead = std::min<std::size_t>(strategy->lookahead(), 4 * std::max(1U, pool.threads()));
-  // Proposals run ahead of evaluations; the evaluation budget also caps them
-  // so nothing is compiled that will not be measured.
-  auto may_propose = [&] { return (!options.budget || proposed < options.budget) && result.stop_reason.empty(); };
-
-  while (true) {
-    while (!exhausted && pending.size() < std::max<std::size_t>(ahead, 1) && may_propose()) {
-      std::optional<search::Config> next = strategy->next();
-      if (!next) {
-        exhausted = true;
-        break;
-      }
-      LaunchSpec launch = kernel.launch(*next, problem);
-      auto future = pool.submit(compile_request(kernel, launch, target.compute_capability()));
-      pending.push_back({std::move(*next), std::move(launch), std::move(future)});
-      ++proposed;
-    }
-    if (pending.empty()) break;
-
-    Pending p = std::move(pending.front());
-    pending.pop_front();
-    Evaluation e;
-    try {
-      e = runner.run(p, result.ceiling->gbps);
-    } catch (const ContextLost& lost) {
-      result.aborted = "stopped early: the GPU context became unusable (" + lost.what +
-                       "); results up to this candidate are kept";
-      break;
-    }
-    if (e.compile_cached) ++result.compile_cache_hits;
-    search::Trial trial{e.config, e.timing ? std::optional(e.timing->median_s) : std::nullopt, to_string(e.status),
-                        e.reason};
-    strategy->observe(trial);
-    ++progress.evaluations;
-    if (!trial.ok()) ++progress.failures;
-    else if (!progress.best_time_s || *trial.time_s < *progress.best_time_s) progress.best_time_s = trial.time_s;
-    result.evaluations.push_back(std::move(e));
-    if (options.on_evaluation) options.on_evaluation(result.evaluations.back(), result.evaluations.size());
-    if (auto why = stop.check(progress)) {
-      result.stop_reason = *why;
-      break; // candidates compiled ahead are dropped unmeasured
-    }
-  }
+  CandidateRunner runner(kernel, problem, target, *workload, result.bytes_moved, timer, result.space);
+  run_search_loop(kernel, problem, target.compute_capability(), options, pool, result,
+                  [&](Pending& p) { return runner.run(p, result.ceiling->gbps); });
   result.wall_seconds = elapsed();
   return result;
 }

@@ -32,50 +32,12 @@ std::vector<std::pair<Status, int>> TuningResult::failure_counts() const {
 }
 
 namespace {
-
-std::string fmt(const char* format, double a) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, a);
-  return buf;
-}
-
-std::string describe_occupancy(const Evaluation& e) {
-  std::string s = e.occupancy.describe();
-  if (e.driver_blocks_per_sm >= 0 && e.driver_blocks_per_sm != e.occupancy.blocks_per_sm)
-    s += " (the driver reports " + std::to_string(e.driver_blocks_per_sm) + " blocks/SM)";
-  return s;
-}
-
 std::string limiter_words(const model::Occupancy& o) {
   std::string s;
   for (model::Limiter l : o.limiters) s += (s.empty() ? "" : ", ") + std::string(model::to_string(l));
   return s;
 }
-
 } // namespace
-
-std::string rationale(const TuningResult& r) {
-  const auto rank = r.ranking();
-  if (rank.empty()) return {};
-  const Evaluation& best = r.evaluations[rank.front()];
-  std::string s = r.space.format(best.config) + ": " + fmt("%.1f us", best.timing->median_s * 1e6) + ", " +
-                  fmt("%.0f GB/s", best.gbps);
-  if (r.ceiling) s += " = " + fmt("%.1f%%", 100.0 * best.fraction_of_ceiling) + " of the copy ceiling (" +
-                      fmt("%.0f GB/s", r.ceiling->gbps) + ") measured in this run";
-  s += ". " + std::to_string(best.resources.registers) + " registers/thread, " +
-       std::to_string(best.dynamic_smem_bytes + best.resources.static_smem_bytes) + " bytes of shared memory/block, " +
-       describe_occupancy(best) + ".";
-  if (best.resources.spills()) s += " It spills registers to local memory.";
-  if (rank.size() > 1) {
-    const Evaluation& next = r.evaluations[rank[1]];
-    const double gain = next.timing->median_s / best.timing->median_s - 1.0;
-    s += " Runner-up " + r.space.format(next.config) + " is " + fmt("%.1f%%", 100.0 * gain) + " slower";
-    s += gain < 2.0 * std::max(best.timing->spread, next.timing->spread)
-             ? ", within the measurement spread: the two are equivalent on this GPU."
-             : ".";
-  }
-  return s;
-}
 
 nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& e) {
   nlohmann::json j{{"config", space.config_to_json(e.config)}, {"status", to_string(e.status)}};
@@ -93,8 +55,20 @@ nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& 
                       {"limiter", limiter_words(e.occupancy)}};
     if (e.driver_blocks_per_sm >= 0) j["occupancy"]["driver_blocks_per_sm"] = e.driver_blocks_per_sm;
   }
+  if (e.model) {
+    j["model"] = {{"compiled_for", "sm_" + std::to_string(e.model->compiled_for_cc)},
+                  {"smem_wavefronts", e.model->smem_wavefronts},
+                  {"smem_ideal_wavefronts", e.model->smem_ideal_wavefronts},
+                  {"worst_conflict_ways", e.model->worst_conflict_ways},
+                  {"sector_efficiency", e.model->sector_efficiency()},
+                  {"dram_bytes", e.model->dram_bytes},
+                  {"predicted_s", e.model->time.seconds},
+                  {"bound", model::to_string(e.model->time.binding)},
+                  {"bytes_in_flight_per_sm", e.model->time.bytes_in_flight_per_sm}};
+  }
   if (e.timing) {
     j["time_s"] = e.timing->median_s;
+    j["fraction_of_peak"] = e.fraction_of_peak;
     j["spread"] = e.timing->spread;
     j["samples"] = e.timing->samples;
     j["gbps"] = e.gbps;
@@ -112,6 +86,8 @@ nlohmann::json to_json(const TuningResult& r, std::size_t top) {
                    {"device", r.device.to_json()},
                    {"target", r.target_name},
                    {"mode", r.measured ? "measured" : "modeled"},
+                   {"compiled_for", "sm_" + std::to_string(r.compiled_for_cc)},
+                   {"peak_dram_gbps", r.peak_dram_gbs},
                    {"strategy", r.strategy},
                    {"space", r.space.to_json()},
                    {"bytes_moved", r.bytes_moved},
@@ -135,6 +111,11 @@ nlohmann::json to_json(const TuningResult& r, std::size_t top) {
   if (const Evaluation* b = r.best()) {
     j["best"] = evaluation_to_json(r.space, *b);
     j["rationale"] = rationale(r);
+    nlohmann::json why = nlohmann::json::array();
+    const auto order = r.ranking();
+    for (std::size_t i = 0; i < order.size() && i < std::min<std::size_t>(top, 5); ++i)
+      why.push_back(describe_candidate(r, r.evaluations[order[i]]));
+    j["candidate_facts"] = why;
   }
   nlohmann::json failures = nlohmann::json::array();
   for (const auto& e : r.evaluations)

@@ -4,6 +4,7 @@
 #include <memtune/compile/compile_request.hpp>
 #include <memtune/measure.hpp>
 #include <memtune/model/occupancy.hpp>
+#include <memtune/model/time_model.hpp>
 #include <memtune/search/config.hpp>
 
 #include <optional>
@@ -15,6 +16,22 @@ enum class Status { ok, compile_failed, exceeds_device_limits, launch_failed, wr
 
 const char* to_string(Status status);
 Status status_from_string(const std::string& text); // throws std::invalid_argument
+
+// What the analytical model saw in one candidate (per launch unless noted).
+struct ModelBreakdown {
+  int compiled_for_cc = 0;            // the architecture registers came from (nearest NVRTC supports)
+  std::int64_t smem_wavefronts = 0;   // all blocks
+  std::int64_t smem_ideal_wavefronts = 0;
+  int worst_conflict_ways = 1;        // worst single shared instruction (1 = conflict-free)
+  std::string worst_conflict_instruction;
+  double global_bytes_requested = 0;  // [bytes] by warps, all blocks
+  double global_bytes_moved = 0;      // [bytes] sectors x 32, all blocks
+  double dram_bytes = 0;              // [bytes]
+  model::TimePrediction time;
+  [[nodiscard]] double sector_efficiency() const {
+    return global_bytes_moved > 0 ? global_bytes_requested / global_bytes_moved : 1.0;
+  }
+};
 
 struct Evaluation {
   search::Config config;
@@ -33,6 +50,10 @@ struct Evaluation {
   std::optional<Timing> timing;  // when it ran and verified
   double gbps = 0.0;             // [GB/s] template's minimum bytes / median time
   double fraction_of_ceiling = 0.0; // gbps / copy ceiling of the same run
+
+  double fraction_of_peak = 0.0;     // gbps / the target's theoretical DRAM bandwidth
+
+  std::optional<ModelBreakdown> model; // the analytical model's facts, when predicted
 
   [[nodiscard]] bool ok() const { return status == Status::ok; }
 };

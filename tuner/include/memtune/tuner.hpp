@@ -42,4 +42,10 @@ public:
 // measured (TuningResult::aborted says why).
 TuningResult tune(const KernelTemplate& kernel, const Problem& problem, const TuneOptions& options);
 
+// Predicts every proposed configuration on `target` with the analytical model
+// (no GPU needed): registers from NVRTC compiling for the target's
+// architecture, or the nearest one NVRTC still supports.
+TuningResult tune_modeled(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+                          const TuneOptions& options);
+
 } // namespace memtune

@@ -26,6 +26,8 @@ struct TuningResult {
   DeviceFingerprint device;
   std::string target_name;     // "local" when measured
   bool measured = true;        // false: predicted by the model
+  int compiled_for_cc = 0;     // architecture the candidates were compiled for (modeled: nearest NVRTC supports)
+  double peak_dram_gbs = 0;    // [GB/s] the target's theoretical DRAM bandwidth
   std::string strategy;
   search::Space space;
   std::vector<Evaluation> evaluations; // in evaluation order
@@ -47,6 +49,9 @@ struct TuningResult {
 // The rationale for the best configuration: what it achieved, what limits it,
 // and why it beats the runner-up. Empty when nothing succeeded.
 std::string rationale(const TuningResult& result);
+// One line of facts for any successful candidate: warps/SM and their limiter,
+// bank-conflict ways, sector efficiency, GB/s against peak (and ceiling).
+std::string describe_candidate(const TuningResult& result, const Evaluation& e);
 
 // Schema-versioned JSON of the whole run (the --json output).
 nlohmann::json to_json(const TuningResult& result, std::size_t top = SIZE_MAX);

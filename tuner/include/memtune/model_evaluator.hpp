@@ -1,0 +1,25 @@
+#pragma once
+// Predicts one candidate on a target from its access pattern: occupancy from
+// cuda_occupancy.h, shared-memory wavefronts from the bank simulator, sectors
+// per global request, DRAM/L2 traffic, and the time model's bounds (see
+// docs/model.md). No GPU needed.
+#include <memtune/compile/compile_request.hpp>
+#include <memtune/evaluation.hpp>
+#include <memtune/kernel_template.hpp>
+#include <memtune/model/time_model.hpp>
+
+namespace memtune {
+
+// Fills e.occupancy, e.model, e.timing (the prediction), e.gbps and
+// e.fraction_of_peak from the candidate's compiled resources; sets status
+// exceeds_device_limits when no block fits. `bytes_moved` is the template's
+// minimum for the problem.
+void predict_candidate(Evaluation& e, const KernelTemplate& kernel, const Problem& problem, const Target& target,
+                       std::uint64_t bytes_moved, const model::TimeModelParams& params = {});
+
+// The model's facts (conflict ways, sector efficiency, traffic, bounds) for a
+// measured candidate, for its rationale; timing and occupancy stay as measured.
+void explain_measured_candidate(Evaluation& e, const KernelTemplate& kernel, const Problem& problem,
+                                const Target& target, const model::TimeModelParams& params = {});
+
+} // namespace memtune

@@ -1,0 +1,25 @@
+#pragma once
+// Which GPU a run is for. "local" (or a catalogue name that matches the GPU
+// in this machine) is measured; any other catalogue target is modeled.
+#include <memtune/model/target_catalog.hpp>
+#include <memtune/target.hpp>
+
+#include <filesystem>
+#include <string>
+
+namespace memtune {
+
+// The catalogue folder: $MEMTUNE_TARGETS_DIR, else this source tree's
+// configs/targets, else the install prefix's share/memtune/targets.
+std::filesystem::path targets_folder();
+model::TargetCatalog load_targets();
+
+struct ResolvedTarget {
+  Target target;
+  bool measured = false; // the target is the GPU in this machine
+};
+
+// Throws model::UnknownTargetError listing the known names (and "local").
+ResolvedTarget resolve_target(const std::string& name, int device = 0);
+
+} // namespace memtune

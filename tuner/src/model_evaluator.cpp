@@ -1,0 +1,100 @@
+#include <memtune/model/bank_replay.hpp>
+#include <memtune/model/global_access.hpp>
+#include <memtune/model/occupancy.hpp>
+#include <memtune/model/traffic.hpp>
+#include <memtune/model_evaluator.hpp>
+
+namespace memtune {
+namespace {
+
+struct GlobalTotals {
+  double requested = 0; // [bytes] per block
+  double moved = 0;     // [bytes] per block
+};
+
+GlobalTotals replay_global(const std::vector<GlobalInstruction>& instructions, int warps_per_block) {
+  GlobalTotals t;
+  for (const auto& ins : instructions) {
+    for (int w = 0; w < warps_per_block; ++w) {
+      for (std::int64_t it = 0; it < ins.iterations; ++it) {
+        const model::WarpAccess access = model::WarpAccess::from_function(
+            [&](int lane) { return ins.address(w, lane, it); }, ins.width_bytes, ins.kind);
+        if (access.active_lanes() == 0) continue;
+        const model::GlobalAccess g = model::analyze_global(access);
+        t.requested += static_cast<double>(g.bytes_requested);
+        t.moved += static_cast<double>(g.bytes_moved);
+      }
+    }
+  }
+  return t;
+}
+
+} // namespace
+
+namespace {
+
+// The model's view of one candidate whose occupancy is known.
+ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const Target& target,
+                       const model::TimeModelParams& params) {
+  const int warps = e.occupancy.warps_per_block;
+  const auto blocks = static_cast<double>(pattern.blocks);
+  ModelBreakdown m;
+  const model::BankReplay banks =
+      model::replay_block(pattern.shared, warps, model::BankConfig::for_target(target, pattern.bank_width_bytes));
+  m.smem_wavefronts = banks.total.wavefronts * pattern.blocks;
+  m.smem_ideal_wavefronts = banks.total.ideal_wavefronts * pattern.blocks;
+  for (const auto& ins : banks.per_instruction) {
+    if (ins.worst_ways > m.worst_conflict_ways) {
+      m.worst_conflict_ways = ins.worst_ways;
+      m.worst_conflict_instruction = ins.name;
+    }
+  }
+  const GlobalTotals global = replay_global(pattern.global, warps);
+  m.global_bytes_requested = global.requested * blocks;
+  m.global_bytes_moved = global.moved * blocks;
+  const model::Traffic traffic = model::estimate_traffic(pattern.arrays, target.l2_bytes);
+  m.dram_bytes = traffic.dram_bytes;
+
+  model::KernelFacts facts;
+  facts.dram_bytes = traffic.dram_bytes;
+  facts.l2_bytes = m.global_bytes_moved;
+  facts.smem_wavefronts = static_cast<double>(m.smem_wavefronts);
+  facts.warp_instructions = pattern.warp_instructions_per_block * blocks;
+  facts.warps_per_sm = e.occupancy.warps_per_sm;
+  facts.loads_in_flight_per_thread = pattern.loads_in_flight_per_thread;
+  facts.bytes_per_load = pattern.bytes_per_load;
+  m.time = model::predict_time(target, facts, params);
+  return m;
+}
+
+} // namespace
+
+void predict_candidate(Evaluation& e, const KernelTemplate& kernel, const Problem& problem, const Target& target,
+                       std::uint64_t bytes_moved, const model::TimeModelParams& params) {
+  const AccessPattern pattern = kernel.access_pattern(e.config, problem, target);
+  e.block_threads = pattern.block_threads;
+  e.occupancy = model::compute_occupancy(target, {pattern.block_threads, e.resources.registers,
+                                                  e.resources.static_smem_bytes, e.dynamic_smem_bytes});
+  if (e.occupancy.blocks_per_sm == 0) {
+    e.status = Status::exceeds_device_limits;
+    e.reason = e.occupancy.cannot_launch.empty() ? "no block fits on an SM" : e.occupancy.cannot_launch;
+    return;
+  }
+  ModelBreakdown m = analyze(e, pattern, target, params);
+  Timing t;
+  t.median_s = t.min_s = t.max_s = m.time.seconds;
+  t.cold = true;
+  e.timing = t;
+  e.gbps = static_cast<double>(bytes_moved) / m.time.seconds / 1e9;
+  e.fraction_of_peak = target.dram_bandwidth_gbs > 0 ? e.gbps / target.dram_bandwidth_gbs : 0.0;
+  e.model = std::move(m);
+}
+
+void explain_measured_candidate(Evaluation& e, const KernelTemplate& kernel, const Problem& problem,
+                                const Target& target, const model::TimeModelParams& params) {
+  if (e.occupancy.blocks_per_sm == 0) return;
+  e.model = analyze(e, kernel.access_pattern(e.config, problem, target), target, params);
+  e.model->compiled_for_cc = target.compute_capability();
+}
+
+} // namespace memtune

@@ -1,0 +1,67 @@
+#include <memtune/compile/nvrtc_compiler.hpp>
+#include <memtune/model_evaluator.hpp>
+#include <memtune/tuner.hpp>
+
+#include "search_loop.hpp"
+
+#include <chrono>
+
+namespace memtune {
+
+TuningResult tune_modeled(const KernelTemplate& kernel, const Problem& given, const Target& target,
+                          const TuneOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const Problem problem = complete_problem(kernel.problem_parameters(), given);
+
+  TuningResult result;
+  result.template_name = kernel.name();
+  result.problem = problem;
+  result.device = fingerprint(target);
+  result.target_name = target.name;
+  result.measured = false;
+  result.strategy = options.strategy;
+  result.space = kernel.space(problem, target);
+  result.configs_pruned = result.space.cross_product_size() - result.space.enumerate().size();
+  result.bytes_moved = kernel.bytes_moved(problem);
+  result.compiled_for_cc = nearest_supported_arch(target.compute_capability());
+  result.peak_dram_gbs = target.dram_bandwidth_gbs;
+
+  std::optional<CompileCache> cache;
+  if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
+  CompilePool pool(cache ? &*cache : nullptr, options.compile_threads);
+
+  run_search_loop(kernel, problem, result.compiled_for_cc, options, pool, result, [&](Pending& p) {
+    Evaluation e;
+    e.config = p.config;
+    e.block_threads = static_cast<int>(p.launch.block.count());
+    e.dynamic_smem_bytes = p.launch.dynamic_smem_bytes;
+    CompileResult compiled;
+    try {
+      compiled = p.compiled.get();
+    } catch (const std::exception& ex) {
+      e.status = Status::compile_failed;
+      e.reason = ex.what();
+      return e;
+    }
+    e.compile_seconds = compiled.seconds;
+    e.compile_cached = compiled.from_cache;
+    if (!compiled.ok) {
+      e.status = Status::compile_failed;
+      e.reason = summarize_log(compiled.log);
+      return e;
+    }
+    e.resources = compiled.resources;
+    if (auto why = resource_limit_violation(e, target)) {
+      e.status = Status::exceeds_device_limits;
+      e.reason = *why;
+      return e;
+    }
+    predict_candidate(e, kernel, problem, target, result.bytes_moved);
+    if (e.model) e.model->compiled_for_cc = result.compiled_for_cc;
+    return e;
+  });
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+} // namespace memtune

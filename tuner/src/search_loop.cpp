@@ -1,0 +1,108 @@
+#include "search_loop.hpp"
+
+#include <memtune/search/factory.hpp>
+#include <memtune/search/stop_rules.hpp>
+
+#include <chrono>
+#include <deque>
+#include <random>
+
+namespace memtune {
+namespace {
+
+search::StopRules stop_rules(const TuneOptions& o) {
+  search::StopRules rules;
+  if (o.budget) rules.add(search::EvaluationBudget(o.budget));
+  if (o.time_budget_s > 0) rules.add(search::WallTimeBudget(std::chrono::duration<double>(o.time_budget_s)));
+  if (o.patience) rules.add(search::NoImprovement(o.patience));
+  return rules;
+}
+
+} // namespace
+
+std::optional<std::string> resource_limit_violation(const Evaluation& e, const Target& target) {
+  if (static_cast<long long>(e.resources.registers) * e.block_threads > target.max_regs_per_block)
+    return std::to_string(e.resources.registers) + " registers x " + std::to_string(e.block_threads) +
+           " threads exceed " + std::to_string(target.max_regs_per_block) + " registers per block";
+  const std::size_t smem = e.resources.static_smem_bytes + e.dynamic_smem_bytes;
+  if (smem > target.smem_per_block_optin)
+    return std::to_string(smem) + " bytes of shared memory exceed " + std::to_string(target.smem_per_block_optin) +
+           " per block";
+  return std::nullopt;
+}
+
+std::string summarize_log(const std::string& log) {
+  std::string out;
+  std::size_t pos = 0;
+  int lines = 0;
+  while (pos < log.size() && lines < 3) {
+    const std::size_t end = log.find('\n', pos);
+    const std::string line = log.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    if (line.find("error") != std::string::npos) {
+      out += (out.empty() ? "" : " | ") + line;
+      ++lines;
+    }
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  return out.empty() ? log.substr(0, 300) : out;
+}
+
+void run_search_loop(const KernelTemplate& kernel, const Problem& problem, int compile_cc, const TuneOptions& options,
+                     CompilePool& pool, TuningResult& result, const std::function<Evaluation(Pending&)>& evaluate) {
+  std::mt19937_64 engine(options.seed);
+  auto strategy = search::make_strategy(options.strategy, result.space, engine);
+  search::StopRules stop = stop_rules(options);
+  stop.start();
+  search::SearchProgress progress;
+
+  std::deque<Pending> pending;
+  std::size_t proposed = 0;
+  bool exhausted = false;
+  // Keep the pool busy but bounded: a few candidates per compile thread.
+  const std::size_t ahead = std::min<std::size_t>(strategy->lookahead(), 4 * std::max(1U, pool.threads()));
+  // Proposals run ahead of evaluations; the evaluation budget also caps them
+  // so nothing is compiled that will not be measured.
+  auto may_propose = [&] { return (!options.budget || proposed < options.budget) && result.stop_reason.empty(); };
+
+  while (true) {
+    while (!exhausted && pending.size() < std::max<std::size_t>(ahead, 1) && may_propose()) {
+      std::optional<search::Config> next = strategy->next();
+      if (!next) {
+        exhausted = true;
+        break;
+      }
+      LaunchSpec launch = kernel.launch(*next, problem);
+      auto future = pool.submit(compile_request(kernel, launch, compile_cc));
+      pending.push_back({std::move(*next), std::move(launch), std::move(future)});
+      ++proposed;
+    }
+    if (pending.empty()) break;
+
+    Pending p = std::move(pending.front());
+    pending.pop_front();
+    Evaluation e;
+    try {
+      e = evaluate(p);
+    } catch (const ContextLost& lost) {
+      result.aborted = "stopped early: the GPU context became unusable (" + lost.what +
+                       "); results up to this candidate are kept";
+      break;
+    }
+    if (e.compile_cached) ++result.compile_cache_hits;
+    search::Trial trial{e.config, e.timing ? std::optional(e.timing->median_s) : std::nullopt, to_string(e.status),
+                        e.reason};
+    strategy->observe(trial);
+    ++progress.evaluations;
+    if (!trial.ok()) ++progress.failures;
+    else if (!progress.best_time_s || *trial.time_s < *progress.best_time_s) progress.best_time_s = trial.time_s;
+    result.evaluations.push_back(std::move(e));
+    if (options.on_evaluation) options.on_evaluation(result.evaluations.back(), result.evaluations.size());
+    if (auto why = stop.check(progress)) {
+      result.stop_reason = *why;
+      break; // candidates compiled ahead are dropped unmeasured
+    }
+  }
+}
+
+} // namespace memtune

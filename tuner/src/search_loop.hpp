@@ -1,0 +1,39 @@
+#pragma once
+// The loop shared by measured and modeled tuning: a strategy proposes
+// configurations, the pool compiles them ahead, `evaluate` turns each into an
+// Evaluation, the strategy learns from it, and the stop rules end the search.
+#include <memtune/compile/compile_pool.hpp>
+#include <memtune/kernel_template.hpp>
+#include <memtune/tuner.hpp>
+
+#include <functional>
+#include <optional>
+#include <future>
+#include <string>
+
+namespace memtune {
+
+struct Pending {
+  search::Config config;
+  LaunchSpec launch;
+  std::future<CompileResult> compiled;
+};
+
+// Thrown by an evaluation when the GPU context is unusable (sticky error):
+// the run stops, keeping what was evaluated.
+struct ContextLost {
+  std::string what;
+};
+
+// Why a compiled candidate cannot run on the target (registers or shared
+// memory per block over the limit); nullopt when it fits.
+std::optional<std::string> resource_limit_violation(const Evaluation& e, const Target& target);
+
+// The first lines of a compiler log that carry errors, for the reason column.
+std::string summarize_log(const std::string& log);
+
+// Fills result.evaluations, compile_cache_hits, stop_reason and aborted.
+void run_search_loop(const KernelTemplate& kernel, const Problem& problem, int compile_cc, const TuneOptions& options,
+                     CompilePool& pool, TuningResult& result, const std::function<Evaluation(Pending&)>& evaluate);
+
+} // namespace memtune

@@ -1,0 +1,39 @@
+#include <memtune/cuda/driver_api.hpp>
+#include <memtune/device.hpp>
+#include <memtune/targets.hpp>
+
+#include <algorithm>
+#include <cctype>
+
+namespace memtune {
+
+std::filesystem::path targets_folder() {
+  return model::resolve_targets_dir({MEMTUNE_SOURCE_TARGETS_DIR, MEMTUNE_INSTALL_TARGETS_DIR});
+}
+
+model::TargetCatalog load_targets() { return model::TargetCatalog::load_directory(targets_folder()); }
+
+ResolvedTarget resolve_target(const std::string& name, int device) {
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (lower == "local") return {local_target(device), true};
+
+  const model::TargetCatalog catalog = load_targets();
+  const Target* found = catalog.try_find(name);
+  if (!found) {
+    std::vector<std::string> known = catalog.names();
+    known.insert(known.begin(), "local");
+    throw model::UnknownTargetError(name, known);
+  }
+  // The catalogue entry of the GPU in this machine is measured, not modeled.
+  if (cuda::driver_available()) {
+    Target local = local_target(device);
+    if (catalog.try_find(local.display_name) == found) {
+      local.name = found->name;
+      return {local, true};
+    }
+  }
+  return {*found, false};
+}
+
+} // namespace memtune

@@ -13,10 +13,27 @@ std::filesystem::path targets_folder() {
 
 model::TargetCatalog load_targets() { return model::TargetCatalog::load_directory(targets_folder()); }
 
+Target with_catalogue_figures(Target local) {
+  try {
+    const model::TargetCatalog catalog = load_targets();
+    if (const Target* known = catalog.try_find(local.display_name)) {
+      local.memory_latency_ns = known->memory_latency_ns;
+      local.schedulers_per_sm = known->schedulers_per_sm;
+      local.l2_bandwidth_gbs = known->l2_bandwidth_gbs;
+      const auto source = known->sources.find("memory_latency_ns");
+      local.sources["memory_latency_ns"] =
+          known->origin + (source != known->sources.end() ? ": " + source->second : std::string{});
+    }
+  } catch (const std::exception&) {
+    // No catalogue (moved install): the model's time bounds are then skipped.
+  }
+  return local;
+}
+
 ResolvedTarget resolve_target(const std::string& name, int device) {
   std::string lower = name;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (lower == "local") return {local_target(device), true};
+  if (lower == "local") return {with_catalogue_figures(local_target(device)), true};
 
   const model::TargetCatalog catalog = load_targets();
   const Target* found = catalog.try_find(name);
@@ -27,7 +44,7 @@ ResolvedTarget resolve_target(const std::string& name, int device) {
   }
   // The catalogue entry of the GPU in this machine is measured, not modeled.
   if (cuda::driver_available()) {
-    Target local = local_target(device);
+    Target local = with_catalogue_figures(local_target(device));
     if (catalog.try_find(local.display_name) == found) {
       local.name = found->name;
       return {local, true};

@@ -7,6 +7,7 @@
 #include <memtune/device.hpp>
 #include <memtune/device_verifier.hpp>
 #include <memtune/model_evaluator.hpp>
+#include <memtune/targets.hpp>
 #include <memtune/tuner.hpp>
 
 #include "search_loop.hpp"
@@ -106,15 +107,6 @@ public:
       e.gbps = static_cast<double>(bytes_moved_) / e.timing->median_s / 1e9;
       e.fraction_of_ceiling = ceiling_gbps > 0 ? e.gbps / ceiling_gbps : 0.0;
       e.fraction_of_peak = target_.dram_bandwidth_gbs > 0 ? e.gbps / target_.dram_bandwidth_gbs : 0.0;
-      try {
-        // The rationale's facts (conflicts, sectors, bounds) come from the model.
-        model::TimeModelParams params;
-        if (target_.dram_bandwidth_gbs > 0 && ceiling_gbps > 0)
-          params.dram_efficiency = std::min(1.0, ceiling_gbps / target_.dram_bandwidth_gbs);
-        explain_measured_candidate(e, kernel_, problem_, target_, params);
-      } catch (const std::exception&) {
-        e.model.reset(); // a rationale without model facts, never a lost measurement
-      }
       return e;
     } catch (const cuda::DriverError& err) {
       if (err.is_sticky()) throw ContextLost{std::string("candidate ") + space_.format(p.config) + ": " + err.what()};
@@ -139,6 +131,26 @@ private:
   const search::Space& space_;
 };
 
+// The rationale's facts (conflict ways, sectors, bounds) come from the model.
+// Only for the candidates a user sees: replaying every candidate's accesses
+// would cost more than measuring it.
+void explain_shown_candidates(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+                              TuningResult& result) {
+  constexpr std::size_t kShown = 10;
+  model::TimeModelParams params;
+  if (target.dram_bandwidth_gbs > 0 && result.ceiling && result.ceiling->gbps > 0)
+    params.dram_efficiency = std::min(1.0, result.ceiling->gbps / target.dram_bandwidth_gbs);
+  const auto order = result.ranking();
+  for (std::size_t i = 0; i < order.size() && i < kShown; ++i) {
+    Evaluation& e = result.evaluations[order[i]];
+    try {
+      explain_measured_candidate(e, kernel, problem, target, params);
+    } catch (const std::exception&) {
+      e.model.reset(); // a rationale without model facts, never a lost measurement
+    }
+  }
+}
+
 } // namespace
 
 TuningResult tune(const KernelTemplate& kernel, const Problem& given, const TuneOptions& options) {
@@ -151,7 +163,7 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
                          ".");
 
   cuda::Context context(options.device);
-  const Target target = local_target(options.device);
+  const Target target = with_catalogue_figures(local_target(options.device));
 
   TuningResult result;
   result.template_name = kernel.name();
@@ -181,6 +193,7 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
   CandidateRunner runner(kernel, problem, target, *workload, result.bytes_moved, timer, result.space);
   run_search_loop(kernel, problem, target.compute_capability(), options, pool, result,
                   [&](Pending& p) { return runner.run(p, result.ceiling->gbps); });
+  explain_shown_candidates(kernel, problem, target, result);
   result.wall_seconds = elapsed();
   return result;
 }

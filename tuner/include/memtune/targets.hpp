@@ -14,6 +14,11 @@ namespace memtune {
 std::filesystem::path targets_folder();
 model::TargetCatalog load_targets();
 
+// The local GPU's description from the driver, completed with the figures the
+// driver does not report (memory latency, schedulers per SM, L2 bandwidth)
+// from the catalogue entry of the same GPU, when there is one.
+Target with_catalogue_figures(Target local);
+
 struct ResolvedTarget {
   Target target;
   bool measured = false; // the target is the GPU in this machine

@@ -1,0 +1,115 @@
+// Model against measurement: predicts every configuration of a recorded space
+// (measured on a GPU, see `memtune ... --record`) for the catalogue target of
+// that GPU, and reports the Spearman rank correlation between predicted and
+// measured times, and how far the model's pick is from the measured best.
+// Runs without a GPU.
+//
+//   memtune_model_validation bench/data/h100_filter_16M.json [--target h100-sxm]
+#include <memtune/search/recording.hpp>
+#include <memtune/targets.hpp>
+#include <memtune/templates/catalogue.hpp>
+#include <memtune/tuner.hpp>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <numeric>
+
+namespace {
+
+// Average ranks (ties share the mean rank), as Spearman's rho needs.
+std::vector<double> ranks(const std::vector<double>& v) {
+  std::vector<std::size_t> idx(v.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+  std::vector<double> r(v.size());
+  for (std::size_t i = 0; i < idx.size();) {
+    std::size_t j = i;
+    while (j + 1 < idx.size() && v[idx[j + 1]] == v[idx[i]]) ++j;
+    for (std::size_t k = i; k <= j; ++k) r[idx[k]] = (static_cast<double>(i + j) / 2.0) + 1.0;
+    i = j + 1;
+  }
+  return r;
+}
+
+double pearson(const std::vector<double>& a, const std::vector<double>& b) {
+  const double n = static_cast<double>(a.size());
+  const double ma = std::accumulate(a.begin(), a.end(), 0.0) / n, mb = std::accumulate(b.begin(), b.end(), 0.0) / n;
+  double sab = 0, saa = 0, sbb = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    sab += (a[i] - ma) * (b[i] - mb);
+    saa += (a[i] - ma) * (a[i] - ma);
+    sbb += (b[i] - mb) * (b[i] - mb);
+  }
+  return sab / std::sqrt(saa * sbb);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"memtune model validation: predicted vs measured ranking of a recorded space"};
+  std::vector<std::string> files;
+  std::string target_name;
+  std::string dump;
+  app.add_option("recordings", files, "recordings measured on a GPU (memtune ... --record)")->required()->check(CLI::ExistingFile);
+  app.add_option("--target", target_name, "catalogue target to predict for (default: the recording's GPU)");
+  app.add_option("--dump", dump, "write every configuration's measured and predicted time (CSV)");
+  CLI11_PARSE(app, argc, argv);
+  std::FILE* csv = dump.empty() ? nullptr : std::fopen(dump.c_str(), "w");
+  if (csv) std::fprintf(csv, "recording,config,measured_s,predicted_s,bound\n");
+
+  std::printf("%-34s %-10s %8s %8s %10s %10s %10s\n", "recording", "target", "configs", "spearman", "model pick",
+              "its time", "vs best");
+  int status = 0;
+  for (const auto& file : files) {
+    const memtune::search::Recording rec = memtune::search::load_recording(file);
+    const memtune::KernelTemplate& kernel = memtune::templates::find(rec.template_name);
+    const memtune::Problem problem = rec.problem.get<memtune::Problem>();
+    const std::string name = target_name.empty() ? rec.device.at("name").get<std::string>() : target_name;
+    const memtune::Target target = memtune::load_targets().find(name);
+
+    memtune::TuneOptions options;
+    const memtune::TuningResult predicted = memtune::tune_modeled(kernel, problem, target, options);
+    std::map<std::string, double> predicted_s;
+    std::map<std::string, std::string> bound;
+    for (const auto& e : predicted.evaluations) {
+      if (!e.ok()) continue;
+      const std::string key = predicted.space.config_to_json(e.config).dump();
+      predicted_s[key] = e.timing->median_s;
+      bound[key] = e.model ? memtune::model::to_string(e.model->time.binding) : "";
+    }
+
+    std::vector<double> measured, model;
+    double best_measured = INFINITY, pick_measured = 0, pick_predicted = INFINITY;
+    for (const auto& t : rec.trials) {
+      if (!t.ok()) continue;
+      auto it = predicted_s.find(rec.space.config_to_json(t.config).dump());
+      if (it == predicted_s.end()) continue;
+      measured.push_back(*t.time_s);
+      model.push_back(it->second);
+      if (csv)
+        std::fprintf(csv, "%s,\"%s\",%g,%g,%s\n", file.c_str(), rec.space.format(t.config).c_str(), *t.time_s,
+                     it->second, bound[it->first].c_str());
+      best_measured = std::min(best_measured, *t.time_s);
+      if (it->second < pick_predicted) {
+        pick_predicted = it->second;
+        pick_measured = *t.time_s;
+      }
+    }
+    if (measured.size() < 3) {
+      std::cerr << file << ": fewer than 3 configurations both measured and predicted\n";
+      status = 1;
+      continue;
+    }
+    const double rho = pearson(ranks(measured), ranks(model));
+    std::string shown = file.size() > 34 ? "..." + file.substr(file.size() - 31) : file;
+    std::printf("%-34s %-10s %8zu %8.3f %9.2fus %9.2fus %9.1f%%\n", shown.c_str(), target.name.c_str(), measured.size(),
+                rho, pick_predicted * 1e6, pick_measured * 1e6, 100.0 * (pick_measured / best_measured - 1.0));
+  }
+  if (csv) std::fclose(csv);
+  return status;
+}

@@ -63,6 +63,10 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
   facts.warps_per_sm = e.occupancy.warps_per_sm;
   facts.loads_in_flight_per_thread = pattern.loads_in_flight_per_thread;
   facts.bytes_per_load = pattern.bytes_per_load;
+  facts.blocks = blocks;
+  facts.blocks_per_sm = e.occupancy.blocks_per_sm;
+  facts.memory_round_trips_per_block = pattern.memory_round_trips_per_block;
+  facts.instructions_per_warp = pattern.warp_instructions_per_block / std::max(1, warps);
   m.time = model::predict_time(target, facts, params);
   return m;
 }

@@ -35,6 +35,7 @@ struct AccessPattern {
   double loads_in_flight_per_thread = 1;            // independent global loads outstanding at once
   double bytes_per_load = 4;                        // [bytes] per thread and load
   double warp_instructions_per_block = 0;           // issued, approximately
+  double memory_round_trips_per_block = 1;          // dependent global-memory waits in a block's life
   int bank_width_bytes = 4;                         // the shared-memory bank mode this config runs in
 };
 

@@ -13,6 +13,7 @@ const char* to_string(Bound b) {
   case Bound::l2: return "L2";
   case Bound::shared_memory: return "shared memory";
   case Bound::issue: return "issue";
+  case Bound::block_pipeline: return "block pipeline";
   }
   return "?";
 }
@@ -93,7 +94,25 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
                  " SMs × " + std::to_string(t.schedulers_per_sm) + " schedulers × " + fmt("%.0f", t.sm_clock_mhz) +
                  " MHz)";
 
-  r.bounds = {dram, l2, smem, issue};
+  // Block pipeline: waves of resident blocks, each living one memory round
+  // trip plus the time its warps need to issue their instructions while
+  // sharing the SM's schedulers with every other resident warp.
+  BoundTime pipeline{Bound::block_pipeline, 0, f.blocks > 0 && f.blocks_per_sm > 0, {}};
+  if (pipeline.modelled) {
+    const double waves = f.blocks / (sms * f.blocks_per_sm);
+    const double issue_share = std::max(1.0, static_cast<double>(f.warps_per_sm) / t.schedulers_per_sm);
+    const double block_s = f.memory_round_trips_per_block * t.memory_latency_ns * 1e-9 +
+                           f.instructions_per_warp * issue_share / clock_hz;
+    pipeline.seconds = waves * block_s;
+    pipeline.detail = fmt("%.3g", waves) + " waves of " + std::to_string(f.blocks_per_sm) + " blocks/SM x " +
+                      fmt("%.3g", block_s * 1e6) + " us per block (" + fmt("%.0f", f.memory_round_trips_per_block) +
+                      " memory round trip(s) of " + fmt("%.0f", t.memory_latency_ns) + " ns + " +
+                      fmt("%.0f", f.instructions_per_warp) + " instructions/warp at 1 per " + fmt("%.2g", issue_share) +
+                      " cycles)";
+  } else {
+    pipeline.detail = "not modelled: no block facts";
+  }
+  r.bounds = {dram, l2, smem, issue, pipeline};
   for (const auto& b : r.bounds)
     if (b.modelled && b.seconds > r.seconds) {
       r.seconds = b.seconds;

@@ -23,6 +23,13 @@ struct KernelFacts {
   int warps_per_sm = 0;               // resident warps per SM (occupancy.hpp)
   double loads_in_flight_per_thread = 1; // independent global loads a thread has outstanding at once
   double bytes_per_load = 4;          // [bytes] per thread per load (4 float, 8 float2, 16 float4)
+  // For the block-pipeline bound (0 blocks: not modelled). A block that loads,
+  // synchronises, computes and stores holds its SM slot for a memory round
+  // trip plus its own instructions; blocks_per_sm of them run at once.
+  double blocks = 0;                  // in the launch
+  int blocks_per_sm = 0;              // resident (occupancy.hpp)
+  double memory_round_trips_per_block = 1; // dependent global-memory waits in a block's life
+  double instructions_per_warp = 0;   // warp instructions one warp issues in its life
 };
 
 struct TimeModelParams {
@@ -35,8 +42,8 @@ struct TimeModelParams {
   double smem_wavefronts_per_clock = 1.0;
 };
 
-enum class Bound { dram, l2, shared_memory, issue };
-[[nodiscard]] const char* to_string(Bound b); // "DRAM", "L2", "shared memory", "issue"
+enum class Bound { dram, l2, shared_memory, issue, block_pipeline };
+[[nodiscard]] const char* to_string(Bound b); // "DRAM", "L2", "shared memory", "issue", "block pipeline"
 
 struct BoundTime {
   Bound bound = Bound::dram;

@@ -1,5 +1,6 @@
 #include "app.hpp"
 
+#include "probe_command.hpp"
 #include "recording.hpp"
 #include "size_parse.hpp"
 #include "table_printer.hpp"
@@ -115,6 +116,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     cmd.app = app.add_subcommand(k->name(), k->description());
     commands.push_back(cmd);
   }
+  const auto probe = add_probe_command(app);
   for (auto& cmd : commands) {
     CLI::App* sub = cmd.app;
     for (const auto& p : cmd.kernel->problem_parameters()) {
@@ -147,6 +149,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   try {
     for (const auto& cmd : commands)
       if (cmd.app->parsed()) return run_template(cmd, o, out, err);
+    if (probe_command_parsed(*probe)) return run_probe_command(*probe, out, err);
   } catch (const ProfileError& e) {
     err << "memtune: " << e.what() << "\n";
     return kExitError;

@@ -25,7 +25,7 @@ ProbeOptions small_options() {
   o.measure.max_samples = 5;
   o.measure.warmup = 1;
   o.measure.max_seconds = 0.05;
-  o.coalescing_n = 1 << 20;
+  o.coalescing_n = 4 << 20;
   o.copy_bytes = 64 << 20;
   o.bank_reps = 256;
   o.bank_blocks = 0; // 32 per SM: enough warps for the shared pipe to be the bottleneck

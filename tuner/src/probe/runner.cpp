@@ -113,9 +113,14 @@ private:
     return kernels_.emplace(name, std::move(k)).first->second;
   }
 
-  void launch(const Kernel& k, unsigned grid, unsigned block, CUstream stream, void** args) const {
-    MEMTUNE_CU(cu_.cuLaunchKernel(k.function, grid, 1, 1, block, 1, 1, 0, stream, args, nullptr));
+  void launch(const Kernel& k, unsigned grid, unsigned block, CUstream stream, void** args, unsigned block_y = 1) const {
+    MEMTUNE_CU(cu_.cuLaunchKernel(k.function, grid, 1, 1, block, block_y, 1, 0, stream, args, nullptr));
   }
+
+  // Synchronous uploads from pageable memory may return before their DMA
+  // lands, and the probes' streams do not synchronise with the legacy stream:
+  // wait for the whole context before launching on uploaded data.
+  void uploads_done() const { context_.synchronize(); }
 
   // Timed (the Timer's protocol) or exactly o_.launches untimed launches.
   std::optional<Timing> run_launches(const std::function<void(CUstream)>& l) {
@@ -154,6 +159,7 @@ private:
     fill_random(in, o_.seed);
     cuda::DeviceBuffer d_in(p.bytes), d_out(p.bytes);
     d_in.upload(in.data(), p.bytes);
+    uploads_done();
     d_out.fill_u32(kNaN, stream());
     const Kernel& k = kernel("probe_copy_float4");
     CUdeviceptr a = d_in.get(), b = d_out.get();
@@ -177,6 +183,7 @@ private:
     fill_random(host, o_.seed + 17 + static_cast<std::uint64_t>(s));
     cuda::DeviceBuffer d(count * sizeof(float));
     d.upload(host.data(), count * sizeof(float));
+    uploads_done();
     CUdeviceptr ptr = d.get();
     int s_arg = s;
     unsigned long long n_arg = n;
@@ -206,6 +213,7 @@ private:
     const std::size_t count = static_cast<std::size_t>(n) * 33;
     cuda::DeviceBuffer a(count * sizeof(float));
     upload_random(a.get(), count, o_.seed + 5);
+    uploads_done();
     progress_ << "probe: coalescing, n = " << n << " (" << count * sizeof(float) << " bytes allocated)\n";
 
     for (bool is_offset : {true, false}) {
@@ -237,6 +245,7 @@ private:
     fill_random(in, o_.seed + 9);
     cuda::DeviceBuffer d_in(in_count * sizeof(float)), d_out(out_count * sizeof(float));
     d_in.upload(in.data(), in_count * sizeof(float));
+    uploads_done();
     std::vector<float> got(out_count);
     for (const BankVariant& v : bank_variants()) {
       if (!selected(o_.only, "bank", v.name)) continue;
@@ -253,7 +262,7 @@ private:
       void* args[] = {&a, &b, &reps};
       int launches = 0;
       r.timing = run_launches([&](CUstream s) {
-        launch(k, static_cast<unsigned>(blocks), bank_block_threads, s, args);
+        launch(k, static_cast<unsigned>(blocks), 16, s, args, 16); // a 16 x 16 block, as in the 2008 example
         ++launches;
       });
       r.launches = launches;
@@ -299,6 +308,7 @@ private:
       progress_ << "probe: latency " << level << ", " << r.bytes << " bytes, " << steps << " dependent loads\n";
       cuda::DeviceBuffer d_next(buf.next.size() * sizeof(std::uint32_t));
       d_next.upload(buf.next.data(), buf.next.size() * sizeof(std::uint32_t));
+      uploads_done();
       cuda::DeviceBuffer d_result(3 * sizeof(unsigned long long));
       d_result.fill_u32(0, stream());
       CUdeviceptr next = d_next.get(), result = d_result.get();

@@ -28,6 +28,7 @@ struct ProbeCommand {
   bool no_cache = false;
   bool warm = false;
   bool quiet = false;
+  bool list = false;
 };
 
 namespace {
@@ -117,6 +118,7 @@ std::shared_ptr<ProbeCommand> add_probe_command(CLI::App& app) {
   sub->add_option("--cache-dir", cmd->cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
   sub->add_flag("--no-cache", cmd->no_cache, "compile everything, read and write no cache");
   sub->add_flag("-q,--quiet", cmd->quiet, "no progress on stderr");
+  sub->add_flag("--list", cmd->list, "list the probes, their --only selectors and kernel names (no GPU needed)");
   return cmd;
 }
 
@@ -137,15 +139,26 @@ int run_probe_command(const ProbeCommand& c, std::ostream& out, std::ostream& er
   o.l2_chase_bytes = l2;
   o.measure.flush_l2 = !c.warm;
   if (!c.no_cache) o.cache_folder = c.cache_dir.empty() ? CompileCache::default_folder() : std::filesystem::path(c.cache_dir);
+  if (c.list) {
+    out << "selector            kernel                      what\n";
+    out << "copy                probe_copy_float4           device-to-device copy (cuMemcpyDtoD) and a float4 copy kernel\n";
+    out << "offset:0..32        probe_offset                a[i + s] += 1, n floats\n";
+    out << "stride:1..32        probe_stride                a[i * s] += 1, n floats\n";
+    for (const auto& v : probe::bank_variants()) {
+      const std::string sel = "bank:" + v.name;
+      out << sel << std::string(sel.size() < 20 ? 20 - sel.size() : 1, ' ') << v.kernel
+          << std::string(v.kernel.size() < 28 ? 28 - v.kernel.size() : 1, ' ') << v.width_bytes << "-byte elements, "
+          << v.what << "\n";
+    }
+    out << "latency:dram        probe_pointer_chase         dependent loads over a buffer larger than L2\n";
+    out << "latency:l2          probe_pointer_chase         dependent loads over an L2-resident buffer\n";
+    return kExitOk;
+  }
   // Argument mistakes are reported before looking for a GPU.
   try {
-    probe::check_selectors(o.only);
+    probe::check_options(o);
   } catch (const std::invalid_argument& e) {
     err << "memtune probe: " << e.what() << "\n";
-    return kExitUsage;
-  }
-  if (o.launches < 0) {
-    err << "memtune probe: --launches must be >= 0\n";
     return kExitUsage;
   }
   if (!cuda::driver_available()) {

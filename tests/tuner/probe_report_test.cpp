@@ -233,6 +233,14 @@ TEST_CASE("memtune probe: usage errors exit 2; without a GPU it says so and exit
   CHECK(code == cli::kExitUsage);
   CHECK(err.find("f32-stride32") != std::string::npos); // lists the variants
   CHECK(run_cli({"probe", "--launches", "-1"}).first == cli::kExitUsage);
+  CHECK(run_cli({"probe", "--bank-reps", "0"}).first == cli::kExitUsage);
+  CHECK(run_cli({"probe", "--chase-stride", "64"}).first == cli::kExitUsage);
+  {
+    std::vector<const char*> args{"memtune", "probe", "--list"};
+    std::ostringstream out, err2;
+    CHECK(cli::run(static_cast<int>(args.size()), args.data(), out, err2) == cli::kExitOk);
+    CHECK(out.str().find("bank:f32-stride32   probe_bank_f32_stride32") != std::string::npos);
+  }
   if (cuda::driver_available()) {
     MESSAGE("a GPU is present: the no-GPU path is not exercised here");
     return;

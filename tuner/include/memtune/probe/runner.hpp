@@ -27,7 +27,7 @@ struct ProbeOptions {
   int launches = 0;
   MeasureOptions measure;
   std::uint64_t coalescing_n = 0;    // elements; 0: 32 Mi, reduced to fit a quarter of free memory
-  std::int64_t bank_reps = 1024;     // shared loads per thread
+  std::int64_t bank_reps = 1024;     // shared loads per thread, 1..2^20
   int bank_blocks = 0;               // 0: 32 per SM
   std::size_t copy_bytes = 0;        // 0: max(256 MiB, 4 x L2)
   std::size_t dram_chase_bytes = 0;  // 0: max(256 MiB, 8 x L2)
@@ -38,6 +38,9 @@ struct ProbeOptions {
   std::optional<std::filesystem::path> cache_folder; // none: no compile cache
 };
 
+// Throws std::invalid_argument naming the option that is out of range (or a
+// selector that names nothing). run_probes() calls it first.
+void check_options(const ProbeOptions& options);
 // Throws std::invalid_argument for a selector that names nothing.
 void check_selectors(const std::vector<std::string>& only);
 // Whether `probe` ("offset") with item `item` ("7", or "" for the whole probe) is selected.

@@ -161,6 +161,11 @@ int run_probe_command(const ProbeCommand& c, std::ostream& out, std::ostream& er
     err << "memtune probe: " << e.what() << "\n";
     return kExitUsage;
   }
+  if (!c.target_name.empty() && probe::target_name_from(c.target_name) != c.target_name) {
+    err << "memtune probe: --target-name " << c.target_name << ": use only a-z, 0-9 and '-' (e.g. "
+        << probe::target_name_from(c.target_name) << ")\n";
+    return kExitUsage;
+  }
   if (!cuda::driver_available()) {
     err << "memtune probe: needs a GPU to measure: " << cuda::driver_unavailable_reason() << "\n";
     return kExitNoDevice;

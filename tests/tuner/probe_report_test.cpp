@@ -235,6 +235,7 @@ TEST_CASE("memtune probe: usage errors exit 2; without a GPU it says so and exit
   CHECK(run_cli({"probe", "--launches", "-1"}).first == cli::kExitUsage);
   CHECK(run_cli({"probe", "--bank-reps", "0"}).first == cli::kExitUsage);
   CHECK(run_cli({"probe", "--chase-stride", "64"}).first == cli::kExitUsage);
+  CHECK(run_cli({"probe", "--target-name", "H100 probed"}).first == cli::kExitUsage);
   {
     std::vector<const char*> args{"memtune", "probe", "--list"};
     std::ostringstream out, err2;

@@ -1,5 +1,6 @@
 #include "app.hpp"
 
+#include "probe_command.hpp"
 #include "recording.hpp"
 #include "size_parse.hpp"
 #include "table_printer.hpp"
@@ -162,6 +163,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     cmd.app = app.add_subcommand(k->name(), k->description());
     commands.push_back(cmd);
   }
+  const auto probe = add_probe_command(app);
   for (auto& cmd : commands) {
     CLI::App* sub = cmd.app;
     for (const auto& p : cmd.kernel->problem_parameters()) {
@@ -202,6 +204,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (targets_cmd->parsed()) return list_targets(out);
     for (const auto& cmd : commands)
       if (cmd.app->parsed()) return run_template(cmd, o, out, err);
+    if (probe_command_parsed(*probe)) return run_probe_command(*probe, out, err);
   } catch (const model::TargetFileError& e) {
     err << "memtune: " << e.what() << "\n";
     return kExitError;

@@ -5,6 +5,7 @@
 // or from the local device through the driver.
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,16 @@ struct Target {
   // issuing up to one warp instruction per clock (Kepler's dual issue ignored).
   int schedulers_per_sm = 4;
 
+  // Added for `memtune probe`: figures measured on this very GPU by the probes
+  // (optional in target files, as "measured": {...}; 0 = not measured). The
+  // catalogue's public figures stay as they are; these sit beside them.
+  struct Measured {
+    double copy_gbs = 0;         // [GB/s, 1e9 bytes/s] device-to-device copy, bytes read + written, L2 flushed
+    double float4_copy_gbs = 0;  // [GB/s] the probe's float4 copy kernel, same protocol
+    double dram_latency_ns = 0;  // [ns] dependent load, pointer chase over a buffer larger than L2
+    double l2_latency_ns = 0;    // [ns] dependent load, pointer chase over an L2-resident buffer
+  };
+  std::optional<Measured> measured;
   // Public source of each figure, by field name ("dram_bandwidth_gbs": "URL ...").
   std::map<std::string, std::string> sources;
   // Where the description came from: "configs/targets/k20.json" or "driver".

@@ -195,7 +195,7 @@ Target parse_target(const json& j, const std::string& origin) {
 
   // An unknown key is almost always a misspelt field; refusing it beats silently
   // using a default.
-  std::set<std::string> known{"schema_version", "sources"};
+  std::set<std::string> known{"schema_version", "sources", "measured"};
   for (const auto& f : name_fields()) known.insert(f);
   for (const auto& f : figure_fields()) known.insert(f);
   for (const auto& item : j.items())
@@ -232,12 +232,32 @@ Target parse_target(const json& j, const std::string& origin) {
   t.l2_bandwidth_gbs = r.number("l2_bandwidth_gbs");
   t.schedulers_per_sm = r.integer("schedulers_per_sm");
 
+  // Optional (written by `memtune probe --save-target`): figures measured on the GPU.
+  if (auto m = j.find("measured"); m != j.end()) {
+    if (!m->is_object()) r.wrong_type("measured", "an object of measured figures");
+    const FieldReader mr(*m, origin);
+    Target::Measured measured;
+    const std::map<std::string, double*> fields{{"copy_gbs", &measured.copy_gbs},
+                                                {"float4_copy_gbs", &measured.float4_copy_gbs},
+                                                {"dram_latency_ns", &measured.dram_latency_ns},
+                                                {"l2_latency_ns", &measured.l2_latency_ns}};
+    for (const auto& item : m->items()) {
+      auto f = fields.find(item.key());
+      if (f == fields.end()) throw TargetFileError(origin, "measured." + item.key(), "unknown field");
+      if (!item.value().is_number() || item.value().get<double>() < 0)
+        throw TargetFileError(origin, "measured." + item.key(), "expected a number >= 0, got " + item.value().dump());
+      *f->second = item.value().get<double>();
+    }
+    t.measured = measured;
+  }
+
   const json& sources = r.at("sources");
   if (!sources.is_object()) r.wrong_type("sources", "an object of field name -> source text");
   for (const auto& item : sources.items()) {
     if (!item.value().is_string() || item.value().get<std::string>().empty())
       throw TargetFileError(origin, "sources." + item.key(), "expected a non-empty string");
-    if (std::find(figure_fields().begin(), figure_fields().end(), item.key()) == figure_fields().end())
+    if (std::find(figure_fields().begin(), figure_fields().end(), item.key()) == figure_fields().end() &&
+        !(item.key() == "measured" && t.measured))
       throw TargetFileError(origin, "sources." + item.key(), "names no figure of the target");
     t.sources[item.key()] = item.value().get<std::string>();
   }

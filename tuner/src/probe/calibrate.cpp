@@ -1,0 +1,138 @@
+#include <memtune/probe/calibrate.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+
+namespace memtune::probe {
+
+using nlohmann::json;
+
+std::string target_name_from(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u)) out += static_cast<char>(std::tolower(u));
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  return out.empty() ? "local" : out;
+}
+
+Target calibrated_target(const ProbeReport& report, const Target* base, const std::string& name) {
+  Target t = report.target;
+  t.name = name;
+  t.origin = "memtune probe";
+  t.sources.clear();
+  const std::string driver = "CUDA driver (cuDeviceGetAttribute) on " + report.device.name + ", read by memtune probe on " + report.date;
+  const std::string from_base =
+      base ? " (from the catalogue entry " + base->name + ": the driver does not report it)" : std::string{};
+  for (const char* f : {"cc_major", "cc_minor", "sm_count", "warp_size", "max_threads_per_sm", "max_warps_per_sm",
+                        "max_blocks_per_sm", "regs_per_sm", "smem_per_sm", "max_threads_per_block",
+                        "max_regs_per_block", "smem_per_block", "smem_per_block_optin", "reserved_smem_per_block",
+                        "l2_bytes", "sm_clock_mhz", "mem_clock_mhz"})
+    t.sources[f] = driver;
+  t.sources["max_regs_per_thread"] = "CUDA C++ Programming Guide: 255 registers per thread on every cc >= 3.5";
+  t.sources["bank_count"] = "CUDA C++ Programming Guide, 'Shared Memory': 32 banks on every cc >= 3.0";
+  t.sources["bank_widths_bytes"] =
+      "CUDA C++ Programming Guide, 'Shared Memory': a selectable 8-byte bank mode on cc 3.x only, fixed 4-byte banks since";
+  t.sources["dram_bandwidth_gbs"] =
+      driver + ": theoretical peak = 2 x memory clock x bus width / 8 (measured copy in \"measured\")";
+
+  // Figures the driver does not give: the catalogue entry of the same GPU, else a stated assumption.
+  const std::size_t smem_kb = t.smem_per_sm / 1024;
+  if (base && !base->smem_carveouts_kb.empty() && static_cast<std::size_t>(base->smem_carveouts_kb.back()) == smem_kb) {
+    t.smem_carveouts_kb = base->smem_carveouts_kb;
+    t.sources["smem_carveouts_kb"] = base->sources.count("smem_carveouts_kb") ? base->sources.at("smem_carveouts_kb") + from_base : "catalogue" + from_base;
+  } else {
+    t.smem_carveouts_kb = {static_cast<int>(smem_kb)};
+    t.sources["smem_carveouts_kb"] = "only the largest carve-out (the driver's shared memory per SM); smaller ones unknown";
+  }
+  if (base && base->l1_bytes >= t.smem_per_sm) {
+    t.l1_bytes = base->l1_bytes;
+    t.sources["l1_bytes"] = base->sources.count("l1_bytes") ? base->sources.at("l1_bytes") + from_base : "catalogue" + from_base;
+  } else {
+    t.l1_bytes = t.smem_per_sm;
+    t.sources["l1_bytes"] = "lower bound: the driver's shared memory per SM (the unified L1/shared size is not reported)";
+  }
+  t.l2_bandwidth_gbs = base ? base->l2_bandwidth_gbs : 0.0;
+  t.sources["l2_bandwidth_gbs"] = base && base->sources.count("l2_bandwidth_gbs")
+                                      ? base->sources.at("l2_bandwidth_gbs") + from_base
+                                      : "0 = unknown (not measured by memtune probe)";
+  t.schedulers_per_sm = base ? base->schedulers_per_sm : 4;
+  t.sources["schedulers_per_sm"] = base && base->sources.count("schedulers_per_sm")
+                                       ? base->sources.at("schedulers_per_sm") + from_base
+                                       : "assumed: 4 warp schedulers per SM (every architecture since Maxwell)";
+  if (base) t.aliases.clear();
+
+  Target::Measured m;
+  if (report.copy) {
+    m.copy_gbs = report.copy->memcpy.gbps;
+    m.float4_copy_gbs = report.copy->float4_verified ? report.copy->float4_gbs : 0.0;
+  }
+  for (const auto& l : report.latency) {
+    if (!l.verified) continue;
+    if (l.level == "dram") m.dram_latency_ns = l.ns_per_load;
+    if (l.level == "l2") m.l2_latency_ns = l.ns_per_load;
+  }
+  t.measured = m;
+  t.sources["measured"] = "measured by memtune probe on " + report.date + " on " + report.device.name +
+                          " (copy: L2 flushed, median; latency: one-thread pointer chase, L1 bypassed, " +
+                          "stride 128 B, random cycle)";
+  if (m.dram_latency_ns > 0) {
+    t.memory_latency_ns = m.dram_latency_ns;
+    t.sources["memory_latency_ns"] = "measured by memtune probe on " + report.date +
+                                     ": one-thread pointer chase over a buffer larger than L2, L1 bypassed";
+  } else if (base) {
+    t.memory_latency_ns = base->memory_latency_ns;
+    t.sources["memory_latency_ns"] =
+        (base->sources.count("memory_latency_ns") ? base->sources.at("memory_latency_ns") : "catalogue") + from_base;
+  } else {
+    t.memory_latency_ns = 500;
+    t.sources["memory_latency_ns"] = "assumed 500 ns: not measured (run memtune probe with the latency probe)";
+  }
+  return t;
+}
+
+json target_file_json(const Target& t) {
+  json j;
+  j["schema_version"] = 1;
+  j["name"] = t.name;
+  j["display_name"] = t.display_name;
+  j["aliases"] = t.aliases;
+  j["cc_major"] = t.cc_major;
+  j["cc_minor"] = t.cc_minor;
+  j["sm_count"] = t.sm_count;
+  j["warp_size"] = t.warp_size;
+  j["max_threads_per_sm"] = t.max_threads_per_sm;
+  j["max_warps_per_sm"] = t.max_warps_per_sm;
+  j["max_blocks_per_sm"] = t.max_blocks_per_sm;
+  j["regs_per_sm"] = t.regs_per_sm;
+  j["smem_per_sm"] = t.smem_per_sm;
+  j["smem_carveouts_kb"] = t.smem_carveouts_kb;
+  j["max_threads_per_block"] = t.max_threads_per_block;
+  j["max_regs_per_block"] = t.max_regs_per_block;
+  j["max_regs_per_thread"] = t.max_regs_per_thread;
+  j["smem_per_block"] = t.smem_per_block;
+  j["smem_per_block_optin"] = t.smem_per_block_optin;
+  j["reserved_smem_per_block"] = t.reserved_smem_per_block;
+  j["bank_count"] = t.bank_count;
+  j["bank_widths_bytes"] = t.bank_widths_bytes;
+  j["l1_bytes"] = t.l1_bytes;
+  j["l2_bytes"] = t.l2_bytes;
+  j["dram_bandwidth_gbs"] = t.dram_bandwidth_gbs;
+  j["memory_latency_ns"] = t.memory_latency_ns;
+  j["sm_clock_mhz"] = t.sm_clock_mhz;
+  j["mem_clock_mhz"] = t.mem_clock_mhz;
+  j["l2_bandwidth_gbs"] = t.l2_bandwidth_gbs;
+  j["schedulers_per_sm"] = t.schedulers_per_sm;
+  if (t.measured)
+    j["measured"] = {{"copy_gbs", t.measured->copy_gbs},
+                     {"float4_copy_gbs", t.measured->float4_copy_gbs},
+                     {"dram_latency_ns", t.measured->dram_latency_ns},
+                     {"l2_latency_ns", t.measured->l2_latency_ns}};
+  j["sources"] = t.sources;
+  return j;
+}
+
+} // namespace memtune::probe

@@ -1,0 +1,395 @@
+#include <memtune/compile/compile_cache.hpp>
+#include <memtune/copy_ceiling.hpp>
+#include <memtune/cuda/buffer.hpp>
+#include <memtune/cuda/context.hpp>
+#include <memtune/cuda/driver_api.hpp>
+#include <memtune/cuda/error.hpp>
+#include <memtune/cuda/module.hpp>
+#include <memtune/device.hpp>
+#include <memtune/probe/chase.hpp>
+#include <memtune/probe/runner.hpp>
+#include <memtune/random_data.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+namespace memtune::probe::embedded {
+extern const char probes_cu[];
+} // namespace memtune::probe::embedded
+
+namespace memtune::probe {
+
+const char* probe_source() { return embedded::probes_cu; }
+
+namespace {
+
+constexpr unsigned kNaN = 0x7FC00000U; // poison for float outputs
+constexpr int kMaxOffset = 32;
+constexpr int kMaxStride = 32;
+
+struct Selector {
+  std::string probe, item;
+};
+
+Selector split(const std::string& s) {
+  const auto colon = s.find(':');
+  if (colon == std::string::npos) return {s, {}};
+  return {s.substr(0, colon), s.substr(colon + 1)};
+}
+
+bool item_exists(const std::string& probe, const std::string& item) {
+  auto in_range = [&](int lo, int hi) {
+    try {
+      std::size_t used = 0;
+      const int v = std::stoi(item, &used);
+      return used == item.size() && v >= lo && v <= hi;
+    } catch (const std::exception&) {
+      return false;
+    }
+  };
+  if (probe == "offset") return in_range(0, kMaxOffset);
+  if (probe == "stride") return in_range(1, kMaxStride);
+  if (probe == "bank") return find_bank_variant(item) != nullptr;
+  if (probe == "latency") return item == "dram" || item == "l2";
+  return false;
+}
+
+std::string today_utc() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  return buf;
+}
+
+// One compiled probe kernel.
+struct Kernel {
+  cuda::Module module;
+  CUfunction function = nullptr;
+};
+
+class Probes {
+public:
+  Probes(const ProbeOptions& o, std::ostream& progress)
+      : o_(o), progress_(progress), context_(o.device), target_(local_target(o.device)), cu_(cuda::driver_api()) {
+    if (o.cache_folder) cache_.emplace(*o.cache_folder);
+    if (o.launches == 0) timer_.emplace(target_.l2_bytes, o.measure);
+  }
+
+  ProbeReport run() {
+    ProbeReport r;
+    r.target = target_;
+    r.device = fingerprint(target_);
+    r.date = today_utc();
+    r.cold = o_.measure.flush_l2;
+    if (selected(o_.only, "copy") && o_.launches == 0) r.copy = copy_probe();
+    if (selected(o_.only, "offset") || selected(o_.only, "stride")) r.coalescing = coalescing_probe();
+    if (selected(o_.only, "bank")) r.banks = bank_probe();
+    if (selected(o_.only, "latency")) r.latency = latency_probe();
+    return r;
+  }
+
+private:
+  const Kernel& kernel(const std::string& name) {
+    auto it = kernels_.find(name);
+    if (it != kernels_.end()) return it->second;
+    CompileRequest req;
+    req.source = probe_source();
+    req.source_name = "probes.cu";
+    req.name_expression = name;
+    req.compute_capability = target_.compute_capability();
+    const CompileResult c = compile_cached(req, cache_ ? &*cache_ : nullptr);
+    if (!c.ok) throw std::runtime_error("probe kernel " + name + " does not compile for " + target_.arch() + ":\n" + c.log);
+    Kernel k;
+    k.module = cuda::Module(c.cubin);
+    k.function = k.module.function(c.lowered_name);
+    return kernels_.emplace(name, std::move(k)).first->second;
+  }
+
+  void launch(const Kernel& k, unsigned grid, unsigned block, CUstream stream, void** args, unsigned block_y = 1) const {
+    MEMTUNE_CU(cu_.cuLaunchKernel(k.function, grid, 1, 1, block, block_y, 1, 0, stream, args, nullptr));
+  }
+
+  // Synchronous uploads from pageable memory may return before their DMA
+  // lands, and the probes' streams do not synchronise with the legacy stream:
+  // wait for the whole context before launching on uploaded data.
+  void uploads_done() const { context_.synchronize(); }
+
+  // Timed (the Timer's protocol) or exactly o_.launches untimed launches.
+  std::optional<Timing> run_launches(const std::function<void(CUstream)>& l) {
+    if (timer_) {
+      const Timing t = timer_->time(l);
+      MEMTUNE_CU(cu_.cuStreamSynchronize(timer_->stream()));
+      return t;
+    }
+    for (int i = 0; i < o_.launches; ++i) l(stream_.get());
+    stream_.synchronize();
+    return std::nullopt;
+  }
+
+  CUstream stream() const { return timer_ ? timer_->stream() : stream_.get(); }
+
+  // Uploads `count` random floats (fill_random, never zeros) to ptr, in chunks.
+  void upload_random(CUdeviceptr ptr, std::size_t count, std::uint64_t seed) const {
+    constexpr std::size_t chunk = std::size_t{1} << 24;
+    std::vector<float> host(std::min(count, chunk));
+    for (std::size_t off = 0, k = 0; off < count; off += chunk, ++k) {
+      const std::size_t m = std::min(chunk, count - off);
+      fill_random(std::span<float>(host.data(), m), seed * 1000003ULL + k);
+      MEMTUNE_CU(cu_.cuMemcpyHtoD(ptr + off * sizeof(float), host.data(), m * sizeof(float)));
+    }
+  }
+
+  CopyProbe copy_probe() {
+    CopyProbe p;
+    p.bytes = o_.copy_bytes ? o_.copy_bytes : std::max<std::size_t>(std::size_t{256} << 20, 4 * target_.l2_bytes);
+    p.bytes = std::max<std::size_t>(p.bytes / 16 * 16, 16);
+    progress_ << "probe: copy, " << p.bytes << " bytes\n";
+    p.memcpy = measure_copy_ceiling(*timer_, p.bytes);
+
+    const std::size_t floats = p.bytes / sizeof(float);
+    std::vector<float> in(floats);
+    fill_random(in, o_.seed);
+    cuda::DeviceBuffer d_in(p.bytes), d_out(p.bytes);
+    d_in.upload(in.data(), p.bytes);
+    uploads_done();
+    d_out.fill_u32(kNaN, stream());
+    const Kernel& k = kernel("probe_copy_float4");
+    CUdeviceptr a = d_in.get(), b = d_out.get();
+    unsigned long long n4 = p.bytes / 16;
+    void* args[] = {&a, &b, &n4};
+    const auto grid = static_cast<unsigned>(std::min<unsigned long long>((n4 + 255) / 256, 0x7FFFFFFFULL));
+    p.float4_timing = *run_launches([&](CUstream s) { launch(k, grid, 256, s, args); });
+    p.float4_gbs = 2.0 * static_cast<double>(p.bytes) / p.float4_timing.median_s / 1e9;
+    std::vector<float> out(floats);
+    d_out.download(out.data(), p.bytes);
+    p.float4_verified = std::memcmp(in.data(), out.data(), p.bytes) == 0;
+    return p;
+  }
+
+  // Runs the offset or stride kernel with parameter s on n elements of a small
+  // fresh array and checks every element (touched ones + 1, others unchanged).
+  bool verify_coalescing(const Kernel& k, bool is_offset, int s) {
+    const std::uint64_t n = 4096 + 7; // not a multiple of the block: the bounds check matters
+    const std::size_t count = static_cast<std::size_t>(n) * 33;
+    std::vector<float> host(count);
+    fill_random(host, o_.seed + 17 + static_cast<std::uint64_t>(s));
+    cuda::DeviceBuffer d(count * sizeof(float));
+    d.upload(host.data(), count * sizeof(float));
+    uploads_done();
+    CUdeviceptr ptr = d.get();
+    int s_arg = s;
+    unsigned long long n_arg = n;
+    void* args[] = {&ptr, &s_arg, &n_arg};
+    launch(k, static_cast<unsigned>((n + 255) / 256), 256, stream(), args);
+    MEMTUNE_CU(cu_.cuStreamSynchronize(stream()));
+    std::vector<float> got(count);
+    d.download(got.data(), count * sizeof(float));
+    std::vector<float> want = host;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const std::size_t j = is_offset ? i + static_cast<std::size_t>(s) : i * static_cast<std::size_t>(s);
+      want[j] = host[j] + 1.0f;
+    }
+    return std::memcmp(want.data(), got.data(), count * sizeof(float)) == 0;
+  }
+
+  CoalescingProbe coalescing_probe() {
+    CoalescingProbe p;
+    std::size_t free_b = 0, total_b = 0;
+    MEMTUNE_CU(cu_.cuMemGetInfo(&free_b, &total_b));
+    std::uint64_t n = o_.coalescing_n ? o_.coalescing_n : std::uint64_t{32} << 20;
+    // The array holds n * 33 floats (the article's layout); use at most a quarter of free memory.
+    const std::uint64_t fit = free_b / 4 / (33 * sizeof(float));
+    if (!o_.coalescing_n) n = std::min(n, fit);
+    n = std::max<std::uint64_t>(n / 256 * 256, 256);
+    p.n = n;
+    const std::size_t count = static_cast<std::size_t>(n) * 33;
+    cuda::DeviceBuffer a(count * sizeof(float));
+    upload_random(a.get(), count, o_.seed + 5);
+    uploads_done();
+    progress_ << "probe: coalescing, n = " << n << " (" << count * sizeof(float) << " bytes allocated)\n";
+
+    for (bool is_offset : {true, false}) {
+      const std::string name = is_offset ? "offset" : "stride";
+      const Kernel& k = kernel(is_offset ? "probe_offset" : "probe_stride");
+      for (int s = is_offset ? 0 : 1; s <= (is_offset ? kMaxOffset : kMaxStride); ++s) {
+        if (!selected(o_.only, name, std::to_string(s))) continue;
+        CurvePoint pt;
+        pt.parameter = s;
+        CUdeviceptr ptr = a.get();
+        int s_arg = s;
+        unsigned long long n_arg = n;
+        void* args[] = {&ptr, &s_arg, &n_arg};
+        pt.timing = run_launches([&](CUstream st) { launch(k, static_cast<unsigned>(n / 256), 256, st, args); });
+        if (pt.timing) pt.gbs = 2.0 * static_cast<double>(n) * 4.0 / pt.timing->median_s / 1e9;
+        pt.verified = verify_coalescing(k, is_offset, s);
+        (is_offset ? p.offset : p.stride).push_back(pt);
+      }
+    }
+    return p;
+  }
+
+  std::vector<BankResult> bank_probe() {
+    std::vector<BankResult> out;
+    const int blocks = o_.bank_blocks > 0 ? o_.bank_blocks : 32 * target_.sm_count;
+    const std::size_t in_count = static_cast<std::size_t>(blocks) * bank_tile_elems;
+    const std::size_t out_count = static_cast<std::size_t>(blocks) * bank_block_threads;
+    std::vector<float> in(in_count);
+    fill_random(in, o_.seed + 9);
+    cuda::DeviceBuffer d_in(in_count * sizeof(float)), d_out(out_count * sizeof(float));
+    d_in.upload(in.data(), in_count * sizeof(float));
+    uploads_done();
+    std::vector<float> got(out_count);
+    for (const BankVariant& v : bank_variants()) {
+      if (!selected(o_.only, "bank", v.name)) continue;
+      progress_ << "probe: bank " << v.name << " (" << v.kernel << ")\n";
+      BankResult r;
+      r.variant = v;
+      r.reps = o_.bank_reps;
+      r.blocks = blocks;
+      r.per_block = simulate_bank_variant(v, o_.bank_reps);
+      const Kernel& k = kernel(v.kernel);
+      d_out.fill_u32(kNaN, stream());
+      CUdeviceptr a = d_in.get(), b = d_out.get();
+      int reps = static_cast<int>(o_.bank_reps);
+      void* args[] = {&a, &b, &reps};
+      int launches = 0;
+      r.timing = run_launches([&](CUstream s) {
+        launch(k, static_cast<unsigned>(blocks), 16, s, args, 16); // a 16 x 16 block, as in the 2008 example
+        ++launches;
+      });
+      r.launches = launches;
+      d_out.download(got.data(), out_count * sizeof(float));
+      r.verified = true;
+      for (int blk = 0; blk < blocks && r.verified; ++blk)
+        for (int tid = 0; tid < bank_block_threads; ++tid) {
+          const int warp = tid / 32, lane = tid % 32;
+          const float x = in[static_cast<std::size_t>(blk) * bank_tile_elems +
+                             static_cast<std::size_t>(lane * v.stride + warp)];
+          // The kernel sums the same value reps times: reps * x up to rounding.
+          const double want = static_cast<double>(o_.bank_reps) * static_cast<double>(x);
+          const double g = got[static_cast<std::size_t>(blk) * bank_block_threads + static_cast<std::size_t>(tid)];
+          // Float accumulation of reps equal values: at most ~one rounding per add.
+          const double rel = 1e-4 + static_cast<double>(o_.bank_reps) * 1.2e-7;
+          if (!(std::abs(g - want) <= rel * std::abs(want) + 1e-6)) {
+            r.verified = false;
+            break;
+          }
+        }
+      out.push_back(r);
+    }
+    return out;
+  }
+
+  std::vector<LatencyResult> latency_probe() {
+    std::vector<LatencyResult> out;
+    const Kernel& k = kernel("probe_pointer_chase");
+    for (const std::string level : {"dram", "l2"}) {
+      if (!selected(o_.only, "latency", level)) continue;
+      LatencyResult r;
+      r.level = level;
+      r.stride_bytes = o_.chase_stride;
+      r.bytes = level == "dram" ? (o_.dram_chase_bytes ? o_.dram_chase_bytes
+                                                       : std::max<std::size_t>(std::size_t{256} << 20, 8 * target_.l2_bytes))
+                                : (o_.l2_chase_bytes ? o_.l2_chase_bytes : target_.l2_bytes / 4);
+      const ChaseBuffer buf = make_chase_buffer(r.bytes, r.stride_bytes, o_.seed + (level == "dram" ? 1 : 2));
+      r.bytes = buf.slots * buf.stride_bytes;
+      // DRAM: never revisit a slot within a launch (a revisit could hit in L2).
+      // L2: one untimed lap loads every slot into L2, then laps are timed.
+      const long long warm = level == "dram" ? 0 : static_cast<long long>(buf.slots);
+      long long steps = level == "dram" ? std::min<long long>(o_.chase_steps, static_cast<long long>(buf.slots) - 1)
+                                        : o_.chase_steps;
+      r.steps = steps;
+      progress_ << "probe: latency " << level << ", " << r.bytes << " bytes, " << steps << " dependent loads\n";
+      cuda::DeviceBuffer d_next(buf.next.size() * sizeof(std::uint32_t));
+      d_next.upload(buf.next.data(), buf.next.size() * sizeof(std::uint32_t));
+      uploads_done();
+      cuda::DeviceBuffer d_result(3 * sizeof(unsigned long long));
+      d_result.fill_u32(0, stream());
+      CUdeviceptr next = d_next.get(), result = d_result.get();
+      unsigned start = buf.start;
+      long long warm_arg = warm;
+      void* args[] = {&next, &start, &warm_arg, &steps, &result};
+      run_launches([&](CUstream s) { launch(k, 1, 1, s, args); });
+      unsigned long long res[3] = {};
+      d_result.download(res, sizeof res);
+      r.launches = static_cast<int>(res[2]);
+      r.ns_per_load = res[2] > 0 && steps > 0 ? static_cast<double>(res[1]) / static_cast<double>(res[2]) /
+                                                    static_cast<double>(steps)
+                                              : 0.0;
+      r.verified = res[2] > 0 && res[0] == chase(buf, buf.start, steps);
+      out.push_back(r);
+    }
+    return out;
+  }
+
+  const ProbeOptions& o_;
+  std::ostream& progress_;
+  cuda::Context context_;
+  Target target_;
+  const cuda::DriverApi& cu_;
+  std::optional<CompileCache> cache_;
+  std::optional<Timer> timer_;
+  cuda::Stream stream_;
+  std::map<std::string, Kernel> kernels_;
+};
+
+} // namespace
+
+void check_selectors(const std::vector<std::string>& only) {
+  for (const auto& s : only) {
+    const Selector sel = split(s);
+    const bool known_probe = sel.probe == "copy" || sel.probe == "coalescing" || sel.probe == "offset" ||
+                             sel.probe == "stride" || sel.probe == "bank" || sel.probe == "latency";
+    if (!known_probe)
+      throw std::invalid_argument("--only " + s + ": unknown probe '" + sel.probe +
+                                  "' (copy, coalescing, offset, stride, bank, latency)");
+    if (sel.item.empty()) continue;
+    if (!item_exists(sel.probe, sel.item)) {
+      std::string known;
+      if (sel.probe == "bank")
+        for (const auto& v : bank_variants()) known += (known.empty() ? "" : ", ") + v.name;
+      else if (sel.probe == "offset") known = "0..32";
+      else if (sel.probe == "stride") known = "1..32";
+      else if (sel.probe == "latency") known = "dram, l2";
+      else known = "none: select the whole probe";
+      throw std::invalid_argument("--only " + s + ": no item '" + sel.item + "' in probe " + sel.probe + " (" + known + ")");
+    }
+  }
+}
+
+bool selected(const std::vector<std::string>& only, const std::string& probe, const std::string& item) {
+  if (only.empty()) return true;
+  for (const auto& s : only) {
+    const Selector sel = split(s);
+    const bool probe_match = sel.probe == probe || (sel.probe == "coalescing" && (probe == "offset" || probe == "stride"));
+    if (!probe_match) continue;
+    if (sel.item.empty() || item.empty() || sel.item == item) return true;
+  }
+  return false;
+}
+
+void check_options(const ProbeOptions& options) {
+  check_selectors(options.only);
+  if (options.launches < 0) throw std::invalid_argument("--launches must be >= 0");
+  if (options.bank_reps < 1 || options.bank_reps > (1 << 20)) throw std::invalid_argument("--bank-reps must be 1..2^20");
+  if (options.bank_blocks < 0) throw std::invalid_argument("--bank-blocks must be >= 0");
+  if (options.chase_stride < 128 || options.chase_stride % 4 != 0)
+    throw std::invalid_argument("--chase-stride must be a multiple of 4 bytes and >= 128 (one slot per cache line)");
+  if (options.chase_steps < 1) throw std::invalid_argument("--chase-steps must be >= 1");
+}
+
+ProbeReport run_probes(const ProbeOptions& options, std::ostream& progress) {
+  check_options(options);
+  Probes p(options, progress);
+  return p.run();
+}
+
+} // namespace memtune::probe

@@ -81,6 +81,13 @@ search::Space AosSoaTemplate::space(const Problem& problem, const Target& target
   // vectors; with an odd count it would be aos again.
   s.require((is_layout(AosSoaLayout::aos_vec) * ((axis("items") * fields) % 2) == 0)
                 .because("aos_vec needs an even items*fields (8/16-byte accesses that stay aligned)"));
+  // A thread keeps items*fields floats in registers; __launch_bounds__(block)
+  // leaves it 65536/block of them (64K registers per block on every GPU since
+  // Kepler), and about 40 go to addresses and guards. Beyond that NVRTC spills
+  // to local memory (seen at block 1024 with 32 and 64 floats per thread).
+  s.require((axis("block_size") * (axis("items") * fields + 40) <= 65536)
+                .because("items*fields floats per thread do not fit in the registers a block_size block leaves each "
+                         "thread (would spill)"));
   const auto smem_limit = static_cast<std::int64_t>(target.smem_per_block_optin);
   s.require((is_layout(AosSoaLayout::aos_smem) * axis("block_size") * axis("items") * (fields * 4) <= smem_limit)
                 .because("aos_smem tile (block_size*items*fields floats) exceeds shared memory per block"));

@@ -73,6 +73,7 @@ TEST_CASE("aos_soa space: axes, pruned combinations, default config") {
         if (c.at("layout") == layout(AosSoaLayout::aos_vec)) CHECK((c.at("items") * f) % 2 == 0);
         if (c.at("layout") == layout(AosSoaLayout::aos_smem)) CHECK(c.at("block_size") * c.at("items") * f * 4 <= 227 * 1024);
         if (op == AosSoaOp::write) CHECK(c.at("layout") != layout(AosSoaLayout::aos_ldg));
+        CHECK(c.at("block_size") * (c.at("items") * f + 40) <= 65536);
       }
       // Every layout is in the space (aos_vec with items >= 2), aos_ldg unless writing.
       CHECK(layouts.size() == (op == AosSoaOp::write ? 4U : 5U));
@@ -96,7 +97,10 @@ TEST_CASE("aos_soa space: axes, pruned combinations, default config") {
   // 48 KiB target neither does 1024 x 4 x 3 floats (48 KiB + 0) ... but 1024 x 8 x 3 (96 KiB) is pruned.
   const search::Space s8 = t.space(problem(1 << 24, AosSoaOp::read, 8), h100_like());
   CHECK_FALSE(s8.is_valid({{"layout", layout(AosSoaLayout::aos_smem)}, {"block_size", 1024}, {"items", 8}}));
-  CHECK(s8.is_valid({{"layout", layout(AosSoaLayout::soa)}, {"block_size", 1024}, {"items", 8}}));
+  CHECK(s8.is_valid({{"layout", layout(AosSoaLayout::soa)}, {"block_size", 512}, {"items", 8}}));
+  // 64 floats per thread at 1024 threads would spill (64 registers each).
+  CHECK_FALSE(s8.is_valid({{"layout", layout(AosSoaLayout::soa)}, {"block_size", 1024}, {"items", 8}}));
+  CHECK(s3.is_valid({{"layout", layout(AosSoaLayout::soa)}, {"block_size", 1024}, {"items", 8}}));
   const search::Space small = t.space(p3, target_for(75, 48 * 1024));
   CHECK_FALSE(small.is_valid({{"layout", layout(AosSoaLayout::aos_smem)}, {"block_size", 1024}, {"items", 8}}));
   CHECK(small.is_valid({{"layout", layout(AosSoaLayout::aos_smem)}, {"block_size", 1024}, {"items", 4}}));
@@ -321,8 +325,11 @@ TEST_CASE("aos_soa layout note says what the layout buys") {
 TEST_CASE("every aos_soa candidate compiles for sm_90 and sm_75, without local memory") {
   const auto& t = templates::aos_soa();
   for (int cc : {90, 75}) {
-    // Every candidate of every op at the default 3 fields; 1, 4 and 8 fields
-    // (the other vector and shared-access widths) too.
+    // Every candidate of every op at the default 3 fields, for both
+    // architectures; on sm_90 also every readwrite candidate (struct loads and
+    // stores) at 1, 4 and 8 fields: the other vector and shared-access widths,
+    // and the most registers per thread. (All ops x fields 1, 3, 4, 8 on both
+    // architectures passed once, 2,200 compiles, too slow for every run.)
     CompilePool pool(nullptr);
     struct Job {
       std::string what;
@@ -331,6 +338,7 @@ TEST_CASE("every aos_soa candidate compiles for sm_90 and sm_75, without local m
     std::vector<Job> jobs;
     for (AosSoaOp op : kOps) {
       for (std::int64_t f : {1LL, 3LL, 4LL, 8LL}) {
+        if (f != 3 && (cc != 90 || op != AosSoaOp::readwrite)) continue;
         const Problem p = problem(1000003, op, f);
         const Target target = target_for(cc, cc >= 90 ? 227 * 1024 : 64 * 1024);
         const search::Space space = t.space(p, target);
@@ -338,7 +346,7 @@ TEST_CASE("every aos_soa candidate compiles for sm_90 and sm_75, without local m
           jobs.push_back({format_problem(p) + " " + space.format(c), pool.submit(compile_request(t, t.launch(c, p), cc))});
       }
     }
-    CHECK(jobs.size() > 1000);
+    CHECK(jobs.size() > (cc == 90 ? 500U : 250U));
     for (auto& j : jobs) {
       CAPTURE(cc);
       CAPTURE(j.what);

@@ -1,3 +1,4 @@
+#include <memtune/templates/aos_soa.hpp>
 #include <memtune/templates/catalogue.hpp>
 #include <memtune/templates/filter.hpp>
 
@@ -5,7 +6,7 @@
 
 namespace memtune::templates {
 
-std::vector<const KernelTemplate*> all() { return {&filter()}; }
+std::vector<const KernelTemplate*> all() { return {&filter(), &aos_soa()}; }
 
 const KernelTemplate& find(const std::string& name) {
   std::string known;

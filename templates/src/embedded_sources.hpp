@@ -3,4 +3,5 @@
 // (see cmake/EmbedSource.cmake): the library needs no files at run time.
 namespace memtune::templates::embedded {
 extern const char filter_cu[];
+extern const char aos_soa_cu[];
 } // namespace memtune::templates::embedded

@@ -4,8 +4,10 @@
 #include <memtune/search/feasibility.hpp>
 #include <memtune/search/gp.hpp>
 #include <memtune/search/initial_design.hpp>
+#include <memtune/search/output_warping.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -13,7 +15,8 @@
 namespace memtune::search {
 
 BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, BayesOptions options)
-    : configs_(space.enumerate()), engine_(&engine), options_(std::move(options)) {
+    : configs_(space.enumerate()), engine_(&engine), options_(std::move(options)),
+      hedge_(3, options_.hedge_eta) {
   const Encoder encoder(space);
   points_ = encoder.encode(configs_);
   category_counts_ = encoder.category_counts();
@@ -78,13 +81,22 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
     const auto i = static_cast<std::size_t>(ok_rows[r]);
     y[static_cast<Eigen::Index>(r)] = std::log(*observed_.at(i)) - (prior_log_time_.empty() ? 0.0 : prior_log_time_[i]);
   }
-  const double mean = y.mean();
-  const double spread = std::sqrt((y.array() - mean).square().mean());
+  // With the copula the GP works on warped ranks: mean 0, scale 1, and the
+  // comparisons below happen in warped units (no prior mean, see BayesOptions).
+  const bool copula = options_.output_warping && prior_log_time_.empty();
+  double best_log_time = std::numeric_limits<double>::infinity();
+  if (copula) {
+    y = gaussian_copula(y);
+    best_log_time = y.minCoeff();
+  }
+  const double mean = copula ? 0.0 : y.mean();
+  const double spread = copula ? 1.0 : std::sqrt((y.array() - mean).square().mean());
   const double scale = spread > 1e-12 ? spread : 1.0;
   y = (y.array() - mean) / scale;
 
   const Points x = points_.subset(ok_rows);
   const bool refit = ok_at_last_fit_ == 0 ||
+                     (ok_rows.size() < options_.refit_every_below && ok_rows.size() != ok_at_last_fit_) ||
                      static_cast<double>(ok_rows.size()) >= (1.0 + options_.refit_growth) * static_cast<double>(ok_at_last_fit_);
   if (refit) {
     kernel_ = fit_hyperparameters(x, y, kernel_, *engine_, options_.hyperfit).kernel;
@@ -109,8 +121,8 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
 
   // Compare in log-time, not in residuals: with a prior mean the residuals
   // hide which configs the prior thinks fast. mean_lt = prior + m + s * z.
-  double best_log_time = std::numeric_limits<double>::infinity();
-  for (const Eigen::Index i : ok_rows) best_log_time = std::min(best_log_time, std::log(*observed_.at(static_cast<std::size_t>(i))));
+  if (!copula)
+    for (const Eigen::Index i : ok_rows) best_log_time = std::min(best_log_time, std::log(*observed_.at(static_cast<std::size_t>(i))));
   std::vector<double> mean_lt(free.size()), sd_lt(free.size());
   for (std::size_t j = 0; j < free.size(); ++j) {
     const double prior = prior_log_time_.empty() ? 0.0 : prior_log_time_[static_cast<std::size_t>(free[j])];
@@ -118,10 +130,42 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
     sd_lt[j] = scale * std::sqrt(predicted[j].variance);
   }
 
+  auto feasible_ei = [&](std::size_t j) {
+    return expected_improvement(mean_lt[j], sd_lt[j], best_log_time, options_.xi * scale) * feasible[j];
+  };
   double best_score = 0.0;
   std::optional<std::size_t> pick;
+  if (options_.acquisition == BayesOptions::Acquisition::hedge) {
+    // Reward last round's nominees with minus their updated standardised mean.
+    if (!nominees_.empty()) {
+      std::vector<Eigen::Index> rows(nominees_.begin(), nominees_.end());
+      const std::vector<Prediction> now = gp.predict(points_.subset(rows));
+      std::vector<double> rewards;
+      for (const Prediction& p : now) rewards.push_back(-p.mean);
+      hedge_.reward(rewards);
+    }
+    // Each arm's nominee: EI, PI and LCB, all times P(feasible) (LCB as a
+    // penalty: an unlikely-feasible config's bound is pushed up).
+    std::array<std::optional<std::size_t>, 3> arm{};
+    std::array<double, 3> arm_score{0.0, 0.0, -std::numeric_limits<double>::infinity()};
+    for (std::size_t j = 0; j < free.size(); ++j) {
+      const double ei = feasible_ei(j);
+      const double pi =
+          probability_of_improvement(mean_lt[j], sd_lt[j], best_log_time, options_.xi * scale) * feasible[j];
+      const double lcb = -(lower_confidence_bound(mean_lt[j], sd_lt[j], options_.lcb_kappa) - best_log_time) /
+                             scale * feasible[j] -
+                         (1.0 - feasible[j]) * 10.0;
+      if (ei > arm_score[0]) arm_score[0] = ei, arm[0] = j;
+      if (pi > arm_score[1]) arm_score[1] = pi, arm[1] = j;
+      if (lcb > arm_score[2]) arm_score[2] = lcb, arm[2] = j;
+    }
+    nominees_.clear();
+    for (const auto& a : arm) nominees_.push_back(static_cast<std::size_t>(free[a.value_or(0)]));
+    const std::size_t chosen = hedge_.choose(*engine_);
+    if (arm[chosen]) return nominees_[chosen];
+  }
   for (std::size_t j = 0; j < free.size(); ++j) {
-    const double score = expected_improvement(mean_lt[j], sd_lt[j], best_log_time, options_.xi * scale) * feasible[j];
+    const double score = feasible_ei(j);
     if (score > best_score) best_score = score, pick = j;
   }
   if (!pick || best_score < 1e-12 * scale) {

@@ -22,6 +22,7 @@
 #include <memtune/search/encoding.hpp>
 #include <memtune/search/hyperfit.hpp>
 #include <memtune/search/kernels.hpp>
+#include <memtune/search/portfolio.hpp>
 #include <memtune/search/strategy.hpp>
 
 #include <functional>
@@ -38,8 +39,22 @@ struct BayesOptions {
   // EI margin, in units of the spread of the observed log-times.
   double xi = 0.01;
   HyperfitOptions hyperfit;
-  // Refit hyperparameters when the successful trials grew by this fraction.
+  // Refit hyperparameters when the successful trials grew by this fraction,
+  // and after every new one while fewer than `refit_every_below` succeeded
+  // (early fits move a lot and are cheap).
   double refit_growth = 0.15;
+  std::size_t refit_every_below = 0;
+  // Fit the GP to a Gaussian copula of the log-times (output_warping.hpp)
+  // instead of the standardised log-times. Ignored with a prior mean, whose
+  // residuals must stay in log-time to be added back.
+  bool output_warping = false;
+  // How candidates are scored: plain expected improvement, or a GP-Hedge
+  // portfolio of EI, probability of improvement and the lower confidence
+  // bound (portfolio.hpp).
+  enum class Acquisition { ei, hedge };
+  Acquisition acquisition = Acquisition::ei;
+  double hedge_eta = 1.0;   // portfolio learning rate [1 / standardised log-time]
+  double lcb_kappa = 2.0;   // LCB's exploration weight [standard deviations]
   // Multiply EI by P(feasible). Off only to measure what the model buys.
   bool use_feasibility = true;
   // Optional prior mean: predicted log(time [s]) of a config, e.g. from an
@@ -82,6 +97,8 @@ private:
 
   MixedKernel kernel_;
   std::size_t ok_at_last_fit_ = 0;
+  HedgePortfolio hedge_{3};
+  std::vector<std::size_t> nominees_; // per hedge arm: candidate it nominated last time
   MixedKernel feasibility_kernel_;
   std::size_t observed_at_last_feasibility_fit_ = 0;
 };

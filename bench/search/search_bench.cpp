@@ -4,7 +4,6 @@
 //   memtune_search_bench bench/data/synthetic_space.json [--seeds 30] [--json]
 //                        [--strategies grid,random,bayes] [--bayes-initial N] [--bayes-xi X] [--bayes-no-feasibility]
 //                        [--bayes-refit-every-below N] [--bayes-acquisition ei|hedge] [--bayes-min-length-scale L]
-//                        [--bayes-output-warping]
 //                        [--kernel-tuner kt.json]
 //
 // Per recording and strategy, over the seeds: evaluations until the best so far
@@ -156,7 +155,6 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"ei", "hedge"}));
   app.add_option("--bayes-min-length-scale", options.bayes.hyperfit.bounds.min_length_scale,
                  "bayes: lower bound of the ordinal length scales (coordinates in [0, 1])");
-  app.add_flag("--bayes-output-warping", options.bayes.output_warping, "bayes: fit a Gaussian copula of the log-times");
   std::string kernel_tuner_file;
   app.add_option("--kernel-tuner", kernel_tuner_file, "JSON of kernel_tuner_compare.py --json, for the verdict lines")
       ->check(CLI::ExistingFile);
@@ -225,14 +223,41 @@ int main(int argc, char** argv) {
   }
   std::printf("%d seeds; medians with [interquartile range]; best@k%% = best time / optimum after k%% of the grid\n",
               seeds);
-  std::printf("%-28s %-7s %7s %22s %22s %24s %24s %9s\n", "recording", "strategy", "configs", "evals to 5%",
+  if (kernel_tuner.contains("tool"))
+    std::printf("kt:* rows: %s, simulation mode on the same recordings\n",
+                kernel_tuner["tool"].get<std::string>().c_str());
+  std::printf("%-28s %-16s %7s %22s %22s %24s %24s %9s\n", "recording", "strategy", "configs", "evals to 5%",
               "evals to 1%", "best@10%", "best@20%", "s/run");
-  for (const Row& r : rows) {
-    std::string shown = r.recording.size() > 28 ? "..." + r.recording.substr(r.recording.size() - 25) : r.recording;
-    std::printf("%-28s %-7s %7zu %22s %22s %24s %24s %9.3f\n", shown.c_str(), r.strategy.c_str(), r.configs,
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const Row& r = rows[k];
+    const std::string shown =
+        r.recording.size() > 28 ? "..." + r.recording.substr(r.recording.size() - 25) : r.recording;
+    std::printf("%-28s %-16s %7zu %22s %22s %24s %24s %9.3f\n", shown.c_str(), r.strategy.c_str(), r.configs,
                 cell(bench::summarize(r.to5), 0).c_str(), cell(bench::summarize(r.to1), 0).c_str(),
                 cell(bench::summarize(r.at10), 3).c_str(), cell(bench::summarize(r.at20), 3).c_str(),
                 r.seconds_per_run);
+    if (k + 1 < rows.size() && rows[k + 1].recording == r.recording) continue;
+    // Kernel Tuner's rows for the same recording (matched by file name), side by side.
+    if (!kernel_tuner.contains("results")) continue;
+    for (const auto& kt : kernel_tuner["results"]) {
+      if (std::filesystem::path(kt.value("recording", "")).filename() != std::filesystem::path(r.recording).filename())
+        continue;
+      auto kt_cell = [](const nlohmann::json& s, int precision) {
+        auto num = [&](const nlohmann::json& x) {
+          if (x.is_null()) return std::string("inf");
+          char buf[32];
+          std::snprintf(buf, sizeof buf, "%.*f", precision, x.get<double>());
+          return std::string(buf);
+        };
+        return num(s["median"]) + " [" + num(s["q1"]) + "-" + num(s["q3"]) + "]";
+      };
+      std::printf("%-28s %-16s %7zu %22s %22s %24s %24s %9.3f\n", shown.c_str(),
+                  kt.value("strategy", "?").c_str(), kt.value("configs", std::size_t{0}),
+                  kt_cell(kt["evaluations_to_within_5pct"], 0).c_str(),
+                  kt_cell(kt["evaluations_to_within_1pct"], 0).c_str(),
+                  kt_cell(kt["best_over_optimum_at_10pct"], 3).c_str(),
+                  kt_cell(kt["best_over_optimum_at_20pct"], 3).c_str(), kt.value("seconds_per_run", 0.0));
+    }
   }
   print_verdicts(rows, kernel_tuner);
   return 0;

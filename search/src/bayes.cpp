@@ -4,7 +4,6 @@
 #include <memtune/search/feasibility.hpp>
 #include <memtune/search/gp.hpp>
 #include <memtune/search/initial_design.hpp>
-#include <memtune/search/output_warping.hpp>
 
 #include <algorithm>
 #include <array>
@@ -81,16 +80,8 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
     const auto i = static_cast<std::size_t>(ok_rows[r]);
     y[static_cast<Eigen::Index>(r)] = std::log(*observed_.at(i)) - (prior_log_time_.empty() ? 0.0 : prior_log_time_[i]);
   }
-  // With the copula the GP works on warped ranks: mean 0, scale 1, and the
-  // comparisons below happen in warped units (no prior mean, see BayesOptions).
-  const bool copula = options_.output_warping && prior_log_time_.empty();
-  double best_log_time = std::numeric_limits<double>::infinity();
-  if (copula) {
-    y = gaussian_copula(y);
-    best_log_time = y.minCoeff();
-  }
-  const double mean = copula ? 0.0 : y.mean();
-  const double spread = copula ? 1.0 : std::sqrt((y.array() - mean).square().mean());
+  const double mean = y.mean();
+  const double spread = std::sqrt((y.array() - mean).square().mean());
   const double scale = spread > 1e-12 ? spread : 1.0;
   y = (y.array() - mean) / scale;
 
@@ -121,8 +112,8 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
 
   // Compare in log-time, not in residuals: with a prior mean the residuals
   // hide which configs the prior thinks fast. mean_lt = prior + m + s * z.
-  if (!copula)
-    for (const Eigen::Index i : ok_rows) best_log_time = std::min(best_log_time, std::log(*observed_.at(static_cast<std::size_t>(i))));
+  double best_log_time = std::numeric_limits<double>::infinity();
+  for (const Eigen::Index i : ok_rows) best_log_time = std::min(best_log_time, std::log(*observed_.at(static_cast<std::size_t>(i))));
   std::vector<double> mean_lt(free.size()), sd_lt(free.size());
   for (std::size_t j = 0; j < free.size(); ++j) {
     const double prior = prior_log_time_.empty() ? 0.0 : prior_log_time_[static_cast<std::size_t>(free[j])];

@@ -44,10 +44,6 @@ struct BayesOptions {
   // (early fits move a lot and are cheap).
   double refit_growth = 0.15;
   std::size_t refit_every_below = 0;
-  // Fit the GP to a Gaussian copula of the log-times (output_warping.hpp)
-  // instead of the standardised log-times. Ignored with a prior mean, whose
-  // residuals must stay in log-time to be added back.
-  bool output_warping = false;
   // How candidates are scored: plain expected improvement, or a GP-Hedge
   // portfolio of EI, probability of improvement and the lower confidence
   // bound (portfolio.hpp).

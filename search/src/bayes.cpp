@@ -139,6 +139,7 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
     // penalty: an unlikely-feasible config's bound is pushed up).
     std::array<std::optional<std::size_t>, 3> arm{};
     std::array<double, 3> arm_score{0.0, 0.0, -std::numeric_limits<double>::infinity()};
+    double pi_z = -std::numeric_limits<double>::infinity();
     for (std::size_t j = 0; j < free.size(); ++j) {
       const double ei = feasible_ei(j);
       const double pi =
@@ -147,7 +148,9 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
                              scale * feasible[j] -
                          (1.0 - feasible[j]) * 10.0;
       if (ei > arm_score[0]) arm_score[0] = ei, arm[0] = j;
-      if (pi > arm_score[1]) arm_score[1] = pi, arm[1] = j;
+      // PI saturates at 1 far below the best; break those ties by the z-score.
+      const double z = sd_lt[j] > 0.0 ? (best_log_time - options_.xi * scale - mean_lt[j]) / sd_lt[j] : 0.0;
+      if (pi > arm_score[1] || (pi == arm_score[1] && arm[1] && z > pi_z)) arm_score[1] = pi, arm[1] = j, pi_z = z;
       if (lcb > arm_score[2]) arm_score[2] = lcb, arm[2] = j;
     }
     nominees_.clear();

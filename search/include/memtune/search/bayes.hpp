@@ -1,7 +1,7 @@
 #pragma once
 // Bayesian optimisation over a finite space: a Gaussian process on
-// log(time), expected improvement times P(feasible), maximised exhaustively
-// over every valid config not yet proposed.
+// log(time), a GP-Hedge portfolio of acquisitions (EI, PI, LCB) times
+// P(feasible), maximised exhaustively over every valid config not yet proposed.
 //
 //   std::mt19937_64 engine{42};
 //   BayesianSearch bayes(space, engine);
@@ -10,13 +10,17 @@
 // 1. A Latin-hypercube first batch (initial_design.hpp) snapped to valid configs.
 // 2. Then, per proposal: targets y = log(time [s]) - prior_mean(config),
 //    standardised; the kernel's hyperparameters (kernels.hpp) are refitted by
-//    maximum marginal likelihood (hyperfit.hpp) whenever the number of
-//    successful trials has grown by `refit_growth` since the last fit, and
-//    reused otherwise (the fit dominates the cost and changes little late).
+//    maximum marginal likelihood (hyperfit.hpp) after every new success while
+//    fewer than `refit_every_below` succeeded, then whenever the successes
+//    grew by `refit_growth` since the last fit (the fit dominates the cost
+//    and changes little late).
 // 3. Failed trials are not fitted; they train the feasibility model
-//    (feasibility.hpp, a second GP on outcomes, refitted on the same
-//    schedule) whose probability multiplies EI.
-// 4. When EI has vanished everywhere (the model is sure nothing beats the
+//    (feasibility.hpp, a second GP on outcomes, refitted on the growth
+//    schedule) whose probability multiplies every acquisition.
+// 4. EI, PI and LCB each nominate their best candidate; the portfolio
+//    (portfolio.hpp) draws one, and rewards each arm next round with minus
+//    the refitted model's mean at its nominee. With `acquisition = ei`, EI alone.
+// 5. When EI has vanished everywhere (the model is sure nothing beats the
 //    best), the lowest lower-confidence bound among likely-feasible configs
 //    is proposed instead, so the search keeps going until told to stop.
 #include <memtune/search/encoding.hpp>
@@ -43,12 +47,12 @@ struct BayesOptions {
   // and after every new one while fewer than `refit_every_below` succeeded
   // (early fits move a lot and are cheap).
   double refit_growth = 0.15;
-  std::size_t refit_every_below = 0;
+  std::size_t refit_every_below = 30;
   // How candidates are scored: plain expected improvement, or a GP-Hedge
   // portfolio of EI, probability of improvement and the lower confidence
   // bound (portfolio.hpp).
   enum class Acquisition { ei, hedge };
-  Acquisition acquisition = Acquisition::ei;
+  Acquisition acquisition = Acquisition::hedge;
   double hedge_eta = 1.0;   // portfolio learning rate [1 / standardised log-time]
   double lcb_kappa = 2.0;   // LCB's exploration weight [standard deviations]
   // Multiply EI by P(feasible). Off only to measure what the model buys.

@@ -4,6 +4,7 @@
 //   memtune_search_bench bench/data/synthetic_space.json [--seeds 30] [--json]
 //                        [--strategies grid,random,bayes] [--bayes-initial N] [--bayes-xi X] [--bayes-no-feasibility]
 //                        [--bayes-refit-every-below N] [--bayes-acquisition ei|hedge] [--bayes-min-length-scale L]
+//                        [--bayes-hedge-eta E] [--bayes-lcb-kappa K]
 //                        [--kernel-tuner kt.json]
 //
 // Per recording and strategy, over the seeds: evaluations until the best so far
@@ -169,6 +170,8 @@ int main(int argc, char** argv) {
   std::string acquisition = "hedge";
   app.add_option("--bayes-acquisition", acquisition, "bayes: ei or hedge (GP-Hedge over EI, PI, LCB)")
       ->check(CLI::IsMember({"ei", "hedge"}));
+  app.add_option("--bayes-hedge-eta", options.bayes.hedge_eta, "bayes: portfolio learning rate");
+  app.add_option("--bayes-lcb-kappa", options.bayes.lcb_kappa, "bayes: LCB arm's weight on the standard deviation");
   app.add_option("--bayes-min-length-scale", options.bayes.hyperfit.bounds.min_length_scale,
                  "bayes: lower bound of the ordinal length scales (coordinates in [0, 1])");
   std::string kernel_tuner_file;

@@ -187,6 +187,12 @@ def main():
                              "best_over_optimum_at_10pct": summarize(b10), "best_over_optimum_at_20pct": summarize(b20),
                              "seconds_per_run": seconds})
     if args.json:
+        # JSON has no infinity: a median never reached is null, as in memtune_search_bench --json.
+        def finite(x):
+            if isinstance(x, dict):
+                return {k: finite(v) for k, v in x.items()}
+            return None if isinstance(x, float) and math.isinf(x) else x
+        rows = [finite(r) for r in rows]
         print(json.dumps({"schema_version": 1, "tool": f"kernel_tuner_compare (kernel_tuner {kernel_tuner.__version__})"
                           if hasattr(kernel_tuner, "__version__") else "kernel_tuner_compare",
                           "seeds": args.seeds, "results": rows}, indent=2))

@@ -3,12 +3,21 @@
 //
 //   memtune_search_bench bench/data/synthetic_space.json [--seeds 30] [--json]
 //                        [--strategies grid,random,bayes] [--bayes-initial N] [--bayes-xi X] [--bayes-no-feasibility]
+//                        [--bayes-refit-every-below N] [--bayes-acquisition ei|hedge] [--bayes-min-length-scale L]
+//                        [--bayes-hedge-eta E] [--bayes-lcb-kappa K]
+//                        [--kernel-tuner kt.json]
 //
 // Per recording and strategy, over the seeds: evaluations until the best so far
 // is within 5% and within 1% of the recording's optimum, and the best found
 // (as time / optimum) after 10% and 20% of the grid's evaluations (the number
 // of valid configs). Each run stops once it is within 1% and past the 20%
 // mark, or when the space is exhausted.
+//
+// With both random and bayes run, each recording ends with the bar as
+// verdict lines: bayes's median evaluations to 5% as a share of the grid
+// (<= 15%), random's median over bayes's (>= 2), and, given the JSON of
+// kernel_tuner_compare.py --json (--kernel-tuner), bayes against Kernel
+// Tuner's bayes_opt on the same recording (no more evaluations).
 #include "metrics.hpp"
 
 #include <memtune/search/factory.hpp>
@@ -18,7 +27,11 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -50,7 +63,20 @@ struct Row {
   double optimum_s = 0.0;
   std::vector<std::optional<double>> to5, to1, at10, at20;
   double seconds_per_run = 0.0;
+  std::size_t within5 = 0; // recorded configs within 5% of the optimum
 };
+
+// Median evaluations for a uniformly random order of `configs` to first hit
+// one of `good`: the smallest k with P(hit within k) >= 1/2, where
+// P(miss k times) = prod_{i<k} (configs - good - i) / (configs - i).
+std::size_t random_median_to_hit(std::size_t configs, std::size_t good) {
+  double miss = 1.0;
+  for (std::size_t k = 1; k <= configs; ++k) {
+    miss *= static_cast<double>(configs - good - (k - 1)) / static_cast<double>(configs - (k - 1));
+    if (miss <= 0.5) return k;
+  }
+  return configs;
+}
 
 std::string cell(const bench::Summary& s, int precision) {
   auto num = [&](double x) {
@@ -69,6 +95,60 @@ nlohmann::json to_json(const bench::Summary& s, const std::vector<std::optional<
   return {{"median", num(s.median)}, {"q1", num(s.q1)}, {"q3", num(s.q3)}, {"missing", s.missing}, {"runs", values}};
 }
 
+double median_to5(const Row& r) { return bench::summarize(r.to5).median; }
+
+// Kernel Tuner's median evaluations to 5% for `strategy` on the recording with
+// the same file name; nullopt when absent, +inf when never reached (null).
+std::optional<double> kernel_tuner_to5(const nlohmann::json& kt, const std::string& recording,
+                                       const std::string& strategy) {
+  if (!kt.contains("results")) return std::nullopt;
+  const auto name = std::filesystem::path(recording).filename();
+  for (const auto& r : kt["results"]) {
+    if (r.value("strategy", "") != strategy ||
+        std::filesystem::path(r.value("recording", "")).filename() != name)
+      continue;
+    const auto& m = r["evaluations_to_within_5pct"]["median"];
+    return m.is_null() ? std::numeric_limits<double>::infinity() : m.get<double>();
+  }
+  return std::nullopt;
+}
+
+// The bar, one line per criterion and recording.
+void print_verdicts(const std::vector<Row>& rows, const nlohmann::json& kt) {
+  auto find = [&](const std::string& recording, const std::string& strategy) -> const Row* {
+    for (const Row& r : rows)
+      if (r.recording == recording && r.strategy == strategy) return &r;
+    return nullptr;
+  };
+  auto verdict = [](bool pass) { return pass ? "PASS" : "FAIL"; };
+  std::vector<std::string> seen;
+  for (const Row& r : rows) {
+    if (std::find(seen.begin(), seen.end(), r.recording) != seen.end()) continue;
+    seen.push_back(r.recording);
+    const Row* bayes = find(r.recording, "bayes");
+    if (!bayes) continue;
+    const double b = median_to5(*bayes);
+    const double share = 100.0 * b / static_cast<double>(bayes->configs);
+    std::printf("\nverdict %s\n", r.recording.c_str());
+    std::printf("  bayes evals to 5%%: %.1f = %.1f%% of the grid's %zu (bar <= 15%%): %s\n", b, share, bayes->configs,
+                verdict(share <= 15.0));
+    if (const Row* random = find(r.recording, "random")) {
+      const double ratio = median_to5(*random) / b;
+      std::printf("  random / bayes evals to 5%%: %.1f / %.1f = %.2fx (bar >= 2x): %s\n", median_to5(*random), b,
+                  ratio, verdict(ratio >= 2.0));
+      // Random's 30-seed median is itself noisy; its exact median says how lucky the draws were.
+      std::printf("    (%zu of %zu configs lie within 5%%: random search's exact median is %zu evaluations)\n",
+                  bayes->within5, bayes->configs, random_median_to_hit(bayes->configs, bayes->within5));
+    }
+    if (const auto kt_bayes = kernel_tuner_to5(kt, r.recording, "kt:bayes_opt")) {
+      std::printf("  bayes vs Kernel Tuner bayes_opt evals to 5%%: %.1f vs %.1f (bar: no more): %s\n", b, *kt_bayes,
+                  verdict(b <= *kt_bayes));
+    } else if (!kt.is_null()) {
+      std::printf("  bayes vs Kernel Tuner bayes_opt: no kt:bayes_opt result for this recording\n");
+    }
+  }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -85,10 +165,29 @@ int main(int argc, char** argv) {
   app.add_option("--bayes-initial", options.bayes.initial_points, "bayes: size of the initial design (0: 2 x axes, >= 5)");
   app.add_option("--bayes-xi", options.bayes.xi, "bayes: EI margin, in spreads of the observed log-times");
   app.add_flag("!--bayes-no-feasibility", options.bayes.use_feasibility, "bayes: do not multiply EI by P(feasible)");
+  app.add_option("--bayes-refit-every-below", options.bayes.refit_every_below,
+                 "bayes: refit the hyperparameters after every trial while fewer succeeded");
+  std::string acquisition = "hedge";
+  app.add_option("--bayes-acquisition", acquisition, "bayes: ei or hedge (GP-Hedge over EI, PI, LCB)")
+      ->check(CLI::IsMember({"ei", "hedge"}));
+  app.add_option("--bayes-hedge-eta", options.bayes.hedge_eta, "bayes: portfolio learning rate");
+  app.add_option("--bayes-lcb-kappa", options.bayes.lcb_kappa, "bayes: LCB arm's weight on the standard deviation");
+  app.add_option("--bayes-min-length-scale", options.bayes.hyperfit.bounds.min_length_scale,
+                 "bayes: lower bound of the ordinal length scales (coordinates in [0, 1])");
+  std::string kernel_tuner_file;
+  app.add_option("--kernel-tuner", kernel_tuner_file, "JSON of kernel_tuner_compare.py --json, for the verdict lines")
+      ->check(CLI::ExistingFile);
   CLI11_PARSE(app, argc, argv);
+  options.bayes.acquisition =
+      acquisition == "hedge" ? search::BayesOptions::Acquisition::hedge : search::BayesOptions::Acquisition::ei;
 
   std::vector<Row> rows;
+  nlohmann::json kernel_tuner;
   try {
+    if (!kernel_tuner_file.empty()) {
+      std::ifstream in(kernel_tuner_file);
+      kernel_tuner = nlohmann::json::parse(in);
+    }
     for (const auto& file : files) {
       const search::Recording rec = search::load_recording(file);
       const auto best = rec.best();
@@ -98,7 +197,9 @@ int main(int argc, char** argv) {
       const auto at20 = static_cast<std::size_t>(std::ceil(0.20 * static_cast<double>(configs)));
       const search::Objective objective = search::replay_objective(rec);
       for (const auto& name : strategies) {
-        Row row{file, name, configs, *best->time_s, {}, {}, {}, {}, 0.0};
+        Row row{file, name, configs, *best->time_s, {}, {}, {}, {}, 0.0, 0};
+        for (const auto& t : rec.trials)
+          if (t.ok() && *t.time_s <= 1.05 * *best->time_s) ++row.within5;
         const auto started = std::chrono::steady_clock::now();
         for (int seed = 1; seed <= seeds; ++seed) {
           std::mt19937_64 engine(static_cast<std::uint64_t>(seed));
@@ -143,14 +244,42 @@ int main(int argc, char** argv) {
   }
   std::printf("%d seeds; medians with [interquartile range]; best@k%% = best time / optimum after k%% of the grid\n",
               seeds);
-  std::printf("%-28s %-7s %7s %22s %22s %24s %24s %9s\n", "recording", "strategy", "configs", "evals to 5%",
+  if (kernel_tuner.contains("tool"))
+    std::printf("kt:* rows: %s, simulation mode on the same recordings\n",
+                kernel_tuner["tool"].get<std::string>().c_str());
+  std::printf("%-28s %-16s %7s %22s %22s %24s %24s %9s\n", "recording", "strategy", "configs", "evals to 5%",
               "evals to 1%", "best@10%", "best@20%", "s/run");
-  for (const Row& r : rows) {
-    std::string shown = r.recording.size() > 28 ? "..." + r.recording.substr(r.recording.size() - 25) : r.recording;
-    std::printf("%-28s %-7s %7zu %22s %22s %24s %24s %9.3f\n", shown.c_str(), r.strategy.c_str(), r.configs,
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const Row& r = rows[k];
+    const std::string shown =
+        r.recording.size() > 28 ? "..." + r.recording.substr(r.recording.size() - 25) : r.recording;
+    std::printf("%-28s %-16s %7zu %22s %22s %24s %24s %9.3f\n", shown.c_str(), r.strategy.c_str(), r.configs,
                 cell(bench::summarize(r.to5), 0).c_str(), cell(bench::summarize(r.to1), 0).c_str(),
                 cell(bench::summarize(r.at10), 3).c_str(), cell(bench::summarize(r.at20), 3).c_str(),
                 r.seconds_per_run);
+    if (k + 1 < rows.size() && rows[k + 1].recording == r.recording) continue;
+    // Kernel Tuner's rows for the same recording (matched by file name), side by side.
+    if (!kernel_tuner.contains("results")) continue;
+    for (const auto& kt : kernel_tuner["results"]) {
+      if (std::filesystem::path(kt.value("recording", "")).filename() != std::filesystem::path(r.recording).filename())
+        continue;
+      auto kt_cell = [](const nlohmann::json& s, int precision) {
+        auto num = [&](const nlohmann::json& x) {
+          if (x.is_null()) return std::string("inf");
+          char buf[32];
+          std::snprintf(buf, sizeof buf, "%.*f", precision, x.get<double>());
+          return std::string(buf);
+        };
+        return num(s["median"]) + " [" + num(s["q1"]) + "-" + num(s["q3"]) + "]";
+      };
+      std::printf("%-28s %-16s %7zu %22s %22s %24s %24s %9.3f\n", shown.c_str(),
+                  kt.value("strategy", "?").c_str(), kt.value("configs", std::size_t{0}),
+                  kt_cell(kt["evaluations_to_within_5pct"], 0).c_str(),
+                  kt_cell(kt["evaluations_to_within_1pct"], 0).c_str(),
+                  kt_cell(kt["best_over_optimum_at_10pct"], 3).c_str(),
+                  kt_cell(kt["best_over_optimum_at_20pct"], 3).c_str(), kt.value("seconds_per_run", 0.0));
+    }
   }
+  print_verdicts(rows, kernel_tuner);
   return 0;
 }

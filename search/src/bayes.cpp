@@ -6,6 +6,7 @@
 #include <memtune/search/initial_design.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -13,7 +14,8 @@
 namespace memtune::search {
 
 BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, BayesOptions options)
-    : configs_(space.enumerate()), engine_(&engine), options_(std::move(options)) {
+    : configs_(space.enumerate()), engine_(&engine), options_(std::move(options)),
+      hedge_(3, options_.hedge_eta) {
   const Encoder encoder(space);
   points_ = encoder.encode(configs_);
   category_counts_ = encoder.category_counts();
@@ -85,6 +87,7 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
 
   const Points x = points_.subset(ok_rows);
   const bool refit = ok_at_last_fit_ == 0 ||
+                     (ok_rows.size() < options_.refit_every_below && ok_rows.size() != ok_at_last_fit_) ||
                      static_cast<double>(ok_rows.size()) >= (1.0 + options_.refit_growth) * static_cast<double>(ok_at_last_fit_);
   if (refit) {
     kernel_ = fit_hyperparameters(x, y, kernel_, *engine_, options_.hyperfit).kernel;
@@ -118,10 +121,45 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
     sd_lt[j] = scale * std::sqrt(predicted[j].variance);
   }
 
+  auto feasible_ei = [&](std::size_t j) {
+    return expected_improvement(mean_lt[j], sd_lt[j], best_log_time, options_.xi * scale) * feasible[j];
+  };
   double best_score = 0.0;
   std::optional<std::size_t> pick;
+  if (options_.acquisition == BayesOptions::Acquisition::hedge) {
+    // Reward last round's nominees with minus their updated standardised mean.
+    if (!nominees_.empty()) {
+      std::vector<Eigen::Index> rows(nominees_.begin(), nominees_.end());
+      const std::vector<Prediction> now = gp.predict(points_.subset(rows));
+      std::vector<double> rewards;
+      for (const Prediction& p : now) rewards.push_back(-p.mean);
+      hedge_.reward(rewards);
+    }
+    // Each arm's nominee: EI, PI and LCB, all times P(feasible) (LCB as a
+    // penalty: an unlikely-feasible config's bound is pushed up).
+    std::array<std::optional<std::size_t>, 3> arm{};
+    std::array<double, 3> arm_score{0.0, 0.0, -std::numeric_limits<double>::infinity()};
+    double pi_z = -std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0; j < free.size(); ++j) {
+      const double ei = feasible_ei(j);
+      const double pi =
+          probability_of_improvement(mean_lt[j], sd_lt[j], best_log_time, options_.xi * scale) * feasible[j];
+      const double lcb = -(lower_confidence_bound(mean_lt[j], sd_lt[j], options_.lcb_kappa) - best_log_time) /
+                             scale * feasible[j] -
+                         (1.0 - feasible[j]) * 10.0;
+      if (ei > arm_score[0]) arm_score[0] = ei, arm[0] = j;
+      // PI saturates at 1 far below the best; break those ties by the z-score.
+      const double z = sd_lt[j] > 0.0 ? (best_log_time - options_.xi * scale - mean_lt[j]) / sd_lt[j] : 0.0;
+      if (pi > arm_score[1] || (pi == arm_score[1] && arm[1] && z > pi_z)) arm_score[1] = pi, arm[1] = j, pi_z = z;
+      if (lcb > arm_score[2]) arm_score[2] = lcb, arm[2] = j;
+    }
+    nominees_.clear();
+    for (const auto& a : arm) nominees_.push_back(static_cast<std::size_t>(free[a.value_or(0)]));
+    const std::size_t chosen = hedge_.choose(*engine_);
+    if (arm[chosen]) return nominees_[chosen];
+  }
   for (std::size_t j = 0; j < free.size(); ++j) {
-    const double score = expected_improvement(mean_lt[j], sd_lt[j], best_log_time, options_.xi * scale) * feasible[j];
+    const double score = feasible_ei(j);
     if (score > best_score) best_score = score, pick = j;
   }
   if (!pick || best_score < 1e-12 * scale) {

@@ -1,7 +1,7 @@
 #pragma once
 // Bayesian optimisation over a finite space: a Gaussian process on
-// log(time), expected improvement times P(feasible), maximised exhaustively
-// over every valid config not yet proposed.
+// log(time), a GP-Hedge portfolio of acquisitions (EI, PI, LCB) times
+// P(feasible), maximised exhaustively over every valid config not yet proposed.
 //
 //   std::mt19937_64 engine{42};
 //   BayesianSearch bayes(space, engine);
@@ -10,18 +10,23 @@
 // 1. A Latin-hypercube first batch (initial_design.hpp) snapped to valid configs.
 // 2. Then, per proposal: targets y = log(time [s]) - prior_mean(config),
 //    standardised; the kernel's hyperparameters (kernels.hpp) are refitted by
-//    maximum marginal likelihood (hyperfit.hpp) whenever the number of
-//    successful trials has grown by `refit_growth` since the last fit, and
-//    reused otherwise (the fit dominates the cost and changes little late).
+//    maximum marginal likelihood (hyperfit.hpp) after every new success while
+//    fewer than `refit_every_below` succeeded, then whenever the successes
+//    grew by `refit_growth` since the last fit (the fit dominates the cost
+//    and changes little late).
 // 3. Failed trials are not fitted; they train the feasibility model
-//    (feasibility.hpp, a second GP on outcomes, refitted on the same
-//    schedule) whose probability multiplies EI.
-// 4. When EI has vanished everywhere (the model is sure nothing beats the
+//    (feasibility.hpp, a second GP on outcomes, refitted on the growth
+//    schedule) whose probability multiplies every acquisition.
+// 4. EI, PI and LCB each nominate their best candidate; the portfolio
+//    (portfolio.hpp) draws one, and rewards each arm next round with minus
+//    the refitted model's mean at its nominee. With `acquisition = ei`, EI alone.
+// 5. When EI has vanished everywhere (the model is sure nothing beats the
 //    best), the lowest lower-confidence bound among likely-feasible configs
 //    is proposed instead, so the search keeps going until told to stop.
 #include <memtune/search/encoding.hpp>
 #include <memtune/search/hyperfit.hpp>
 #include <memtune/search/kernels.hpp>
+#include <memtune/search/portfolio.hpp>
 #include <memtune/search/strategy.hpp>
 
 #include <functional>
@@ -38,8 +43,18 @@ struct BayesOptions {
   // EI margin, in units of the spread of the observed log-times.
   double xi = 0.01;
   HyperfitOptions hyperfit;
-  // Refit hyperparameters when the successful trials grew by this fraction.
+  // Refit hyperparameters when the successful trials grew by this fraction,
+  // and after every new one while fewer than `refit_every_below` succeeded
+  // (early fits move a lot and are cheap).
   double refit_growth = 0.15;
+  std::size_t refit_every_below = 30;
+  // How candidates are scored: plain expected improvement, or a GP-Hedge
+  // portfolio of EI, probability of improvement and the lower confidence
+  // bound (portfolio.hpp).
+  enum class Acquisition { ei, hedge };
+  Acquisition acquisition = Acquisition::hedge;
+  double hedge_eta = 1.0;   // portfolio learning rate [1 / standardised log-time]
+  double lcb_kappa = 2.0;   // LCB's exploration weight [standard deviations]
   // Multiply EI by P(feasible). Off only to measure what the model buys.
   bool use_feasibility = true;
   // Optional prior mean: predicted log(time [s]) of a config, e.g. from an
@@ -82,6 +97,8 @@ private:
 
   MixedKernel kernel_;
   std::size_t ok_at_last_fit_ = 0;
+  HedgePortfolio hedge_{3};
+  std::vector<std::size_t> nominees_; // per hedge arm: candidate it nominated last time
   MixedKernel feasibility_kernel_;
   std::size_t observed_at_last_feasibility_fit_ = 0;
 };

@@ -29,7 +29,12 @@ Context& Context::operator=(Context&& other) noexcept {
 
 void Context::make_current() const { MEMTUNE_CU(driver_api().cuCtxSetCurrent(context_)); }
 
-void Context::synchronize() const { MEMTUNE_CU(driver_api().cuCtxSynchronize()); }
+void Context::synchronize() const {
+  // cuCtxSynchronize acts on the calling thread's current context, which
+  // other code may have changed: synchronise this one.
+  make_current();
+  MEMTUNE_CU(driver_api().cuCtxSynchronize());
+}
 
 void Context::release() noexcept {
   if (!context_) return;

@@ -136,8 +136,15 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
     return kExitNoDevice;
   }
 
-  if (o.json) out << to_json(result, o.top).dump(2) << "\n";
-  else print_table(out, result, o.top);
+  const std::string note = cmd.kernel->explain(result);
+  if (o.json) {
+    nlohmann::json j = to_json(result, o.top);
+    if (!note.empty()) j["template_note"] = note;
+    out << j.dump(2) << "\n";
+  } else {
+    print_table(out, result, o.top);
+    if (!note.empty()) out << "\nlayout: " << note << "\n";
+  }
   if (!o.record.empty()) write_file(o.record, recording_json(result));
   if (!o.save.empty() && result.best()) {
     ProfileStore store(o.save);

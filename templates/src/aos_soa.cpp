@@ -195,4 +195,16 @@ std::string aos_soa_layout_note(const Problem& problem, const std::map<std::stri
   return note;
 }
 
+std::string AosSoaTemplate::explain(const TuningResult& result) const {
+  std::map<std::string, double> best;
+  const search::Axis& layout = result.space.axis("layout");
+  for (const auto& e : result.evaluations) {
+    if (!e.ok() || !e.timing) continue;
+    const std::string label = layout.format(e.config.at("layout"));
+    auto it = best.find(label);
+    if (it == best.end() || e.timing->median_s < it->second) best[label] = e.timing->median_s;
+  }
+  return best.size() < 2 ? std::string{} : aos_soa_layout_note(result.problem, best);
+}
+
 } // namespace memtune::templates

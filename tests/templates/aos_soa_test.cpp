@@ -359,3 +359,26 @@ TEST_CASE("every aos_soa candidate compiles for sm_90 and sm_75, without local m
     }
   }
 }
+
+TEST_CASE("aos_soa explains what a layout change buys, from each layout's best") {
+  const auto& t = templates::find("aos_soa");
+  TuningResult r;
+  r.problem = {{"n", 1 << 24}, {"op", 0}, {"fields", 3}};
+  r.space = t.space(r.problem, h100_like());
+  const search::Axis& layout = r.space.axis("layout");
+  auto eval = [&](const std::string& label, double seconds) {
+    Evaluation e;
+    e.config = t.default_config(r.problem, h100_like());
+    e.config.set("layout", *layout.parse(label));
+    Timing timing;
+    timing.median_s = seconds;
+    e.timing = timing;
+    return e;
+  };
+  r.evaluations = {eval("soa", 1e-4), eval("aos", 3e-4), eval("aos", 2.9e-4)};
+  const std::string note = t.explain(r);
+  CHECK(note.find("soa") != std::string::npos);
+  CHECK(note.find("aos") != std::string::npos);
+  r.evaluations = {eval("soa", 1e-4)};
+  CHECK(t.explain(r).empty()); // one layout measured: nothing to compare
+}

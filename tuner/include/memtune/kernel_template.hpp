@@ -11,6 +11,7 @@
 #include <memtune/search/config.hpp>
 #include <memtune/search/space.hpp>
 #include <memtune/target.hpp>
+#include <memtune/tuning_result.hpp>
 
 #include <cuda.h>
 
@@ -86,6 +87,13 @@ public:
   // The configuration's memory accesses, for the analytical model (no GPU).
   [[nodiscard]] virtual AccessPattern access_pattern(const search::Config& config, const Problem& problem,
                                                      const Target& target) const = 0;
+  // What the template adds to the rationale once a run is done, e.g. what a
+  // data-layout change (the user's decision) buys on this target. Empty when
+  // it has nothing to add.
+  [[nodiscard]] virtual std::string explain(const TuningResult& result) const {
+    (void)result;
+    return {};
+  }
   [[nodiscard]] virtual std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const = 0;
 };
 

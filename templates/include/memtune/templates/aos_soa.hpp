@@ -39,6 +39,8 @@ public:
   [[nodiscard]] AccessPattern access_pattern(const search::Config& config, const Problem& problem,
                                              const Target& target) const override;
   [[nodiscard]] std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const override;
+  // What switching layout buys: aos_soa_layout_note over each layout's best.
+  [[nodiscard]] std::string explain(const TuningResult& result) const override;
 };
 
 const AosSoaTemplate& aos_soa();

@@ -14,7 +14,7 @@ for op in read write; do
   build-gpu/cli/memtune aos_soa --n 16M --op $op -q --record "$out/aos_soa_${op}_record.json" \
     >"$out/aos_soa_${op}.txt" 2>&1
 done
-build-gpu/bench/model/memtune_model_validation "$out/filter_16M_record.json" "$out"/probe/record/*.json \
+build-gpu/bench/model/memtune_model_validation "$out/filter_16M_record.json" "$out"/aos_soa_*_record.json \
   >"$out/model_validation.txt" 2>&1
 echo "== probes"; tail -30 "$out/probe_validation.txt"
 for op in read write; do echo "== aos_soa $op"; head -20 "$out/aos_soa_${op}.txt"; done

@@ -5,6 +5,8 @@
 #include <memtune/templates/aos_soa.hpp>
 #include <memtune/tuner.hpp>
 
+#include "quick_options.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -12,16 +14,6 @@
 #include <map>
 
 namespace {
-
-memtune::TuneOptions quick_options() {
-  memtune::TuneOptions o;
-  o.measure.min_samples = 3;
-  o.measure.max_samples = 3;
-  o.measure.max_seconds = 0.01;
-  o.measure.warmup = 1;
-  o.cache_folder = std::filesystem::temp_directory_path() / "memtune-gpu-test-cache";
-  return o;
-}
 
 memtune::Problem problem(std::int64_t n, memtune::templates::AosSoaOp op, std::int64_t fields) {
   return {{"n", n}, {"op", static_cast<std::int64_t>(op)}, {"fields", fields}};

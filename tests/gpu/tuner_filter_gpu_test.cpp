@@ -4,23 +4,11 @@
 #include <memtune/templates/filter.hpp>
 #include <memtune/tuner.hpp>
 
+#include "quick_options.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
-
-namespace {
-
-memtune::TuneOptions quick_options() {
-  memtune::TuneOptions o;
-  o.measure.min_samples = 3;
-  o.measure.max_samples = 3;
-  o.measure.max_seconds = 0.01;
-  o.measure.warmup = 1;
-  o.cache_folder = std::filesystem::temp_directory_path() / "memtune-gpu-test-cache";
-  return o;
-}
-
-} // namespace
 
 TEST_CASE("filter: every candidate is verified at odd sizes") {
   for (std::int64_t n : {1LL, 31LL, 1000003LL}) {

@@ -13,18 +13,8 @@ TuningResult tune_modeled(const KernelTemplate& kernel, const Problem& given, co
   const auto start = std::chrono::steady_clock::now();
   const Problem problem = complete_problem(kernel.problem_parameters(), given);
 
-  TuningResult result;
-  result.template_name = kernel.name();
-  result.problem = problem;
-  result.device = fingerprint(target);
-  result.target_name = target.name;
-  result.measured = false;
-  result.strategy = options.strategy;
-  result.space = kernel.space(problem, target);
-  result.configs_pruned = result.space.cross_product_size() - result.space.enumerate().size();
-  result.bytes_moved = kernel.bytes_moved(problem);
+  TuningResult result = new_tuning_result(kernel, problem, target, options, /*measured=*/false);
   result.compiled_for_cc = nearest_supported_arch(target.compute_capability());
-  result.peak_dram_gbs = target.dram_bandwidth_gbs;
 
   std::optional<CompileCache> cache;
   if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));

@@ -1,6 +1,8 @@
 #include <memtune/profile_store.hpp>
 #include <memtune/version.hpp>
 
+#include "utc_time.hpp"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -16,14 +18,7 @@
 namespace memtune {
 namespace {
 
-std::string now_utc() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
+std::string now_utc() { return utc_now("%Y-%m-%dT%H:%M:%SZ"); }
 
 // An exclusive advisory lock on "<store>.lock", held for a read-modify-write.
 class FileLock {

@@ -20,6 +20,22 @@ search::StopRules stop_rules(const TuneOptions& o) {
 
 } // namespace
 
+TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+                               const TuneOptions& options, bool measured) {
+  TuningResult result;
+  result.template_name = kernel.name();
+  result.problem = problem;
+  result.device = fingerprint(target);
+  result.target_name = target.name;
+  result.measured = measured;
+  result.strategy = options.strategy;
+  result.space = kernel.space(problem, target);
+  result.configs_pruned = result.space.cross_product_size() - result.space.enumerate().size();
+  result.bytes_moved = kernel.bytes_moved(problem);
+  result.peak_dram_gbs = target.dram_bandwidth_gbs;
+  return result;
+}
+
 std::optional<std::string> resource_limit_violation(const Evaluation& e, const Target& target) {
   if (static_cast<long long>(e.resources.registers) * e.block_threads > target.max_regs_per_block)
     return std::to_string(e.resources.registers) + " registers x " + std::to_string(e.block_threads) +

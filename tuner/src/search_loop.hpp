@@ -32,6 +32,11 @@ std::optional<std::string> resource_limit_violation(const Evaluation& e, const T
 // The first lines of a compiler log that carry errors, for the reason column.
 std::string summarize_log(const std::string& log);
 
+// A result with everything known before the search: problem, device, space,
+// bytes, and what the constraints pruned.
+TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+                               const TuneOptions& options, bool measured);
+
 // Fills result.evaluations, compile_cache_hits, stop_reason and aborted.
 void run_search_loop(const KernelTemplate& kernel, const Problem& problem, int compile_cc, const TuneOptions& options,
                      CompilePool& pool, TuningResult& result, const std::function<Evaluation(Pending&)>& evaluate);

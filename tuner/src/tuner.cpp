@@ -159,21 +159,13 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
 
   const Problem problem = complete_problem(kernel.problem_parameters(), given);
   if (!cuda::driver_available())
-    throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason() +
-                         ".");
+    throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason());
 
   cuda::Context context(options.device);
   const Target target = with_catalogue_figures(local_target(options.device));
 
-  TuningResult result;
-  result.template_name = kernel.name();
-  result.problem = problem;
-  result.device = fingerprint(target);
-  result.target_name = target.name;
-  result.measured = true;
-  result.strategy = options.strategy;
-  result.space = kernel.space(problem, target);
-  result.configs_pruned = result.space.cross_product_size() - result.space.enumerate().size();
+  TuningResult result = new_tuning_result(kernel, problem, target, options, /*measured=*/true);
+  result.compiled_for_cc = target.compute_capability();
 
   std::optional<CompileCache> cache;
   if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
@@ -181,9 +173,6 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
 
   auto workload = kernel.make_workload(problem, options.seed);
   workload->upload({target.compute_capability(), cache ? &*cache : nullptr});
-  result.bytes_moved = kernel.bytes_moved(problem);
-  result.compiled_for_cc = target.compute_capability();
-  result.peak_dram_gbs = target.dram_bandwidth_gbs;
 
   Timer timer(target.l2_bytes, options.measure);
   // Copy as many bytes as the kernel reads, but never less than 2x L2 so the

@@ -1,3 +1,4 @@
+#include "../utc_time.hpp"
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/copy_ceiling.hpp>
 #include <memtune/cuda/buffer.hpp>
@@ -60,14 +61,7 @@ bool item_exists(const std::string& probe, const std::string& item) {
   return false;
 }
 
-std::string today_utc() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
-}
+std::string today_utc() { return utc_now("%Y-%m-%d"); }
 
 // One compiled probe kernel.
 struct Kernel {

@@ -22,30 +22,7 @@ TuningResult tune_modeled(const KernelTemplate& kernel, const Problem& given, co
 
   run_search_loop(kernel, problem, result.compiled_for_cc, options, pool, result, [&](Pending& p) {
     Evaluation e;
-    e.config = p.config;
-    e.block_threads = static_cast<int>(p.launch.block.count());
-    e.dynamic_smem_bytes = p.launch.dynamic_smem_bytes;
-    CompileResult compiled;
-    try {
-      compiled = p.compiled.get();
-    } catch (const std::exception& ex) {
-      e.status = Status::compile_failed;
-      e.reason = ex.what();
-      return e;
-    }
-    e.compile_seconds = compiled.seconds;
-    e.compile_cached = compiled.from_cache;
-    if (!compiled.ok) {
-      e.status = Status::compile_failed;
-      e.reason = summarize_log(compiled.log);
-      return e;
-    }
-    e.resources = compiled.resources;
-    if (auto why = resource_limit_violation(e, target)) {
-      e.status = Status::exceeds_device_limits;
-      e.reason = *why;
-      return e;
-    }
+    if (!take_compiled(p, target, e)) return e;
     predict_candidate(e, kernel, problem, target, result.bytes_moved);
     if (e.model) e.model->compiled_for_cc = result.compiled_for_cc;
     return e;

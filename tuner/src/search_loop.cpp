@@ -36,6 +36,34 @@ TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& prob
   return result;
 }
 
+std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Evaluation& e) {
+  e.config = p.config;
+  e.block_threads = static_cast<int>(p.launch.block.count());
+  e.dynamic_smem_bytes = p.launch.dynamic_smem_bytes;
+  CompileResult compiled;
+  try {
+    compiled = p.compiled.get();
+  } catch (const std::exception& ex) {
+    e.status = Status::compile_failed;
+    e.reason = ex.what();
+    return std::nullopt;
+  }
+  e.compile_seconds = compiled.seconds;
+  e.compile_cached = compiled.from_cache;
+  if (!compiled.ok) {
+    e.status = Status::compile_failed;
+    e.reason = summarize_log(compiled.log);
+    return std::nullopt;
+  }
+  e.resources = compiled.resources;
+  if (auto why = resource_limit_violation(e, target)) {
+    e.status = Status::exceeds_device_limits;
+    e.reason = *why;
+    return std::nullopt;
+  }
+  return compiled;
+}
+
 std::optional<std::string> resource_limit_violation(const Evaluation& e, const Target& target) {
   if (static_cast<long long>(e.resources.registers) * e.block_threads > target.max_regs_per_block)
     return std::to_string(e.resources.registers) + " registers x " + std::to_string(e.block_threads) +

@@ -25,6 +25,12 @@ struct ContextLost {
   std::string what;
 };
 
+// Starts a candidate's evaluation from its compile: fills the config, launch
+// facts and resources into `e` and returns the compiled kernel; or records the
+// failure (compile error, resources over the target's limits) in `e` and
+// returns nullopt.
+std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Evaluation& e);
+
 // Why a compiled candidate cannot run on the target (registers or shared
 // memory per block over the limit); nullopt when it fits.
 std::optional<std::string> resource_limit_violation(const Evaluation& e, const Target& target);

@@ -36,22 +36,9 @@ public:
 
   Evaluation run(Pending& p, double ceiling_gbps) {
     Evaluation e;
-    e.config = p.config;
-    e.block_threads = static_cast<int>(p.launch.block.count());
-    e.dynamic_smem_bytes = p.launch.dynamic_smem_bytes;
-
-    CompileResult compiled;
-    try {
-      compiled = p.compiled.get();
-    } catch (const std::exception& ex) {
-      return fail(std::move(e), Status::compile_failed, ex.what());
-    }
-    e.compile_seconds = compiled.seconds;
-    e.compile_cached = compiled.from_cache;
-    if (!compiled.ok) return fail(std::move(e), Status::compile_failed, summarize_log(compiled.log));
-    e.resources = compiled.resources;
-
-    if (auto why = resource_limit_violation(e, target_)) return fail(std::move(e), Status::exceeds_device_limits, *why);
+    const std::optional<CompileResult> compiled_or_failed = take_compiled(p, target_, e);
+    if (!compiled_or_failed) return e;
+    const CompileResult& compiled = *compiled_or_failed;
 
     const cuda::DriverApi& cu = cuda::driver_api();
     try {

@@ -122,28 +122,14 @@ __global__ void __launch_bounds__(BLOCK)
   constexpr int W = ITEMS + 2 * RADIUS;
   const int t0 = threadIdx.x * ITEMS; // tile-local index of the thread's first output
   Elem win[W];
-  if constexpr (PACK == 1 && ALIGN == 1 && ITEMS % 4 == 0) {
-    constexpr int W4 = (ITEMS + 2 * HALO) / 4;
-    float raw[W4 * 4];
-    const float4* src = reinterpret_cast<const float4*>(tile + t0);
+  if constexpr (PACK == 1 && ALIGN == 1 && ITEMS % 2 == 0) {
+    constexpr int V = ITEMS % 4 == 0 ? 4 : 2;      // floats per shared load
+    constexpr int LOADS = (ITEMS + 2 * HALO) / V;  // the aligned window t0 .. t0 + ITEMS + 2 HALO
+    float raw[LOADS][V];
 #pragma unroll
-    for (int i = 0; i < W4; ++i) {
-      const float4 x = src[i];
-      raw[4 * i] = x.x; raw[4 * i + 1] = x.y; raw[4 * i + 2] = x.z; raw[4 * i + 3] = x.w;
-    }
+    for (int i = 0; i < LOADS; ++i) load_vec<V>(tile + t0 + i * V, raw[i]);
 #pragma unroll
-    for (int i = 0; i < W; ++i) win[i] = raw[i + HALO - RADIUS];
-  } else if constexpr (PACK == 1 && ALIGN == 1 && ITEMS % 2 == 0) {
-    constexpr int W2 = (ITEMS + 2 * HALO) / 2;
-    float raw[W2 * 2];
-    const float2* src = reinterpret_cast<const float2*>(tile + t0);
-#pragma unroll
-    for (int i = 0; i < W2; ++i) {
-      const float2 x = src[i];
-      raw[2 * i] = x.x; raw[2 * i + 1] = x.y;
-    }
-#pragma unroll
-    for (int i = 0; i < W; ++i) win[i] = raw[i + HALO - RADIUS];
+    for (int i = 0; i < W; ++i) win[i] = raw[(i + HALO - RADIUS) / V][(i + HALO - RADIUS) % V];
   } else {
 #pragma unroll
     for (int i = 0; i < W; ++i) win[i] = tile[t0 + HALO - RADIUS + i];

@@ -45,17 +45,12 @@ TEST_CASE("aos_soa: every candidate is verified at odd sizes, every op, 1/3/4 fi
         CAPTURE(static_cast<int>(op));
         CAPTURE(fields);
         const memtune::TuningResult r = memtune::tune(memtune::templates::aos_soa(), problem(n, op, fields), quick_options());
-        CHECK(r.aborted.empty());
-        REQUIRE(r.evaluations.size() == r.space.enumerate().size());
+        check_whole_space_verified(r);
         for (const auto& e : r.evaluations) {
           CAPTURE(r.space.format(e.config));
           CAPTURE(e.reason);
-          CHECK(e.status != memtune::Status::wrong_result);
-          CHECK(e.status != memtune::Status::launch_failed);
           CHECK(e.ok()); // nothing here needs more than the device has
-          if (e.ok()) CHECK(e.occupancy.blocks_per_sm == e.driver_blocks_per_sm);
         }
-        CHECK(r.best() != nullptr);
       }
     }
   }

@@ -13,20 +13,7 @@
 TEST_CASE("filter: every candidate is verified at odd sizes") {
   for (std::int64_t n : {1LL, 31LL, 1000003LL}) {
     CAPTURE(n);
-    const memtune::TuningResult r = memtune::tune(memtune::templates::filter(), {{"n", n}}, quick_options());
-    CHECK(r.aborted.empty());
-    REQUIRE(r.evaluations.size() == r.space.enumerate().size());
-    for (const auto& e : r.evaluations) {
-      CAPTURE(r.space.format(e.config));
-      CAPTURE(e.reason);
-      // Resource failures are legitimate; a wrong result never is.
-      CHECK(e.status != memtune::Status::wrong_result);
-      CHECK(e.status != memtune::Status::launch_failed);
-      // The occupancy calculator fed with the driver's limits must agree
-      // with the driver on every candidate that ran.
-      if (e.ok()) CHECK(e.occupancy.blocks_per_sm == e.driver_blocks_per_sm);
-    }
-    CHECK(r.best() != nullptr);
+    check_whole_space_verified(memtune::tune(memtune::templates::filter(), {{"n", n}}, quick_options()));
   }
 }
 

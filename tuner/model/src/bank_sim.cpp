@@ -1,7 +1,8 @@
 #include <memtune/model/bank_sim.hpp>
 
 #include <algorithm>
-#include <set>
+#include <array>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -37,12 +38,15 @@ BankResult simulate_banks(const WarpAccess& access, const BankConfig& config) {
   BankResult r;
   r.phases = warp_lanes / lanes_per_phase;
   for (int phase = 0; phase < r.phases; ++phase) {
-    std::vector<std::set<std::uint64_t>> rows(static_cast<std::size_t>(config.bank_count));
-    bool active = false;
+    // (bank, row) pairs this phase touches; at most 32 lanes x 4 bank units
+    // (a 16-byte access in 4-byte banks). Distinct rows of one bank conflict;
+    // the same row is a broadcast. Sorted on the stack, not in sets: the model
+    // replays every shared-memory instruction of hundreds of candidates.
+    std::array<std::pair<std::uint64_t, std::uint64_t>, 4 * warp_lanes> touched{};
+    std::size_t count = 0;
     for (int lane = phase * lanes_per_phase; lane < (phase + 1) * lanes_per_phase; ++lane) {
       const auto& addr = access.lanes[static_cast<std::size_t>(lane)];
       if (!addr) continue;
-      active = true;
       // A wide access covers several consecutive bank units.
       for (std::uint64_t a = *addr; a < *addr + static_cast<std::uint64_t>(width); a += unit) {
         const std::uint64_t word = a / unit;
@@ -50,12 +54,19 @@ BankResult simulate_banks(const WarpAccess& access, const BankConfig& config) {
         // Kepler 4-byte mode: a 64-bit bank holds words i and i + 32 of one
         // 64-word segment side by side, so only the segment number conflicts.
         const std::uint64_t row = config.kepler_4byte_rule ? word / (2 * banks) : word;
-        rows[static_cast<std::size_t>(bank)].insert(row);
+        touched[count++] = {bank, row};
       }
     }
-    if (!active) continue;
+    if (count == 0) continue;
+    const auto end = touched.begin() + static_cast<std::ptrdiff_t>(count);
+    std::sort(touched.begin(), end);
+    const auto unique_end = std::unique(touched.begin(), end);
     int worst = 1;
-    for (const auto& r_bank : rows) worst = std::max(worst, static_cast<int>(r_bank.size()));
+    for (auto run = touched.begin(); run != unique_end;) {
+      auto next = std::find_if(run, unique_end, [&](const auto& t) { return t.first != run->first; });
+      worst = std::max(worst, static_cast<int>(next - run));
+      run = next;
+    }
     r.wavefronts += worst;
     r.ideal_wavefronts += 1;
     r.ways = std::max(r.ways, worst);

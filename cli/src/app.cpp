@@ -117,6 +117,8 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
   t.device = o.device;
   t.measure.flush_l2 = !o.warm;
   t.use_cache = !o.no_cache;
+  // A modeled grid compiles only what can reach the table; a recording needs every prediction.
+  t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
   if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
   if (!o.quiet)
     t.on_evaluation = [&err](const Evaluation&, std::size_t done) {

@@ -36,9 +36,16 @@ void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
     out << "  copy ceiling: " << format("%.0f GB/s", r.ceiling->gbps) << " (device-to-device copy of "
         << r.ceiling->bytes / (1 << 20) << " MiB, " << (r.ceiling->timing.cold ? "L2 flushed" : "warm L2")
         << ", median of " << r.ceiling->timing.samples << ")\n";
-  out << "  " << r.evaluations.size() << " configurations evaluated, " << r.configs_pruned
+  out << "  " << r.evaluations.size() << " configurations " << (r.measured ? "evaluated, " : "compiled and predicted, ")
+      << r.configs_pruned
       << " pruned by constraints before compiling, " << r.compile_cache_hits << " compile-cache hits, "
       << format("%.2f s", r.wall_seconds) << " wall\n";
+  if (r.configs_not_compiled)
+    out << "  " << r.configs_not_compiled << " more not compiled: even with no register limit the model predicts them "
+        << "slower than the " << r.exact_top << " best (--record predicts every one)\n";
+  if (r.bound_violated)
+    out << "  note: the model predicted a candidate faster than its no-register-limit bound, so every candidate "
+           "was compiled\n";
   if (!r.stop_reason.empty()) out << "  search stopped: " << r.stop_reason << "\n";
   out << "\n";
 

@@ -5,6 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <filesystem>
+#include <random>
 #include <sstream>
 #include <vector>
 
@@ -82,6 +85,26 @@ TEST_CASE("targets lists the catalogue, and an unknown target names the known on
   CHECK(unknown.code == kExitUsage);
   CHECK(unknown.err.find("gtx480") != std::string::npos);
   CHECK(unknown.err.find("k20") != std::string::npos);
+}
+
+// The README's main command, end to end on a machine without a GPU, with a
+// cold compile cache: the bound keeps it to a handful of NVRTC compiles.
+TEST_CASE("memtune filter --n 16M --target k20: ranked table, best and rationale, cold, without a GPU") {
+  const auto cache = std::filesystem::temp_directory_path() / ("memtune-k20-" + std::to_string(std::random_device{}()));
+  const std::string dir = cache.string();
+  const auto start = std::chrono::steady_clock::now();
+  const Run r = run_cli({"filter", "--n", "16M", "--target", "k20", "-q", "--cache-dir", dir.c_str()});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::filesystem::remove_all(cache);
+  MESSAGE("cold k20 filter run: " << seconds << " s");
+  CHECK(r.code == kExitOk);
+  CHECK(r.out.find("MODELED for Tesla K20c (sm_35, 13 SMs)") != std::string::npos);
+  CHECK(r.out.find("rank config") != std::string::npos);
+  CHECK(r.out.find("\n10   ") != std::string::npos); // ten ranked rows
+  CHECK(r.out.find("more not compiled") != std::string::npos);
+  CHECK(r.out.find("best: ") != std::string::npos);
+  CHECK(r.out.find("why:  ") != std::string::npos);
+  CHECK(r.out.find("runner-ups:") != std::string::npos);
 }
 
 TEST_CASE("a modeled target runs without a GPU and says it is modeled") {

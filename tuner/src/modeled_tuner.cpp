@@ -2,6 +2,7 @@
 #include <memtune/model_evaluator.hpp>
 #include <memtune/tuner.hpp>
 
+#include "bounded_grid.hpp"
 #include "search_loop.hpp"
 
 #include <chrono>
@@ -20,13 +21,21 @@ TuningResult tune_modeled(const KernelTemplate& kernel, const Problem& given, co
   if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
   CompilePool pool(cache ? &*cache : nullptr, options.compile_threads);
 
-  run_search_loop(kernel, problem, result.compiled_for_cc, options, pool, result, [&](Pending& p) {
+  const auto evaluate = [&](Pending& p) {
     Evaluation e;
     if (!take_compiled(p, target, e)) return e;
     predict_candidate(e, kernel, problem, target, result.bytes_moved);
     if (e.model) e.model->compiled_for_cc = result.compiled_for_cc;
     return e;
-  });
+  };
+  // A whole grid with no stop rule is where compiling every candidate costs
+  // most and the top k is all that is shown: bound it (bounded_grid.hpp).
+  const bool whole_grid = options.strategy == "grid" && options.exact_top > 0 && options.budget == 0 &&
+                          options.time_budget_s <= 0 && options.patience == 0;
+  if (whole_grid)
+    run_bounded_grid(kernel, problem, target, result.compiled_for_cc, options, pool, result, evaluate);
+  else
+    run_search_loop(kernel, problem, result.compiled_for_cc, options, pool, result, evaluate);
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

@@ -101,6 +101,11 @@ nlohmann::json to_json(const TuningResult& r, std::size_t top) {
                          {"time_s", r.ceiling->timing.median_s},
                          {"cold", r.ceiling->timing.cold}};
   }
+  if (r.exact_top) {
+    j["model_bound"] = {{"exact_top", r.exact_top},
+                        {"not_compiled", r.configs_not_compiled},
+                        {"bound_violated", r.bound_violated}};
+  }
   if (!r.stop_reason.empty()) j["stop_reason"] = r.stop_reason;
   if (!r.aborted.empty()) j["aborted"] = r.aborted;
   const auto rank = r.ranking();

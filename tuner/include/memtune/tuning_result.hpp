@@ -36,6 +36,11 @@ struct TuningResult {
   double wall_seconds = 0.0;           // [seconds] whole run
   int compile_cache_hits = 0;
   std::size_t configs_pruned = 0;      // removed by constraints before compiling
+  // Modeled grid runs: candidates not compiled because even with no register
+  // limit the model puts them behind the top TuneOptions::exact_top.
+  std::size_t configs_not_compiled = 0;
+  std::size_t exact_top = 0;           // the k of that bound (0: every candidate was compiled)
+  bool bound_violated = false;         // the model undercut its own bound, so every candidate was compiled
   std::string stop_reason;             // why the search stopped before the space was exhausted ("" if it was not)
   std::string aborted;                 // non-empty when the run stopped early on an error, and why
 

@@ -19,15 +19,24 @@ CompilePool::~CompilePool() {
 }
 
 std::future<CompileResult> CompilePool::submit(CompileRequest request) {
-  std::packaged_task<CompileResult()> task(
-      [this, r = std::move(request)] { return compile_cached(r, cache_); });
-  auto future = task.get_future();
+  const std::string key = CompileCache::key_digest(request);
+  std::shared_future<CompileResult> shared;
+  bool fresh = false;
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(task));
+    auto it = submitted_.find(key);
+    if (it == submitted_.end()) {
+      std::packaged_task<CompileResult()> task(
+          [this, r = std::move(request)] { return compile_cached(r, cache_); });
+      it = submitted_.emplace(key, task.get_future().share()).first;
+      queue_.push_back(std::move(task));
+      fresh = true;
+    }
+    shared = it->second;
   }
-  ready_.notify_one();
-  return future;
+  if (fresh) ready_.notify_one();
+  // Each caller gets its own future; get() waits for the one compile.
+  return std::async(std::launch::deferred, [shared] { return shared.get(); });
 }
 
 void CompilePool::work() {

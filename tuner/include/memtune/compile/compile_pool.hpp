@@ -9,7 +9,9 @@
 #include <functional>
 #include <future>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace memtune {
@@ -22,7 +24,10 @@ public:
   CompilePool(const CompilePool&) = delete;
   CompilePool& operator=(const CompilePool&) = delete;
 
-  // The future holds the result, or rethrows what the compile threw.
+  // The future holds the result, or rethrows what the compile threw. A
+  // request identical to an earlier one (same cache key: configurations that
+  // differ only in a launch-time setting such as the bank mode) is compiled
+  // once and shares that result.
   std::future<CompileResult> submit(CompileRequest request);
   [[nodiscard]] unsigned threads() const { return static_cast<unsigned>(workers_.size()); }
 
@@ -32,6 +37,7 @@ private:
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<std::packaged_task<CompileResult()>> queue_;
+  std::unordered_map<std::string, std::shared_future<CompileResult>> submitted_; // by cache key digest
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 };

@@ -150,6 +150,10 @@ AccessPattern AosSoaTemplate::access_pattern(const search::Config& c, const Prob
     a.arrays.push_back({g.op == AosSoaOp::write ? "scalars in" : "sums out", scalar_bytes, sum_requested(scalar), 0,
                         g.op == AosSoaOp::read});
 
+  // Staging through shared memory puts a __syncthreads between the global
+  // and the shared phase; the other layouts let each warp run on its own.
+  a.barrier_between_load_and_compute = g.layout == AosSoaLayout::aos_smem;
+
   // Loads in flight per thread: every load is issued before the first use.
   double load_count = 0, load_bytes = 0;
   for (const auto& i : loads) {

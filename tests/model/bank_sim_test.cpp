@@ -107,6 +107,8 @@ TEST_CASE("Kepler 8-byte mode: bank = (addr / 8) % 32") {
   CHECK(wavefronts(strided_elems(0, 2, 4), kep8) == 1);
   CHECK(simulate_banks(strided_elems(0, 32, 4), kep8).ways == 16);
   CHECK(wavefronts(strided_elems(0, 33, 4), kep8) == 1);
+  // Stride 16 words = 8 eight-byte words: banks 0, 8, 16, 24, 8 rows each.
+  CHECK(simulate_banks(strided_elems(0, 16, 4), kep8).ways == 8);
   // Odd words (the upper halves of 8-byte words) are as good as even ones.
   const auto odd = WarpAccess::from_function([](int lane) { return std::optional<std::uint64_t>((2u * lane + 1) * 4); }, 4);
   CHECK(wavefronts(odd, kep8) == 1);

@@ -76,6 +76,21 @@ TEST_CASE("shared-memory and issue bounds bind when they are the largest") {
   CHECK(issue.seconds == doctest::Approx(1e9 / (13 * 4 * 706e6)));
 }
 
+TEST_CASE("overlap: phases serial within a unit are hidden only by the other resident units") {
+  const Target& k20 = catalog().find("k20");
+  KernelFacts f = copy(64, 1, 4);
+  f.smem_wavefronts = 2e6; // 2e6 / (13 x 706 MHz) = 0.218 ms, below the DRAM time
+  const double dram = predict_time(k20, f).seconds;
+  const double smem = 2e6 / (13 * 706e6);
+  f.overlap_units_per_sm = 1; // one block per SM: load, barrier, compute add up
+  CHECK(predict_time(k20, f).seconds == doctest::Approx(dram + smem));
+  f.overlap_units_per_sm = 16;
+  const TimePrediction p = predict_time(k20, f);
+  CHECK(p.seconds == doctest::Approx(dram + smem / 16));
+  CHECK(p.exposed_seconds == doctest::Approx(smem / 16));
+  CHECK(p.binding == Bound::dram);
+}
+
 TEST_CASE("the L2 bound is reported as not modelled without a figure, and used with one") {
   Target t = catalog().find("v100");
   KernelFacts f = copy(64, 2, 16);

@@ -37,6 +37,10 @@ struct AccessPattern {
   double warp_instructions_per_block = 0;           // issued, approximately
   double memory_round_trips_per_block = 1;          // dependent global-memory waits in a block's life
   int bank_width_bytes = 4;                         // the shared-memory bank mode this config runs in
+  // True when a __syncthreads separates the block's global loads from its
+  // compute: then a whole block, not a warp, is the unit whose memory and
+  // compute phases run one after the other (time_model.hpp, overlap).
+  bool barrier_between_load_and_compute = false;
 };
 
 } // namespace memtune

@@ -118,6 +118,18 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
       r.seconds = b.seconds;
       r.binding = b.bound;
     }
+  // Imperfect overlap. A block loads, waits at __syncthreads, then computes
+  // from shared memory (a warp without a barrier: loads, waits for its data,
+  // computes): its memory and SM phases are serial, and only the other
+  // resident units can fill one's gaps. With k units per SM the exposed part
+  // of the smaller side is about 1/k of it (k = 1: the phases add up; k
+  // large: the max-of-bounds roofline).
+  if (f.overlap_units_per_sm > 0) {
+    const double memory = std::max(dram.seconds, l2.modelled ? l2.seconds : 0.0);
+    const double sm_side = std::max(smem.seconds, issue.seconds);
+    r.exposed_seconds = std::min(memory, sm_side) / f.overlap_units_per_sm;
+    r.seconds = std::max(r.seconds, std::max(memory, sm_side) + r.exposed_seconds);
+  }
   return r;
 }
 

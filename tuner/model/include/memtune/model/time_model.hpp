@@ -30,6 +30,10 @@ struct KernelFacts {
   int blocks_per_sm = 0;              // resident (occupancy.hpp)
   double memory_round_trips_per_block = 1; // dependent global-memory waits in a block's life
   double instructions_per_warp = 0;   // warp instructions one warp issues in its life
+  // Independent units per SM whose memory and compute phases are serial
+  // within each unit but overlap across units: resident blocks when a barrier
+  // separates loads from compute, else resident warps. 0 = perfect overlap.
+  int overlap_units_per_sm = 0;
 };
 
 struct TimeModelParams {
@@ -61,6 +65,9 @@ struct TimePrediction {
   double latency_bound_gbs = 0;          // [GB/s] bytes in flight / latency (Little's law)
   double achievable_dram_gbs = 0;        // [GB/s] min of the two above
   double bytes_in_flight_per_sm = 0;     // [bytes]
+  // [s] the smaller of the memory and SM-side (shared memory, issue) times
+  // that resident blocks fail to hide: min / overlap_units_per_sm (0 when not modelled)
+  double exposed_seconds = 0;
   [[nodiscard]] bool latency_limited() const { return latency_bound_gbs < bandwidth_ceiling_gbs; }
   [[nodiscard]] const BoundTime& bound(Bound b) const { return bounds[static_cast<std::size_t>(b)]; }
   // One line a CUDA engineer can check: the binding bound with its numbers.

@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace memtune {
 
@@ -25,6 +26,10 @@ struct TuneOptions {
   std::optional<std::filesystem::path> cache_folder; // default: CompileCache::default_folder()
   bool use_cache = true;
   unsigned compile_threads = 0;    // 0: all hardware threads
+  // Baselines to time after the search, in the same run (names from
+  // KernelTemplate::baselines(), e.g. "cublas"); an unknown name throws
+  // std::invalid_argument before anything runs.
+  std::vector<std::string> compare;
   // Called after each candidate (for progress output); may be empty.
   std::function<void(const Evaluation&, std::size_t done)> on_evaluation;
 };

@@ -237,7 +237,8 @@ const MatvecTemplate& matvec() {
 namespace {
 std::string us(double seconds) {
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g us", seconds * 1e6);
+  if (seconds < 1e-3) std::snprintf(buffer, sizeof buffer, "%.1f us", seconds * 1e6);
+  else std::snprintf(buffer, sizeof buffer, "%.2f ms", seconds * 1e3);
   return buffer;
 }
 std::string ratio(double x) {

@@ -18,6 +18,7 @@
 #include <doctest/doctest.h>
 
 #include <iostream>
+#include <map>
 
 namespace {
 
@@ -74,12 +75,16 @@ TEST_CASE("matvec: every split launch leaves its counters at zero for the next")
     target.max_threads_per_block = 1024;
     const search::Space space = t.space(p, target);
     int split_configs = 0;
+    std::map<std::string, CompileResult> binaries; // configurations differing only in splits share one
     for (const auto& c : space.enumerate()) {
       if (c.at("splits") == 1) continue;
       CAPTURE(space.format(c));
       ++split_configs;
       const LaunchSpec l = t.launch(c, p);
-      const CompileResult compiled = compile_cached(compile_request(t, l, cc), nullptr);
+      auto it = binaries.find(l.name_expression);
+      if (it == binaries.end())
+        it = binaries.emplace(l.name_expression, compile_cached(compile_request(t, l, cc), nullptr)).first;
+      const CompileResult& compiled = it->second;
       REQUIRE(compiled.ok);
       cuda::Module module(compiled.cubin);
       CUfunction fn = module.function(compiled.lowered_name);

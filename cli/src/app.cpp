@@ -40,6 +40,7 @@ struct CommonOptions {
   std::string target = "local";
   bool no_cache = false;
   bool quiet = false;
+  std::vector<std::string> compare;
 };
 
 struct TemplateCommand {
@@ -108,7 +109,15 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
     return kExitUsage;
   }
 
+  try {
+    check_baseline_names(*cmd.kernel, o.compare);
+  } catch (const std::invalid_argument& e) {
+    err << "memtune " << cmd.kernel->name() << ": --compare: " << e.what() << "\n";
+    return kExitUsage;
+  }
+
   TuneOptions t;
+  t.compare = o.compare;
   t.strategy = o.strategy;
   t.budget = o.budget;
   t.patience = o.patience;
@@ -145,7 +154,9 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
     out << j.dump(2) << "\n";
   } else {
     print_table(out, result, o.top);
-    if (!note.empty()) out << "\nlayout: " << note << "\n";
+    if (!note.empty()) out << "\n" << cmd.kernel->name() << ": " << note << "\n";
+    if (!result.baselines.empty()) out << "\ncompared in the same run (same timing protocol and verification):\n";
+    for (const auto& b : result.baselines) out << "  " << describe_baseline(result, b) << "\n";
   }
   if (!o.record.empty()) write_file(o.record, recording_json(result));
   if (!o.save.empty() && result.best()) {
@@ -198,6 +209,11 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     sub->add_option("--cache-dir", o.cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
     sub->add_flag("--no-cache", o.no_cache, "compile everything, read and write no cache");
     sub->add_flag("-q,--quiet", o.quiet, "no progress on stderr");
+    std::string known;
+    for (const auto& b : cmd.kernel->baselines()) known += (known.empty() ? "" : ", ") + b;
+    sub->add_option("--compare", o.compare,
+                    "also time a baseline in the same run and show the ratio (" +
+                        (known.empty() ? std::string("this template has none") : "known: " + known) + ")");
   }
 
   CLI::App* targets_cmd = app.add_subcommand("targets", "list the GPUs memtune can tune for (configs/targets)");

@@ -1,12 +1,13 @@
 #include <memtune/templates/aos_soa.hpp>
 #include <memtune/templates/catalogue.hpp>
 #include <memtune/templates/filter.hpp>
+#include <memtune/templates/matvec.hpp>
 
 #include <stdexcept>
 
 namespace memtune::templates {
 
-std::vector<const KernelTemplate*> all() { return {&filter(), &aos_soa()}; }
+std::vector<const KernelTemplate*> all() { return {&filter(), &matvec(), &aos_soa()}; }
 
 const KernelTemplate& find(const std::string& name) {
   std::string known;

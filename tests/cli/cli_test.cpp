@@ -116,3 +116,31 @@ TEST_CASE("a modeled target runs without a GPU and says it is modeled") {
   CHECK(r.out.find("why:  ") != std::string::npos);
   CHECK(r.out.find("warps/SM") != std::string::npos);
 }
+
+TEST_CASE("--compare: an unknown baseline is a usage error that lists the known ones") {
+  Run r = run_cli({"matvec", "--rows", "64", "--cols", "64", "--compare", "magma"});
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("unknown baseline 'magma' for matvec (known: cublas)") != std::string::npos);
+  r = run_cli({"filter", "--compare", "cublas"});
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("it has none") != std::string::npos);
+  const Run help = run_cli({"matvec", "--help"});
+  CHECK(help.out.find("--compare") != std::string::npos);
+  CHECK(help.out.find("known: cublas") != std::string::npos);
+  CHECK(help.out.find("--layout") != std::string::npos);
+}
+
+TEST_CASE("matvec modeled for k20 runs without a GPU; the baseline says why it did not run") {
+  const Run r = run_cli({"matvec", "--rows", "1000", "--cols", "777", "--layout", "row", "--target", "k20", "--strategy",
+                         "random", "--budget", "4", "--compare", "cublas", "-q"});
+  CHECK(r.code == kExitOk);
+  CHECK(r.out.find("MODELED for Tesla K20c") != std::string::npos);
+  CHECK(r.out.find("best: ") != std::string::npos);
+  CHECK(r.out.find("cuBLAS sgemv") == std::string::npos); // not made: nothing was loaded on a modeled run
+  CHECK(r.out.find("cublas: not run: baselines are timed on the local GPU") != std::string::npos);
+  const Run j = run_cli({"matvec", "--rows", "1000", "--cols", "777", "--target", "k20", "--strategy", "random",
+                         "--budget", "2", "--compare", "cublas", "--json", "-q"});
+  CHECK(j.code == kExitOk);
+  CHECK(j.out.find("\"baselines\"") != std::string::npos);
+  CHECK(j.out.find("\"available\": false") != std::string::npos);
+}

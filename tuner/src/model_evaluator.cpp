@@ -21,7 +21,9 @@ GlobalTotals replay_global(const std::vector<GlobalInstruction>& instructions, i
             [&](int lane) { return ins.address(w, lane, it); }, ins.width_bytes, ins.kind);
         if (access.active_lanes() == 0) continue;
         const model::GlobalAccess g = model::analyze_global(access);
-        t.requested += static_cast<double>(g.bytes_requested);
+        // A broadcast (lanes reading one word) wastes nothing: distinct bytes,
+        // as GlobalAccess::efficiency counts them, so efficiency stays <= 1.
+        t.requested += static_cast<double>(g.unique_bytes);
         t.moved += static_cast<double>(g.bytes_moved);
       }
     }

@@ -13,6 +13,7 @@ TuningResult tune_modeled(const KernelTemplate& kernel, const Problem& given, co
                           const TuneOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const Problem problem = complete_problem(kernel.problem_parameters(), given);
+  check_baseline_names(kernel, options.compare);
 
   TuningResult result = new_tuning_result(kernel, problem, target, options, /*measured=*/false);
   result.compiled_for_cc = nearest_supported_arch(target.compute_capability());
@@ -36,6 +37,11 @@ TuningResult tune_modeled(const KernelTemplate& kernel, const Problem& given, co
     run_bounded_grid(kernel, problem, target, result.compiled_for_cc, options, pool, result, evaluate);
   else
     run_search_loop(kernel, problem, result.compiled_for_cc, options, pool, result, evaluate);
+  // Baselines are libraries timed on the local GPU: a modeled run has none.
+  for (const std::string& name : options.compare)
+    result.baselines.push_back({name, {}, false, false,
+                                "baselines are timed on the local GPU; target \"" + target.name + "\" is modeled",
+                                std::nullopt, 0.0, 0.0});
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

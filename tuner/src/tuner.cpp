@@ -138,6 +138,53 @@ void explain_shown_candidates(const KernelTemplate& kernel, const Problem& probl
   }
 }
 
+// Each baseline asked for, timed with the candidates' Timer (same L2 flush,
+// warm-up, median and spread) on the workload's buffers, after a poisoned
+// launch is verified against the reference. A baseline's failure is recorded,
+// like a candidate's.
+void time_baselines(const std::vector<std::string>& names, Workload& workload, Timer& timer,
+                    const cuda::Context& context, TuningResult& result) {
+  for (const std::string& name : names) {
+    BaselineResult b;
+    b.name = name;
+    try {
+      context.make_current(); // libraries on the runtime API adopt the current context
+      std::unique_ptr<Baseline> baseline = workload.make_baseline(name);
+      b.description = baseline->description();
+      b.available = baseline->available();
+      if (!b.available) {
+        b.message = baseline->unavailable_reason();
+      } else {
+        workload.poison(timer.stream());
+        baseline->launch(timer.stream());
+        const Verification v = workload.verify(timer.stream());
+        b.max_abs_error = v.max_abs_error;
+        b.verified = v.ok;
+        if (!v.ok) {
+          char buf[200];
+          std::snprintf(buf, sizeof buf, "wrong result: %lld of the outputs wrong, first at index %lld; max error %.3g > tolerance %.3g",
+                        static_cast<long long>(v.bad_count), static_cast<long long>(v.first_bad), v.max_abs_error,
+                        v.tolerance);
+          b.message = buf;
+        } else {
+          b.timing = timer.time([&](CUstream s) { baseline->launch(s); });
+          b.gbps = static_cast<double>(result.bytes_moved) / b.timing->median_s / 1e9;
+        }
+      }
+    } catch (const cuda::DriverError& err) {
+      if (err.is_sticky()) throw;
+      b.verified = false;
+      b.message = err.what();
+    } catch (const std::invalid_argument&) {
+      throw; // an unknown name is the caller's error
+    } catch (const std::exception& err) {
+      b.verified = false;
+      b.message = err.what();
+    }
+    result.baselines.push_back(std::move(b));
+  }
+}
+
 } // namespace
 
 TuningResult tune(const KernelTemplate& kernel, const Problem& given, const TuneOptions& options) {
@@ -145,6 +192,7 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
 
   const Problem problem = complete_problem(kernel.problem_parameters(), given);
+  check_baseline_names(kernel, options.compare);
   if (!cuda::driver_available())
     throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason());
 
@@ -169,6 +217,13 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
   CandidateRunner runner(kernel, problem, target, *workload, result.bytes_moved, timer, result.space);
   run_search_loop(kernel, problem, target.compute_capability(), options, pool, result,
                   [&](Pending& p) { return runner.run(p, result.ceiling->gbps); });
+  if (result.aborted.empty()) {
+    try {
+      time_baselines(options.compare, *workload, timer, context, result);
+    } catch (const cuda::DriverError& err) {
+      result.aborted = std::string("stopped while timing the baselines: ") + err.what();
+    }
+  }
   explain_shown_candidates(kernel, problem, target, result);
   result.wall_seconds = elapsed();
   return result;

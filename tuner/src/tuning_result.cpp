@@ -37,7 +37,26 @@ std::string limiter_words(const model::Occupancy& o) {
   for (model::Limiter l : o.limiters) s += (s.empty() ? "" : ", ") + std::string(model::to_string(l));
   return s;
 }
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
 } // namespace
+
+std::string describe_baseline(const TuningResult& r, const BaselineResult& b) {
+  const std::string who = b.description.empty() ? b.name : b.description;
+  if (!b.available) return who + ": not run: " + b.message;
+  if (!b.verified || !b.timing) return who + ": " + (b.message.empty() ? std::string("failed") : b.message);
+  std::string s = who + ": " + fmt("%.1f us", b.timing->median_s * 1e6) + " (" + fmt("%.0f GB/s", b.gbps);
+  if (r.measured && r.ceiling && r.ceiling->gbps > 0) s += ", " + fmt("%.1f%%", 100.0 * b.gbps / r.ceiling->gbps) + " of the copy ceiling";
+  s += ")";
+  if (const Evaluation* best = r.best()) {
+    const double ratio = b.timing->median_s / best->timing->median_s;
+    s += "; best/" + b.name + " = " + fmt("%.2fx", ratio) + (ratio >= 1.0 ? " faster" : " (slower)");
+  }
+  return s;
+}
 
 nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& e) {
   nlohmann::json j{{"config", space.config_to_json(e.config)}, {"status", to_string(e.status)}};
@@ -121,6 +140,25 @@ nlohmann::json to_json(const TuningResult& r, std::size_t top) {
     for (std::size_t i = 0; i < order.size() && i < std::min<std::size_t>(top, 5); ++i)
       why.push_back(describe_candidate(r, r.evaluations[order[i]]));
     j["candidate_facts"] = why;
+  }
+  if (!r.baselines.empty()) {
+    nlohmann::json baselines = nlohmann::json::array();
+    const Evaluation* best = r.best();
+    for (const auto& b : r.baselines) {
+      nlohmann::json jb{{"name", b.name},           {"description", b.description}, {"available", b.available},
+                        {"verified", b.verified},   {"summary", describe_baseline(r, b)}};
+      if (!b.message.empty()) jb["message"] = b.message;
+      if (b.timing) {
+        jb["time_s"] = b.timing->median_s;
+        jb["spread"] = b.timing->spread;
+        jb["samples"] = b.timing->samples;
+        jb["gbps"] = b.gbps;
+        jb["max_abs_error"] = b.max_abs_error;
+        if (best) jb["speedup_of_best"] = b.timing->median_s / best->timing->median_s;
+      }
+      baselines.push_back(jb);
+    }
+    j["baselines"] = baselines;
   }
   nlohmann::json failures = nlohmann::json::array();
   for (const auto& e : r.evaluations)

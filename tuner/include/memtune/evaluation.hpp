@@ -24,7 +24,7 @@ struct ModelBreakdown {
   std::int64_t smem_ideal_wavefronts = 0;
   int worst_conflict_ways = 1;        // worst single shared instruction (1 = conflict-free)
   std::string worst_conflict_instruction;
-  double global_bytes_requested = 0;  // [bytes] by warps, all blocks
+  double global_bytes_requested = 0;  // [bytes] distinct bytes per warp instruction, all blocks
   double global_bytes_moved = 0;      // [bytes] sectors x 32, all blocks
   double dram_bytes = 0;              // [bytes]
   model::TimePrediction time;

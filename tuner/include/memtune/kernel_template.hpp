@@ -6,6 +6,7 @@
 // on a target, a mapping from a Config to a launch, and a Workload that owns
 // the problem's inputs, its CPU reference and the verification.
 #include <memtune/access_pattern.hpp>
+#include <memtune/baseline.hpp>
 #include <memtune/compile/compile_request.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/search/config.hpp>
@@ -63,6 +64,11 @@ public:
   virtual void poison(CUstream stream) = 0;
   // Compares the outputs (stream-ordered after the launch) with the reference.
   virtual Verification verify(CUstream stream) = 0;
+  // A baseline over this workload's buffers (after upload, with the context
+  // current), by one of KernelTemplate::baselines()' names. The baseline may
+  // report itself unavailable (no library); an unknown name throws
+  // std::invalid_argument. The workload outlives it.
+  virtual std::unique_ptr<Baseline> make_baseline(const std::string& name);
 };
 
 class KernelTemplate {
@@ -95,7 +101,13 @@ public:
     return {};
   }
   [[nodiscard]] virtual std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const = 0;
+  // Names of the baselines the workload can make for `--compare` ("cublas").
+  [[nodiscard]] virtual std::vector<std::string> baselines() const { return {}; }
 };
+
+// Throws std::invalid_argument naming the unknown baseline and the known ones
+// ("unknown baseline 'foo' for matvec (known: cublas)").
+void check_baseline_names(const KernelTemplate& kernel, const std::vector<std::string>& names);
 
 // The compile request for one configuration of a template on an architecture.
 CompileRequest compile_request(const KernelTemplate& kernel, const LaunchSpec& launch, int compute_capability);

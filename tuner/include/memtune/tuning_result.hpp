@@ -20,6 +20,18 @@ struct CopyCeiling {
   Timing timing;
 };
 
+// A baseline timed in the same run (TuneOptions::compare), e.g. cuBLAS sgemv.
+struct BaselineResult {
+  std::string name;            // as asked for: "cublas"
+  std::string description;     // "cuBLAS sgemv"
+  bool available = false;      // false: message says why it did not run
+  bool verified = false;       // its output matched the reference
+  std::string message;         // why unavailable, or what went wrong (wrong result, launch error)
+  std::optional<Timing> timing; // when it ran and verified: same protocol as the candidates
+  double gbps = 0.0;           // [GB/s] the template's bytes_moved / median time
+  double max_abs_error = 0.0;  // against the CPU reference
+};
+
 struct TuningResult {
   std::string template_name;
   Problem problem;
@@ -43,6 +55,7 @@ struct TuningResult {
   bool bound_violated = false;         // the model undercut its own bound, so every candidate was compiled
   std::string stop_reason;             // why the search stopped before the space was exhausted ("" if it was not)
   std::string aborted;                 // non-empty when the run stopped early on an error, and why
+  std::vector<BaselineResult> baselines; // TuneOptions::compare, in that order
 
   // Indices into evaluations of the ok candidates, fastest first.
   [[nodiscard]] std::vector<std::size_t> ranking() const;
@@ -57,6 +70,10 @@ std::string rationale(const TuningResult& result);
 // One line of facts for any successful candidate: warps/SM and their limiter,
 // bank-conflict ways, sector efficiency, GB/s against peak (and ceiling).
 std::string describe_candidate(const TuningResult& result, const Evaluation& e);
+
+// "cuBLAS sgemv: 52.1 us (2581 GB/s); best/cublas = 1.03x faster", or why it
+// did not run ("cuBLAS sgemv: not run: libcublas.so.13 ... not found").
+std::string describe_baseline(const TuningResult& result, const BaselineResult& baseline);
 
 // Schema-versioned JSON of the whole run (the --json output).
 nlohmann::json to_json(const TuningResult& result, std::size_t top = SIZE_MAX);

@@ -1,0 +1,86 @@
+#pragma once
+// The matvec template: y = A x in fp32, A of rows x cols stored column-major
+// or row-major (source: templates/matvec/matvec.cu, which defines the kernels
+// and their summation order exactly).
+// Problem: rows, cols (any sizes), layout (col / row: how the caller stores A).
+//
+// Axes: kernel (stream: A through registers with wide loads, many in flight;
+// tiled: the blog's shared-memory tile of BLOCK x (BLOCK + pad) floats),
+// block_size, threads_per_row, vec, unroll, x_stage (ldg / smem), pad
+// (tiled), splits (the columns split across blocks, with a deterministic
+// single-launch finish). Baseline: "cublas" (cublasSgemv, loaded at run time).
+#include <memtune/kernel_template.hpp>
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace memtune::templates {
+
+enum class MatvecLayout : std::int64_t { col = 0, row = 1 };
+enum class MatvecKernel : std::int64_t { stream = 0, tiled = 1 };
+enum class MatvecXStage : std::int64_t { ldg = 0, smem = 1 };
+
+// The labels of the `layout` problem parameter and the `kernel`, `x_stage` axes, by value.
+const std::vector<std::string>& matvec_layout_labels();
+const std::vector<std::string>& matvec_kernel_labels();
+const std::vector<std::string>& matvec_x_stage_labels();
+
+class MatvecTemplate final : public KernelTemplate {
+public:
+  [[nodiscard]] std::string name() const override { return "matvec"; }
+  [[nodiscard]] std::string description() const override;
+  [[nodiscard]] std::vector<ProblemParameter> problem_parameters() const override;
+  [[nodiscard]] const std::string& source() const override;
+  [[nodiscard]] std::string source_name() const override { return "matvec.cu"; }
+  [[nodiscard]] search::Space space(const Problem& problem, const Target& target) const override;
+  [[nodiscard]] LaunchSpec launch(const search::Config& config, const Problem& problem) const override;
+  [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const override;
+  // A once, x once, y once: 4 (rows cols + cols + rows) bytes.
+  [[nodiscard]] std::uint64_t bytes_moved(const Problem& problem) const override;
+  [[nodiscard]] AccessPattern access_pattern(const search::Config& config, const Problem& problem,
+                                             const Target& target) const override;
+  [[nodiscard]] std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const override;
+  [[nodiscard]] std::vector<std::string> baselines() const override { return {"cublas"}; }
+  // What the blog's tiled kernel and its padding cost against the stream kernel.
+  [[nodiscard]] std::string explain(const TuningResult& result) const override;
+};
+
+const MatvecTemplate& matvec();
+
+// Values of the splits axis; the workspace holds matvec_max_splits(cols) of them.
+const std::vector<std::int64_t>& matvec_split_values();
+// The most column splits a problem allows: each split gets at least 64
+// columns (min(64, max(1, cols / 64))).
+std::int64_t matvec_max_splits(std::int64_t cols);
+// [columns] per split: round_up(ceil(cols / splits), 4), so a split starts
+// 16-byte aligned in x and in a row-major row. Example: (8192, 16) -> 512; (17, 4) -> 8.
+std::int64_t matvec_chunk(std::int64_t cols, std::int64_t splits);
+// Rows per block (ROWS in matvec.cu): stream col-major block * vec / tpr,
+// stream row-major block / tpr, tiled block.
+std::int64_t matvec_tile_rows(MatvecKernel kernel, MatvecLayout layout, std::int64_t block, std::int64_t tpr,
+                              std::int64_t vec);
+// The widest vector (4, 2, 1) whose loads stay aligned: it must divide rows
+// (col-major, along a column) or cols (row-major, along a row).
+std::int64_t matvec_max_vec(MatvecLayout layout, std::int64_t rows, std::int64_t cols);
+
+// The CPU reference in double: y_i = sum_j A(i, j) x_j, A of rows x cols in
+// `layout` (a.size() == rows * cols, x.size() == cols).
+std::vector<double> matvec_reference(MatvecLayout layout, std::int64_t rows, std::int64_t cols,
+                                     std::span<const float> a, std::span<const float> x);
+// What any fp32 summation order may differ from the reference by: 4 eps cols
+// max_i rms_i, rms_i the root mean square of row i's products (about twenty
+// standard deviations of the random-walk rounding error of a sequential
+// sum), plus a floor for exact zeros.
+double matvec_tolerance(MatvecLayout layout, std::int64_t rows, std::int64_t cols, std::span<const float> a,
+                        std::span<const float> x);
+
+// The note explain() adds, from the best time ([seconds]) per kernel variant
+// label ("stream", "tiled pad=0", "tiled pad=1"; missing ones skipped).
+// Example: "stream is 4.7x faster than the blog's tiled kernel (best tiled:
+// pad=1, 410 us vs 87 us): ..."
+std::string matvec_note(const Problem& problem, const std::map<std::string, double>& best_seconds_by_variant);
+
+} // namespace memtune::templates

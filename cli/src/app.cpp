@@ -41,6 +41,7 @@ struct CommonOptions {
   bool no_cache = false;
   bool quiet = false;
   std::vector<std::string> compare;
+  std::vector<std::string> only; // "axis=value"
 };
 
 struct TemplateCommand {
@@ -126,6 +127,14 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
   t.device = o.device;
   t.measure.flush_l2 = !o.warm;
   t.use_cache = !o.no_cache;
+  for (const std::string& fixed : o.only) {
+    const auto eq = fixed.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      err << "memtune " << cmd.kernel->name() << ": --only takes AXIS=VALUE, got '" << fixed << "'\n";
+      return kExitUsage;
+    }
+    t.only[fixed.substr(0, eq)] = fixed.substr(eq + 1);
+  }
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
   t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
   if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
@@ -209,6 +218,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     sub->add_option("--cache-dir", o.cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
     sub->add_flag("--no-cache", o.no_cache, "compile everything, read and write no cache");
     sub->add_flag("-q,--quiet", o.quiet, "no progress on stderr");
+    sub->add_option("--only", o.only,
+                    "fix an axis to one value, AXIS=VALUE (repeatable): e.g. measure one configuration under ncu")
+        ->delimiter(',');
     std::string known;
     for (const auto& b : cmd.kernel->baselines()) known += (known.empty() ? "" : ", ") + b;
     sub->add_option("--compare", o.compare,

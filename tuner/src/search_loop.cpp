@@ -20,6 +20,25 @@ search::StopRules stop_rules(const TuneOptions& o) {
 
 } // namespace
 
+void fix_axes(search::Space& space, const std::map<std::string, std::string>& only) {
+  for (const auto& [name, text] : only) {
+    const search::Axis* axis = nullptr;
+    std::string names;
+    for (const auto& a : space.axes()) {
+      if (a.name == name) axis = &a;
+      names += (names.empty() ? "" : ", ") + a.name;
+    }
+    if (!axis) throw std::invalid_argument("--only " + name + "=" + text + ": no axis '" + name + "' (axes: " + names + ")");
+    const std::optional<std::int64_t> value = axis->parse(text);
+    if (!value) {
+      std::string values;
+      for (const auto v : axis->values) values += (values.empty() ? "" : ", ") + axis->format(v);
+      throw std::invalid_argument("--only " + name + "=" + text + ": not a value of " + name + " (values: " + values + ")");
+    }
+    space.require((search::axis(name) == search::Expr(*value)).because("fixed by --only " + name + "=" + text));
+  }
+}
+
 TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& problem, const Target& target,
                                const TuneOptions& options, bool measured) {
   TuningResult result;
@@ -30,6 +49,7 @@ TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& prob
   result.measured = measured;
   result.strategy = options.strategy;
   result.space = kernel.space(problem, target);
+  fix_axes(result.space, options.only);
   result.configs_pruned = result.space.cross_product_size() - result.space.enumerate().size();
   result.bytes_moved = kernel.bytes_moved(problem);
   result.peak_dram_gbs = target.dram_bandwidth_gbs;

@@ -38,6 +38,9 @@ std::optional<std::string> resource_limit_violation(const Evaluation& e, const T
 // The first lines of a compiler log that carry errors, for the reason column.
 std::string summarize_log(const std::string& log);
 
+// Restricts `space` to the given value of each named axis (TuneOptions::only).
+void fix_axes(search::Space& space, const std::map<std::string, std::string>& only);
+
 // A result with everything known before the search: problem, device, space,
 // bytes, and what the constraints pruned.
 TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& problem, const Target& target,

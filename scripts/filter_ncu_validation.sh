@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Compares the model's shared-memory bank conflicts for filter configurations
+# with Nsight Compute's counters on the local GPU. For each configuration:
+#   1. `memtune filter --only ...` measures exactly that configuration and
+#      reports the model's wavefronts for the launch (--json);
+#   2. ncu profiles the first launch of the filter kernel in the same command
+#      (every filter launch is that configuration: --only leaves one) and reads
+#      l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum.
+# The simulated count is wavefronts - ideal wavefronts over all shared-memory
+# instructions (loads and stores), against ncu's ld + st.
+#
+# Usage: scripts/filter_ncu_validation.sh [BUILD_DIR] [OUT_DIR]
+# n = 2^20: every block is full, so the simulated representative block is
+# every block.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+out=${2:-filter-ncu}
+ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
+memtune=$build/cli/memtune
+n=1048576
+mkdir -p "$out"
+configs=(
+  "block_size=256,packing=1,items=1,vec=1,align=0"
+  "block_size=128,packing=2,items=1,vec=1,align=0"
+  "block_size=256,packing=1,items=4,vec=4,align=1"
+  "block_size=128,packing=1,items=4,vec=4,align=1"
+  "block_size=256,packing=2,items=4,vec=2,align=1"
+  "block_size=512,packing=1,items=8,vec=2,align=0"
+  "block_size=64,packing=4,items=2,vec=2,align=1"
+)
+metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+i=0
+for c in "${configs[@]}"; do
+  "$memtune" filter --n $n --only "$c" --json -q > "$out/$i.json" || true
+  "$ncu" --clock-control none --kernel-name-base demangled --kernel-name "regex:^filter_kernel" --launch-count 1 \
+    --metrics "$metrics" --csv --log-file "$out/$i.csv" "$memtune" filter --n $n --only "$c" -q > "$out/$i.stdout" 2>&1 || true
+  i=$((i + 1))
+done
+python3 - "$out" "${configs[@]}" <<'PY'
+import csv, json, os, sys
+folder, configs = sys.argv[1], sys.argv[2:]
+ld_m = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+st_m = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
+print(f"{'filter config (n = 2^20)':<50} {'sim':>10} {'ncu ld':>10} {'ncu st':>8}  equal?")
+agree = 0
+for i, c in enumerate(configs):
+    try:
+        best = json.load(open(os.path.join(folder, f"{i}.json")))["best"]
+        m = best["model"]
+        sim = int(round(m["smem_wavefronts"] - m["smem_ideal_wavefronts"]))
+    except Exception as e:
+        print(f"{c:<50} no measured result ({e})"); continue
+    rows = [l for l in open(os.path.join(folder, f"{i}.csv"), errors="replace") if l.startswith('"')]
+    vals = {}
+    for r in csv.DictReader(rows):
+        if r.get("Metric Name") in (ld_m, st_m):
+            vals[r["Metric Name"]] = vals.get(r["Metric Name"], 0) + int(float(r["Metric Value"].replace(",", "")))
+    ld, st = vals.get(ld_m), vals.get(st_m)
+    ok = ld is not None and st is not None and ld + st == sim
+    agree += ok
+    print(f"{c:<50} {sim:>10} {str(ld):>10} {str(st):>8}  {'yes' if ok else 'NO'}")
+print(f"\n{agree} of {len(configs)} filter configurations agree")
+PY

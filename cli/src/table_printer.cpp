@@ -21,7 +21,7 @@ std::string pad(const std::string& s, std::size_t width, bool right = false) {
 } // namespace
 
 void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
-  out << "memtune " << r.template_name << " " << format_problem(r.problem) << " "
+  out << "memtune " << r.template_name << " " << format_problem(r.problem, r.problem_parameters) << " "
       << (r.measured ? "measured on " : "MODELED for ") << r.device.name << " (sm_" << r.device.cc_major
       << r.device.cc_minor << ", " << r.device.sm_count << " SMs), strategy " << r.strategy << "\n";
   if (!r.measured) {

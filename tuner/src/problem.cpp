@@ -29,4 +29,16 @@ std::string format_problem(const Problem& problem) {
   return s;
 }
 
+std::string format_problem(const Problem& problem, const std::vector<ProblemParameter>& parameters) {
+  std::string s;
+  for (const auto& [name, value] : problem) {
+    std::string text = std::to_string(value);
+    for (const auto& p : parameters)
+      if (p.name == name && value >= 0 && static_cast<std::size_t>(value) < p.labels.size())
+        text = p.labels[static_cast<std::size_t>(value)];
+    s += (s.empty() ? "" : " ") + name + "=" + text;
+  }
+  return s;
+}
+
 } // namespace memtune

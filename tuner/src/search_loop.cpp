@@ -44,6 +44,7 @@ TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& prob
   TuningResult result;
   result.template_name = kernel.name();
   result.problem = problem;
+  result.problem_parameters = kernel.problem_parameters();
   result.device = fingerprint(target);
   result.target_name = target.name;
   result.measured = measured;

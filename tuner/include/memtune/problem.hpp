@@ -28,5 +28,7 @@ Problem complete_problem(const std::vector<ProblemParameter>& parameters, const 
 
 // "n=16777216 taps=21"
 std::string format_problem(const Problem& problem);
+// The same, with labels for choice parameters: "n=16777216 op=read fields=3".
+std::string format_problem(const Problem& problem, const std::vector<ProblemParameter>& parameters);
 
 } // namespace memtune

@@ -35,6 +35,7 @@ struct BaselineResult {
 struct TuningResult {
   std::string template_name;
   Problem problem;
+  std::vector<ProblemParameter> problem_parameters; // the template's, for labels ("layout=col")
   DeviceFingerprint device;
   std::string target_name;     // "local" when measured
   bool measured = true;        // false: predicted by the model

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: build, run the GPU test suite, the example
-# application and the filter benchmark, and print a short table last.
+# application, the filter benchmark, the catalogue benchmark (aos_soa, matvec
+# against cuBLAS, fdtd) and, where ncu exists, the filter bank-conflict check;
+# print a short table last.
 #   scripts/gpu_check.sh [build-dir]
 # Logs and JSON land in $OUT (or ./gpu-check-out).
 set -uo pipefail
@@ -31,10 +33,25 @@ bench/filter_tuning.sh "$build/cli/memtune" "$out" >"$out/bench.txt"
 bench_status=$?
 grep -v '^|' "$out/bench.txt"
 
+echo "== catalogue benchmark (whole grids at the issues' sizes)"
+bench/catalogue_tuning.sh "$build/cli/memtune" "$out/catalogue" >"$out/catalogue.txt" 2>&1
+grep '^==' "$out/catalogue.txt"
+
+ncu_line=""
+if command -v ncu >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ncu ]; then
+  echo "== filter shared-memory wavefronts: model vs ncu"
+  scripts/filter_ncu_validation.sh "$build" "$out/filter-ncu" >"$out/filter_ncu.txt" 2>&1
+  grep -v '^$' "$out/filter_ncu.txt" | tail -9
+  ncu_line=$(tail -1 "$out/filter_ncu.txt")
+fi
+
 echo
 echo "| GPU check | result |"
 echo "|---|---|"
 echo "| GPU tests | $(grep -E 'test cases' "$out/gpu_tests.log" | sed 's/\[doctest\] //') |"
 echo "| example app (tune, then load) | exit $app_first, exit $app_second: $(grep -c 'configuration (profile' "$out/example.log") load(s) from profile |"
 grep '^|' "$out/bench.txt" | grep -v '^| check\|^|---' || true
+[ -n "$ncu_line" ] && echo "| filter bank model vs ncu | $ncu_line |"
+echo
+grep '^|' "$out/catalogue.txt" || true
 [ "$gpu_status" -eq 0 ] && [ "$app_first" -eq 0 ] && [ "$app_second" -eq 0 ] && [ "$bench_status" -eq 0 ]

@@ -50,7 +50,7 @@ search::Space FdtdTemplate::space(const Problem& problem, const Target& target) 
   s.add(Axis::ordinal("prefetch", {0, 1, 2},
                       "planes of look-ahead: a thread issues the loads of plane z+R+prefetch (and the halo of "
                       "z+prefetch) before computing plane z; 0 = load and use in the same plane"));
-  s.add(Axis::ordinal("min_warps", {0, 16, 32},
+  s.add(Axis::ordinal("min_warps", {0, 16, 24, 32},
                       "warps per SM the kernel must fit: __launch_bounds__(threads, min_warps*32/threads) caps "
                       "registers at 65536/(min_warps*32); 0 = no minimum (the compiler's choice)"));
 
@@ -66,6 +66,9 @@ search::Space FdtdTemplate::space(const Problem& problem, const Target& target) 
   s.require((threads <= std::min<std::int64_t>(512, target.max_threads_per_block))
                 .because("at most 512 threads (and the device limit): a 1024-thread block leaves 64 registers per "
                          "thread and one block per SM; kept out to keep the space small"));
+  s.require((axis("bx") <= axis("by") * 8)
+                .because("blocks wider than 8 times their rows (64x4) are left out: 32x4 already shows the thin "
+                         "tile whose halo rows outnumber its own; keeps the space small"));
   s.require((tile_x <= 128).because("tile rows above 128 floats (bx*vx) leave a 512x512 plane fewer tile columns "
                                     "than a large GPU has SMs; kept out to keep the space small"));
   s.require((axis("zsplit") <= nz).because("a z-chunk needs at least one plane (zsplit <= nz)"));

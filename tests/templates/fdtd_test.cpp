@@ -347,8 +347,8 @@ TEST_CASE("every fdtd candidate of the default space compiles for sm_90") {
     CHECK(r.resources.registers > 0);
     CHECK(r.resources.static_smem_bytes > 0);
     if (r.resources.spills()) ++spilling;
-    if (j.config.at("min_warps") == 0) {
-      CHECK_FALSE(r.resources.spills()); // no cap: the queue stays in registers
+    if (j.config.at("min_warps") == 0 && j.config.at("bx") * j.config.at("by") <= 256) {
+      CHECK_FALSE(r.resources.spills()); // no cap below 255: the queue stays in registers
       auto& m = max_regs["vx=" + std::to_string(j.config.at("vx")) + " prefetch=" + std::to_string(j.config.at("prefetch"))];
       m = std::max(m, r.resources.registers);
     }

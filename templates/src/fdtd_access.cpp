@@ -41,6 +41,8 @@ HaloVector halo_vector(const FdtdGeometry& g, std::int64_t x0, std::int64_t y0, 
   return h;
 }
 
+// Sectors x 32 a representative block requests through an instruction,
+// counting repeats.
 double sectors_bytes(const GlobalInstruction& ins, int warps) {
   double bytes = 0;
   for (int w = 0; w < warps; ++w)
@@ -50,7 +52,13 @@ double sectors_bytes(const GlobalInstruction& ins, int warps) {
       if (access.active_lanes() == 0) continue;
       bytes += static_cast<double>(model::analyze_global(access).bytes_moved);
     }
-  return bytes;
+  return bytes * static_cast<double>(ins.repeat);
+}
+
+// How many z in [begin, end) satisfy lo <= z + offset < hi.
+std::int64_t count_in(std::int64_t begin, std::int64_t end, std::int64_t offset, std::int64_t lo, std::int64_t hi) {
+  const std::int64_t first = std::max(begin, lo - offset), last = std::min(end, hi - offset);
+  return std::max<std::int64_t>(0, last - first);
 }
 
 } // namespace
@@ -90,73 +98,87 @@ AccessPattern FdtdTemplate::access_pattern(const search::Config& c, const Proble
     return static_cast<std::uint64_t>(index / g.vx * g.vx * 4);
   };
 
+  // Every plane of the chunk accesses alike (shifted by a plane), so each
+  // instruction is replayed for one plane and repeated for the planes where
+  // it moves data: the kernel's guards skip planes outside the volume (and
+  // beyond what the chunk needs).
   // Global: the queue's first 2R planes (and the prefetch slots), then per
   // plane the column load, the halo loads and the output store.
   const std::int64_t fill = 2 * R + PF;
-  a.global.push_back({"load queue start", vec_bytes, AccessKind::load, fill,
-                      [=](int warp, int lane, std::int64_t k) -> Address {
+  const std::int64_t fill_planes = count_in(0, fill, z0 - R, 0, z_in_end);
+  const std::int64_t column_planes = count_in(z0, z1, R + PF, 0, z_in_end);
+  const std::int64_t halo_planes = count_in(z0, z1, PF, 0, z1);
+  const std::int64_t z_sample = std::min(z0, g.nz - 1); // a plane inside the volume stands for each
+  a.global.push_back({"load queue start", vec_bytes, AccessKind::load, 1,
+                      [=](int warp, int lane, std::int64_t) -> Address {
                         const auto t = lane_of(warp, lane);
                         if (!t) return std::nullopt;
-                        return global_at(x0 + t->tx * g.vx, y0 + t->ty, z0 - R + k, z_in_end);
-                      }});
-  a.global.push_back({"load column (plane z+R+prefetch)", vec_bytes, AccessKind::load, steps,
-                      [=](int warp, int lane, std::int64_t i) -> Address {
+                        return global_at(x0 + t->tx * g.vx, y0 + t->ty, z_sample, g.nz);
+                      },
+                      fill_planes});
+  a.global.push_back({"load column (plane z+R+prefetch)", vec_bytes, AccessKind::load, 1,
+                      [=](int warp, int lane, std::int64_t) -> Address {
                         const auto t = lane_of(warp, lane);
                         if (!t) return std::nullopt;
-                        return global_at(x0 + t->tx * g.vx, y0 + t->ty, z0 + i + R + PF, z_in_end);
-                      }});
+                        return global_at(x0 + t->tx * g.vx, y0 + t->ty, z_sample, g.nz);
+                      },
+                      column_planes});
   for (std::int64_t k = 0; k < g.halo_rounds; ++k) {
-    a.global.push_back({"load halo " + std::to_string(k), vec_bytes, AccessKind::load, steps,
-                        [=](int warp, int lane, std::int64_t i) -> Address {
+    a.global.push_back({"load halo " + std::to_string(k), vec_bytes, AccessKind::load, 1,
+                        [=](int warp, int lane, std::int64_t) -> Address {
                           const std::int64_t u = static_cast<std::int64_t>(warp) * 32 + lane + k * g.threads;
                           if (warp * 32 + lane >= g.threads || u >= g.halo_vectors) return std::nullopt;
                           const HaloVector h = halo_vector(g, x0, y0, u);
-                          return global_at(h.gx, h.gy, z0 + i + PF, z1);
-                        }});
+                          return global_at(h.gx, h.gy, z_sample, g.nz);
+                        },
+                        halo_planes});
   }
-  a.global.push_back({"store output", vec_bytes, AccessKind::store, steps,
-                      [=](int warp, int lane, std::int64_t i) -> Address {
+  a.global.push_back({"store output", vec_bytes, AccessKind::store, 1,
+                      [=](int warp, int lane, std::int64_t) -> Address {
                         const auto t = lane_of(warp, lane);
                         if (!t) return std::nullopt;
-                        return global_at(x0 + t->tx * g.vx, y0 + t->ty, z0 + i, g.nz);
-                      }});
+                        return global_at(x0 + t->tx * g.vx, y0 + t->ty, z_sample, g.nz);
+                      },
+                      steps});
 
   // Shared: per plane, the thread's own points and the halo are stored into
-  // the plane buffer (z - z0) % 2, then the x window and the 2R y neighbours read.
-  const std::int64_t plane_floats = g.rows * g.pitch;
+  // the plane buffer, then the x window and the 2R y neighbours read. The
+  // two buffers differ by a constant offset, which moves every lane to
+  // another bank alike: one buffer stands for both.
   const auto centre = [g](const Lane& t) { return (g.radius + t.ty) * g.pitch + g.halo_x + t.tx * g.vx; };
-  a.shared.push_back({"store plane", vec_bytes, AccessKind::store, steps,
-                      [=](int warp, int lane, std::int64_t i) -> Address {
+  a.shared.push_back({"store plane", vec_bytes, AccessKind::store, 1,
+                      [=](int warp, int lane, std::int64_t) -> Address {
                         const auto t = lane_of(warp, lane);
                         if (!t) return std::nullopt;
-                        return static_cast<std::uint64_t>(((i & 1) * plane_floats + centre(*t)) * 4);
-                      }});
+                        return static_cast<std::uint64_t>(centre(*t) * 4);
+                      },
+                      steps});
   for (std::int64_t k = 0; k < g.halo_rounds; ++k) {
-    a.shared.push_back({"store halo " + std::to_string(k), vec_bytes, AccessKind::store, steps,
-                        [=](int warp, int lane, std::int64_t i) -> Address {
+    a.shared.push_back({"store halo " + std::to_string(k), vec_bytes, AccessKind::store, 1,
+                        [=](int warp, int lane, std::int64_t) -> Address {
                           const std::int64_t u = static_cast<std::int64_t>(warp) * 32 + lane + k * g.threads;
                           if (warp * 32 + lane >= g.threads || u >= g.halo_vectors) return std::nullopt;
                           const HaloVector h = halo_vector(g, x0, y0, u);
-                          return static_cast<std::uint64_t>(((i & 1) * plane_floats + h.row * g.pitch + h.col) * 4);
-                        }});
+                          return static_cast<std::uint64_t>((h.row * g.pitch + h.col) * 4);
+                        },
+                        steps});
   }
   const std::int64_t window_vectors = (g.vx + 2 * g.halo_x) / g.vx;
-  a.shared.push_back({"load x window", vec_bytes, AccessKind::load, steps * window_vectors,
-                      [=](int warp, int lane, std::int64_t it) -> Address {
+  a.shared.push_back({"load x window", vec_bytes, AccessKind::load, window_vectors,
+                      [=](int warp, int lane, std::int64_t w) -> Address {
                         const auto t = lane_of(warp, lane);
                         if (!t) return std::nullopt;
-                        const std::int64_t i = it / window_vectors, w = it % window_vectors;
-                        return static_cast<std::uint64_t>(
-                            ((i & 1) * plane_floats + centre(*t) - g.halo_x + w * g.vx) * 4);
-                      }});
-  a.shared.push_back({"load y neighbours", vec_bytes, AccessKind::load, steps * 2 * R,
-                      [=](int warp, int lane, std::int64_t it) -> Address {
+                        return static_cast<std::uint64_t>((centre(*t) - g.halo_x + w * g.vx) * 4);
+                      },
+                      steps});
+  a.shared.push_back({"load y neighbours", vec_bytes, AccessKind::load, 2 * R,
+                      [=](int warp, int lane, std::int64_t j) -> Address {
                         const auto t = lane_of(warp, lane);
                         if (!t) return std::nullopt;
-                        const std::int64_t i = it / (2 * R), j = it % (2 * R);
                         const std::int64_t dy = j < R ? -(j + 1) : j - R + 1;
-                        return static_cast<std::uint64_t>(((i & 1) * plane_floats + centre(*t) + dy * g.pitch) * 4);
-                      }});
+                        return static_cast<std::uint64_t>((centre(*t) + dy * g.pitch) * 4);
+                      },
+                      steps});
 
   // Traffic. The volume is read once from DRAM while the halo re-reads by the
   // x/y neighbours (a few planes later) hit L2; the planes a z-chunk reads

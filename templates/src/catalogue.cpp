@@ -1,5 +1,6 @@
 #include <memtune/templates/aos_soa.hpp>
 #include <memtune/templates/catalogue.hpp>
+#include <memtune/templates/fdtd.hpp>
 #include <memtune/templates/filter.hpp>
 #include <memtune/templates/matvec.hpp>
 
@@ -7,7 +8,7 @@
 
 namespace memtune::templates {
 
-std::vector<const KernelTemplate*> all() { return {&filter(), &matvec(), &aos_soa()}; }
+std::vector<const KernelTemplate*> all() { return {&filter(), &matvec(), &aos_soa(), &fdtd()}; }
 
 const KernelTemplate& find(const std::string& name) {
   std::string known;

@@ -5,4 +5,5 @@ namespace memtune::templates::embedded {
 extern const char filter_cu[];
 extern const char aos_soa_cu[];
 extern const char matvec_cu[];
+extern const char fdtd_cu[];
 } // namespace memtune::templates::embedded

@@ -67,3 +67,18 @@ TEST_CASE("replay rejects malformed input") {
                                      BankConfig::fixed_4byte()),
                   std::invalid_argument);
 }
+
+TEST_CASE("repeat counts a replayed iteration as that many executions") {
+  std::vector<SharedInstruction> once = transpose(32);
+  for (auto& ins : once) ins.repeat = 5;
+  const BankReplay r = replay_block(once, 8, BankConfig::fixed_4byte());
+  const BankReplay plain = replay_block(transpose(32), 8, BankConfig::fixed_4byte());
+  CHECK(r.total.executions == 5 * plain.total.executions);
+  CHECK(r.total.wavefronts == 5 * plain.total.wavefronts);
+  CHECK(r.total.conflicts() == 5 * plain.total.conflicts());
+  CHECK(r.total.worst_ways == plain.total.worst_ways);
+  for (auto& ins : once) ins.repeat = 0; // a loop that never runs
+  CHECK(replay_block(once, 8, BankConfig::fixed_4byte()).total.wavefronts == 0);
+  once[0].repeat = -1;
+  CHECK_THROWS_AS(replay_block(once, 8, BankConfig::fixed_4byte()), std::invalid_argument);
+}

@@ -16,15 +16,15 @@ GlobalTotals replay_global(const std::vector<GlobalInstruction>& instructions, i
   GlobalTotals t;
   for (const auto& ins : instructions) {
     for (int w = 0; w < warps_per_block; ++w) {
-      for (std::int64_t it = 0; it < ins.iterations; ++it) {
+      for (std::int64_t it = 0; it < ins.iterations && ins.repeat > 0; ++it) {
         const model::WarpAccess access = model::WarpAccess::from_function(
             [&](int lane) { return ins.address(w, lane, it); }, ins.width_bytes, ins.kind);
         if (access.active_lanes() == 0) continue;
         const model::GlobalAccess g = model::analyze_global(access);
         // A broadcast (lanes reading one word) wastes nothing: distinct bytes,
         // as GlobalAccess::efficiency counts them, so efficiency stays <= 1.
-        t.requested += static_cast<double>(g.unique_bytes);
-        t.moved += static_cast<double>(g.bytes_moved);
+        t.requested += static_cast<double>(g.unique_bytes) * static_cast<double>(ins.repeat);
+        t.moved += static_cast<double>(g.bytes_moved) * static_cast<double>(ins.repeat);
       }
     }
   }

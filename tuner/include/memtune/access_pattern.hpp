@@ -24,6 +24,9 @@ struct GlobalInstruction {
   std::int64_t iterations = 1;          // times each warp executes it
   // [bytes] global address for (warp in block, lane, iteration); nullopt = lane inactive.
   std::function<std::optional<std::uint64_t>(int warp, int lane, std::int64_t iteration)> address;
+  // Each replayed iteration stands for `repeat` executions (see
+  // model::SharedInstruction::repeat): a loop whose trips access alike.
+  std::int64_t repeat = 1;
 };
 
 struct AccessPattern {

@@ -12,18 +12,19 @@ BankReplay replay_block(const std::vector<SharedInstruction>& instructions, int 
   out.total.name = "total";
   for (const auto& ins : instructions) {
     if (!ins.address) throw std::invalid_argument("bank replay: instruction '" + ins.name + "' has no address function");
-    if (ins.iterations < 0) throw std::invalid_argument("bank replay: instruction '" + ins.name + "' has negative iterations");
+    if (ins.iterations < 0 || ins.repeat < 0)
+      throw std::invalid_argument("bank replay: instruction '" + ins.name + "' has negative iterations or repeat");
     InstructionTotals t;
     t.name = ins.name;
     for (int warp = 0; warp < warps_per_block; ++warp) {
-      for (std::int64_t it = 0; it < ins.iterations; ++it) {
+      for (std::int64_t it = 0; it < ins.iterations && ins.repeat > 0; ++it) {
         const WarpAccess a = WarpAccess::from_function([&](int lane) { return ins.address(warp, lane, it); },
                                                        ins.width_bytes, ins.kind);
         if (a.active_lanes() == 0) continue; // the warp skips the instruction
         const BankResult r = simulate_banks(a, config);
-        t.executions += 1;
-        t.wavefronts += r.wavefronts;
-        t.ideal_wavefronts += r.ideal_wavefronts;
+        t.executions += ins.repeat;
+        t.wavefronts += r.wavefronts * ins.repeat;
+        t.ideal_wavefronts += r.ideal_wavefronts * ins.repeat;
         t.worst_ways = std::max(t.worst_ways, r.ways);
       }
     }

@@ -24,11 +24,15 @@ struct SharedInstruction {
   std::int64_t iterations = 1; // times each warp executes it (loop trip count)
   // [bytes] shared address of (warp in block, lane, iteration); nullopt = lane inactive.
   std::function<std::optional<std::uint64_t>(int warp, int lane, std::int64_t iteration)> address;
+  // Each replayed iteration stands for `repeat` executions: a loop whose
+  // trips access alike (e.g. one per plane of a 3D sweep) is described by its
+  // distinct iterations and replayed once, not once per trip.
+  std::int64_t repeat = 1;
 };
 
 struct InstructionTotals {
   std::string name;
-  std::int64_t executions = 0;       // warp-level executions per block
+  std::int64_t executions = 0;       // warp-level executions per block (counting repeats)
   std::int64_t wavefronts = 0;       // per block
   std::int64_t ideal_wavefronts = 0; // per block
   int worst_ways = 0;                // worst single execution

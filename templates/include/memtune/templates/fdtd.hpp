@@ -1,0 +1,60 @@
+#pragma once
+// The fdtd template: a 3D star stencil of radius R (default 4: 25 points) on
+// an nx*ny*nz float volume, zero outside the volume, coefficients in constant
+// memory (source: templates/fdtd/fdtd.cu, which defines the operation).
+// Problem: nx, ny, nz (default 512 x 512 x 256), radius (1..4).
+//
+// Scheme: a 2D block marches along z; each thread keeps its column's z
+// neighbours in a register queue, the block stages the current plane plus
+// halo in shared memory. Axes: block shape (bx, by), vx (x points per
+// thread = vector width), zsplit (z-chunks per column: blocks per column),
+// prefetch (planes of look-ahead for the loads) and min_warps (the warps per
+// SM __launch_bounds__ asks for: the register cap). Shared rows are always
+// padded (see fdtd.cu: PAD), so the x halo's column stores are conflict-free.
+#include <memtune/kernel_template.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace memtune::templates {
+
+class FdtdTemplate final : public KernelTemplate {
+public:
+  [[nodiscard]] std::string name() const override { return "fdtd"; }
+  [[nodiscard]] std::string description() const override;
+  [[nodiscard]] std::vector<ProblemParameter> problem_parameters() const override;
+  [[nodiscard]] const std::string& source() const override;
+  [[nodiscard]] std::string source_name() const override { return "fdtd.cu"; }
+  [[nodiscard]] search::Space space(const Problem& problem, const Target& target) const override;
+  [[nodiscard]] LaunchSpec launch(const search::Config& config, const Problem& problem) const override;
+  [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const override;
+  [[nodiscard]] std::uint64_t bytes_moved(const Problem& problem) const override;
+  [[nodiscard]] AccessPattern access_pattern(const search::Config& config, const Problem& problem,
+                                             const Target& target) const override;
+  [[nodiscard]] std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const override;
+  // The best candidate of each block shape: its time, warps/SM and what
+  // limits them (the occupancy story of the article).
+  [[nodiscard]] std::string explain(const TuningResult& result) const override;
+};
+
+const FdtdTemplate& fdtd();
+
+// The CPU reference, accumulated in double: for every point of the volume
+// (x fastest), c[0] * in + sum_{r=1..R} c[r] * (the six neighbours at
+// distance r, zero outside the volume), R = c.size() - 1. Runs on all cores.
+// Throws std::invalid_argument when in.size() != nx*ny*nz or c is empty.
+std::vector<double> fdtd_reference(std::span<const float> in, std::int64_t nx, std::int64_t ny, std::int64_t nz,
+                                   std::span<const float> c);
+
+// Random coefficients c_0..c_R, never zero, normalised so that
+// |c_0| + 6 * sum_{r>=1} |c_r| = 1 (outputs stay in [-1, 1] for |in| <= 1).
+std::vector<float> random_fdtd_coefficients(int radius, std::uint64_t seed);
+
+// The best time of each block shape ("32x8") among the successful
+// candidates, with its warps/SM and limiter, as one note. Empty when fewer
+// than two shapes succeeded.
+std::string fdtd_shape_note(const TuningResult& result);
+
+} // namespace memtune::templates

@@ -212,6 +212,9 @@ AccessPattern FdtdTemplate::access_pattern(const search::Config& c, const Proble
       static_cast<double>(std::max<std::int64_t>(1, PF)) *
       (1.0 + static_cast<double>(g.halo_vectors) / static_cast<double>(g.threads));
   a.bytes_per_load = vec_bytes;
+  // prefetch 0: a plane's loads land in shared memory before the barrier that
+  // starts its compute; with look-ahead the loads in flight cross it.
+  a.barrier_between_load_and_compute = PF == 0;
   // A load issued PF planes ahead is waited for at most once per PF+1 planes.
   a.memory_round_trips_per_block = 1.0 + static_cast<double>(steps) / static_cast<double>(PF + 1);
 

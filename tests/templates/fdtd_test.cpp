@@ -253,6 +253,8 @@ TEST_CASE("fdtd access pattern: coalesced float4 columns, conflict-free shared m
     CHECK(replay.total.conflicts() == 0);
     CHECK(a.loads_in_flight_per_thread == doctest::Approx(1.0 + 272.0 / 256.0));
     CHECK(a.bytes_per_load == 16);
+    CHECK_FALSE(a.barrier_between_load_and_compute);
+    CHECK(t.access_pattern(config(32, 8, 4, 4, 0, 0), p, h100_like()).barrier_between_load_and_compute);
     REQUIRE(a.arrays.size() == 3); // input, the z-chunk overlap, output
     CHECK(a.arrays[1].requested_bytes == doctest::Approx(3.0 * 2 * 4 * 512 * 512 * 4));
   }

@@ -26,18 +26,15 @@ struct TuneOptions {
   std::optional<std::filesystem::path> cache_folder; // default: CompileCache::default_folder()
   bool use_cache = true;
   unsigned compile_threads = 0;    // 0: all hardware threads
-<<<<<<< HEAD
   // Modeled grid runs: compile (for registers) only the candidates that can
   // still reach the top `exact_top` by the model's lower bound; the others
   // are counted, not predicted. 0: compile and predict every candidate (what
   // a recording needs).
   std::size_t exact_top = 10;
-=======
   // Baselines to time after the search, in the same run (names from
   // KernelTemplate::baselines(), e.g. "cublas"); an unknown name throws
   // std::invalid_argument before anything runs.
   std::vector<std::string> compare;
->>>>>>> matvec
   // Called after each candidate (for progress output); may be empty.
   std::function<void(const Evaluation&, std::size_t done)> on_evaluation;
 };

@@ -39,6 +39,7 @@ struct CommonOptions {
   std::string cache_dir;
   std::string target = "local";
   bool no_cache = false;
+  bool no_model_prior = false;
   bool quiet = false;
   std::vector<std::string> compare;
 };
@@ -126,6 +127,7 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
   t.device = o.device;
   t.measure.flush_l2 = !o.warm;
   t.use_cache = !o.no_cache;
+  t.model_prior = !o.no_model_prior;
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
   t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
   if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
@@ -208,6 +210,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     sub->add_option("--top", o.top, "rows of the ranked table")->capture_default_str();
     sub->add_option("--cache-dir", o.cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
     sub->add_flag("--no-cache", o.no_cache, "compile everything, read and write no cache");
+    sub->add_flag("--no-model-prior", o.no_model_prior,
+                  "bayes on the local GPU: search without the analytical model's prediction as the prior mean");
     sub->add_flag("-q,--quiet", o.quiet, "no progress on stderr");
     std::string known;
     for (const auto& b : cmd.kernel->baselines()) known += (known.empty() ? "" : ", ") + b;

@@ -231,6 +231,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"ei", "hedge"}));
   app.add_option("--bayes-hedge-eta", options.bayes.hedge_eta, "bayes: portfolio learning rate");
   app.add_option("--bayes-lcb-kappa", options.bayes.lcb_kappa, "bayes: LCB arm's weight on the standard deviation");
+  app.add_option("--bayes-prior-tie", options.bayes.prior_tie_tolerance,
+                 "bayes+model: first proposal drawn among predictions within this fraction of the fastest");
   app.add_option("--bayes-hyper-prior-sd", options.bayes.hyperfit.log_prior_sd,
                  "bayes: MAP fit with this log-normal prior width on length scales and mismatch weights (0: ML)");
   app.add_option("--bayes-min-length-scale", options.bayes.hyperfit.bounds.min_length_scale,

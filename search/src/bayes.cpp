@@ -37,12 +37,14 @@ BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, Baye
                                 : has_prior         ? std::max<std::size_t>(3, axes + 1)
                                                     : std::max<std::size_t>(5, 2 * axes);
   if (has_prior && !configs_.empty()) {
-    // The prior's best guess first; exact ties (a model that cannot tell
-    // configs apart) are drawn from the engine rather than left to grid order.
+    // The prior's best guess first. Predictions within prior_tie_tolerance
+    // of the fastest are ties (a model cannot resolve differences that
+    // small), drawn from the engine rather than left to grid order.
     const double lowest = *std::min_element(prior_log_time_.begin(), prior_log_time_.end());
+    const double tie = std::log1p(std::max(0.0, options_.prior_tie_tolerance)) + 1e-12;
     std::vector<std::size_t> best;
     for (std::size_t i = 0; i < configs_.size(); ++i)
-      if (prior_log_time_[i] <= lowest + 1e-9) best.push_back(i);
+      if (prior_log_time_[i] <= lowest + tie) best.push_back(i);
     const std::size_t first = best[static_cast<std::size_t>(uniform_index(*engine_, best.size()))];
     taken_[first] = true;
     design_.push_back(first);

@@ -40,8 +40,8 @@ namespace memtune::search {
 
 struct BayesOptions {
   // Size of the first batch; 0 means max(5, 2 x number of axes), or with a
-  // prior mean max(3, axes + 1): the prior's argmin (ties drawn from the
-  // engine) followed by a space-filling batch.
+  // prior mean max(3, axes + 1): the prior's argmin (near-ties drawn from the
+  // engine, prior_tie_tolerance) followed by a space-filling batch.
   std::size_t initial_points = 0;
   // EI margin, in units of the spread of the observed log-times.
   double xi = 0.01;
@@ -65,6 +65,11 @@ struct BayesOptions {
   // first proposal is the config the prior predicts fastest. Only
   // differences between configs matter (a constant offset is absorbed).
   std::function<double(const Config&)> prior_mean;
+  // The first proposal is drawn among the configs the prior predicts within
+  // this fraction of its fastest (0.01: 1 %), not only its exact argmin: an
+  // analytical model's error is far above 1 %, so its ranking inside that
+  // band is no information, and picking by it would be grid-order luck.
+  double prior_tie_tolerance = 0.01;
 };
 
 class BayesianSearch final : public Strategy {

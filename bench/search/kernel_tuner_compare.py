@@ -100,10 +100,23 @@ def convert(recording):
     return tune_params, restrictions, doc, times
 
 
-def run_once(kernel_tuner, doc, tune_params, restrictions, cache_path, strategy, budget, seed):
+# Kernel Tuner 1.x's bayes_opt draws `popsize` (default 20) initial samples and
+# raises ValueError("Can't sample more than the size of the search space") on
+# a smaller space. There its initial sample is capped at half the valid configs
+# (the only change to its defaults; the JSON rows record it).
+KT_BAYES_DEFAULT_POPSIZE = 20
+
+
+def strategy_options(strategy, configs, budget):
+    options = {"max_fevals": budget}
+    if strategy == "bayes_opt" and configs < KT_BAYES_DEFAULT_POPSIZE:
+        options["popsize"] = max(1, configs // 2)
+    return options
+
+
+def run_once(kernel_tuner, doc, tune_params, restrictions, cache_path, strategy, options, seed):
     random.seed(seed)
     np.random.seed(seed)
-    options = {"max_fevals": budget}
     with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
         results, _ = kernel_tuner.tune_kernel(
@@ -172,9 +185,10 @@ def main():
                 json.dump(doc, f)
             for strategy in args.strategies.split(","):
                 started = time.perf_counter()
+                options = strategy_options(strategy, configs, budget)
                 to5, to1, b10, b20 = [], [], [], []
                 for seed in range(1, args.seeds + 1):
-                    order = run_once(kernel_tuner, doc, tune_params, restrictions, cache_path, strategy, budget, seed)
+                    order = run_once(kernel_tuner, doc, tune_params, restrictions, cache_path, strategy, options, seed)
                     to5.append(evaluations_to(order, times, optimum, 1.05))
                     to1.append(evaluations_to(order, times, optimum, 1.01))
                     b10.append(best_after(order, times, optimum, at10))
@@ -182,7 +196,7 @@ def main():
                 seconds = (time.perf_counter() - started) / args.seeds
                 print(f"{path}: {strategy} done ({seconds:.3f} s per run)", file=sys.stderr)
                 rows.append({"recording": path, "strategy": "kt:" + strategy, "configs": configs,
-                             "optimum_s": optimum, "budget": budget,
+                             "optimum_s": optimum, "budget": budget, "strategy_options": options,
                              "evaluations_to_within_5pct": summarize(to5), "evaluations_to_within_1pct": summarize(to1),
                              "best_over_optimum_at_10pct": summarize(b10), "best_over_optimum_at_20pct": summarize(b20),
                              "seconds_per_run": seconds})

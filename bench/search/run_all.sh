@@ -1,26 +1,43 @@
 #!/usr/bin/env bash
 # Runs memtune_search_bench and Kernel Tuner's strategies on every recording in
 # bench/data/ and prints one table with both (Kernel Tuner's rows are named
-# kt:*), then the issue's verdict lines (bayes against random and against KT
-# bayes_opt).
+# kt:*), then the issue's verdict lines (bayes and bayes+model against random
+# and against KT bayes_opt).
 #
 #   bench/search/run_all.sh [build-dir] [--seeds N]
 #
 # Needs a built memtune_search_bench (default build dir: ./build) and a Python
 # with kernel_tuner (KT_PYTHON, default /tmp/kt-venv/bin/python, else python3);
-# without kernel_tuner only memtune's side is printed.
+# without kernel_tuner only memtune's side is printed. Only recordings are
+# passed on (a JSON object with "space" and "trials"); other JSON in
+# bench/data (h100_probed_target.json is a target profile) is skipped.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-build="${1:-$root/build}"
-[[ $# -gt 0 ]] && shift
+build="$root/build"
 seeds=30
-if [[ "${1:-}" == "--seeds" ]]; then seeds="$2"; fi
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --seeds) seeds="$2"; shift 2 ;;
+    *) build="$1"; shift ;;
+  esac
+done
 bench="$build/bench/search/memtune_search_bench"
 [[ -x "$bench" ]] || { echo "run_all.sh: $bench not built (cmake --build $build --target memtune_search_bench)" >&2; exit 1; }
 python="${KT_PYTHON:-/tmp/kt-venv/bin/python}"
 [[ -x "$python" ]] || python=python3
 
-recordings=("$root"/bench/data/*.json)
+recordings=()
+for f in "$root"/bench/data/*.json; do
+  if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if isinstance(d, dict) and "space" in d and "trials" in d else 1)' "$f"; then
+    recordings+=("$f")
+  else
+    echo "== skipping $f: not a recording" >&2
+  fi
+done
+[[ ${#recordings[@]} -gt 0 ]] || { echo "run_all.sh: no recordings in $root/bench/data" >&2; exit 1; }
+
 kt_json="$(mktemp)"
 trap 'rm -f "$kt_json"' EXIT
 kt_args=()

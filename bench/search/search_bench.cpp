@@ -2,7 +2,7 @@
 // spaces, replaying the recorded times (no GPU).
 //
 //   memtune_search_bench bench/data/synthetic_space.json [--seeds 30] [--json]
-//                        [--strategies grid,random,bayes] [--bayes-initial N] [--bayes-xi X] [--bayes-no-feasibility]
+//                        [--strategies grid,random,bayes,bayes+model] [--bayes-initial N] [--bayes-xi X] [--bayes-no-feasibility]
 //                        [--bayes-refit-every-below N] [--bayes-acquisition ei|hedge] [--bayes-min-length-scale L]
 //                        [--bayes-hedge-eta E] [--bayes-lcb-kappa K]
 //                        [--kernel-tuner kt.json]
@@ -13,16 +13,28 @@
 // of valid configs). Each run stops once it is within 1% and past the 20%
 // mark, or when the space is exhausted.
 //
+// `bayes+model` is bayes with the analytical model's prediction as the prior
+// mean: the recording's device is looked up in the target catalogue (by name,
+// e.g. "NVIDIA H100 80GB HBM3" -> h100-sxm), and the prior comes from
+// model_prior.hpp for a template (its problem from the recording) or
+// probe/prior.hpp for a probe's space. A recording with no such model (an
+// unknown device, as the synthetic one) gets no bayes+model row.
+//
 // With both random and bayes run, each recording ends with the bar as
-// verdict lines: bayes's median evaluations to 5% as a share of the grid
-// (<= 15%), random's median over bayes's (>= 2), and, given the JSON of
-// kernel_tuner_compare.py --json (--kernel-tuner), bayes against Kernel
-// Tuner's bayes_opt on the same recording (no more evaluations).
+// verdict lines, for bayes and bayes+model: median evaluations to 5% as a
+// share of the grid (<= 15%), random's median over theirs (>= 2; not
+// measurable where random's median is <= 2 evaluations), and, given the JSON
+// of kernel_tuner_compare.py --json (--kernel-tuner), against Kernel Tuner's
+// bayes_opt on the same recording (no more evaluations).
 #include "metrics.hpp"
 
+#include <memtune/model_prior.hpp>
+#include <memtune/probe/prior.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/search/recording.hpp>
 #include <memtune/search/run_search.hpp>
+#include <memtune/targets.hpp>
+#include <memtune/templates/catalogue.hpp>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -31,7 +43,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
+#include <map>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -97,6 +111,33 @@ nlohmann::json to_json(const bench::Summary& s, const std::vector<std::optional<
 
 double median_to5(const Row& r) { return bench::summarize(r.to5).median; }
 
+// The analytical model's log(time [s]) per config of the recording, on the
+// catalogue target named by the recording's device; `why_not` says why there
+// is none.
+std::optional<std::function<double(const search::Config&)>> recording_prior(const search::Recording& rec,
+                                                                              std::string& why_not) {
+  const std::string device = rec.device.value("name", "");
+  const model::TargetCatalog catalog = load_targets();
+  const Target* target = catalog.try_find(device);
+  if (!target) {
+    why_not = "device '" + device + "' is not in the target catalogue";
+    return std::nullopt;
+  }
+  Problem problem;
+  for (const auto& [name, value] : rec.problem.items())
+    if (value.is_number_integer()) problem[name] = value.get<std::int64_t>();
+  if (auto prior = probe::probe_prior(rec.template_name, problem, *target)) return prior;
+  const KernelTemplate* kernel = nullptr;
+  for (const KernelTemplate* k : templates::all())
+    if (k->name() == rec.template_name) kernel = k;
+  if (!kernel) {
+    why_not = "no model for template '" + rec.template_name + "'";
+    return std::nullopt;
+  }
+  problem = complete_problem(kernel->problem_parameters(), problem);
+  return model_prior(*kernel, problem, *target, rec.space);
+}
+
 // Kernel Tuner's median evaluations to 5% for `strategy` on the recording with
 // the same file name; nullopt when absent, +inf when never reached (null).
 std::optional<double> kernel_tuner_to5(const nlohmann::json& kt, const std::string& recording,
@@ -113,8 +154,9 @@ std::optional<double> kernel_tuner_to5(const nlohmann::json& kt, const std::stri
   return std::nullopt;
 }
 
-// The bar, one line per criterion and recording.
-void print_verdicts(const std::vector<Row>& rows, const nlohmann::json& kt) {
+// The bar, one line per criterion, recording and model-based strategy.
+void print_verdicts(const std::vector<Row>& rows, const nlohmann::json& kt,
+                    const std::map<std::string, std::string>& no_prior) {
   auto find = [&](const std::string& recording, const std::string& strategy) -> const Row* {
     for (const Row& r : rows)
       if (r.recording == recording && r.strategy == strategy) return &r;
@@ -125,26 +167,42 @@ void print_verdicts(const std::vector<Row>& rows, const nlohmann::json& kt) {
   for (const Row& r : rows) {
     if (std::find(seen.begin(), seen.end(), r.recording) != seen.end()) continue;
     seen.push_back(r.recording);
-    const Row* bayes = find(r.recording, "bayes");
-    if (!bayes) continue;
-    const double b = median_to5(*bayes);
-    const double share = 100.0 * b / static_cast<double>(bayes->configs);
-    std::printf("\nverdict %s\n", r.recording.c_str());
-    std::printf("  bayes evals to 5%%: %.1f = %.1f%% of the grid's %zu (bar <= 15%%): %s\n", b, share, bayes->configs,
-                verdict(share <= 15.0));
-    if (const Row* random = find(r.recording, "random")) {
-      const double ratio = median_to5(*random) / b;
-      std::printf("  random / bayes evals to 5%%: %.1f / %.1f = %.2fx (bar >= 2x): %s\n", median_to5(*random), b,
-                  ratio, verdict(ratio >= 2.0));
-      // Random's 30-seed median is itself noisy; its exact median says how lucky the draws were.
-      std::printf("    (%zu of %zu configs lie within 5%%: random search's exact median is %zu evaluations)\n",
-                  bayes->within5, bayes->configs, random_median_to_hit(bayes->configs, bayes->within5));
+    const Row* random = find(r.recording, "random");
+    const auto kt_bayes = kernel_tuner_to5(kt, r.recording, "kt:bayes_opt");
+    bool header = false;
+    for (const std::string name : {"bayes", "bayes+model"}) {
+      const Row* bayes = find(r.recording, name);
+      if (!bayes) {
+        if (name == "bayes+model" && no_prior.count(r.recording) && header)
+          std::printf("  bayes+model: not run (%s)\n", no_prior.at(r.recording).c_str());
+        continue;
+      }
+      if (!header) std::printf("\nverdict %s\n", r.recording.c_str()), header = true;
+      const char* n = name.c_str();
+      const double b = median_to5(*bayes);
+      const double share = 100.0 * b / static_cast<double>(bayes->configs);
+      std::printf("  %s evals to 5%%: %.1f = %.1f%% of the grid's %zu (bar <= 15%%): %s\n", n, b, share,
+                  bayes->configs, verdict(share <= 15.0));
+      if (random) {
+        const double rm = median_to5(*random);
+        const double ratio = rm / b;
+        // Nothing takes fewer than 1 evaluation: where random needs <= 2, a
+        // ratio of 2 is out of reach (or needs bayes's every median run to hit at once).
+        const char* v = rm <= 2.0 ? "n/a (random's median <= 2 evaluations: a 2x ratio cannot be measured)"
+                                  : verdict(ratio >= 2.0);
+        std::printf("  random / %s evals to 5%%: %.1f / %.1f = %.2fx (bar >= 2x): %s\n", n, rm, b, ratio, v);
+      }
+      if (kt_bayes) {
+        std::printf("  %s vs Kernel Tuner bayes_opt evals to 5%%: %.1f vs %.1f (bar: no more): %s\n", n, b, *kt_bayes,
+                    verdict(b <= *kt_bayes));
+      } else if (!kt.is_null()) {
+        std::printf("  %s vs Kernel Tuner bayes_opt: no kt:bayes_opt result for this recording\n", n);
+      }
     }
-    if (const auto kt_bayes = kernel_tuner_to5(kt, r.recording, "kt:bayes_opt")) {
-      std::printf("  bayes vs Kernel Tuner bayes_opt evals to 5%%: %.1f vs %.1f (bar: no more): %s\n", b, *kt_bayes,
-                  verdict(b <= *kt_bayes));
-    } else if (!kt.is_null()) {
-      std::printf("  bayes vs Kernel Tuner bayes_opt: no kt:bayes_opt result for this recording\n");
+    if (header && random) {
+      // Random's 30-seed median is itself noisy; its exact median says how lucky the draws were.
+      std::printf("  (%zu of %zu configs lie within 5%%: random search's exact median is %zu evaluations)\n",
+                  random->within5, random->configs, random_median_to_hit(random->configs, random->within5));
     }
   }
 }
@@ -155,11 +213,12 @@ int main(int argc, char** argv) {
   CLI::App app{"Search efficiency of memtune's strategies on recorded spaces (no GPU needed)"};
   std::vector<std::string> files;
   std::vector<std::string> strategies = search::strategy_names();
+  strategies.push_back("bayes+model");
   int seeds = 30;
   bool json = false;
   search::StrategyOptions options;
   app.add_option("recordings", files, "memtune recording JSON files")->required()->check(CLI::ExistingFile);
-  app.add_option("--strategies", strategies, "strategies to compare")->delimiter(',');
+  app.add_option("--strategies", strategies, "strategies to compare (grid, random, bayes, bayes+model)")->delimiter(',');
   app.add_option("--seeds", seeds, "runs per strategy (seeds 1..N)")->check(CLI::Range(1, 10000));
   app.add_flag("--json", json, "print JSON instead of a table");
   app.add_option("--bayes-initial", options.bayes.initial_points, "bayes: size of the initial design (0: 2 x axes, >= 5)");
@@ -172,6 +231,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"ei", "hedge"}));
   app.add_option("--bayes-hedge-eta", options.bayes.hedge_eta, "bayes: portfolio learning rate");
   app.add_option("--bayes-lcb-kappa", options.bayes.lcb_kappa, "bayes: LCB arm's weight on the standard deviation");
+  app.add_option("--bayes-prior-tie", options.bayes.prior_tie_tolerance,
+                 "bayes+model: first proposal drawn among predictions within this fraction of the fastest");
+  app.add_option("--bayes-hyper-prior-sd", options.bayes.hyperfit.log_prior_sd,
+                 "bayes: MAP fit with this log-normal prior width on length scales and mismatch weights (0: ML)");
   app.add_option("--bayes-min-length-scale", options.bayes.hyperfit.bounds.min_length_scale,
                  "bayes: lower bound of the ordinal length scales (coordinates in [0, 1])");
   std::string kernel_tuner_file;
@@ -182,6 +245,7 @@ int main(int argc, char** argv) {
       acquisition == "hedge" ? search::BayesOptions::Acquisition::hedge : search::BayesOptions::Acquisition::ei;
 
   std::vector<Row> rows;
+  std::map<std::string, std::string> no_prior; // recording -> why bayes+model did not run
   nlohmann::json kernel_tuner;
   try {
     if (!kernel_tuner_file.empty()) {
@@ -196,14 +260,29 @@ int main(int argc, char** argv) {
       const auto at10 = static_cast<std::size_t>(std::ceil(0.10 * static_cast<double>(configs)));
       const auto at20 = static_cast<std::size_t>(std::ceil(0.20 * static_cast<double>(configs)));
       const search::Objective objective = search::replay_objective(rec);
+      std::optional<std::function<double(const search::Config&)>> prior;
+      if (std::find(strategies.begin(), strategies.end(), "bayes+model") != strategies.end()) {
+        std::string why_not;
+        const auto started = std::chrono::steady_clock::now();
+        prior = recording_prior(rec, why_not);
+        if (!prior) no_prior[file] = why_not;
+        std::cerr << file << ": model prior " << (prior ? "computed" : "unavailable: " + why_not) << " ("
+                  << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() << " s)\n";
+      }
       for (const auto& name : strategies) {
+        search::StrategyOptions strategy_options = options;
+        if (name == "bayes+model") {
+          if (!prior) continue;
+          strategy_options.bayes.prior_mean = *prior;
+        }
+        const std::string strategy_name = name == "bayes+model" ? "bayes" : name;
         Row row{file, name, configs, *best->time_s, {}, {}, {}, {}, 0.0, 0};
         for (const auto& t : rec.trials)
           if (t.ok() && *t.time_s <= 1.05 * *best->time_s) ++row.within5;
         const auto started = std::chrono::steady_clock::now();
         for (int seed = 1; seed <= seeds; ++seed) {
           std::mt19937_64 engine(static_cast<std::uint64_t>(seed));
-          const auto strategy = search::make_strategy(name, rec.space, engine, options);
+          const auto strategy = search::make_strategy(strategy_name, rec.space, engine, strategy_options);
           const auto result = search::run_search(
               *strategy, objective, search::StopRules{}.add(MetricsComplete{*best->time_s * 1.01, at20}));
           auto count = [](std::optional<std::size_t> n) {
@@ -280,6 +359,6 @@ int main(int argc, char** argv) {
                   kt_cell(kt["best_over_optimum_at_20pct"], 3).c_str(), kt.value("seconds_per_run", 0.0));
     }
   }
-  print_verdicts(rows, kernel_tuner);
+  print_verdicts(rows, kernel_tuner, no_prior);
   return 0;
 }

@@ -39,6 +39,7 @@ struct CommonOptions {
   std::string cache_dir;
   std::string target = "local";
   bool no_cache = false;
+  bool no_model_prior = false;
   bool quiet = false;
   std::vector<std::string> compare;
   std::vector<std::string> only; // "axis=value"
@@ -135,6 +136,7 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
     }
     t.only[fixed.substr(0, eq)] = fixed.substr(eq + 1);
   }
+  t.model_prior = !o.no_model_prior;
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
   t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
   if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
@@ -217,6 +219,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     sub->add_option("--top", o.top, "rows of the ranked table")->capture_default_str();
     sub->add_option("--cache-dir", o.cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
     sub->add_flag("--no-cache", o.no_cache, "compile everything, read and write no cache");
+    sub->add_flag("--no-model-prior", o.no_model_prior,
+                  "bayes on the local GPU: search without the analytical model's prediction as the prior mean");
     sub->add_flag("-q,--quiet", o.quiet, "no progress on stderr");
     sub->add_option("--only", o.only,
                     "fix an axis to one value, AXIS=VALUE (repeatable): e.g. measure one configuration under ncu")

@@ -4,6 +4,7 @@
 #include <memtune/search/feasibility.hpp>
 #include <memtune/search/gp.hpp>
 #include <memtune/search/initial_design.hpp>
+#include <memtune/search/rng.hpp>
 
 #include <algorithm>
 #include <array>
@@ -30,9 +31,28 @@ BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, Baye
         throw std::invalid_argument("bayes: the prior mean is not finite at " + space.format(c));
     }
 
-  const std::size_t n_initial =
-      options_.initial_points ? options_.initial_points : std::max<std::size_t>(5, 2 * space.axes().size());
-  design_ = latin_hypercube_design(points_, category_counts_, n_initial, taken_, *engine_);
+  const bool has_prior = !prior_log_time_.empty();
+  const std::size_t axes = space.axes().size();
+  const std::size_t n_initial = options_.initial_points ? options_.initial_points
+                                : has_prior         ? std::max<std::size_t>(3, axes + 1)
+                                                    : std::max<std::size_t>(5, 2 * axes);
+  if (has_prior && !configs_.empty()) {
+    // The prior's best guess first. Predictions within prior_tie_tolerance
+    // of the fastest are ties (a model cannot resolve differences that
+    // small), drawn from the engine rather than left to grid order.
+    const double lowest = *std::min_element(prior_log_time_.begin(), prior_log_time_.end());
+    const double tie = std::log1p(std::max(0.0, options_.prior_tie_tolerance)) + 1e-12;
+    std::vector<std::size_t> best;
+    for (std::size_t i = 0; i < configs_.size(); ++i)
+      if (prior_log_time_[i] <= lowest + tie) best.push_back(i);
+    const std::size_t first = best[static_cast<std::size_t>(uniform_index(*engine_, best.size()))];
+    taken_[first] = true;
+    design_.push_back(first);
+  }
+  if (n_initial > design_.size()) {
+    const auto spread = latin_hypercube_design(points_, category_counts_, n_initial - design_.size(), taken_, *engine_);
+    design_.insert(design_.end(), spread.begin(), spread.end());
+  }
 }
 
 std::optional<Config> BayesianSearch::next() {

@@ -23,9 +23,16 @@ HyperfitResult fit_hyperparameters(const Points& x, const Eigen::VectorXd& y, co
   lower[no + nc] = std::log(b.min_signal_variance), upper[no + nc] = std::log(b.max_signal_variance);
   lower[no + nc + 1] = std::log(b.min_noise_variance), upper[no + nc + 1] = std::log(b.max_noise_variance);
 
+  const Eigen::VectorXd centre = MixedKernel::defaults(no, nc).to_log_params();
   auto negative_lml = [&](const Eigen::VectorXd& theta) {
     try {
-      return -GaussianProcess(MixedKernel::from_log_params(theta, no, nc), x, y).log_marginal_likelihood();
+      double penalty = 0.0;
+      if (options.log_prior_sd > 0.0)
+        for (Eigen::Index i = 0; i < no + nc; ++i) {
+          const double z = (theta[i] - centre[i]) / options.log_prior_sd;
+          penalty += 0.5 * z * z;
+        }
+      return -GaussianProcess(MixedKernel::from_log_params(theta, no, nc), x, y).log_marginal_likelihood() + penalty;
     } catch (const std::runtime_error&) {
       return std::numeric_limits<double>::infinity();
     }

@@ -114,9 +114,10 @@ std::string summarize_log(const std::string& log) {
 }
 
 void run_search_loop(const KernelTemplate& kernel, const Problem& problem, int compile_cc, const TuneOptions& options,
-                     CompilePool& pool, TuningResult& result, const std::function<Evaluation(Pending&)>& evaluate) {
+                     CompilePool& pool, TuningResult& result, const std::function<Evaluation(Pending&)>& evaluate,
+                     const search::StrategyOptions& strategy_options) {
   std::mt19937_64 engine(options.seed);
-  auto strategy = search::make_strategy(options.strategy, result.space, engine);
+  auto strategy = search::make_strategy(options.strategy, result.space, engine, strategy_options);
   search::StopRules stop = stop_rules(options);
   stop.start();
   search::SearchProgress progress;

@@ -4,6 +4,7 @@
 // Evaluation, the strategy learns from it, and the stop rules end the search.
 #include <memtune/compile/compile_pool.hpp>
 #include <memtune/kernel_template.hpp>
+#include <memtune/search/factory.hpp>
 #include <memtune/tuner.hpp>
 
 #include <functional>
@@ -47,7 +48,9 @@ TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& prob
                                const TuneOptions& options, bool measured);
 
 // Fills result.evaluations, compile_cache_hits, stop_reason and aborted.
+// `strategy_options` reach search::make_strategy (e.g. bayes's prior mean).
 void run_search_loop(const KernelTemplate& kernel, const Problem& problem, int compile_cc, const TuneOptions& options,
-                     CompilePool& pool, TuningResult& result, const std::function<Evaluation(Pending&)>& evaluate);
+                     CompilePool& pool, TuningResult& result, const std::function<Evaluation(Pending&)>& evaluate,
+                     const search::StrategyOptions& strategy_options = {});
 
 } // namespace memtune

@@ -7,6 +7,7 @@
 #include <memtune/device.hpp>
 #include <memtune/device_verifier.hpp>
 #include <memtune/model_evaluator.hpp>
+#include <memtune/model_prior.hpp>
 #include <memtune/targets.hpp>
 #include <memtune/tuner.hpp>
 
@@ -215,8 +216,16 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
   result.ceiling = measure_copy_ceiling(timer, std::max<std::size_t>(result.bytes_moved / 2, 2 * target.l2_bytes));
 
   CandidateRunner runner(kernel, problem, target, *workload, result.bytes_moved, timer, result.space);
+  search::StrategyOptions strategy_options;
+  if (options.strategy == "bayes" && options.model_prior) {
+    try {
+      strategy_options.bayes.prior_mean = model_prior(kernel, problem, target, result.space);
+    } catch (const std::exception&) {
+      // A template the model cannot predict is searched without a prior.
+    }
+  }
   run_search_loop(kernel, problem, target.compute_capability(), options, pool, result,
-                  [&](Pending& p) { return runner.run(p, result.ceiling->gbps); });
+                  [&](Pending& p) { return runner.run(p, result.ceiling->gbps); }, strategy_options);
   if (result.aborted.empty()) {
     try {
       time_baselines(options.compare, *workload, timer, context, result);

@@ -18,6 +18,9 @@ namespace memtune {
 
 struct TuneOptions {
   std::string strategy = "grid";   // "grid" | "random" | "bayes" (search::make_strategy)
+  // Measured runs with "bayes": the analytical model's prediction (no
+  // compile, model_prior.hpp) is the search's prior mean. False: plain bayes.
+  bool model_prior = true;
   std::size_t budget = 0;          // max candidates evaluated; 0 = no limit
   double time_budget_s = 0.0;      // [seconds] stop after this much wall time; 0 = no limit
   std::size_t patience = 0;        // stop after this many evaluations without a new best; 0 = never

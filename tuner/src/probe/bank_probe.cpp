@@ -1,5 +1,7 @@
 #include <memtune/probe/bank_probe.hpp>
 
+#include <stdexcept>
+
 namespace memtune::probe {
 
 const std::vector<BankVariant>& bank_variants() {
@@ -60,6 +62,14 @@ BankSimulation simulate_bank_variant(const BankVariant& v, std::int64_t reps, co
   s.store_wavefronts = r.per_instruction[0].wavefronts + r.per_instruction[2].wavefronts;
   s.store_conflicts = r.per_instruction[0].conflicts() + r.per_instruction[2].conflicts();
   return s;
+}
+
+double predict_bank_time(const BankVariant& v, std::int64_t reps, std::int64_t blocks, const Target& target) {
+  if (target.sm_count <= 0 || !(target.sm_clock_mhz > 0))
+    throw std::invalid_argument("bank model: the target needs an SM count and a clock");
+  const BankSimulation s = simulate_bank_variant(v, reps);
+  const double wavefronts = static_cast<double>(s.load_wavefronts + s.store_wavefronts) * static_cast<double>(blocks);
+  return wavefronts / target.sm_count / (target.sm_clock_mhz * 1e6);
 }
 
 } // namespace memtune::probe

@@ -8,6 +8,7 @@
 #include <memtune/cuda/module.hpp>
 #include <memtune/device.hpp>
 #include <memtune/probe/chase.hpp>
+#include <memtune/probe/coalescing.hpp>
 #include <memtune/probe/runner.hpp>
 #include <memtune/random_data.hpp>
 
@@ -182,13 +183,13 @@ private:
     int s_arg = s;
     unsigned long long n_arg = n;
     void* args[] = {&ptr, &s_arg, &n_arg};
-    launch(k, static_cast<unsigned>((n + 255) / 256), 256, stream(), args);
+    launch(k, static_cast<unsigned>((n + coalescing_block_threads - 1) / coalescing_block_threads), coalescing_block_threads, stream(), args);
     MEMTUNE_CU(cu_.cuStreamSynchronize(stream()));
     std::vector<float> got(count);
     d.download(got.data(), count * sizeof(float));
     std::vector<float> want = host;
     for (std::uint64_t i = 0; i < n; ++i) {
-      const std::size_t j = is_offset ? i + static_cast<std::size_t>(s) : i * static_cast<std::size_t>(s);
+      const auto j = static_cast<std::size_t>(coalescing_element(is_offset ? Coalescing::offset : Coalescing::stride, s, i));
       want[j] = host[j] + 1.0f;
     }
     return std::memcmp(want.data(), got.data(), count * sizeof(float)) == 0;
@@ -221,7 +222,7 @@ private:
         int s_arg = s;
         unsigned long long n_arg = n;
         void* args[] = {&ptr, &s_arg, &n_arg};
-        pt.timing = run_launches([&](CUstream st) { launch(k, static_cast<unsigned>(n / 256), 256, st, args); });
+        pt.timing = run_launches([&](CUstream st) { launch(k, static_cast<unsigned>(n / coalescing_block_threads), coalescing_block_threads, st, args); });
         if (pt.timing) pt.gbs = 2.0 * static_cast<double>(n) * 4.0 / pt.timing->median_s / 1e9;
         pt.verified = verify_coalescing(k, is_offset, s);
         (is_offset ? p.offset : p.stride).push_back(pt);

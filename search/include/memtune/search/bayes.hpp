@@ -7,7 +7,8 @@
 //   BayesianSearch bayes(space, engine);
 //   while (auto c = bayes.next()) bayes.observe(evaluate(*c));
 //
-// 1. A Latin-hypercube first batch (initial_design.hpp) snapped to valid configs.
+// 1. A Latin-hypercube first batch (initial_design.hpp) snapped to valid configs;
+//    with a prior mean, the prior's argmin first and a smaller batch after it.
 // 2. Then, per proposal: targets y = log(time [s]) - prior_mean(config),
 //    standardised; the kernel's hyperparameters (kernels.hpp) are refitted by
 //    maximum marginal likelihood (hyperfit.hpp) after every new success while
@@ -38,7 +39,9 @@
 namespace memtune::search {
 
 struct BayesOptions {
-  // Size of the first, space-filling batch; 0 means max(5, 2 x number of axes).
+  // Size of the first batch; 0 means max(5, 2 x number of axes), or with a
+  // prior mean max(3, axes + 1): the prior's argmin (near-ties drawn from the
+  // engine, prior_tie_tolerance) followed by a space-filling batch.
   std::size_t initial_points = 0;
   // EI margin, in units of the spread of the observed log-times.
   double xi = 0.01;
@@ -58,8 +61,15 @@ struct BayesOptions {
   // Multiply EI by P(feasible). Off only to measure what the model buys.
   bool use_feasibility = true;
   // Optional prior mean: predicted log(time [s]) of a config, e.g. from an
-  // analytical model. The GP then learns only the model's error.
+  // analytical model. The GP then learns only the model's error, and the
+  // first proposal is the config the prior predicts fastest. Only
+  // differences between configs matter (a constant offset is absorbed).
   std::function<double(const Config&)> prior_mean;
+  // The first proposal is drawn among the configs the prior predicts within
+  // this fraction of its fastest (0.01: 1 %), not only its exact argmin: an
+  // analytical model's error is far above 1 %, so its ranking inside that
+  // band is no information, and picking by it would be grid-order luck.
+  double prior_tie_tolerance = 0.01;
 };
 
 class BayesianSearch final : public Strategy {

@@ -27,6 +27,12 @@ struct HyperfitOptions {
   int random_starts = 2;        // in addition to the given kernel and the defaults
   int evaluations_per_start = 250;
   HyperBounds bounds;
+  // > 0: maximise the posterior instead of the likelihood, with a normal
+  // prior of this standard deviation on the log of every length scale and
+  // mismatch weight, centred on the neutral defaults (kernels.hpp). Few
+  // points fit many hyperparameters loosely; the prior keeps an axis the data
+  // says little about near the defaults instead of at a bound. 0: likelihood.
+  double log_prior_sd = 0.0;
 };
 
 struct HyperfitResult {

@@ -8,6 +8,8 @@
 //   BankSimulation s = simulate_bank_variant(v, /*reps*/ 1024);
 //   s.load_conflicts == 31 * 1024 * 8     // per block: 31 extra wavefronts a warp load, 8 warps
 #include <memtune/model/bank_replay.hpp>
+#include <memtune/target.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -54,5 +56,11 @@ struct BankSimulation {
 };
 BankSimulation simulate_bank_variant(const BankVariant& v, std::int64_t reps,
                                      const model::BankConfig& config = model::BankConfig::fixed_4byte());
+
+// [s] The model's time for one launch of `blocks` blocks: every wavefront the
+// simulation counts (timed loads, staging and final stores) takes one cycle of
+// an SM's shared-memory pipe, the blocks spread evenly over the SMs at the
+// target's boost clock. Global staging and launch overhead are left out.
+double predict_bank_time(const BankVariant& v, std::int64_t reps, std::int64_t blocks, const Target& target);
 
 } // namespace memtune::probe

@@ -1,0 +1,35 @@
+#pragma once
+// The analytical model as the Bayesian search's prior mean
+// (search::BayesOptions::prior_mean): the GP then learns only where the model
+// is wrong, and the search starts at the config the model predicts fastest.
+//
+//   search::BayesOptions o;
+//   o.prior_mean = model_prior(kernel, problem, target, space);   // ~2 ms a config, no compile
+//
+// Each config is predicted as the bounded grid bounds it (bounded_grid.hpp,
+// model_lower_bound): with no register limit and no static shared memory,
+// so nothing is compiled. Registers only lower occupancy, which the model
+// maps to a slower time; the prior is therefore optimistic for
+// register-hungry configs, and the GP corrects that from measurements.
+#include <memtune/kernel_template.hpp>
+#include <memtune/problem.hpp>
+#include <memtune/search/config.hpp>
+#include <memtune/search/space.hpp>
+#include <memtune/target.hpp>
+
+#include <functional>
+
+namespace memtune {
+
+// Predicted log(time [s]) for every valid config of `space`, computed once
+// here. Configs for which the model fits no block on the target (they will
+// fail) get the slowest prediction of the others: the prior makes no claim
+// about feasibility, the feasibility model learns it from failures. A config
+// outside `space` gets the slowest prediction too. Throws std::runtime_error
+// when the model predicts no config at all (then no prior is better than a
+// flat one).
+[[nodiscard]] std::function<double(const search::Config&)> model_prior(const KernelTemplate& kernel,
+                                                                       const Problem& problem, const Target& target,
+                                                                       const search::Space& space);
+
+} // namespace memtune

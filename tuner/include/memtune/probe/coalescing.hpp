@@ -1,0 +1,36 @@
+#pragma once
+// The global-coalescing probe's access (tuner/probe_sources/probes.cu,
+// probe_offset / probe_stride): thread i does a[j] += 1 on a float array, with
+// j = i + s (offset) or j = i * s (stride). The runner verifies against it and
+// the model predicts from it; change both together with probes.cu.
+//
+//   coalescing_element(Coalescing::stride, 32, 5) == 160
+//   predict_coalescing_time(Coalescing::offset, 1, n, h100) > predict_coalescing_time(Coalescing::offset, 0, n, h100)
+#include <memtune/model/global_access.hpp>
+#include <memtune/target.hpp>
+
+#include <cstdint>
+
+namespace memtune::probe {
+
+enum class Coalescing { offset, stride };
+
+inline constexpr int coalescing_block_threads = 256; // threads per block of both kernels
+
+// The element of `a` thread `i` reads and writes, for parameter `s`
+// (offset 0..32, stride 1..32).
+[[nodiscard]] std::uint64_t coalescing_element(Coalescing probe, int s, std::uint64_t i);
+
+// The load of warp `warp` (32 consecutive threads from thread 32 * warp):
+// 4-byte lanes at coalescing_element(...) * 4, analysed by the model's
+// coalescing rules (sectors, lines, efficiency). The store is the same access.
+[[nodiscard]] model::GlobalAccess coalescing_warp_access(Coalescing probe, int s, std::uint64_t warp);
+
+// [s] The model's time for one launch on n elements: every warp moves its
+// sectors (averaged over a block's warps) twice, read and written, at the
+// target's DRAM bandwidth. A lower bound in the spirit of the time model's
+// DRAM bound: it ignores that a neighbouring warp may share a sector through
+// L2, and the DRAM burst and page effects that make large strides slower still.
+[[nodiscard]] double predict_coalescing_time(Coalescing probe, int s, std::uint64_t n, const Target& target);
+
+} // namespace memtune::probe

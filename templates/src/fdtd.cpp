@@ -47,7 +47,7 @@ search::Space FdtdTemplate::space(const Problem& problem, const Target& target) 
   s.add(Axis::ordinal("by", {4, 8, 16}, "threads per block in y (tile rows)"));
   s.add(Axis::ordinal("vx", {1, 2, 4}, "consecutive x points per thread, moved as one vector (float, float2, float4)"));
   s.add(Axis::ordinal("zsplit", {1, 2, 4, 8}, "z-chunks per column: blocks per tile column, each marching nz/zsplit planes"));
-  s.add(Axis::ordinal("prefetch", {0, 1, 2},
+  s.add(Axis::ordinal("prefetch", {0, 1, 2, 4},
                       "planes of look-ahead: a thread issues the loads of plane z+R+prefetch (and the halo of "
                       "z+prefetch) before computing plane z; 0 = load and use in the same plane"));
   s.add(Axis::ordinal("min_warps", {0, 16, 24, 32},

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fresh machine to running memtune: installs the missing Debian packages,
 # configures and builds, then runs the main job.
-#   scripts/setup.sh            install, build, run `memtune filter --n 16M`
+#   scripts/setup.sh            install, build, run `memtune filter --n 16M --target k20`
+#                               (modeled, no GPU needed), then measure on the local GPU if any
 #   scripts/setup.sh --no-run   install and build only
 # Needs the CUDA toolkit (nvcc not required: NVRTC and headers are enough).
 set -euo pipefail
@@ -29,6 +30,9 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUDAToolkit_ROOT=/usr/local/
 cmake --build "$build" -j "$(nproc)"
 
 [ "${1:-}" = "--no-run" ] && exit 0
+echo
+echo "\$ memtune filter --n 16M --target k20"
+"$build/cli/memtune" filter --n 16M --target k20
 echo
 echo "\$ memtune filter --n 16M"
 status=0

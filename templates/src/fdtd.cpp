@@ -50,6 +50,9 @@ search::Space FdtdTemplate::space(const Problem& problem, const Target& target) 
   s.add(Axis::ordinal("prefetch", {0, 1, 2, 4},
                       "planes of look-ahead: a thread issues the loads of plane z+R+prefetch (and the halo of "
                       "z+prefetch) before computing plane z; 0 = load and use in the same plane"));
+  s.add(Axis::ordinal("pad", {0, 1},
+                      "halo padding: 1 adds H floats to each shared row so the x halo's column stores (one float "
+                      "per row, rows a pitch apart) fall in different banks; 0 = rows of exactly tile + 2H floats"));
   s.add(Axis::ordinal("min_warps", {0, 16, 24, 32},
                       "warps per SM the kernel must fit: __launch_bounds__(threads, min_warps*32/threads) caps "
                       "registers at 65536/(min_warps*32); 0 = no minimum (the compiler's choice)"));
@@ -93,7 +96,7 @@ search::Space FdtdTemplate::space(const Problem& problem, const Target& target) 
   s.require((Expr(5 * regs_per_sm) >= regs * threads * min_blocks * 3)
                 .because("the register cap 65536/(min_warps*32) is below 60% of what the z queue and the loads in "
                          "flight need (would spill hundreds of bytes a thread)"));
-  const Expr smem = Expr(2 * 4) * (axis("by") + 2 * R) * (tile_x + halo_x * 3);
+  const Expr smem = Expr(2 * 4) * (axis("by") + 2 * R) * (tile_x + halo_x * (axis("pad") + 2));
   const auto smem_limit = static_cast<std::int64_t>(
       std::min(kStaticSmemLimit, target.smem_per_block > 0 ? target.smem_per_block : kStaticSmemLimit));
   s.require((smem <= smem_limit).because("two staged planes exceed the static shared memory per block"));
@@ -120,7 +123,7 @@ search::Config FdtdTemplate::default_config(const Problem& problem, const Target
   // every GPU since Kepler.
   const std::int64_t nz = problem.at("nz");
   return {{"bx", 32}, {"by", 8}, {"vx", 4}, {"zsplit", nz >= 4 ? 4 : nz >= 2 ? 2 : 1},
-          {"prefetch", 1}, {"min_warps", 0}};
+          {"prefetch", 1}, {"pad", 1}, {"min_warps", 0}};
 }
 
 std::uint64_t FdtdTemplate::bytes_moved(const Problem& problem) const {

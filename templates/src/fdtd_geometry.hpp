@@ -14,7 +14,7 @@ struct FdtdGeometry {
   std::int64_t bx, by, vx, zsplit, prefetch, min_warps;
   std::int64_t threads;       // per block
   std::int64_t min_blocks;    // __launch_bounds__ minimum blocks per SM: min_warps / warps per block, at least 1
-  std::int64_t pad;           // always 1: shared rows padded by H floats (PAD in fdtd.cu)
+  std::int64_t pad;           // 0/1: shared rows padded by H floats (PAD in fdtd.cu); 1 when the config has no pad axis
   std::int64_t tx, ty;        // tile: points per plane and block in x, y
   std::int64_t halo_x;        // H: halo columns each side, rounded up to vx
   std::int64_t pitch;         // [floats] shared row
@@ -28,7 +28,7 @@ struct FdtdGeometry {
   FdtdGeometry(const search::Config& c, const Problem& p)
       : nx(p.at("nx")), ny(p.at("ny")), nz(p.at("nz")), radius(p.at("radius")), bx(c.at("bx")), by(c.at("by")),
         vx(c.at("vx")), zsplit(c.at("zsplit")), prefetch(c.at("prefetch")), min_warps(c.at("min_warps")),
-        threads(bx * by), min_blocks(std::max<std::int64_t>(1, min_warps * 32 / threads)), pad(1), tx(bx * vx),
+        threads(bx * by), min_blocks(std::max<std::int64_t>(1, min_warps * 32 / threads)), pad(c.has("pad") ? c.at("pad") : 1), tx(bx * vx),
         ty(by), halo_x((radius + vx - 1) / vx * vx), pitch(tx + 2 * halo_x + pad * halo_x), rows(ty + 2 * radius),
         y_halo_vectors(2 * radius * bx), halo_vectors(y_halo_vectors + 2 * ty * (halo_x / vx)),
         halo_rounds((halo_vectors + threads - 1) / threads), chunk((nz + zsplit - 1) / zsplit),

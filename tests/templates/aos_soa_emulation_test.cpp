@@ -8,35 +8,17 @@
 #include <memtune/random_data.hpp>
 #include <memtune/templates/aos_soa.hpp>
 
+#include "cuda_emulation.hpp"
+
 #include <doctest/doctest.h>
 
-#include <barrier>
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <new>
-#include <thread>
 #include <vector>
 
-namespace cuda_emulation {
-struct Index {
-  unsigned x = 0, y = 0, z = 0;
-};
-inline thread_local Index threadIdx;
-inline thread_local Index blockIdx;
-inline std::barrier<>* block_barrier = nullptr;
-inline void syncthreads() { block_barrier->arrive_and_wait(); }
-} // namespace cuda_emulation
-
-struct float2 {
-  float x, y;
-};
-struct alignas(16) float4 {
-  float x, y, z, w;
-};
 template <class T> T __ldg(const T* p) { return *p; }
-using cuda_emulation::blockIdx;
-using cuda_emulation::threadIdx;
 #define __global__
 #define __device__
 #define __forceinline__ inline
@@ -79,20 +61,8 @@ struct Buffer {
 template <int OP, int LAYOUT, int F, int BLOCK, int ITEMS>
 void run_kernel(const float* in, float* out, long long n, long long pitch) {
   const long long blocks = (n + BLOCK * ITEMS - 1) / (BLOCK * ITEMS);
-  std::barrier<> barrier(BLOCK);
-  cuda_emulation::block_barrier = &barrier;
-  std::vector<std::thread> threads;
-  for (int t = 0; t < BLOCK; ++t) {
-    threads.emplace_back([&, t] {
-      threadIdx.x = static_cast<unsigned>(t);
-      for (long long b = 0; b < blocks; ++b) {
-        blockIdx.x = static_cast<unsigned>(b);
-        aos_soa_kernel<OP, LAYOUT, F, BLOCK, ITEMS>(in, out, n, pitch);
-        barrier.arrive_and_wait(); // the next block reuses the shared array
-      }
-    });
-  }
-  for (auto& th : threads) th.join();
+  cuda_emulation::run_grid({BLOCK, 1, 1}, {static_cast<unsigned>(blocks), 1, 1},
+                           [&] { aos_soa_kernel<OP, LAYOUT, F, BLOCK, ITEMS>(in, out, n, pitch); });
 }
 
 template <int OP, int LAYOUT, int F, int BLOCK, int ITEMS> void check_one(long long n) {

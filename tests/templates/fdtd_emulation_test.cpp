@@ -8,34 +8,16 @@
 #include <memtune/random_data.hpp>
 #include <memtune/templates/fdtd.hpp>
 
+#include "cuda_emulation.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <barrier>
 #include <cfloat>
 #include <cmath>
 #include <new>
-#include <thread>
 #include <vector>
 
-namespace cuda_emulation {
-struct Index {
-  unsigned x = 0, y = 0, z = 0;
-};
-inline thread_local Index threadIdx;
-inline thread_local Index blockIdx;
-inline std::barrier<>* block_barrier = nullptr;
-inline void syncthreads() { block_barrier->arrive_and_wait(); }
-} // namespace cuda_emulation
-
-struct float2 {
-  float x, y;
-};
-struct alignas(16) float4 {
-  float x, y, z, w;
-};
-using cuda_emulation::blockIdx;
-using cuda_emulation::threadIdx;
 using std::min;
 #define __global__
 #define __device__
@@ -144,23 +126,8 @@ template <int R, int BX, int BY, int VX, int PF, int PAD = 1> void check_one(Siz
   const unsigned gx = static_cast<unsigned>((s.nx + BX * VX - 1) / (BX * VX));
   const unsigned gy = static_cast<unsigned>((s.ny + BY - 1) / BY);
   const unsigned gz = static_cast<unsigned>((s.nz + chunk - 1) / chunk);
-  std::barrier<> barrier(BX * BY);
-  cuda_emulation::block_barrier = &barrier;
-  std::vector<std::thread> threads;
-  for (int t = 0; t < BX * BY; ++t) {
-    threads.emplace_back([&, t] {
-      threadIdx.x = static_cast<unsigned>(t % BX);
-      threadIdx.y = static_cast<unsigned>(t / BX);
-      for (unsigned bz = 0; bz < gz; ++bz)
-        for (unsigned by = 0; by < gy; ++by)
-          for (unsigned bx = 0; bx < gx; ++bx) {
-            blockIdx = {bx, by, bz};
-            kernel<R, BX, BY, VX, PF, PAD>(in.data, out.data, s.nx, s.ny, s.nz, chunk);
-            barrier.arrive_and_wait(); // the next block reuses the shared array
-          }
-    });
-  }
-  for (auto& th : threads) th.join();
+  cuda_emulation::run_grid({BX, BY, 1}, {gx, gy, gz},
+                           [&] { kernel<R, BX, BY, VX, PF, PAD>(in.data, out.data, s.nx, s.ny, s.nz, chunk); });
 
   bool tail_intact = true;
   for (std::size_t i = n; i < n + guard; ++i) tail_intact &= out.data[i] == sentinel;

@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
   app.add_option("--dump", dump, "write every configuration's measured and predicted time (CSV)");
   CLI11_PARSE(app, argc, argv);
   std::FILE* csv = dump.empty() ? nullptr : std::fopen(dump.c_str(), "w");
-  if (csv) std::fprintf(csv, "recording,config,measured_s,predicted_s,bound\n");
+  if (csv) std::fprintf(csv, "recording,config,measured_s,predicted_s,bound,registers,spill_bytes,warps_per_sm,blocks_per_sm\n");
 
   std::printf("%-34s %-10s %8s %8s %10s %10s %10s\n", "recording", "target", "configs", "spearman", "model pick",
               "its time", "vs best");
@@ -73,14 +73,19 @@ int main(int argc, char** argv) {
     const memtune::Target target = memtune::load_targets().find(name);
 
     memtune::TuneOptions options;
+    options.exact_top = 0; // predict every configuration, not just the model's top k
     const memtune::TuningResult predicted = memtune::tune_modeled(kernel, problem, target, options);
     std::map<std::string, double> predicted_s;
     std::map<std::string, std::string> bound;
+    std::map<std::string, std::string> facts; // registers, spill bytes, warps/SM, blocks/SM
     for (const auto& e : predicted.evaluations) {
       if (!e.ok()) continue;
       const std::string key = predicted.space.config_to_json(e.config).dump();
       predicted_s[key] = e.timing->median_s;
       bound[key] = e.model ? memtune::model::to_string(e.model->time.binding) : "";
+      facts[key] = std::to_string(e.resources.registers) + "," +
+                   std::to_string(e.resources.spill_store_bytes + e.resources.spill_load_bytes) + "," +
+                   std::to_string(e.occupancy.warps_per_sm) + "," + std::to_string(e.occupancy.blocks_per_sm);
     }
 
     std::vector<double> measured, model;
@@ -92,8 +97,8 @@ int main(int argc, char** argv) {
       measured.push_back(*t.time_s);
       model.push_back(it->second);
       if (csv)
-        std::fprintf(csv, "%s,\"%s\",%g,%g,%s\n", file.c_str(), rec.space.format(t.config).c_str(), *t.time_s,
-                     it->second, bound[it->first].c_str());
+        std::fprintf(csv, "%s,\"%s\",%g,%g,%s,%s\n", file.c_str(), rec.space.format(t.config).c_str(), *t.time_s,
+                     it->second, bound[it->first].c_str(), facts[it->first].c_str());
       best_measured = std::min(best_measured, *t.time_s);
       if (it->second < pick_predicted) {
         pick_predicted = it->second;

@@ -64,6 +64,8 @@ struct Target {
     double float4_copy_gbs = 0;  // [GB/s] the probe's float4 copy kernel, same protocol
     double dram_latency_ns = 0;  // [ns] dependent load, pointer chase over a buffer larger than L2
     double l2_latency_ns = 0;    // [ns] dependent load, pointer chase over an L2-resident buffer
+    double l2_read_gbs = 0;      // [GB/s] all SMs reading an L2-resident buffer (L1 bypassed); 0 = not measured
+    double block_launch_ns = 0;  // [ns] per block, GPU-wide, launching many empty blocks; 0 = not measured
   };
   std::optional<Measured> measured;
   // Public source of each figure, by field name ("dram_bandwidth_gbs": "URL ...").

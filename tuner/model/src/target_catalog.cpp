@@ -240,7 +240,9 @@ Target parse_target(const json& j, const std::string& origin) {
     const std::map<std::string, double*> fields{{"copy_gbs", &measured.copy_gbs},
                                                 {"float4_copy_gbs", &measured.float4_copy_gbs},
                                                 {"dram_latency_ns", &measured.dram_latency_ns},
-                                                {"l2_latency_ns", &measured.l2_latency_ns}};
+                                                {"l2_latency_ns", &measured.l2_latency_ns},
+                                                {"l2_read_gbs", &measured.l2_read_gbs},
+                                                {"block_launch_ns", &measured.block_launch_ns}};
     for (const auto& item : m->items()) {
       auto f = fields.find(item.key());
       if (f == fields.end()) throw TargetFileError(origin, "measured." + item.key(), "unknown field");

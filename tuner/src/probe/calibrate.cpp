@@ -130,7 +130,9 @@ json target_file_json(const Target& t) {
     j["measured"] = {{"copy_gbs", t.measured->copy_gbs},
                      {"float4_copy_gbs", t.measured->float4_copy_gbs},
                      {"dram_latency_ns", t.measured->dram_latency_ns},
-                     {"l2_latency_ns", t.measured->l2_latency_ns}};
+                     {"l2_latency_ns", t.measured->l2_latency_ns},
+                     {"l2_read_gbs", t.measured->l2_read_gbs},
+                     {"block_launch_ns", t.measured->block_launch_ns}};
   j["sources"] = t.sources;
   return j;
 }

@@ -105,6 +105,40 @@ TEST_CASE("the L2 bound is reported as not modelled without a figure, and used w
   CHECK(with.seconds == doctest::Approx(f.l2_bytes / 2000e9));
 }
 
+TEST_CASE("a measured L2 read bandwidth stands in for a missing L2 figure") {
+  Target t = catalog().find("v100");
+  KernelFacts f = copy(64, 2, 16);
+  f.l2_bytes = 20 * f.dram_bytes;
+  t.measured = Target::Measured{};
+  t.measured->l2_read_gbs = 2500;
+  const TimePrediction p = predict_time(t, f);
+  CHECK(p.bound(Bound::l2).modelled);
+  CHECK(p.bound(Bound::l2).seconds == doctest::Approx(f.l2_bytes / 2500e9));
+  CHECK(p.bound(Bound::l2).detail.find("measured") != std::string::npos);
+  t.l2_bandwidth_gbs = 4000; // a figure in the target file wins over the probe's
+  CHECK(predict_time(t, f).bound(Bound::l2).seconds == doctest::Approx(f.l2_bytes / 4000e9));
+}
+
+TEST_CASE("the block-launch bound: blocks times the time per block, measured or assumed per SM") {
+  Target h100 = catalog().find("h100-sxm");
+  KernelFacts f = copy(64, 1, 4);
+  f.blocks = 524288; // 32-thread blocks, one float each: 16M floats
+  f.blocks_per_sm = 32;
+  const TimeModelParams params;
+  const TimePrediction assumed = predict_time(h100, f, params);
+  const double per_block = params.block_launch_ns_per_sm / h100.sm_count * 1e-9;
+  CHECK(assumed.bound(Bound::block_launch).seconds == doctest::Approx(f.blocks * per_block));
+  CHECK(assumed.binding == Bound::block_launch);
+  CHECK(assumed.bound(Bound::block_launch).detail.find("assumed") != std::string::npos);
+  h100.measured = Target::Measured{};
+  h100.measured->block_launch_ns = 1.0;
+  const TimePrediction measured = predict_time(h100, f, params);
+  CHECK(measured.bound(Bound::block_launch).seconds == doctest::Approx(f.blocks * 1e-9));
+  CHECK(measured.bound(Bound::block_launch).detail.find("measured") != std::string::npos);
+  f.blocks = 1024; // few blocks: the bound is far below the DRAM time
+  CHECK(predict_time(h100, f, params).binding == Bound::dram);
+}
+
 TEST_CASE("the DRAM efficiency parameter scales the ceiling") {
   const Target& a100 = catalog().find("a100");
   TimeModelParams p;

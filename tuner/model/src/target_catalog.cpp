@@ -242,7 +242,8 @@ Target parse_target(const json& j, const std::string& origin) {
                                                 {"dram_latency_ns", &measured.dram_latency_ns},
                                                 {"l2_latency_ns", &measured.l2_latency_ns},
                                                 {"l2_read_gbs", &measured.l2_read_gbs},
-                                                {"block_launch_ns", &measured.block_launch_ns}};
+                                                {"block_launch_ns", &measured.block_launch_ns},
+                                                {"l2_fetch_bytes", &measured.l2_fetch_bytes}};
     for (const auto& item : m->items()) {
       auto f = fields.find(item.key());
       if (f == fields.end()) throw TargetFileError(origin, "measured." + item.key(), "unknown field");

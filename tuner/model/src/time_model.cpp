@@ -14,6 +14,7 @@ const char* to_string(Bound b) {
   case Bound::shared_memory: return "shared memory";
   case Bound::issue: return "issue";
   case Bound::block_pipeline: return "block pipeline";
+  case Bound::block_launch: return "block launch";
   }
   return "?";
 }
@@ -44,8 +45,9 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
     throw std::invalid_argument("time model: target " + t.name + " lacks SMs, clock, bandwidth, latency or schedulers");
   if (f.dram_bytes > 0 && (f.warps_per_sm <= 0 || f.loads_in_flight_per_thread <= 0 || f.bytes_per_load <= 0))
     throw std::invalid_argument("time model: DRAM traffic needs warps_per_sm, loads in flight and bytes per load > 0");
-  if (p.dram_efficiency <= 0 || p.dram_efficiency > 1 || p.smem_wavefronts_per_clock <= 0)
-    throw std::invalid_argument("time model: dram_efficiency must be in (0, 1], wavefronts per clock > 0");
+  if (p.dram_efficiency <= 0 || p.dram_efficiency > 1 || p.smem_wavefronts_per_clock <= 0 || p.block_launch_ns_per_sm < 0)
+    throw std::invalid_argument(
+        "time model: dram_efficiency must be in (0, 1], wavefronts per clock > 0, block launch ns >= 0");
 
   const double sms = t.sm_count;
   const double clock_hz = t.sm_clock_mhz * 1e6;
@@ -75,12 +77,18 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
     dram.detail = "no DRAM traffic";
   }
 
-  BoundTime l2{Bound::l2, 0, t.l2_bandwidth_gbs > 0, {}};
+  // L2: every sector a warp request touches crosses L2 <-> SM, a store's
+  // partial sector as much as a full one. NVIDIA publishes no L2 bandwidth, so
+  // the figure is the target file's, else the one memtune probe measured.
+  const bool l2_measured = t.l2_bandwidth_gbs <= 0 && t.measured && t.measured->l2_read_gbs > 0;
+  const double l2_gbs = l2_measured ? t.measured->l2_read_gbs : t.l2_bandwidth_gbs;
+  BoundTime l2{Bound::l2, 0, l2_gbs > 0, {}};
   if (!l2.modelled) {
-    l2.detail = "not modelled: no L2 bandwidth figure for " + t.name;
+    l2.detail = "not modelled: no L2 bandwidth figure for " + t.name + " (memtune probe measures one)";
   } else {
-    l2.seconds = f.l2_bytes / (t.l2_bandwidth_gbs * 1e9);
-    l2.detail = bytes_text(f.l2_bytes) + " at " + fmt("%.0f", t.l2_bandwidth_gbs) + " GB/s";
+    l2.seconds = f.l2_bytes / (l2_gbs * 1e9);
+    l2.detail = bytes_text(f.l2_bytes) + " of sectors at " + fmt("%.0f", l2_gbs) + " GB/s" +
+                (l2_measured ? " (measured L2 read bandwidth)" : "");
   }
 
   BoundTime smem{Bound::shared_memory, 0, true, {}};
@@ -112,7 +120,22 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   } else {
     pipeline.detail = "not modelled: no block facts";
   }
-  r.bounds = {dram, l2, smem, issue, pipeline};
+  // Block launch: the block scheduler hands out blocks at a finite rate, so a
+  // launch of very many short blocks (32-thread blocks, one item each) is
+  // bound by the number of blocks, whatever its bytes.
+  const bool launch_measured = t.measured && t.measured->block_launch_ns > 0;
+  const double ns_per_block = launch_measured ? t.measured->block_launch_ns : p.block_launch_ns_per_sm / sms;
+  BoundTime launch{Bound::block_launch, 0, f.blocks > 0, {}};
+  if (launch.modelled) {
+    launch.seconds = f.blocks * ns_per_block * 1e-9;
+    launch.detail = fmt("%.0f", f.blocks) + " blocks at " + fmt("%.2g", ns_per_block) + " ns each GPU-wide (" +
+                    (launch_measured ? std::string("measured by memtune probe")
+                                     : fmt("%.0f", p.block_launch_ns_per_sm) + " ns per block per SM, assumed") +
+                    ")";
+  } else {
+    launch.detail = "not modelled: no block count";
+  }
+  r.bounds = {dram, l2, smem, issue, pipeline, launch};
   for (const auto& b : r.bounds)
     if (b.modelled && b.seconds > r.seconds) {
       r.seconds = b.seconds;

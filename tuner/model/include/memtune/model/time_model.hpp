@@ -44,22 +44,29 @@ struct TimeModelParams {
   // Shared-memory wavefronts each SM serves per clock: one (128 B on cc >= 5,
   // 256 B on Kepler).
   double smem_wavefronts_per_clock = 1.0;
+  // [ns] one SM takes to receive one more block from the block scheduler, used
+  // when the target has no measured block_launch_ns (memtune probe). 80 ns is
+  // the H100's: its filter recording and the launch probe show ~0.61 ns per
+  // block GPU-wide (132 SMs) once a launch has more than ~10^5 small blocks.
+  // Other GPUs: an assumption, the same per-SM rate.
+  double block_launch_ns_per_sm = 80.0;
 };
 
-enum class Bound { dram, l2, shared_memory, issue, block_pipeline };
-[[nodiscard]] const char* to_string(Bound b); // "DRAM", "L2", "shared memory", "issue", "block pipeline"
+enum class Bound { dram, l2, shared_memory, issue, block_pipeline, block_launch };
+// "DRAM", "L2", "shared memory", "issue", "block pipeline", "block launch"
+[[nodiscard]] const char* to_string(Bound b);
 
 struct BoundTime {
   Bound bound = Bound::dram;
   double seconds = 0;    // [s] time this resource alone needs
-  bool modelled = true;  // false when the target lacks the figure (L2 bandwidth unknown)
+  bool modelled = true;  // false when the target lacks the figure (L2 bandwidth neither published nor measured)
   std::string detail;    // "128 MB at 144 GB/s (latency-limited: 18 KiB in flight/SM x 13 SMs / 450 ns)"
 };
 
 struct TimePrediction {
   double seconds = 0;            // [s] max over the modelled bounds
   Bound binding = Bound::dram;   // the bound that sets `seconds`
-  std::vector<BoundTime> bounds; // all four, in enum order
+  std::vector<BoundTime> bounds; // every Bound, in enum order
   double peak_dram_gbs = 0;              // [GB/s] the target's theoretical peak
   double bandwidth_ceiling_gbs = 0;      // [GB/s] peak x dram_efficiency
   double latency_bound_gbs = 0;          // [GB/s] bytes in flight / latency (Little's law)

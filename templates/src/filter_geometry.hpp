@@ -6,6 +6,7 @@
 #include <memtune/templates/filter.hpp>
 
 #include <cstdint>
+#include <vector>
 
 namespace memtune::templates {
 
@@ -29,5 +30,19 @@ struct FilterGeometry {
 
   [[nodiscard]] std::size_t smem_bytes() const { return static_cast<std::size_t>(ext * packing * 4); }
 };
+
+// How the compute phase reads its register window from shared memory: runs of
+// equal-width loads, widest first, as the compiler emits them for the
+// unrolled window (filter_access.cpp).
+struct FilterWindowReads {
+  struct Run {
+    std::int64_t width;  // elements per load (an element is PACK floats)
+    std::int64_t count;  // loads of this width per thread
+    std::int64_t first;  // window offset of the run's first element
+  };
+  std::int64_t start = 0; // window's first element, relative to t0 (= ITEMS x thread)
+  std::vector<Run> runs;
+};
+[[nodiscard]] FilterWindowReads window_reads(const FilterGeometry& g);
 
 } // namespace memtune::templates

@@ -41,3 +41,27 @@ TEST_CASE("K20 filter, the article's kernel (one output per thread and segment):
     CHECK(predict_k20(block, 1, 1, 8) == doctest::Approx(float_4));
   }
 }
+
+TEST_CASE("the filter's register window is read with the widest shared load the compiler can prove aligned") {
+  // Nsight Compute on the H100 (docs/results-h100.md): with float2 elements
+  // and 4 items per thread the window is read with 16-byte loads, and with
+  // 8 items of float even in the element-by-element branch (align 0).
+  const auto& f = templates::filter();
+  const Problem problem{{"n", std::int64_t{1} << 20}, {"taps", 17}}; // radius 8
+  const Target& h100 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("h100-sxm");
+  const auto window = [&](std::int64_t packing, std::int64_t items, std::int64_t align) {
+    const search::Config c{{"block_size", 128}, {"packing", packing}, {"items", items}, {"vec", 1}, {"align", align}};
+    std::vector<std::pair<int, std::int64_t>> loads; // width, loads per thread
+    for (const auto& s : f.access_pattern(c, problem, h100).shared)
+      if (s.name.rfind("load window", 0) == 0) loads.emplace_back(s.width_bytes, s.iterations);
+    return loads;
+  };
+  using Loads = std::vector<std::pair<int, std::int64_t>>;
+  CHECK(window(1, 1, 0) == Loads{{4, 17}});           // odd items: one float at a time
+  CHECK(window(2, 1, 0) == Loads{{8, 17}});           // one float2 element at a time
+  CHECK(window(2, 4, 1) == Loads{{16, 10}});          // pairs of float2: 20 elements
+  CHECK(window(1, 8, 0) == Loads{{16, 6}});           // 24 floats, 16-byte aligned per thread
+  CHECK(window(1, 2, 1) == Loads{{8, 9}});            // the aligned branch: 2 + 2 x 8 floats as float2
+  CHECK(window(4, 2, 1) == Loads{{16, 18}});          // float4 elements are already 16 bytes
+  CHECK(window(1, 4, 1) == Loads{{16, 5}});           // the best H100 configuration's 16-byte reads
+}

@@ -38,6 +38,27 @@ TEST_CASE("the coalescing probe's elements and sectors per warp") {
         doctest::Approx(8.0 * n / (h100().dram_bandwidth_gbs * 1e9)));
 }
 
+TEST_CASE("the coalescing model reads whole L2 fetch chunks and writes back sectors") {
+  const std::uint64_t n = 1 << 25;
+  Target t = h100();
+  const auto bytes_per_warp = [&](Coalescing probe, int s) {
+    return predict_coalescing_time(probe, s, n, t) * t.dram_bandwidth_gbs * 1e9 / (n / 32.0);
+  };
+  // Sector granularity (the default): stride 8 and above touch 32 sectors a warp, read and written.
+  CHECK(bytes_per_warp(Coalescing::stride, 8) == doctest::Approx(2 * 32 * 32));
+  CHECK(bytes_per_warp(Coalescing::stride, 32) == doctest::Approx(2 * 32 * 32));
+  // 64-byte fetches: the read grows with the stride up to 16 floats (64 bytes) a lane.
+  t.measured = Target::Measured{};
+  t.measured->l2_fetch_bytes = 64;
+  CHECK(bytes_per_warp(Coalescing::stride, 1) == doctest::Approx(128 + 128)); // 2 chunks read, 4 sectors written
+  CHECK(bytes_per_warp(Coalescing::stride, 8) == doctest::Approx(16 * 64 + 32 * 32));
+  CHECK(bytes_per_warp(Coalescing::stride, 12) == doctest::Approx(24 * 64 + 32 * 32));
+  CHECK(bytes_per_warp(Coalescing::stride, 16) == doctest::Approx(32 * 64 + 32 * 32));
+  CHECK(bytes_per_warp(Coalescing::stride, 32) == doctest::Approx(32 * 64 + 32 * 32));
+  // A warp's 128 bytes at a 64-byte offset read 2 chunks, at a 32-byte offset 3.
+  CHECK(bytes_per_warp(Coalescing::offset, 16) < bytes_per_warp(Coalescing::offset, 8));
+}
+
 TEST_CASE("probe priors rank the configs as the access patterns say") {
   const Problem coalescing{{"n", 1 << 25}};
   const auto offset = probe_prior("probe-offset", coalescing, h100());

@@ -66,6 +66,7 @@ struct Target {
     double l2_latency_ns = 0;    // [ns] dependent load, pointer chase over an L2-resident buffer
     double l2_read_gbs = 0;      // [GB/s] all SMs reading an L2-resident buffer (L1 bypassed); 0 = not measured
     double block_launch_ns = 0;  // [ns] per block, GPU-wide, launching many empty blocks; 0 = not measured
+    double l2_fetch_bytes = 0;   // [bytes] L2 fetch granularity on a miss (cuCtxGetLimit); 0 = not read (a sector)
   };
   std::optional<Measured> measured;
   // Public source of each figure, by field name ("dram_bandwidth_gbs": "URL ...").

@@ -132,7 +132,8 @@ json target_file_json(const Target& t) {
                      {"dram_latency_ns", t.measured->dram_latency_ns},
                      {"l2_latency_ns", t.measured->l2_latency_ns},
                      {"l2_read_gbs", t.measured->l2_read_gbs},
-                     {"block_launch_ns", t.measured->block_launch_ns}};
+                     {"block_launch_ns", t.measured->block_launch_ns},
+                     {"l2_fetch_bytes", t.measured->l2_fetch_bytes}};
   j["sources"] = t.sources;
   return j;
 }

@@ -20,14 +20,37 @@ model::GlobalAccess coalescing_warp_access(Coalescing probe, int s, std::uint64_
   return model::analyze_global(a);
 }
 
+namespace {
+
+// Distinct `chunk`-byte pieces of memory one warp's lanes touch.
+double chunks_touched(Coalescing probe, int s, std::uint64_t warp, std::uint64_t chunk) {
+  std::uint64_t seen[model::warp_lanes];
+  int count = 0;
+  for (int lane = 0; lane < model::warp_lanes; ++lane) {
+    const std::uint64_t c = coalescing_element(probe, s, warp * model::warp_lanes + static_cast<std::uint64_t>(lane)) * 4 / chunk;
+    bool fresh = true;
+    for (int k = 0; k < count && fresh; ++k) fresh = seen[k] != c;
+    if (fresh) seen[count++] = c;
+  }
+  return count;
+}
+
+} // namespace
+
 double predict_coalescing_time(Coalescing probe, int s, std::uint64_t n, const Target& target) {
   if (!(target.dram_bandwidth_gbs > 0)) throw std::invalid_argument("coalescing model: the target has no DRAM bandwidth");
+  const double fetch = target.measured && target.measured->l2_fetch_bytes > static_cast<double>(model::sector_bytes)
+                           ? target.measured->l2_fetch_bytes
+                           : static_cast<double>(model::sector_bytes);
   constexpr int warps_per_block = coalescing_block_threads / model::warp_lanes;
-  double sectors = 0;
-  for (int w = 0; w < warps_per_block; ++w) sectors += coalescing_warp_access(probe, s, static_cast<std::uint64_t>(w)).sectors;
-  sectors /= warps_per_block;
+  double read = 0, written = 0;
+  for (int w = 0; w < warps_per_block; ++w) {
+    const auto warp = static_cast<std::uint64_t>(w);
+    read += chunks_touched(probe, s, warp, static_cast<std::uint64_t>(fetch)) * fetch;
+    written += chunks_touched(probe, s, warp, model::sector_bytes) * static_cast<double>(model::sector_bytes);
+  }
   const double warps = static_cast<double>(n) / model::warp_lanes;
-  const double bytes = 2.0 * warps * sectors * static_cast<double>(model::sector_bytes); // read + write
+  const double bytes = (read + written) / warps_per_block * warps;
   return bytes / (target.dram_bandwidth_gbs * 1e9);
 }
 

@@ -26,11 +26,13 @@ inline constexpr int coalescing_block_threads = 256; // threads per block of bot
 // coalescing rules (sectors, lines, efficiency). The store is the same access.
 [[nodiscard]] model::GlobalAccess coalescing_warp_access(Coalescing probe, int s, std::uint64_t warp);
 
-// [s] The model's time for one launch on n elements: every warp moves its
-// sectors (averaged over a block's warps) twice, read and written, at the
-// target's DRAM bandwidth. A lower bound in the spirit of the time model's
-// DRAM bound: it ignores that a neighbouring warp may share a sector through
-// L2, and the DRAM burst and page effects that make large strides slower still.
+// [s] The model's time for one launch on n elements, at the target's DRAM
+// bandwidth: every warp reads each distinct chunk of the L2 fetch granularity
+// it touches (Target::Measured::l2_fetch_bytes, which memtune probe reads from
+// the driver; a 32-byte sector when unknown) and writes back each sector it
+// dirties (averaged over a block's warps). A lower bound in the spirit of the
+// time model's DRAM bound: it ignores that a neighbouring warp may share a
+// chunk through L2, and DRAM page effects.
 [[nodiscard]] double predict_coalescing_time(Coalescing probe, int s, std::uint64_t n, const Target& target);
 
 } // namespace memtune::probe

@@ -4,7 +4,9 @@
 // measured times, and how far the model's pick is from the measured best.
 // Runs without a GPU.
 //
-//   memtune_model_validation bench/data/h100_filter_16M.json [--target h100-sxm]
+//   memtune_model_validation bench/data/h100_filter_16M.json [--target h100-sxm | --target-file probed.json]
+#include <memtune/model/target_catalog.hpp>
+#include <memtune/probe/prior.hpp>
 #include <memtune/search/recording.hpp>
 #include <memtune/targets.hpp>
 #include <memtune/templates/catalogue.hpp>
@@ -14,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -48,6 +51,56 @@ double pearson(const std::vector<double>& a, const std::vector<double>& b) {
   return sab / std::sqrt(saa * sbb);
 }
 
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", s);
+  return buf;
+}
+
+// The model's prediction for every configuration of a recording, by the
+// configuration's JSON: a template's through the modeled tuner (every
+// configuration compiled for its registers), a probe's through the
+// descriptions the probe runs with (probe/prior.hpp).
+struct Predictions {
+  std::map<std::string, double> seconds;
+  std::map<std::string, std::string> bound; // the binding bound ("" for probes)
+  std::map<std::string, std::string> facts; // CSV columns: registers ... overlap units
+};
+
+Predictions predict_recording(const memtune::search::Recording& rec, const memtune::Problem& problem,
+                              const memtune::Target& target) {
+  Predictions p;
+  if (auto prior = memtune::probe::probe_prior(rec.template_name, problem, target)) {
+    for (const auto& t : rec.trials) {
+      const std::string key = rec.space.config_to_json(t.config).dump();
+      p.seconds[key] = std::exp((*prior)(t.config));
+      p.bound[key] = "";
+      p.facts[key] = ",,,,,,,,,,";
+    }
+    return p;
+  }
+  const memtune::KernelTemplate& kernel = memtune::templates::find(rec.template_name);
+  memtune::TuneOptions options;
+  options.exact_top = 0; // predict every configuration, not just the model's top k
+  const memtune::TuningResult predicted = memtune::tune_modeled(kernel, problem, target, options);
+  for (const auto& e : predicted.evaluations) {
+    if (!e.ok()) continue;
+    const std::string key = predicted.space.config_to_json(e.config).dump();
+    p.seconds[key] = e.timing->median_s;
+    p.bound[key] = e.model ? memtune::model::to_string(e.model->time.binding) : "";
+    std::string f = std::to_string(e.resources.registers) + "," +
+                    std::to_string(e.resources.spill_store_bytes + e.resources.spill_load_bytes) + "," +
+                    std::to_string(e.occupancy.warps_per_sm) + "," + std::to_string(e.occupancy.blocks_per_sm);
+    if (e.model)
+      for (const auto& b : e.model->time.bounds) f += "," + seconds_text(b.modelled ? b.seconds : 0.0);
+    f += "," + std::to_string(kernel.access_pattern(e.config, problem, target).barrier_between_load_and_compute
+                                  ? e.occupancy.blocks_per_sm
+                                  : e.occupancy.warps_per_sm);
+    p.facts[key] = f;
+  }
+  return p;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -55,39 +108,28 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   std::string target_name;
   std::string dump;
+  std::string target_file;
   app.add_option("recordings", files, "recordings measured on a GPU (memtune ... --record)")->required()->check(CLI::ExistingFile);
   app.add_option("--target", target_name, "catalogue target to predict for (default: the recording's GPU)");
+  app.add_option("--target-file", target_file,
+                 "predict for this target profile instead, e.g. one calibrated by memtune probe --save-target")
+      ->check(CLI::ExistingFile);
   app.add_option("--dump", dump, "write every configuration's measured and predicted time (CSV)");
   CLI11_PARSE(app, argc, argv);
   std::FILE* csv = dump.empty() ? nullptr : std::fopen(dump.c_str(), "w");
-  if (csv) std::fprintf(csv, "recording,config,measured_s,predicted_s,bound,registers,spill_bytes,warps_per_sm,blocks_per_sm\n");
+  if (csv) std::fprintf(csv, "recording,config,measured_s,predicted_s,bound,registers,spill_bytes,warps_per_sm,blocks_per_sm,dram_s,l2_s,smem_s,issue_s,pipeline_s,launch_s,overlap_units\n");
 
   std::printf("%-34s %-10s %8s %8s %10s %10s %10s\n", "recording", "target", "configs", "spearman", "model pick",
               "its time", "vs best");
   int status = 0;
   for (const auto& file : files) {
     const memtune::search::Recording rec = memtune::search::load_recording(file);
-    const memtune::KernelTemplate& kernel = memtune::templates::find(rec.template_name);
     const memtune::Problem problem = rec.problem.get<memtune::Problem>();
     const std::string name = target_name.empty() ? rec.device.at("name").get<std::string>() : target_name;
-    const memtune::Target target = memtune::load_targets().find(name);
-
-    memtune::TuneOptions options;
-    options.exact_top = 0; // predict every configuration, not just the model's top k
-    const memtune::TuningResult predicted = memtune::tune_modeled(kernel, problem, target, options);
-    std::map<std::string, double> predicted_s;
-    std::map<std::string, std::string> bound;
-    std::map<std::string, std::string> facts; // registers, spill bytes, warps/SM, blocks/SM
-    for (const auto& e : predicted.evaluations) {
-      if (!e.ok()) continue;
-      const std::string key = predicted.space.config_to_json(e.config).dump();
-      predicted_s[key] = e.timing->median_s;
-      bound[key] = e.model ? memtune::model::to_string(e.model->time.binding) : "";
-      facts[key] = std::to_string(e.resources.registers) + "," +
-                   std::to_string(e.resources.spill_store_bytes + e.resources.spill_load_bytes) + "," +
-                   std::to_string(e.occupancy.warps_per_sm) + "," + std::to_string(e.occupancy.blocks_per_sm);
-    }
-
+    const memtune::Target target =
+        target_file.empty() ? memtune::load_targets().find(name) : memtune::model::load_target_file(target_file);
+    const Predictions p = predict_recording(rec, problem, target);
+    const std::map<std::string, double>& predicted_s = p.seconds;
     std::vector<double> measured, model;
     double best_measured = INFINITY, pick_measured = 0, pick_predicted = INFINITY;
     for (const auto& t : rec.trials) {
@@ -98,7 +140,7 @@ int main(int argc, char** argv) {
       model.push_back(it->second);
       if (csv)
         std::fprintf(csv, "%s,\"%s\",%g,%g,%s,%s\n", file.c_str(), rec.space.format(t.config).c_str(), *t.time_s,
-                     it->second, bound[it->first].c_str(), facts[it->first].c_str());
+                     it->second, p.bound.at(it->first).c_str(), p.facts.at(it->first).c_str());
       best_measured = std::min(best_measured, *t.time_s);
       if (it->second < pick_predicted) {
         pick_predicted = it->second;

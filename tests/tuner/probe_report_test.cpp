@@ -250,6 +250,15 @@ TEST_CASE("calibrated target: completed from the catalogue, measured figures, lo
   CHECK(back.measured->l2_latency_ns == 260.0);
   CHECK(back.sources.at("memory_latency_ns").find("measured by memtune probe on 2026-11-22") != std::string::npos);
   CHECK(back.sources.at("measured").find("measured by memtune probe on 2026-11-22") != std::string::npos);
+  CHECK(back.sources.at("measured").find("ld.global.cg") != std::string::npos);
+  CHECK(back.sources.at("measured").find("1048576 and 4194304 blocks") != std::string::npos);
+  CHECK(back.measured->l2_read_gbs == 5500);
+  CHECK(back.measured->block_launch_ns == doctest::Approx(1.0));
+  // The catalogue has no L2 bandwidth (0 = unknown): the measured one takes its place.
+  CHECK(base.l2_bandwidth_gbs == 0);
+  CHECK(back.l2_bandwidth_gbs == 5500);
+  CHECK(back.sources.at("l2_bandwidth_gbs") ==
+        "measured by memtune probe on 2026-11-22: all SMs reading an L2-resident buffer with ld.global.cg");
   fs::remove(file);
 
   // Without a catalogue entry: stated assumptions, still a valid file.
@@ -262,6 +271,30 @@ TEST_CASE("calibrated target: completed from the catalogue, measured figures, lo
   ProbeReport no_latency = r;
   no_latency.latency.clear();
   CHECK(calibrated_target(no_latency, &base, "x").memory_latency_ns == base.memory_latency_ns);
+
+  // Unverified (or absent) L2 and launch probes measure nothing: 0, and the L2 bound stays unknown.
+  ProbeReport unverified = r;
+  unverified.l2_read->verified = false;
+  unverified.launch->verified = false;
+  const Target u = calibrated_target(unverified, &base, "u");
+  CHECK(u.measured->l2_read_gbs == 0);
+  CHECK(u.measured->block_launch_ns == 0);
+  CHECK(u.l2_bandwidth_gbs == 0);
+  CHECK(u.sources.at("l2_bandwidth_gbs").find("0 = unknown") != std::string::npos);
+  ProbeReport absent = r;
+  absent.l2_read.reset();
+  absent.launch.reset();
+  CHECK(calibrated_target(absent, nullptr, "a").l2_bandwidth_gbs == 0);
+  CHECK(calibrated_target(absent, nullptr, "a").measured->block_launch_ns == 0);
+
+  // A base with a public L2 figure keeps it; the measurement sits beside it in "measured".
+  Target with_l2 = base;
+  with_l2.l2_bandwidth_gbs = 7000;
+  with_l2.sources["l2_bandwidth_gbs"] = "a public figure";
+  const Target kept = calibrated_target(r, &with_l2, "k");
+  CHECK(kept.l2_bandwidth_gbs == 7000);
+  CHECK(kept.sources.at("l2_bandwidth_gbs").rfind("a public figure", 0) == 0);
+  CHECK(kept.measured->l2_read_gbs == 5500);
 }
 
 TEST_CASE("target loader: \"measured\" is optional and checked") {

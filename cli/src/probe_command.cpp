@@ -23,7 +23,7 @@ struct ProbeCommand {
   probe::ProbeOptions options;
   std::vector<std::string> only;
   std::string json_file, csv_dir, record_dir, save_target, target_name, base_target;
-  std::string coalescing_n, copy_bytes, dram_chase_bytes, l2_chase_bytes;
+  std::string coalescing_n, copy_bytes, dram_chase_bytes, l2_chase_bytes, l2_read_bytes;
   std::string cache_dir;
   bool no_cache = false;
   bool warm = false;
@@ -85,12 +85,14 @@ bool parse_size_option(const std::string& text, const char* name, std::uint64_t&
 std::shared_ptr<ProbeCommand> add_probe_command(CLI::App& app) {
   auto cmd = std::make_shared<ProbeCommand>();
   CLI::App* sub = app.add_subcommand(
-      "probe", "probe the local GPU: copy ceiling, coalescing curves, shared-memory banks, latency; calibrate its target");
+      "probe", "probe the local GPU: copy ceiling, coalescing curves, shared-memory banks, latency, L2 read bandwidth, block "
+      "launch rate; calibrate its target");
   cmd->app = sub;
   probe::ProbeOptions& o = cmd->options;
   sub->add_option("--only", cmd->only,
                   "run only these probes/items (repeat or comma-separate): copy, coalescing, offset[:S], stride[:S], "
-                  "bank[:VARIANT], latency[:dram|l2]; e.g. --only bank:f32-stride32")
+                  "bank[:VARIANT], latency[:dram|l2], l2 (read bandwidth), launch (block launch rate); e.g. --only "
+                  "bank:f32-stride32")
       ->delimiter(',');
   sub->add_option("--launches", o.launches,
                   "0: timed (default). N: exactly N untimed launches of each selected kernel (for ncu); skips copy")
@@ -112,6 +114,13 @@ std::shared_ptr<ProbeCommand> add_probe_command(CLI::App& app) {
   sub->add_option("--l2-chase-bytes", cmd->l2_chase_bytes, "L2 pointer-chase footprint (default L2 / 4)");
   sub->add_option("--chase-stride", o.chase_stride, "bytes between chased slots (>= 128)")->capture_default_str();
   sub->add_option("--chase-steps", o.chase_steps, "timed dependent loads per latency launch")->capture_default_str();
+  sub->add_option("--l2-read-bytes", cmd->l2_read_bytes, "L2 read-bandwidth footprint (default L2 / 4)");
+  sub->add_option("--l2-read-passes", o.l2_read_passes,
+                  "reads of the footprint per L2 read launch (default 0: enough for 1 GiB per launch)")
+      ->capture_default_str();
+  sub->add_option("--launch-blocks", o.launch_blocks,
+                  "largest grid of the block launch probe (also timed: / 4, / 16, / 64)")
+      ->capture_default_str();
   sub->add_option("--seed", o.seed, "seed for the random inputs")->capture_default_str();
   sub->add_option("--device", o.device, "CUDA device ordinal")->capture_default_str();
   sub->add_flag("--warm", cmd->warm, "keep caches warm between samples (default: flush L2 before each)");
@@ -128,15 +137,17 @@ int run_probe_command(const ProbeCommand& c, std::ostream& out, std::ostream& er
   probe::ProbeOptions o = c.options;
   for (const auto& s : c.only)
     if (!s.empty()) o.only.push_back(s);
-  std::uint64_t n = 0, copy = 0, dram = 0, l2 = 0;
+  std::uint64_t n = 0, copy = 0, dram = 0, l2 = 0, l2_read = 0;
   if (!parse_size_option(c.coalescing_n, "coalescing-n", n, err) || !parse_size_option(c.copy_bytes, "copy-bytes", copy, err) ||
       !parse_size_option(c.dram_chase_bytes, "dram-chase-bytes", dram, err) ||
-      !parse_size_option(c.l2_chase_bytes, "l2-chase-bytes", l2, err))
+      !parse_size_option(c.l2_chase_bytes, "l2-chase-bytes", l2, err) ||
+      !parse_size_option(c.l2_read_bytes, "l2-read-bytes", l2_read, err))
     return kExitUsage;
   o.coalescing_n = n;
   o.copy_bytes = copy;
   o.dram_chase_bytes = dram;
   o.l2_chase_bytes = l2;
+  o.l2_read_bytes = l2_read;
   o.measure.flush_l2 = !c.warm;
   if (!c.no_cache) o.cache_folder = c.cache_dir.empty() ? CompileCache::default_folder() : std::filesystem::path(c.cache_dir);
   if (c.list) {
@@ -152,6 +163,8 @@ int run_probe_command(const ProbeCommand& c, std::ostream& out, std::ostream& er
     }
     out << "latency:dram        probe_pointer_chase         dependent loads over a buffer larger than L2\n";
     out << "latency:l2          probe_pointer_chase         dependent loads over an L2-resident buffer\n";
+    out << "l2                  probe_l2_read               all SMs read an L2-resident buffer (ld.global.cg): GB/s\n";
+    out << "launch              probe_empty_block           empty 32-thread blocks, 4 grid sizes: ns per block\n";
     return kExitOk;
   }
   // Argument mistakes are reported before looking for a GPU.

@@ -33,6 +33,8 @@ ProbeOptions small_options() {
   o.dram_chase_bytes = std::max<std::size_t>(64 << 20, 2 * t.l2_bytes);
   o.l2_chase_bytes = std::max<std::size_t>(t.l2_bytes / 8, 1 << 20);
   o.chase_steps = 5000;
+  o.l2_read_passes = 16;          // the default footprint (L2 / 4), read 16 times per launch
+  o.launch_blocks = 1 << 18;      // grids of 2^12 .. 2^18 empty blocks
   o.cache_folder = fs::temp_directory_path() / "memtune-gpu-test-cache";
   return o;
 }
@@ -92,12 +94,34 @@ TEST_CASE("probe: every probe runs, verifies, and has the expected shape") {
   CHECK(dram.ns_per_load < 5000);
   CHECK(l2.ns_per_load > 10);
   CHECK(l2.ns_per_load < dram.ns_per_load);
+
+  REQUIRE(r.l2_read.has_value());
+  CHECK(r.l2_read->verified);
+  CHECK(r.l2_read->passes == 16);
+  CHECK(r.l2_read->blocks == r.target.sm_count * (r.target.max_threads_per_sm / 256));
+  REQUIRE(r.l2_read->timing.has_value());
+  CHECK_FALSE(r.l2_read->timing->cold); // never flushed, even in cold mode
+  CHECK(r.l2_read->gbs > 0);
+  // Reading from L2 beats copying through DRAM on every GPU since Kepler.
+  CHECK(r.l2_read->gbs > r.copy->memcpy.gbps);
+
+  REQUIRE(r.launch.has_value());
+  CHECK(r.launch->verified);
+  REQUIRE(r.launch->points.size() == 4);
+  CHECK(r.launch->points.back().blocks == 1 << 18);
+  for (const auto& p : r.launch->points) {
+    CAPTURE(p.blocks);
+    REQUIRE(p.timing.has_value());
+    CHECK(p.ns_per_block > 0);
+  }
+  CHECK(r.launch->block_launch_ns > 0);
+  CHECK(r.launch->block_launch_ns < 1000); // a microsecond per empty block would be absurd
 }
 
 TEST_CASE("probe: --launches N runs exactly N untimed launches of one selected kernel") {
   ProbeOptions o = small_options();
   o.launches = 1;
-  o.only = {"bank:f32-stride32", "offset:3", "latency:l2"};
+  o.only = {"bank:f32-stride32", "offset:3", "latency:l2", "l2", "launch"};
   std::ostringstream progress;
   const ProbeReport r = run_probes(o, progress);
   CHECK_FALSE(r.copy.has_value());
@@ -114,6 +138,15 @@ TEST_CASE("probe: --launches N runs exactly N untimed launches of one selected k
   REQUIRE(r.latency.size() == 1);
   CHECK(r.latency[0].launches == 1);
   CHECK(r.latency[0].verified);
+  REQUIRE(r.l2_read.has_value());
+  CHECK(r.l2_read->launches == 1);
+  CHECK_FALSE(r.l2_read->timing.has_value());
+  CHECK(r.l2_read->verified);
+  REQUIRE(r.launch.has_value());
+  CHECK(r.launch->points.size() == 4);
+  CHECK_FALSE(r.launch->points[0].timing.has_value());
+  CHECK(r.launch->block_launch_ns == 0);
+  CHECK(r.launch->verified);
 }
 
 TEST_CASE("memtune probe: writes JSON, CSV, recordings and a target the catalogue loader reads") {
@@ -123,6 +156,7 @@ TEST_CASE("memtune probe: writes JSON, CSV, recordings and a target the catalogu
                     rec = (dir / "rec").string(), target = (dir / "local-probed.json").string();
   std::vector<const char*> args{"memtune", "probe", "-q", "--coalescing-n", "1M", "--copy-bytes", "64M",
                                 "--bank-reps", "64", "--chase-steps", "2000", "--dram-chase-bytes", "256M",
+                                "--l2-read-passes", "16", "--launch-blocks", "262144",
                                 "--json", json.c_str(), "--csv", csv.c_str(), "--record", rec.c_str(),
                                 "--save-target", target.c_str()};
   std::ostringstream out, err;
@@ -135,7 +169,11 @@ TEST_CASE("memtune probe: writes JSON, CSV, recordings and a target the catalogu
   CHECK(t.measured->copy_gbs > 0);
   CHECK(t.measured->dram_latency_ns > 0);
   CHECK(t.memory_latency_ns == t.measured->dram_latency_ns);
-  for (const char* f : {"copy.csv", "offset.csv", "stride.csv", "bank.csv", "latency.csv"}) CHECK(fs::exists(fs::path(csv) / f));
+  CHECK(t.measured->l2_read_gbs > 0);
+  CHECK(t.measured->block_launch_ns > 0);
+  CHECK(t.l2_bandwidth_gbs > 0); // measured where the catalogue has no figure
+  for (const char* f : {"copy.csv", "offset.csv", "stride.csv", "bank.csv", "latency.csv", "l2_read.csv", "launch.csv"})
+    CHECK(fs::exists(fs::path(csv) / f));
   for (const char* f : {"probe-offset.json", "probe-stride.json", "probe-bank.json"}) CHECK(fs::exists(fs::path(rec) / f));
   std::ifstream jf(json);
   const nlohmann::json j = nlohmann::json::parse(jf);

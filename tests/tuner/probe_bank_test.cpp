@@ -103,7 +103,8 @@ TEST_CASE("bank simulation: linear 0, stride 32 is 31-way extra, padded 0 (4-byt
 }
 
 TEST_CASE("every probe kernel compiles with NVRTC for sm_90 and sm_75 under its own name") {
-  std::vector<std::string> names{"probe_copy_float4", "probe_offset", "probe_stride", "probe_pointer_chase"};
+  std::vector<std::string> names{"probe_copy_float4", "probe_offset",  "probe_stride",
+                                 "probe_pointer_chase", "probe_l2_read", "probe_empty_block"};
   for (const auto& v : bank_variants()) names.push_back(v.kernel);
   for (int cc : {90, 75})
     for (const auto& name : names) {
@@ -113,6 +114,8 @@ TEST_CASE("every probe kernel compiles with NVRTC for sm_90 and sm_75 under its 
       REQUIRE_MESSAGE(r.ok, r.log);
       CHECK(r.lowered_name == name); // extern "C": what ncu --kernel-name matches
       CHECK(!r.resources.spills());
+      // probe_l2_read must fit 2048 threads per SM (its __launch_bounds__(256, 8)).
+      if (name == "probe_l2_read") CHECK(r.resources.registers <= 32);
     }
 }
 
@@ -136,6 +139,23 @@ TEST_CASE("chase buffer: one random cycle through every slot") {
   CHECK_THROWS_AS((void)make_chase_buffer(128, 128, 1), std::invalid_argument);
 }
 
+TEST_CASE("probe options: L2 read passes and launch grid sizes are range-checked") {
+  ProbeOptions o;
+  CHECK_NOTHROW(check_options(o));
+  o.l2_read_passes = -1;
+  CHECK_THROWS_AS(check_options(o), std::invalid_argument);
+  o.l2_read_passes = (1 << 20) + 1;
+  CHECK_THROWS_AS(check_options(o), std::invalid_argument);
+  o.l2_read_passes = 64;
+  CHECK_NOTHROW(check_options(o));
+  o.launch_blocks = 63; // the smallest grid is launch_blocks / 64
+  CHECK_THROWS_AS(check_options(o), std::invalid_argument);
+  o.launch_blocks = (std::int64_t{1} << 28) + 1;
+  CHECK_THROWS_AS(check_options(o), std::invalid_argument);
+  o.launch_blocks = 64;
+  CHECK_NOTHROW(check_options(o));
+}
+
 TEST_CASE("probe selectors") {
   CHECK_NOTHROW(check_selectors({"copy", "coalescing", "offset:0", "stride:32", "bank:f64-stride33", "latency:l2"}));
   CHECK_THROWS_AS(check_selectors({"banks"}), std::invalid_argument);
@@ -143,6 +163,13 @@ TEST_CASE("probe selectors") {
   CHECK_THROWS_AS(check_selectors({"stride:0"}), std::invalid_argument);
   CHECK_THROWS_AS(check_selectors({"bank:f32-stride3"}), std::invalid_argument);
   CHECK_THROWS_AS(check_selectors({"latency:l1"}), std::invalid_argument);
+  CHECK_NOTHROW(check_selectors({"l2", "launch"}));
+  CHECK_THROWS_AS(check_selectors({"l2:read"}), std::invalid_argument);  // whole probes only
+  CHECK_THROWS_AS(check_selectors({"launch:32"}), std::invalid_argument);
+  CHECK(selected({"l2"}, "l2"));
+  CHECK_FALSE(selected({"latency:l2"}, "l2")); // the L2 latency item is not the L2 bandwidth probe
+  CHECK_FALSE(selected({"l2"}, "latency", "l2"));
+  CHECK(selected({}, "launch"));
   CHECK(selected({}, "bank", "f32-stride1"));
   CHECK(selected({"bank:f32-stride32"}, "bank"));
   CHECK(selected({"bank:f32-stride32"}, "bank", "f32-stride32"));

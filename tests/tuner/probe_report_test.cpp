@@ -77,6 +77,22 @@ ProbeReport sample_report() {
   }
   r.latency.push_back({"dram", 512 << 20, 128, 100000, 12, 612.5, true});
   r.latency.push_back({"l2", 12 << 20, 128, 100000, 12, 260.0, true});
+  L2BandwidthResult l2;
+  l2.bytes = 12800 << 10;
+  l2.passes = 82;
+  l2.blocks = 132 * 8;
+  l2.threads = 256;
+  l2.launches = 13;
+  l2.timing = timing(2.0e-4);
+  l2.gbs = 5500;
+  l2.verified = true;
+  r.l2_read = l2;
+  LaunchRateProbe launch;
+  for (std::int64_t b : {std::int64_t{1} << 16, std::int64_t{1} << 18, std::int64_t{1} << 20, std::int64_t{1} << 22})
+    launch.points.push_back({b, timing(2e-6 + 1e-9 * static_cast<double>(b)), 1.0 + 2000.0 / static_cast<double>(b)});
+  launch.block_launch_ns = fitted_block_launch_ns(launch.points);
+  launch.verified = true;
+  r.launch = launch;
   return r;
 }
 
@@ -117,11 +133,45 @@ TEST_CASE("probe JSON carries schema, tool, device and every probe") {
   CHECK(s32.at("simulated_per_launch").at("load_conflicts") == 31 * 8 * 64 * 4);
   CHECK(s32.at("simulated_per_launch").at("store_conflicts") == 31 * 8 * 4);
   CHECK(j.at("latency")[0].at("ns_per_load") == 612.5);
+  CHECK(j.at("l2_read").at("gbs") == 5500);
+  CHECK(j.at("l2_read").at("passes") == 82);
+  CHECK(j.at("l2_read").at("bytes_read_per_launch") == std::size_t{82} * (12800 << 10));
+  CHECK(j.at("l2_read").at("verified") == true);
+  CHECK(j.at("l2_read").at("timing").at("median_s") == 2.0e-4);
+  REQUIRE(j.at("launch").at("points").size() == 4);
+  CHECK(j.at("launch").at("points")[3].at("blocks") == 1 << 22);
+  CHECK(j.at("launch").at("threads_per_block") == 32);
+  CHECK(j.at("launch").at("block_launch_ns").get<double>() == doctest::Approx(1.0));
+  CHECK(j.at("launch").at("verified") == true);
 
   ProbeReport bad = r;
   bad.banks[0].verified = false;
   CHECK_FALSE(bad.all_verified());
   CHECK(to_json(bad).at("all_verified") == false);
+  ProbeReport bad_l2 = r;
+  bad_l2.l2_read->verified = false;
+  CHECK_FALSE(bad_l2.all_verified());
+  ProbeReport bad_launch = r;
+  bad_launch.launch->verified = false;
+  CHECK_FALSE(bad_launch.all_verified());
+}
+
+TEST_CASE("block launch slope: the two largest timed grids") {
+  auto point = [](std::int64_t blocks, std::optional<double> s) {
+    LaunchPoint p;
+    p.blocks = blocks;
+    if (s) p.timing = timing(*s);
+    return p;
+  };
+  // 3 us fixed + 0.5 ns per block; the small grids' noise does not enter.
+  CHECK(fitted_block_launch_ns({point(1000, 9e-6), point(4000, 5e-6), point(16000, 11e-6), point(64000, 35e-6)}) ==
+        doctest::Approx(0.5));
+  // Order does not matter; untimed points do not count.
+  CHECK(fitted_block_launch_ns({point(64000, 35e-6), point(1 << 20, std::nullopt), point(16000, 11e-6)}) ==
+        doctest::Approx(0.5));
+  CHECK(fitted_block_launch_ns({point(64000, 35e-6)}) == 0.0);
+  CHECK(fitted_block_launch_ns({point(16000, 40e-6), point(64000, 35e-6)}) == 0.0); // not a rate
+  CHECK(fitted_block_launch_ns({}) == 0.0);
 }
 
 TEST_CASE("probe recordings: the CLI's --record format, replayable") {
@@ -156,17 +206,23 @@ TEST_CASE("probe CSV: one file per probe with a header and a row per point") {
   fs::remove_all(dir);
   write_csv(r, dir);
   for (const auto& [name, rows] : std::vector<std::pair<std::string, int>>{
-           {"copy.csv", 2}, {"offset.csv", 33}, {"stride.csv", 32}, {"bank.csv", 10}, {"latency.csv", 2}}) {
+           {"copy.csv", 2}, {"offset.csv", 33}, {"stride.csv", 32}, {"bank.csv", 10}, {"latency.csv", 2},
+           {"l2_read.csv", 1}, {"launch.csv", 4}}) {
     CAPTURE(name);
     const std::string text = read(dir / name);
     CHECK(std::count(text.begin(), text.end(), '\n') == rows + 1);
   }
   CHECK(read(dir / "bank.csv").find("f32-stride32,probe_bank_f32_stride32,4,32,64,4,") != std::string::npos);
+  CHECK(read(dir / "l2_read.csv") ==
+        "bytes,passes,blocks,threads_per_block,median_s,gbs,verified\n13107200,82,1056,256,0.0002,5500,1\n");
+  CHECK(read(dir / "launch.csv").rfind("blocks,threads_per_block,median_s,ns_per_block,block_launch_ns,verified\n", 0) == 0);
+  CHECK(read(dir / "launch.csv").find("\n4194304,32,") != std::string::npos);
   fs::remove_all(dir);
 
   std::ostringstream out;
   print_tables(out, r);
-  for (const char* s : {"copy", "offset", "stride", "shared-memory banks", "f64-stride33", "latency", "dram"})
+  for (const char* s : {"copy", "offset", "stride", "shared-memory banks", "f64-stride33", "latency", "dram",
+                        "L2 read bandwidth", "5500", "block launch", "4194304", "block_launch_ns 1.000"})
     CHECK(out.str().find(s) != std::string::npos);
 }
 
@@ -194,6 +250,15 @@ TEST_CASE("calibrated target: completed from the catalogue, measured figures, lo
   CHECK(back.measured->l2_latency_ns == 260.0);
   CHECK(back.sources.at("memory_latency_ns").find("measured by memtune probe on 2026-11-22") != std::string::npos);
   CHECK(back.sources.at("measured").find("measured by memtune probe on 2026-11-22") != std::string::npos);
+  CHECK(back.sources.at("measured").find("ld.global.cg") != std::string::npos);
+  CHECK(back.sources.at("measured").find("1048576 and 4194304 blocks") != std::string::npos);
+  CHECK(back.measured->l2_read_gbs == 5500);
+  CHECK(back.measured->block_launch_ns == doctest::Approx(1.0));
+  // The catalogue has no L2 bandwidth (0 = unknown): the measured one takes its place.
+  CHECK(base.l2_bandwidth_gbs == 0);
+  CHECK(back.l2_bandwidth_gbs == 5500);
+  CHECK(back.sources.at("l2_bandwidth_gbs") ==
+        "measured by memtune probe on 2026-11-22: all SMs reading an L2-resident buffer with ld.global.cg");
   fs::remove(file);
 
   // Without a catalogue entry: stated assumptions, still a valid file.
@@ -206,6 +271,30 @@ TEST_CASE("calibrated target: completed from the catalogue, measured figures, lo
   ProbeReport no_latency = r;
   no_latency.latency.clear();
   CHECK(calibrated_target(no_latency, &base, "x").memory_latency_ns == base.memory_latency_ns);
+
+  // Unverified (or absent) L2 and launch probes measure nothing: 0, and the L2 bound stays unknown.
+  ProbeReport unverified = r;
+  unverified.l2_read->verified = false;
+  unverified.launch->verified = false;
+  const Target u = calibrated_target(unverified, &base, "u");
+  CHECK(u.measured->l2_read_gbs == 0);
+  CHECK(u.measured->block_launch_ns == 0);
+  CHECK(u.l2_bandwidth_gbs == 0);
+  CHECK(u.sources.at("l2_bandwidth_gbs").find("0 = unknown") != std::string::npos);
+  ProbeReport absent = r;
+  absent.l2_read.reset();
+  absent.launch.reset();
+  CHECK(calibrated_target(absent, nullptr, "a").l2_bandwidth_gbs == 0);
+  CHECK(calibrated_target(absent, nullptr, "a").measured->block_launch_ns == 0);
+
+  // A base with a public L2 figure keeps it; the measurement sits beside it in "measured".
+  Target with_l2 = base;
+  with_l2.l2_bandwidth_gbs = 7000;
+  with_l2.sources["l2_bandwidth_gbs"] = "a public figure";
+  const Target kept = calibrated_target(r, &with_l2, "k");
+  CHECK(kept.l2_bandwidth_gbs == 7000);
+  CHECK(kept.sources.at("l2_bandwidth_gbs").rfind("a public figure", 0) == 0);
+  CHECK(kept.measured->l2_read_gbs == 5500);
 }
 
 TEST_CASE("target loader: \"measured\" is optional and checked") {
@@ -236,11 +325,17 @@ TEST_CASE("memtune probe: usage errors exit 2; without a GPU it says so and exit
   CHECK(run_cli({"probe", "--bank-reps", "0"}).first == cli::kExitUsage);
   CHECK(run_cli({"probe", "--chase-stride", "64"}).first == cli::kExitUsage);
   CHECK(run_cli({"probe", "--target-name", "H100 probed"}).first == cli::kExitUsage);
+  CHECK(run_cli({"probe", "--launch-blocks", "32"}).first == cli::kExitUsage);
+  CHECK(run_cli({"probe", "--l2-read-passes", "-1"}).first == cli::kExitUsage);
+  CHECK(run_cli({"probe", "--l2-read-bytes", "zero"}).first == cli::kExitUsage);
+  CHECK(run_cli({"probe", "--only", "launch:1"}).first == cli::kExitUsage);
   {
     std::vector<const char*> args{"memtune", "probe", "--list"};
     std::ostringstream out, err2;
     CHECK(cli::run(static_cast<int>(args.size()), args.data(), out, err2) == cli::kExitOk);
     CHECK(out.str().find("bank:f32-stride32   probe_bank_f32_stride32") != std::string::npos);
+    CHECK(out.str().find("l2                  probe_l2_read") != std::string::npos);
+    CHECK(out.str().find("launch              probe_empty_block") != std::string::npos);
   }
   if (cuda::driver_available()) {
     MESSAGE("a GPU is present: the no-GPU path is not exercised here");

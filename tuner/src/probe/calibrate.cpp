@@ -75,10 +75,28 @@ Target calibrated_target(const ProbeReport& report, const Target* base, const st
     if (l.level == "dram") m.dram_latency_ns = l.ns_per_load;
     if (l.level == "l2") m.l2_latency_ns = l.ns_per_load;
   }
+  if (report.l2_read && report.l2_read->verified && report.l2_read->timing) m.l2_read_gbs = report.l2_read->gbs;
+  if (report.launch && report.launch->verified) m.block_launch_ns = report.launch->block_launch_ns;
   t.measured = m;
-  t.sources["measured"] = "measured by memtune probe on " + report.date + " on " + report.device.name +
-                          " (copy: L2 flushed, median; latency: one-thread pointer chase, L1 bypassed, " +
-                          "stride 128 B, random cycle)";
+  const std::string l2_footprint =
+      report.l2_read ? std::to_string(report.l2_read->bytes) + " bytes" : std::string("L2 / 4");
+  std::string grids = "the two largest grids";
+  if (report.launch && report.launch->points.size() >= 2) {
+    const auto& p = report.launch->points;
+    grids = std::to_string(p[p.size() - 2].blocks) + " and " + std::to_string(p.back().blocks) + " blocks";
+  }
+  t.sources["measured"] =
+      "measured by memtune probe on " + report.date + " on " + report.device.name +
+      " (copy: L2 flushed, median; latency: one-thread pointer chase, L1 bypassed, stride 128 B, random cycle; " +
+      "l2_read_gbs: a full-occupancy grid reading an L2-resident buffer of " + l2_footprint +
+      " with float4 ld.global.cg, L2 warm (never flushed), bytes read / median launch time; block_launch_ns: " +
+      "empty 32-thread blocks, median time difference between " + grids + " / block difference; " +
+      "0 = not measured)";
+  if (m.l2_read_gbs > 0 && t.l2_bandwidth_gbs == 0) {
+    t.l2_bandwidth_gbs = m.l2_read_gbs;
+    t.sources["l2_bandwidth_gbs"] = "measured by memtune probe on " + report.date +
+                                    ": all SMs reading an L2-resident buffer with ld.global.cg";
+  }
   if (m.dram_latency_ns > 0) {
     t.memory_latency_ns = m.dram_latency_ns;
     t.sources["memory_latency_ns"] = "measured by memtune probe on " + report.date +

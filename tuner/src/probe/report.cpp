@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -18,6 +19,19 @@ double BankResult::ns_per_warp_load() const {
   return timing->median_s * 1e9 / (static_cast<double>(blocks) * bank_block_warps * static_cast<double>(reps));
 }
 
+double fitted_block_launch_ns(const std::vector<LaunchPoint>& points) {
+  std::vector<const LaunchPoint*> timed;
+  for (const auto& p : points)
+    if (p.timing) timed.push_back(&p);
+  std::sort(timed.begin(), timed.end(), [](const LaunchPoint* a, const LaunchPoint* b) { return a->blocks < b->blocks; });
+  if (timed.size() < 2) return 0.0;
+  const LaunchPoint& a = *timed[timed.size() - 2];
+  const LaunchPoint& b = *timed.back();
+  if (b.blocks <= a.blocks) return 0.0;
+  const double ns = (b.timing->median_s - a.timing->median_s) * 1e9 / static_cast<double>(b.blocks - a.blocks);
+  return ns > 0 ? ns : 0.0;
+}
+
 bool ProbeReport::all_verified() const {
   if (copy && !copy->float4_verified) return false;
   if (coalescing) {
@@ -30,6 +44,8 @@ bool ProbeReport::all_verified() const {
     if (!b.verified) return false;
   for (const auto& l : latency)
     if (!l.verified) return false;
+  if (l2_read && !l2_read->verified) return false;
+  if (launch && !launch->verified) return false;
   return true;
 }
 
@@ -189,6 +205,31 @@ json to_json(const ProbeReport& r) {
                    {"verified", l.verified}});
     j["latency"] = a;
   }
+  if (r.l2_read) {
+    const auto& l = *r.l2_read;
+    json e{{"bytes", l.bytes},
+           {"passes", l.passes},
+           {"bytes_read_per_launch", l.bytes * static_cast<std::size_t>(l.passes)},
+           {"blocks", l.blocks},
+           {"threads_per_block", l.threads},
+           {"launches", l.launches},
+           {"gbs", l.gbs},
+           {"verified", l.verified}};
+    if (l.timing) e["timing"] = timing_json(*l.timing);
+    j["l2_read"] = e;
+  }
+  if (r.launch) {
+    json points = json::array();
+    for (const auto& p : r.launch->points) {
+      json e{{"blocks", p.blocks}, {"ns_per_block", p.ns_per_block}};
+      if (p.timing) e["timing"] = timing_json(*p.timing);
+      points.push_back(std::move(e));
+    }
+    j["launch"] = {{"threads_per_block", r.launch->threads},
+                   {"points", points},
+                   {"block_launch_ns", r.launch->block_launch_ns},
+                   {"verified", r.launch->verified}};
+  }
   return j;
 }
 
@@ -266,6 +307,23 @@ std::vector<std::pair<std::string, std::string>> csv_files(const ProbeReport& r)
         << csv_number(l.ns_per_load) << "," << (l.verified ? 1 : 0) << "\n";
     out.emplace_back("latency.csv", s.str());
   }
+  if (r.l2_read) {
+    const auto& l = *r.l2_read;
+    std::ostringstream s;
+    s << "bytes,passes,blocks,threads_per_block,median_s,gbs,verified\n";
+    s << l.bytes << "," << l.passes << "," << l.blocks << "," << l.threads << "," << t(l.timing) << ","
+      << csv_number(l.gbs) << "," << (l.verified ? 1 : 0) << "\n";
+    out.emplace_back("l2_read.csv", s.str());
+  }
+  if (r.launch) {
+    // One row per grid; block_launch_ns (the fitted slope) repeats on every row.
+    std::ostringstream s;
+    s << "blocks,threads_per_block,median_s,ns_per_block,block_launch_ns,verified\n";
+    for (const auto& p : r.launch->points)
+      s << p.blocks << "," << r.launch->threads << "," << t(p.timing) << "," << csv_number(p.ns_per_block) << ","
+        << csv_number(r.launch->block_launch_ns) << "," << (r.launch->verified ? 1 : 0) << "\n";
+    out.emplace_back("launch.csv", s.str());
+  }
   return out;
 }
 
@@ -327,6 +385,23 @@ void print_tables(std::ostream& out, const ProbeReport& r) {
       out << "  " << std::left << std::setw(6) << l.level << std::right << std::setw(12) << l.bytes << std::setw(10)
           << l.stride_bytes << std::setw(9) << l.steps << std::setw(9) << fmt(l.ns_per_load, 1) << std::setw(10)
           << ok(l.verified) << "\n";
+  }
+  if (r.l2_read) {
+    const auto& l = *r.l2_read;
+    out << "\nL2 read bandwidth (" << l.blocks << " blocks x " << l.threads
+        << " threads, float4 ld.global.cg over an L2-resident buffer; L2 never flushed)\n";
+    out << "        bytes  passes   time us      GB/s" << check << "\n";
+    out << "  " << std::setw(11) << l.bytes << std::setw(8) << l.passes << std::setw(10) << us(l.timing)
+        << std::setw(10) << fmt(l.gbs, 0) << std::setw(10) << ok(l.verified) << "\n";
+  }
+  if (r.launch) {
+    out << "\nblock launch (empty blocks of " << r.launch->threads << " threads; ns/block = time / blocks)\n";
+    out << "     blocks   time us  ns/block\n";
+    for (const auto& p : r.launch->points)
+      out << "  " << std::setw(9) << p.blocks << std::setw(10) << us(p.timing) << std::setw(10)
+          << fmt(p.ns_per_block, 3) << "\n";
+    out << "  block_launch_ns " << fmt(r.launch->block_launch_ns, 3)
+        << " (slope between the two largest grids)  verified " << ok(r.launch->verified) << "\n";
   }
 }
 

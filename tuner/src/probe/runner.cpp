@@ -34,6 +34,12 @@ namespace {
 constexpr unsigned kNaN = 0x7FC00000U; // poison for float outputs
 constexpr int kMaxOffset = 32;
 constexpr int kMaxStride = 32;
+constexpr int kL2ReadThreads = 256;            // per block of probe_l2_read (its __launch_bounds__)
+constexpr std::size_t kL2ReadTarget = 1 << 30; // [bytes] read per launch by default: >= ~100 us on any GPU up to ~10 TB/s
+constexpr int kMaxL2ReadPasses = 1 << 20;
+constexpr int kLaunchThreads = 32;             // per block of probe_empty_block
+constexpr std::int64_t kMaxLaunchBlocks = std::int64_t{1} << 28;
+constexpr unsigned kUntouched = 0x5EED5EEDU;   // what probe_empty_block's output holds unless a block stores
 
 struct Selector {
   std::string probe, item;
@@ -75,7 +81,12 @@ public:
   Probes(const ProbeOptions& o, std::ostream& progress)
       : o_(o), progress_(progress), context_(o.device), target_(local_target(o.device)), cu_(cuda::driver_api()) {
     if (o.cache_folder) cache_.emplace(*o.cache_folder);
-    if (o.launches == 0) timer_.emplace(target_.l2_bytes, o.measure);
+    if (o.launches == 0) {
+      timer_.emplace(target_.l2_bytes, o.measure);
+      MeasureOptions warm = o.measure;
+      warm.flush_l2 = false;
+      warm_timer_.emplace(target_.l2_bytes, warm);
+    }
   }
 
   ProbeReport run() {
@@ -88,6 +99,8 @@ public:
     if (selected(o_.only, "offset") || selected(o_.only, "stride")) r.coalescing = coalescing_probe();
     if (selected(o_.only, "bank")) r.banks = bank_probe();
     if (selected(o_.only, "latency")) r.latency = latency_probe();
+    if (selected(o_.only, "l2")) r.l2_read = l2_read_probe();
+    if (selected(o_.only, "launch")) r.launch = launch_probe();
     return r;
   }
 
@@ -118,10 +131,12 @@ private:
   void uploads_done() const { context_.synchronize(); }
 
   // Timed (the Timer's protocol) or exactly o_.launches untimed launches.
-  std::optional<Timing> run_launches(const std::function<void(CUstream)>& l) {
+  // keep_l2: time with warm_timer_, which never flushes L2, even in cold mode.
+  std::optional<Timing> run_launches(const std::function<void(CUstream)>& l, bool keep_l2 = false) {
     if (timer_) {
-      const Timing t = timer_->time(l);
-      MEMTUNE_CU(cu_.cuStreamSynchronize(timer_->stream()));
+      Timer& timer = keep_l2 ? *warm_timer_ : *timer_;
+      const Timing t = timer.time(l);
+      MEMTUNE_CU(cu_.cuStreamSynchronize(timer.stream()));
       return t;
     }
     for (int i = 0; i < o_.launches; ++i) l(stream_.get());
@@ -129,7 +144,11 @@ private:
     return std::nullopt;
   }
 
-  CUstream stream() const { return timer_ ? timer_->stream() : stream_.get(); }
+  // The stream run_launches(.., keep_l2) launches on.
+  CUstream stream(bool keep_l2 = false) const {
+    if (!timer_) return stream_.get();
+    return keep_l2 ? warm_timer_->stream() : timer_->stream();
+  }
 
   // Uploads `count` random floats (fill_random, never zeros) to ptr, in chunks.
   void upload_random(CUdeviceptr ptr, std::size_t count, std::uint64_t seed) const {
@@ -325,6 +344,99 @@ private:
     return out;
   }
 
+  L2BandwidthResult l2_read_probe() {
+    L2BandwidthResult r;
+    r.bytes = o_.l2_read_bytes ? o_.l2_read_bytes : target_.l2_bytes / 4;
+    r.bytes = std::max<std::size_t>(r.bytes / 16 * 16, 16);
+    const std::size_t n4 = r.bytes / 16;
+    r.passes = o_.l2_read_passes > 0
+                   ? o_.l2_read_passes
+                   : static_cast<int>(std::min<std::size_t>((kL2ReadTarget + r.bytes - 1) / r.bytes, kMaxL2ReadPasses));
+    r.threads = kL2ReadThreads;
+    r.blocks = target_.sm_count * std::max(1, target_.max_threads_per_sm / kL2ReadThreads);
+    progress_ << "probe: l2 read, " << r.bytes << " bytes x " << r.passes << " passes, " << r.blocks << " blocks of "
+              << r.threads << " threads\n";
+
+    // Small integers 1..7 (never zero): every partial sum is exact in float
+    // below 2^24, so the CPU knows each thread's sum.
+    std::vector<float> in(n4 * 4);
+    for (std::size_t k = 0; k < in.size(); ++k) in[k] = static_cast<float>(k % 7 + 1);
+    const std::size_t threads = static_cast<std::size_t>(r.blocks) * static_cast<std::size_t>(r.threads);
+    cuda::DeviceBuffer d_in(r.bytes), d_out(threads * sizeof(float));
+    d_in.upload(in.data(), r.bytes);
+    uploads_done();
+    d_out.fill_u32(kNaN, stream(true));
+    const Kernel& k = kernel("probe_l2_read");
+    CUdeviceptr a = d_in.get(), b = d_out.get();
+    unsigned long long n4_arg = n4;
+    int passes = r.passes;
+    void* args[] = {&a, &n4_arg, &passes, &b};
+    int launches = 0;
+    auto go = [&](CUstream s) {
+      launch(k, static_cast<unsigned>(r.blocks), static_cast<unsigned>(r.threads), s, args);
+      ++launches;
+    };
+    // The point is an L2-resident buffer: one untimed launch brings it into
+    // L2, and the samples are timed with warm_timer_, which never flushes L2
+    // (not even in cold mode, where every other probe's samples start from DRAM).
+    if (timer_) go(stream(true));
+    r.timing = run_launches(go, /*keep_l2=*/true);
+    r.launches = launches;
+    if (r.timing) r.gbs = static_cast<double>(r.passes) * static_cast<double>(r.bytes) / r.timing->median_s / 1e9;
+
+    std::vector<float> got(threads);
+    d_out.download(got.data(), threads * sizeof(float));
+    r.verified = true;
+    for (std::size_t t = 0; t < threads && r.verified; ++t) {
+      double per_pass = 0;
+      std::size_t loads = 0;
+      for (std::size_t i = t; i < n4; i += threads, ++loads)
+        per_pass += static_cast<double>(in[4 * i] + in[4 * i + 1] + in[4 * i + 2] + in[4 * i + 3]);
+      const double want = per_pass * r.passes;
+      // Exact while each float4 component's sum stays below 2^24; beyond, about one rounding per add.
+      const double tol = (1e-6 + static_cast<double>(loads) * r.passes * 1.2e-7) * want;
+      r.verified = std::abs(static_cast<double>(got[t]) - want) <= tol;
+    }
+    return r;
+  }
+
+  LaunchRateProbe launch_probe() {
+    LaunchRateProbe p;
+    p.threads = kLaunchThreads;
+    const std::int64_t largest = o_.launch_blocks;
+    progress_ << "probe: launch, empty blocks of " << p.threads << " threads, up to " << largest << " blocks\n";
+    const auto count = static_cast<std::size_t>(largest);
+    cuda::DeviceBuffer d_out(count * sizeof(unsigned));
+    d_out.fill_u32(kUntouched, stream(true));
+    const Kernel& k = kernel("probe_empty_block");
+    CUdeviceptr out = d_out.get();
+    int flag = 0;
+    void* args[] = {&flag, &out};
+    for (const std::int64_t blocks : {largest / 64, largest / 16, largest / 4, largest}) {
+      LaunchPoint pt;
+      pt.blocks = blocks;
+      // No memory traffic: timed without the L2 flush, which would only add idle time between samples.
+      pt.timing = run_launches([&](CUstream s) { launch(k, static_cast<unsigned>(blocks), static_cast<unsigned>(p.threads), s, args); },
+                               /*keep_l2=*/true);
+      if (pt.timing) pt.ns_per_block = pt.timing->median_s * 1e9 / static_cast<double>(blocks);
+      p.points.push_back(pt);
+    }
+    p.block_launch_ns = fitted_block_launch_ns(p.points);
+
+    // The launches above (flag = 0) stored nothing; one more with flag = 12345
+    // stores 1 from every block of the largest grid: every block ran the body.
+    std::vector<unsigned> got(count);
+    d_out.download(got.data(), count * sizeof(unsigned));
+    const bool untouched = std::all_of(got.begin(), got.end(), [](unsigned v) { return v == kUntouched; });
+    flag = 12345;
+    launch(k, static_cast<unsigned>(largest), static_cast<unsigned>(p.threads), stream(true), args);
+    MEMTUNE_CU(cu_.cuStreamSynchronize(stream(true)));
+    d_out.download(got.data(), count * sizeof(unsigned));
+    const bool all_stored = std::all_of(got.begin(), got.end(), [](unsigned v) { return v == 1U; });
+    p.verified = untouched && all_stored;
+    return p;
+  }
+
   const ProbeOptions& o_;
   std::ostream& progress_;
   cuda::Context context_;
@@ -332,6 +444,7 @@ private:
   const cuda::DriverApi& cu_;
   std::optional<CompileCache> cache_;
   std::optional<Timer> timer_;
+  std::optional<Timer> warm_timer_; // never flushes L2: for the L2 read and launch probes
   cuda::Stream stream_;
   std::map<std::string, Kernel> kernels_;
 };
@@ -342,10 +455,11 @@ void check_selectors(const std::vector<std::string>& only) {
   for (const auto& s : only) {
     const Selector sel = split(s);
     const bool known_probe = sel.probe == "copy" || sel.probe == "coalescing" || sel.probe == "offset" ||
-                             sel.probe == "stride" || sel.probe == "bank" || sel.probe == "latency";
+                             sel.probe == "stride" || sel.probe == "bank" || sel.probe == "latency" ||
+                             sel.probe == "l2" || sel.probe == "launch";
     if (!known_probe)
       throw std::invalid_argument("--only " + s + ": unknown probe '" + sel.probe +
-                                  "' (copy, coalescing, offset, stride, bank, latency)");
+                                  "' (copy, coalescing, offset, stride, bank, latency, l2, launch)");
     if (sel.item.empty()) continue;
     if (!item_exists(sel.probe, sel.item)) {
       std::string known;
@@ -379,6 +493,10 @@ void check_options(const ProbeOptions& options) {
   if (options.chase_stride < 128 || options.chase_stride % 4 != 0)
     throw std::invalid_argument("--chase-stride must be a multiple of 4 bytes and >= 128 (one slot per cache line)");
   if (options.chase_steps < 1) throw std::invalid_argument("--chase-steps must be >= 1");
+  if (options.l2_read_passes < 0 || options.l2_read_passes > kMaxL2ReadPasses)
+    throw std::invalid_argument("--l2-read-passes must be 0 (automatic) .. 2^20");
+  if (options.launch_blocks < 64 || options.launch_blocks > kMaxLaunchBlocks)
+    throw std::invalid_argument("--launch-blocks must be 64..2^28 (the largest of four grids: / 64, / 16, / 4, x 1)");
 }
 
 ProbeReport run_probes(const ProbeOptions& options, std::ostream& progress) {

@@ -66,6 +66,40 @@ struct LatencyResult {
   bool verified = false;
 };
 
+// L2 read bandwidth: every SM reads an L2-resident buffer (ld.global.cg) with
+// a full-occupancy grid; never flushed before a sample (the point is a warm L2).
+struct L2BandwidthResult {
+  std::size_t bytes = 0;        // [bytes] footprint, read `passes` times per launch
+  int passes = 0;
+  int blocks = 0;               // grid size: SMs x blocks that fill an SM
+  int threads = 0;              // per block (256)
+  int launches = 0;             // kernel launches made (timed mode: warm-up + samples)
+  std::optional<Timing> timing; // absent when launched untimed (--launches N)
+  double gbs = 0;               // [GB/s, 1e9 bytes/s] passes * bytes / median
+  bool verified = false;        // every thread's sum equals the CPU's
+};
+
+// One grid size of the block launch probe.
+struct LaunchPoint {
+  std::int64_t blocks = 0;
+  std::optional<Timing> timing;
+  double ns_per_block = 0;      // [ns] median / blocks (launch overhead included)
+};
+
+// Block launch rate: empty 32-thread blocks, grids of increasing size.
+struct LaunchRateProbe {
+  int threads = 32;             // per block
+  std::vector<LaunchPoint> points; // increasing block counts
+  // [ns] per block, GPU-wide, once launches are large: the time difference
+  // between the two largest grids over their block difference; 0 = untimed.
+  double block_launch_ns = 0;
+  bool verified = false;        // timed launches stored nothing; a flag = 12345 launch stored once per block
+};
+
+// [ns] (t_b - t_a) / (blocks_b - blocks_a) of the two largest timed grids;
+// 0 with fewer than two timed points or a non-positive difference.
+double fitted_block_launch_ns(const std::vector<LaunchPoint>& points);
+
 struct ProbeReport {
   DeviceFingerprint device;
   Target target;              // the local GPU as the driver describes it
@@ -75,6 +109,8 @@ struct ProbeReport {
   std::optional<CoalescingProbe> coalescing;
   std::vector<BankResult> banks;
   std::vector<LatencyResult> latency;
+  std::optional<L2BandwidthResult> l2_read;
+  std::optional<LaunchRateProbe> launch;
   // True when every probe with an output verified it.
   [[nodiscard]] bool all_verified() const;
 };
@@ -92,7 +128,8 @@ nlohmann::json to_json(const ProbeReport& r);
 // Recordings, one per space that was probed: file name -> document
 // ("probe-offset.json", "probe-stride.json", "probe-bank.json").
 std::vector<std::pair<std::string, nlohmann::json>> recordings(const ProbeReport& r);
-// CSV text per probe: file name -> contents ("copy.csv", "offset.csv", "stride.csv", "bank.csv", "latency.csv").
+// CSV text per probe: file name -> contents ("copy.csv", "offset.csv", "stride.csv", "bank.csv", "latency.csv",
+// "l2_read.csv", "launch.csv").
 std::vector<std::pair<std::string, std::string>> csv_files(const ProbeReport& r);
 // Writes csv_files() into dir (created if missing). Throws std::runtime_error.
 void write_csv(const ProbeReport& r, const std::filesystem::path& dir);

@@ -19,7 +19,8 @@ struct ProbeOptions {
   int device = 0;
   // Selectors; empty = everything. "copy", "coalescing" (= "offset" + "stride"),
   // "offset", "stride", "offset:7", "stride:32", "bank", "bank:f32-stride32",
-  // "latency", "latency:dram", "latency:l2".
+  // "latency", "latency:dram", "latency:l2", "l2" (L2 read bandwidth), "launch"
+  // (block launch rate).
   std::vector<std::string> only;
   // 0: timed (Timer, cold unless measure.flush_l2 is false). N > 0: exactly N
   // untimed launches of every selected kernel and nothing else on the GPU
@@ -34,6 +35,9 @@ struct ProbeOptions {
   std::size_t l2_chase_bytes = 0;    // 0: L2 / 4
   std::size_t chase_stride = 128;    // [bytes] >= 128: one slot per line
   std::int64_t chase_steps = 100000; // timed loads per launch (capped below the slot count for DRAM)
+  std::size_t l2_read_bytes = 0;     // 0: L2 / 4 (L2-resident)
+  int l2_read_passes = 0;            // reads of the buffer per launch; 0: enough for >= 1 GiB per launch
+  std::int64_t launch_blocks = std::int64_t{1} << 22; // the largest grid; also / 4, / 16, / 64; 64..2^31-1
   std::uint64_t seed = 1;
   std::optional<std::filesystem::path> cache_folder; // none: no compile cache
 };

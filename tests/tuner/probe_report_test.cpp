@@ -227,7 +227,8 @@ TEST_CASE("probe CSV: one file per probe with a header and a row per point") {
 }
 
 TEST_CASE("calibrated target: completed from the catalogue, measured figures, loads back") {
-  const ProbeReport r = sample_report();
+  ProbeReport r = sample_report();
+  r.l2_fetch_bytes = 64;
   const auto catalog = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR);
   const Target& base = catalog.find("h100-sxm");
   const Target t = calibrated_target(r, &base, "h100-probed");
@@ -254,6 +255,8 @@ TEST_CASE("calibrated target: completed from the catalogue, measured figures, lo
   CHECK(back.sources.at("measured").find("1048576 and 4194304 blocks") != std::string::npos);
   CHECK(back.measured->l2_read_gbs == 5500);
   CHECK(back.measured->block_launch_ns == doctest::Approx(1.0));
+  CHECK(back.measured->l2_fetch_bytes == 64);
+  CHECK(back.sources.at("measured").find("CU_LIMIT_MAX_L2_FETCH_GRANULARITY") != std::string::npos);
   // The catalogue has no L2 bandwidth (0 = unknown): the measured one takes its place.
   CHECK(base.l2_bandwidth_gbs == 0);
   CHECK(back.l2_bandwidth_gbs == 5500);

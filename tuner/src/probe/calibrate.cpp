@@ -77,6 +77,7 @@ Target calibrated_target(const ProbeReport& report, const Target* base, const st
   }
   if (report.l2_read && report.l2_read->verified && report.l2_read->timing) m.l2_read_gbs = report.l2_read->gbs;
   if (report.launch && report.launch->verified) m.block_launch_ns = report.launch->block_launch_ns;
+  m.l2_fetch_bytes = static_cast<double>(report.l2_fetch_bytes);
   t.measured = m;
   const std::string l2_footprint =
       report.l2_read ? std::to_string(report.l2_read->bytes) + " bytes" : std::string("L2 / 4");
@@ -91,7 +92,7 @@ Target calibrated_target(const ProbeReport& report, const Target* base, const st
       "l2_read_gbs: a full-occupancy grid reading an L2-resident buffer of " + l2_footprint +
       " with float4 ld.global.cg, L2 warm (never flushed), bytes read / median launch time; block_launch_ns: " +
       "empty 32-thread blocks, median time difference between " + grids + " / block difference; " +
-      "0 = not measured)";
+      "l2_fetch_bytes: the driver's CU_LIMIT_MAX_L2_FETCH_GRANULARITY (cuCtxGetLimit); 0 = not measured)";
   if (m.l2_read_gbs > 0 && t.l2_bandwidth_gbs == 0) {
     t.l2_bandwidth_gbs = m.l2_read_gbs;
     t.sources["l2_bandwidth_gbs"] = "measured by memtune probe on " + report.date +

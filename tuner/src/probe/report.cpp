@@ -193,6 +193,7 @@ json to_json(const ProbeReport& r) {
     }
     j["bank"] = a;
   }
+  if (r.l2_fetch_bytes > 0) j["l2_fetch_bytes"] = r.l2_fetch_bytes;
   if (!r.latency.empty()) {
     json a = json::array();
     for (const auto& l : r.latency)
@@ -339,7 +340,9 @@ void write_csv(const ProbeReport& r, const std::filesystem::path& dir) {
 void print_tables(std::ostream& out, const ProbeReport& r) {
   out << "memtune probe on " << r.device.name << " (sm_" << r.device.cc_major << r.device.cc_minor << ", "
       << r.device.sm_count << " SMs), " << (r.cold ? "L2 flushed before each sample" : "warm caches")
-      << "; driver's theoretical DRAM peak " << fmt(r.target.dram_bandwidth_gbs, 0) << " GB/s\n";
+      << "; driver's theoretical DRAM peak " << fmt(r.target.dram_bandwidth_gbs, 0) << " GB/s";
+  if (r.l2_fetch_bytes > 0) out << "; L2 fetch granularity " << r.l2_fetch_bytes << " B (cuCtxGetLimit)";
+  out << "\n";
   const char* check = "  verified";
   auto ok = [](bool v) { return v ? "yes" : "NO"; };
   auto us = [](const std::optional<Timing>& t) { return t ? fmt(t->median_s * 1e6, 2) : std::string("-"); };

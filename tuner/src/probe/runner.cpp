@@ -95,6 +95,10 @@ public:
     r.device = fingerprint(target_);
     r.date = today_utc();
     r.cold = o_.measure.flush_l2;
+    // A hint the driver may clamp; what it reports is what the coalescing
+    // model uses for the bytes a scattered read fetches from DRAM.
+    std::size_t fetch = 0;
+    if (cu_.cuCtxGetLimit(&fetch, CU_LIMIT_MAX_L2_FETCH_GRANULARITY) == CUDA_SUCCESS) r.l2_fetch_bytes = fetch;
     if (selected(o_.only, "copy") && o_.launches == 0) r.copy = copy_probe();
     if (selected(o_.only, "offset") || selected(o_.only, "stride")) r.coalescing = coalescing_probe();
     if (selected(o_.only, "bank")) r.banks = bank_probe();

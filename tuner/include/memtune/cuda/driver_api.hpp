@@ -31,6 +31,7 @@ namespace memtune::cuda {
   X(cuDevicePrimaryCtxRelease)                                                                                        \
   X(cuCtxSetCurrent)                                                                                                  \
   X(cuCtxSynchronize)                                                                                                 \
+  X(cuCtxGetLimit)                                                                                                    \
   X(cuModuleLoadData)                                                                                                 \
   X(cuModuleUnload)                                                                                                   \
   X(cuModuleGetFunction)                                                                                              \

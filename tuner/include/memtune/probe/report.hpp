@@ -111,6 +111,9 @@ struct ProbeReport {
   std::vector<LatencyResult> latency;
   std::optional<L2BandwidthResult> l2_read;
   std::optional<LaunchRateProbe> launch;
+  // [bytes] the context's CU_LIMIT_MAX_L2_FETCH_GRANULARITY (cuCtxGetLimit):
+  // the most an L2 miss fetches from DRAM; 0 = not read.
+  std::size_t l2_fetch_bytes = 0;
   // True when every probe with an output verified it.
   [[nodiscard]] bool all_verified() const;
 };

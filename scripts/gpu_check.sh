@@ -14,7 +14,8 @@ mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 || { cat "$out/cmake.log"; exit 1; }
 # Only what runs here: the CPU suites (every candidate compiled with NVRTC) belong to scripts/test.sh.
-cmake --build "$build" -j "$(nproc)" --target memtune_cli memtune_gpu_tests memtune_filter_app >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
+cmake --build "$build" -j "$(nproc)" --target memtune_cli memtune_gpu_tests memtune_filter_app memtune_model_validation \
+  >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
 
 echo "== GPU tests"
 "$build/tests/memtune_gpu_tests" >"$out/gpu_tests.log" 2>&1
@@ -38,6 +39,17 @@ echo "== catalogue benchmark (whole grids at the issues' sizes)"
 bench/catalogue_tuning.sh "$build/cli/memtune" "$out/catalogue" >"$out/catalogue.txt" 2>&1
 grep '^==' "$out/catalogue.txt"
 
+echo "== probes (calibrated profile of this GPU) and the model against this run's recordings"
+"$build/cli/memtune" probe --save-target "$out/probed_target.json" --json "$out/probe.json" --record "$out/probe-record" \
+  >"$out/probe.txt" 2>&1
+probe_status=$?
+head -1 "$out/probe.txt"
+grep -A3 '^L2 read\|^block launch' "$out/probe.txt" | grep -v '^--' || true
+recordings=("$out/filter_16M_record.json" "$out/probe-record"/*.json "$out/catalogue"/aos_soa*_record.json)
+"$build/bench/model/memtune_model_validation" "${recordings[@]}" --target-file "$out/probed_target.json" \
+  --dump "$out/model_validation.csv" >"$out/model_validation.txt" 2>&1
+cat "$out/model_validation.txt"
+
 ncu_line=""
 if command -v ncu >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ncu ]; then
   echo "== filter shared-memory wavefronts: model vs ncu"
@@ -51,8 +63,10 @@ echo "| GPU check | result |"
 echo "|---|---|"
 echo "| GPU tests | $(grep -E 'test cases' "$out/gpu_tests.log" | sed 's/\[doctest\] //') |"
 echo "| example app (tune, then load) | exit $app_first, exit $app_second: $(grep -c 'configuration (profile' "$out/example.log") load(s) from profile |"
+echo "| memtune probe --save-target | exit $probe_status; $(grep -c ' yes$\| yes ' "$out/probe.txt") verified rows |"
 grep '^|' "$out/bench.txt" | grep -v '^| check\|^|---' || true
 [ -n "$ncu_line" ] && echo "| filter bank model vs ncu | $ncu_line |"
+echo "| model vs this run (Spearman; model's pick vs best), calibrated profile | $(awk 'NR > 1 { n = split($1, p, "/"); sub(/_record.json|.json/, "", p[n]); printf "%s %s (%s); ", p[n], $4, $7 }' "$out/model_validation.txt") |"
 echo
 grep '^|' "$out/catalogue.txt" || true
-[ "$gpu_status" -eq 0 ] && [ "$app_first" -eq 0 ] && [ "$app_second" -eq 0 ] && [ "$bench_status" -eq 0 ]
+[ "$gpu_status" -eq 0 ] && [ "$probe_status" -eq 0 ] && [ "$app_first" -eq 0 ] && [ "$app_second" -eq 0 ] && [ "$bench_status" -eq 0 ]

@@ -230,7 +230,11 @@ TEST_CASE("calibrated target: completed from the catalogue, measured figures, lo
   ProbeReport r = sample_report();
   r.l2_fetch_bytes = 64;
   const auto catalog = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR);
-  const Target& base = catalog.find("h100-sxm");
+  // As a catalogue entry without an L2 figure (the catalogue's h100-sxm has
+  // one, measured by this probe; most entries have none).
+  Target base = catalog.find("h100-sxm");
+  base.l2_bandwidth_gbs = 0;
+  base.sources["l2_bandwidth_gbs"] = "0 = unknown: NVIDIA publishes no L2 bandwidth figure for this GPU";
   const Target t = calibrated_target(r, &base, "h100-probed");
   CHECK(model::target_problems(t).empty());
   const fs::path file = fs::temp_directory_path() / "h100-probed.json";
@@ -257,8 +261,7 @@ TEST_CASE("calibrated target: completed from the catalogue, measured figures, lo
   CHECK(back.measured->block_launch_ns == doctest::Approx(1.0));
   CHECK(back.measured->l2_fetch_bytes == 64);
   CHECK(back.sources.at("measured").find("CU_LIMIT_MAX_L2_FETCH_GRANULARITY") != std::string::npos);
-  // The catalogue has no L2 bandwidth (0 = unknown): the measured one takes its place.
-  CHECK(base.l2_bandwidth_gbs == 0);
+  // The entry has no L2 bandwidth (0 = unknown): the measured one takes its place.
   CHECK(back.l2_bandwidth_gbs == 5500);
   CHECK(back.sources.at("l2_bandwidth_gbs") ==
         "measured by memtune probe on 2026-11-22: all SMs reading an L2-resident buffer with ld.global.cg");

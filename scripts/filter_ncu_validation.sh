@@ -47,7 +47,7 @@ names = {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "c_ld",
          "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": "c_st",
          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "w_ld",
          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": "w_st"}
-print(f"{'filter config (n = 2^20)':<48} {'sim wavef':>10} {'ncu wavef':>10} {'sim confl':>10} {'ncu c.ld':>9} {'ncu c.st':>9}  wavefronts equal?")
+print(f"{'filter config (n = 2^20)':<48} {'sim wavef':>10} {'ncu wavef':>10} {'ncu/sim':>8} {'sim confl':>10} {'ncu c.ld':>9} {'ncu c.st':>9}  wavefronts equal?")
 agree = 0
 for i, c in enumerate(configs):
     try:
@@ -64,6 +64,7 @@ for i, c in enumerate(configs):
     ncu_w = v.get("w_ld", 0) + v.get("w_st", 0) if "w_ld" in v else None
     ok = ncu_w == sim_w
     agree += ok
-    print(f"{c:<48} {sim_w:>10} {str(ncu_w):>10} {sim_c:>10} {str(v.get('c_ld')):>9} {str(v.get('c_st')):>9}  {'yes' if ok else 'NO'}")
+    ratio = f"{ncu_w / sim_w:.4f}" if ncu_w is not None and sim_w > 0 else "-"
+    print(f"{c:<48} {sim_w:>10} {str(ncu_w):>10} {ratio:>8} {sim_c:>10} {str(v.get('c_ld')):>9} {str(v.get('c_st')):>9}  {'yes' if ok else 'NO'}")
 print(f"\n{agree} of {len(configs)} filter configurations: simulated shared-memory wavefronts equal ncu's")
 PY

@@ -62,7 +62,12 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
   facts.l2_bytes = m.global_bytes_moved;
   facts.smem_wavefronts = static_cast<double>(m.smem_wavefronts);
   facts.warp_instructions = pattern.warp_instructions_per_block * blocks;
-  facts.warps_per_sm = e.occupancy.warps_per_sm;
+  // Little's law needs the warps that actually run: a grid smaller than the
+  // GPU's resident capacity (a mat-vec with one thread per row, 64 blocks on
+  // 132 SMs) leaves SMs idle, and its bytes in flight are those of its own
+  // threads, not of a full SM's.
+  const double grid_warps_per_sm = blocks * warps / static_cast<double>(std::max(1, target.sm_count));
+  facts.warps_per_sm = std::min(static_cast<double>(e.occupancy.warps_per_sm), grid_warps_per_sm);
   facts.loads_in_flight_per_thread = pattern.loads_in_flight_per_thread;
   facts.bytes_per_load = pattern.bytes_per_load;
   facts.blocks = blocks;

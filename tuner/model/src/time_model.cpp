@@ -107,8 +107,9 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   // sharing the SM's schedulers with every other resident warp.
   BoundTime pipeline{Bound::block_pipeline, 0, f.blocks > 0 && f.blocks_per_sm > 0, {}};
   if (pipeline.modelled) {
-    const double waves = f.blocks / (sms * f.blocks_per_sm);
-    const double issue_share = std::max(1.0, static_cast<double>(f.warps_per_sm) / t.schedulers_per_sm);
+    // At least one wave: a grid smaller than the GPU still waits for one block's life.
+    const double waves = std::max(1.0, f.blocks / (sms * f.blocks_per_sm));
+    const double issue_share = std::max(1.0, f.warps_per_sm / t.schedulers_per_sm);
     const double block_s = f.memory_round_trips_per_block * t.memory_latency_ns * 1e-9 +
                            f.instructions_per_warp * issue_share / clock_hz;
     pipeline.seconds = waves * block_s;

@@ -20,14 +20,17 @@ struct KernelFacts {
   double l2_bytes = 0;                // [bytes] L2 <-> SM traffic (sectors x 32)
   double smem_wavefronts = 0;         // shared-memory wavefronts over all blocks (bank_replay.hpp)
   double warp_instructions = 0;       // warp-level instructions issued, all warps (approximate)
-  int warps_per_sm = 0;               // resident warps per SM (occupancy.hpp)
+  // Warps per SM that run at once, averaged over the SMs: the occupancy's
+  // resident warps (occupancy.hpp), or fewer when the grid cannot fill every
+  // SM (blocks x warps per block / SMs).
+  double warps_per_sm = 0;
   double loads_in_flight_per_thread = 1; // independent global loads a thread has outstanding at once
   double bytes_per_load = 4;          // [bytes] per thread per load (4 float, 8 float2, 16 float4)
   // For the block-pipeline bound (0 blocks: not modelled). A block that loads,
   // synchronises, computes and stores holds its SM slot for a memory round
   // trip plus its own instructions; blocks_per_sm of them run at once.
   double blocks = 0;                  // in the launch
-  int blocks_per_sm = 0;              // resident (occupancy.hpp)
+  int blocks_per_sm = 0;              // resident (occupancy.hpp); a grid of fewer blocks than S x this runs in one wave
   double memory_round_trips_per_block = 1; // dependent global-memory waits in a block's life
   double instructions_per_warp = 0;   // warp instructions one warp issues in its life
   // Independent units per SM whose memory and compute phases are serial

@@ -50,6 +50,28 @@ recordings=("$out/filter_16M_record.json" "$out/probe-record"/*.json "$out/catal
   --dump "$out/model_validation.csv" >"$out/model_validation.txt" 2>&1
 cat "$out/model_validation.txt"
 
+echo "== measured Bayesian search with the model prior (20 evaluations) against this check's whole grids"
+"$build/cli/memtune" filter --n 16M --strategy bayes --budget 20 --json -q >"$out/bayes_filter.json" 2>"$out/bayes_filter.err"
+"$build/cli/memtune" matvec --rows 8192 --cols 8192 --strategy bayes --budget 20 --json -q \
+  >"$out/bayes_matvec_col.json" 2>"$out/bayes_matvec_col.err"
+bayes_line=$(python3 - "$out" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+parts = []
+for name, grid in (("filter", "filter_16M_cold.json"), ("matvec_col", "catalogue/matvec_col.json")):
+    try:
+        b = json.load(open(os.path.join(out, f"bayes_{name}.json")))
+        g = json.load(open(os.path.join(out, grid)))
+        tb, tg = b["best"]["time_s"], g["best"]["time_s"]
+        parts.append(f"{name}: {tb * 1e6:.1f} us after {b['evaluated']} evaluations, prior {b.get('search_prior', '?')}; "
+                     f"grid best {tg * 1e6:.1f} us ({100 * (tb / tg - 1):+.1f}%, separate runs)")
+    except Exception as e:
+        parts.append(f"{name}: no result ({e})")
+print("; ".join(parts))
+PY
+)
+echo "$bayes_line"
+
 ncu_line=""
 if command -v ncu >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ncu ]; then
   echo "== filter shared-memory wavefronts: model vs ncu"
@@ -66,6 +88,7 @@ echo "| example app (tune, then load) | exit $app_first, exit $app_second: $(gre
 echo "| memtune probe --save-target | exit $probe_status; $(grep -c ' yes$\| yes ' "$out/probe.txt") verified rows |"
 grep '^|' "$out/bench.txt" | grep -v '^| check\|^|---' || true
 [ -n "$ncu_line" ] && echo "| filter bank model vs ncu | $ncu_line |"
+echo "| measured bayes + model prior, budget 20 | $bayes_line |"
 echo "| model vs this run (Spearman; model's pick vs best), calibrated profile | $(awk 'NR > 1 { n = split($1, p, "/"); sub(/_record.json|.json/, "", p[n]); printf "%s %s (%s); ", p[n], $4, $7 }' "$out/model_validation.txt") |"
 echo
 grep '^|' "$out/catalogue.txt" || true

@@ -23,7 +23,8 @@ std::string pad(const std::string& s, std::size_t width, bool right = false) {
 void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
   out << "memtune " << r.template_name << " " << format_problem(r.problem, r.problem_parameters) << " "
       << (r.measured ? "measured on " : "MODELED for ") << r.device.name << " (sm_" << r.device.cc_major
-      << r.device.cc_minor << ", " << r.device.sm_count << " SMs), strategy " << r.strategy << "\n";
+      << r.device.cc_minor << ", " << r.device.sm_count << " SMs), strategy " << r.strategy
+      << (r.search_prior.empty() ? "" : " (prior mean: " + r.search_prior + ")") << "\n";
   if (!r.measured) {
     out << "  predicted by the analytical model, not measured (target \"" << r.target_name << "\"); registers from NVRTC for sm_"
         << r.compiled_for_cc;

@@ -51,3 +51,18 @@ TEST_CASE("tuning result: ranked by time, with a copy ceiling and occupancy") {
     CHECK(e.gbps > 0.0);
   }
 }
+
+TEST_CASE("measured bayes: the analytical model is the prior mean, and the result says so") {
+  memtune::TuneOptions o = quick_options();
+  o.strategy = "bayes";
+  o.budget = 12;
+  const memtune::TuningResult with = memtune::tune(memtune::templates::filter(), {{"n", 1 << 22}}, o);
+  CHECK(with.search_prior == "analytical model");
+  CHECK(with.aborted.empty());
+  CHECK(with.evaluations.size() == 12);
+  CHECK(with.best() != nullptr);
+  o.model_prior = false;
+  const memtune::TuningResult without = memtune::tune(memtune::templates::filter(), {{"n", 1 << 22}}, o);
+  CHECK(without.search_prior == "none (--no-model-prior)");
+  CHECK(without.evaluations.size() == 12);
+}

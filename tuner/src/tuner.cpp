@@ -217,11 +217,16 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
 
   CandidateRunner runner(kernel, problem, target, *workload, result.bytes_moved, timer, result.space);
   search::StrategyOptions strategy_options;
-  if (options.strategy == "bayes" && options.model_prior) {
-    try {
-      strategy_options.bayes.prior_mean = model_prior(kernel, problem, target, result.space);
-    } catch (const std::exception&) {
-      // A template the model cannot predict is searched without a prior.
+  if (options.strategy == "bayes") {
+    result.search_prior = "none (--no-model-prior)";
+    if (options.model_prior) {
+      try {
+        strategy_options.bayes.prior_mean = model_prior(kernel, problem, target, result.space);
+        result.search_prior = "analytical model";
+      } catch (const std::exception& err) {
+        // A template the model cannot predict is searched without a prior, and the result says why.
+        result.search_prior = std::string("none: the model cannot predict this template (") + err.what() + ")";
+      }
     }
   }
   run_search_loop(kernel, problem, target.compute_capability(), options, pool, result,

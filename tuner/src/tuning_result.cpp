@@ -108,6 +108,7 @@ nlohmann::json to_json(const TuningResult& r, std::size_t top) {
                    {"compiled_for", "sm_" + std::to_string(r.compiled_for_cc)},
                    {"peak_dram_gbps", r.peak_dram_gbs},
                    {"strategy", r.strategy},
+                   {"search_prior", r.search_prior},
                    {"space", r.space.to_json()},
                    {"bytes_moved", r.bytes_moved},
                    {"wall_seconds", r.wall_seconds},

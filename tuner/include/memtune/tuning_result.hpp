@@ -42,6 +42,9 @@ struct TuningResult {
   int compiled_for_cc = 0;     // architecture the candidates were compiled for (modeled: nearest NVRTC supports)
   double peak_dram_gbs = 0;    // [GB/s] the target's theoretical DRAM bandwidth
   std::string strategy;
+  // Measured bayes runs: what the search used as its prior mean, "analytical
+  // model" or "none (...why...)"; empty for other strategies.
+  std::string search_prior;
   search::Space space;
   std::vector<Evaluation> evaluations; // in evaluation order
   std::optional<CopyCeiling> ceiling;

@@ -47,7 +47,7 @@ double predict_coalescing_time(Coalescing probe, int s, std::uint64_t n, const T
   for (int w = 0; w < warps_per_block; ++w) {
     const auto warp = static_cast<std::uint64_t>(w);
     read += chunks_touched(probe, s, warp, static_cast<std::uint64_t>(fetch)) * fetch;
-    written += chunks_touched(probe, s, warp, model::sector_bytes) * static_cast<double>(model::sector_bytes);
+    written += static_cast<double>(coalescing_warp_access(probe, s, warp).sectors * model::sector_bytes);
   }
   const double warps = static_cast<double>(n) / model::warp_lanes;
   const double bytes = (read + written) / warps_per_block * warps;

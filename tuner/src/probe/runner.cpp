@@ -32,41 +32,12 @@ const char* probe_source() { return embedded::probes_cu; }
 namespace {
 
 constexpr unsigned kNaN = 0x7FC00000U; // poison for float outputs
-constexpr int kMaxOffset = 32;
-constexpr int kMaxStride = 32;
 constexpr int kL2ReadThreads = 256;            // per block of probe_l2_read (its __launch_bounds__)
 constexpr std::size_t kL2ReadTarget = 1 << 30; // [bytes] read per launch by default: >= ~100 us on any GPU up to ~10 TB/s
 constexpr int kMaxL2ReadPasses = 1 << 20;
 constexpr int kLaunchThreads = 32;             // per block of probe_empty_block
 constexpr std::int64_t kMaxLaunchBlocks = std::int64_t{1} << 28;
 constexpr unsigned kUntouched = 0x5EED5EEDU;   // what probe_empty_block's output holds unless a block stores
-
-struct Selector {
-  std::string probe, item;
-};
-
-Selector split(const std::string& s) {
-  const auto colon = s.find(':');
-  if (colon == std::string::npos) return {s, {}};
-  return {s.substr(0, colon), s.substr(colon + 1)};
-}
-
-bool item_exists(const std::string& probe, const std::string& item) {
-  auto in_range = [&](int lo, int hi) {
-    try {
-      std::size_t used = 0;
-      const int v = std::stoi(item, &used);
-      return used == item.size() && v >= lo && v <= hi;
-    } catch (const std::exception&) {
-      return false;
-    }
-  };
-  if (probe == "offset") return in_range(0, kMaxOffset);
-  if (probe == "stride") return in_range(1, kMaxStride);
-  if (probe == "bank") return find_bank_variant(item) != nullptr;
-  if (probe == "latency") return item == "dram" || item == "l2";
-  return false;
-}
 
 std::string today_utc() { return utc_now("%Y-%m-%d"); }
 
@@ -237,7 +208,7 @@ private:
     for (bool is_offset : {true, false}) {
       const std::string name = is_offset ? "offset" : "stride";
       const Kernel& k = kernel(is_offset ? "probe_offset" : "probe_stride");
-      for (int s = is_offset ? 0 : 1; s <= (is_offset ? kMaxOffset : kMaxStride); ++s) {
+      for (int s = is_offset ? 0 : 1; s <= (is_offset ? coalescing_max_offset : coalescing_max_stride); ++s) {
         if (!selected(o_.only, name, std::to_string(s))) continue;
         CurvePoint pt;
         pt.parameter = s;
@@ -454,40 +425,6 @@ private:
 };
 
 } // namespace
-
-void check_selectors(const std::vector<std::string>& only) {
-  for (const auto& s : only) {
-    const Selector sel = split(s);
-    const bool known_probe = sel.probe == "copy" || sel.probe == "coalescing" || sel.probe == "offset" ||
-                             sel.probe == "stride" || sel.probe == "bank" || sel.probe == "latency" ||
-                             sel.probe == "l2" || sel.probe == "launch";
-    if (!known_probe)
-      throw std::invalid_argument("--only " + s + ": unknown probe '" + sel.probe +
-                                  "' (copy, coalescing, offset, stride, bank, latency, l2, launch)");
-    if (sel.item.empty()) continue;
-    if (!item_exists(sel.probe, sel.item)) {
-      std::string known;
-      if (sel.probe == "bank")
-        for (const auto& v : bank_variants()) known += (known.empty() ? "" : ", ") + v.name;
-      else if (sel.probe == "offset") known = "0..32";
-      else if (sel.probe == "stride") known = "1..32";
-      else if (sel.probe == "latency") known = "dram, l2";
-      else known = "none: select the whole probe";
-      throw std::invalid_argument("--only " + s + ": no item '" + sel.item + "' in probe " + sel.probe + " (" + known + ")");
-    }
-  }
-}
-
-bool selected(const std::vector<std::string>& only, const std::string& probe, const std::string& item) {
-  if (only.empty()) return true;
-  for (const auto& s : only) {
-    const Selector sel = split(s);
-    const bool probe_match = sel.probe == probe || (sel.probe == "coalescing" && (probe == "offset" || probe == "stride"));
-    if (!probe_match) continue;
-    if (sel.item.empty() || item.empty() || sel.item == item) return true;
-  }
-  return false;
-}
 
 void check_options(const ProbeOptions& options) {
   check_selectors(options.only);

@@ -16,6 +16,8 @@ namespace memtune::probe {
 enum class Coalescing { offset, stride };
 
 inline constexpr int coalescing_block_threads = 256; // threads per block of both kernels
+inline constexpr int coalescing_max_offset = 32;     // the offset curve: 0..32 elements
+inline constexpr int coalescing_max_stride = 32;     // the stride curve: 1..32 elements
 
 // The element of `a` thread `i` reads and writes, for parameter `s`
 // (offset 0..32, stride 1..32).

@@ -132,6 +132,8 @@ AccessPattern AosSoaTemplate::access_pattern(const search::Config& c, const Prob
   for (auto& i : loads) a.global.push_back(i);
   if (g.op == AosSoaOp::read) a.global.insert(a.global.end(), scalar.begin(), scalar.end());
   a.global.insert(a.global.end(), struct_out.begin(), struct_out.end());
+  // aos and soa store every field of item k (round r) before the next item.
+  a.stores_iteration_major = true;
 
   // Traffic: every array's footprint once; requests from the representative
   // block scaled to the launch (field loads of AoS request F times the bytes

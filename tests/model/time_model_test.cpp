@@ -119,6 +119,27 @@ TEST_CASE("a measured L2 read bandwidth stands in for a missing L2 figure") {
   CHECK(predict_time(t, f).bound(Bound::l2).seconds == doctest::Approx(f.l2_bytes / 4000e9));
 }
 
+TEST_CASE("stores count in the L2 bound per write request, not per sector") {
+  Target t = catalog().find("v100");
+  t.l2_bandwidth_gbs = 2000;
+  KernelFacts f = copy(64, 2, 16);
+  f.l2_bytes = 20 * f.dram_bytes;
+  f.l2_store_bytes = f.dram_bytes / 2;
+  const double loads = f.l2_bytes - f.l2_store_bytes;
+  CHECK(predict_time(t, f).bound(Bound::l2).seconds == doctest::Approx(f.l2_bytes / 2000e9)); // no requests: sectors
+  // Partial writes: one request per line per instruction, each 2.5 line reads.
+  f.l2_write_requests = f.l2_store_bytes / 128 * 4;
+  const TimePrediction p = predict_time(t, f);
+  CHECK(p.bound(Bound::l2).seconds == doctest::Approx((loads + f.l2_write_requests * 128 * 2.5) / 2000e9));
+  CHECK(p.bound(Bound::l2).detail.find("write requests") != std::string::npos);
+  TimeModelParams cheaper;
+  cheaper.l2_write_request_reads = 1.0;
+  CHECK(predict_time(t, f, cheaper).bound(Bound::l2).seconds ==
+        doctest::Approx((loads + f.l2_write_requests * 128) / 2000e9));
+  f.l2_store_bytes = 2 * f.l2_bytes; // more stores than L2 traffic
+  CHECK_THROWS_AS((void)predict_time(t, f), std::invalid_argument);
+}
+
 TEST_CASE("the block-launch bound: blocks times the time per block, measured or assumed per SM") {
   Target h100 = catalog().find("h100-sxm");
   KernelFacts f = copy(64, 1, 4);

@@ -39,6 +39,11 @@ struct AccessPattern {
   double bytes_per_load = 4;                        // [bytes] per thread and load
   double warp_instructions_per_block = 0;           // issued, approximately
   double memory_round_trips_per_block = 1;          // dependent global-memory waits in a block's life
+  // Program order of the stores for L1 write combining: false, each store
+  // instruction runs all its iterations before the next (a loop per
+  // instruction); true, iteration by iteration across the store
+  // instructions (one loop whose body stores every field).
+  bool stores_iteration_major = false;
   int bank_width_bytes = 4;                         // the shared-memory bank mode this config runs in
   // True when a __syncthreads separates the block's global loads from its
   // compute: then a whole block, not a warp, is the unit whose memory and

@@ -37,7 +37,8 @@ std::string bytes_text(double b) {
 } // namespace
 
 TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeModelParams& p) {
-  if (f.dram_bytes < 0 || f.l2_bytes < 0 || f.smem_wavefronts < 0 || f.warp_instructions < 0 ||
+  if (f.dram_bytes < 0 || f.l2_bytes < 0 || f.l2_store_bytes < 0 || f.l2_store_bytes > f.l2_bytes ||
+      f.l2_write_requests < 0 || f.smem_wavefronts < 0 || f.warp_instructions < 0 ||
       f.loads_in_flight_per_thread < 0 || f.bytes_per_load < 0)
     throw std::invalid_argument("time model: kernel facts must be non-negative");
   if (t.sm_count <= 0 || t.sm_clock_mhz <= 0 || t.dram_bandwidth_gbs <= 0 || t.memory_latency_ns <= 0 ||
@@ -86,9 +87,16 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   if (!l2.modelled) {
     l2.detail = "not modelled: no L2 bandwidth figure for " + t.name + " (memtune probe measures one)";
   } else {
-    l2.seconds = f.l2_bytes / (l2_gbs * 1e9);
-    l2.detail = bytes_text(f.l2_bytes) + " of sectors at " + fmt("%.0f", l2_gbs) + " GB/s" +
-                (l2_measured ? " (measured L2 read bandwidth)" : "");
+    // Stores: each write request L1 sends costs l2_write_request_reads line
+    // reads, however few of its bytes are written (partial sectors included).
+    const bool per_request = f.l2_write_requests > 0;
+    const double store_cost = per_request ? f.l2_write_requests * 128.0 * p.l2_write_request_reads : f.l2_store_bytes;
+    l2.seconds = (f.l2_bytes - f.l2_store_bytes + store_cost) / (l2_gbs * 1e9);
+    l2.detail = bytes_text(f.l2_bytes) + " of sectors";
+    if (per_request)
+      l2.detail += " (stores: " + fmt("%.3g", f.l2_write_requests / 1e6) + " M write requests at " +
+                   fmt("%.2g", p.l2_write_request_reads) + " line reads each)";
+    l2.detail += " at " + fmt("%.0f", l2_gbs) + " GB/s" + (l2_measured ? " (measured L2 read bandwidth)" : "");
   }
 
   BoundTime smem{Bound::shared_memory, 0, true, {}};

@@ -18,6 +18,11 @@ namespace memtune::model {
 struct KernelFacts {
   double dram_bytes = 0;              // [bytes] DRAM <-> L2 traffic (traffic.hpp)
   double l2_bytes = 0;                // [bytes] L2 <-> SM traffic (sectors x 32)
+  // Of l2_bytes, the stores' sectors, and the write requests L1 sends for
+  // them (store_combining.hpp). When requests > 0 the L2 bound prices the
+  // stores per request instead of per sector.
+  double l2_store_bytes = 0;          // [bytes]
+  double l2_write_requests = 0;
   double smem_wavefronts = 0;         // shared-memory wavefronts over all blocks (bank_replay.hpp)
   double warp_instructions = 0;       // warp-level instructions issued, all warps (approximate)
   // Warps per SM that run at once, averaged over the SMs: the occupancy's
@@ -53,6 +58,13 @@ struct TimeModelParams {
   // block GPU-wide (132 SMs) once a launch has more than ~10^5 small blocks.
   // Other GPUs: an assumption, the same per-SM rate.
   double block_launch_ns_per_sm = 80.0;
+  // L2 time of one write request (a 128-byte line, any number of its bytes
+  // written), in 128-byte reads at the L2 read bandwidth. 2.5 is the H100's:
+  // filter stores that write parts of sectors take 46 ps per L2 write request
+  // (82.9 us / 1.80 M and 127.6 us / 2.79 M requests, Nsight Compute,
+  // docs/results-h100.md), where a 128-byte read takes 128 B / 7066 GB/s =
+  // 18 ps. Other GPUs: an assumption, the same ratio.
+  double l2_write_request_reads = 2.5;
 };
 
 enum class Bound { dram, l2, shared_memory, issue, block_pipeline, block_launch };

@@ -1,0 +1,45 @@
+#pragma once
+// How many write requests a warp's global stores send from L1 to L2.
+//
+// L1 does not cache global stores, but it combines a warp's consecutive
+// partial writes to the same 128-byte line into one request while the line
+// is still pending. Measured with Nsight Compute on the H100
+// (scripts/filter_ncu_memory.sh, docs/results-h100.md): a filter thread
+// storing 4 consecutive floats with 4 scalar stores (each store instruction
+// touching the same 4 lines) sends 0.72 M requests for 64 MB, close to the
+// 0.52 M of one float4 store; storing 8 floats with 4 float2 stores (8 lines
+// per instruction) sends 1.80 M, close to one request per line per
+// instruction (2.1 M). The rule that fits both: a 4-line combining window
+// per warp, least recently used line out.
+//
+//   StoreCombiner c;
+//   for (int q = 0; q < 4; ++q) c.store(WarpAccess::strided(4 * q, 16, 4, AccessKind::store));
+//   c.requests() == 4;   // 4 lines, each written by 4 instructions: combined
+//   c.store(WarpAccess::strided(4096, 32, 8, AccessKind::store));  // 8 new lines
+//   c.store(WarpAccess::strided(4104, 32, 8, AccessKind::store));  // the same 8: the window held only 4
+//   c.requests() == 20;
+#include <memtune/model/warp_access.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace memtune::model {
+
+// 128-byte lines one warp's write combining holds at once (see above).
+inline constexpr int write_combining_lines = 4;
+
+class StoreCombiner {
+public:
+  // Feeds one warp-level store instruction in program order and returns the
+  // write requests it adds: one per line not already held. A load or an
+  // access with no active lane adds none. Throws std::invalid_argument on a
+  // malformed access (check_warp_access).
+  std::int64_t store(const WarpAccess& access);
+  [[nodiscard]] std::int64_t requests() const { return requests_; }
+
+private:
+  std::vector<std::uint64_t> held_; // lines, least recently used first
+  std::int64_t requests_ = 0;
+};
+
+} // namespace memtune::model

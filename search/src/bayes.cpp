@@ -50,8 +50,32 @@ BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, Baye
     design_.push_back(first);
   }
   if (n_initial > design_.size()) {
-    const auto spread = latin_hypercube_design(points_, category_counts_, n_initial - design_.size(), taken_, *engine_);
-    design_.insert(design_.end(), spread.begin(), spread.end());
+    // With a prior, half of the batch spreads over the configs the prior
+    // ranks fastest (prior_design_fraction of the space): the model's error
+    // is too large to trust its argmin, but its slowest configs rarely
+    // deserve a measurement before the GP has seen any residual. The other
+    // half spreads over the whole space, so that a wrong prior still shows
+    // the GP where it is wrong.
+    std::size_t focused = 0;
+    if (has_prior && options_.prior_design_fraction < 1.0) {
+      std::vector<std::size_t> order(configs_.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::size_t a, std::size_t b) { return prior_log_time_[a] < prior_log_time_[b]; });
+      const std::size_t remaining = n_initial - design_.size();
+      focused = (remaining + 1) / 2;
+      const auto keep = std::max<std::size_t>(
+          n_initial, static_cast<std::size_t>(std::ceil(options_.prior_design_fraction * static_cast<double>(order.size()))));
+      std::vector<bool> outside = taken_;
+      for (std::size_t r = keep; r < order.size(); ++r) outside[order[r]] = true;
+      const auto near = latin_hypercube_design(points_, category_counts_, focused, outside, *engine_);
+      for (const std::size_t i : near) taken_[i] = true;
+      design_.insert(design_.end(), near.begin(), near.end());
+    }
+    if (n_initial > design_.size()) {
+      const auto spread = latin_hypercube_design(points_, category_counts_, n_initial - design_.size(), taken_, *engine_);
+      design_.insert(design_.end(), spread.begin(), spread.end());
+    }
   }
 }
 

@@ -7,6 +7,8 @@
 # Usage: scripts/filter_ncu_memory.sh [BUILD_DIR] [OUT_DIR] [N] [CONFIG ...]
 # CONFIG is an --only list ("block_size=256,packing=1,items=4,vec=4,align=1");
 # without any, a set that spans the recording's slow and fast families.
+# Another template: TEMPLATE="aos_soa --op write" KERNEL=aos_soa_kernel< (the
+# kernel's demangled name prefix) and its configurations.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -15,6 +17,8 @@ n=${3:-16777216}
 shift $(( $# < 3 ? $# : 3 ))
 ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 memtune=$build/cli/memtune
+template=${TEMPLATE:-filter}
+kernel=${KERNEL:-filter_kernel<}
 configs=("$@")
 if [ ${#configs[@]} -eq 0 ]; then
   configs=(
@@ -35,9 +39,9 @@ metrics=$metrics,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,smsp__inst_execu
 metrics=$metrics,sm__warps_active.avg.pct_of_peak_sustained_active
 i=0
 for c in "${configs[@]}"; do
-  "$ncu" --clock-control none --kernel-name-base demangled --kernel-name "regex:filter_kernel<" --launch-count 1 \
+  "$ncu" --clock-control none --kernel-name-base demangled --kernel-name "regex:$kernel" --launch-count 1 \
     --metrics "$metrics" --section WarpStateStats --print-units base --csv --log-file "$out/$i.csv" \
-    "$memtune" filter --n "$n" --only "$c" -q > "$out/$i.stdout" 2>&1 || true
+    $memtune $template --n "$n" --only "$c" -q > "$out/$i.stdout" 2>&1 || true
   i=$((i + 1))
 done
 python3 - "$out" "${configs[@]}" <<'PY'

@@ -127,10 +127,11 @@ TEST_CASE("stores count in the L2 bound per write request, not per sector") {
   f.l2_store_bytes = f.dram_bytes / 2;
   const double loads = f.l2_bytes - f.l2_store_bytes;
   CHECK(predict_time(t, f).bound(Bound::l2).seconds == doctest::Approx(f.l2_bytes / 2000e9)); // no requests: sectors
-  // Partial writes: one request per line per instruction, each 2.5 line reads.
+  // Partial writes: one request per line per instruction, each 2.1 line reads.
   f.l2_write_requests = f.l2_store_bytes / 128 * 4;
   const TimePrediction p = predict_time(t, f);
-  CHECK(p.bound(Bound::l2).seconds == doctest::Approx((loads + f.l2_write_requests * 128 * 2.5) / 2000e9));
+  CHECK(TimeModelParams{}.l2_write_request_reads == doctest::Approx(2.1));
+  CHECK(p.bound(Bound::l2).seconds == doctest::Approx((loads + f.l2_write_requests * 128 * 2.1) / 2000e9));
   CHECK(p.bound(Bound::l2).detail.find("write requests") != std::string::npos);
   TimeModelParams cheaper;
   cheaper.l2_write_request_reads = 1.0;

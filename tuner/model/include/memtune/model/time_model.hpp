@@ -59,12 +59,14 @@ struct TimeModelParams {
   // Other GPUs: an assumption, the same per-SM rate.
   double block_launch_ns_per_sm = 80.0;
   // L2 time of one write request (a 128-byte line, any number of its bytes
-  // written), in 128-byte reads at the L2 read bandwidth. 2.5 is the H100's:
-  // filter stores that write parts of sectors take 46 ps per L2 write request
-  // (82.9 us / 1.80 M and 127.6 us / 2.79 M requests, Nsight Compute,
-  // docs/results-h100.md), where a 128-byte read takes 128 B / 7066 GB/s =
-  // 18 ps. Other GPUs: an assumption, the same ratio.
-  double l2_write_request_reads = 2.5;
+  // written), in 128-byte reads at the L2 read bandwidth (128 B / 7066 GB/s
+  // = 18.1 ps on the H100). 2.1 is the median over five H100 configurations
+  // measured with Nsight Compute (docs/results-h100.md): (time - the loads'
+  // L2 time) / the write requests ncu counted = 40.8 and 42.3 ps (filter items
+  // 8, float2 and float stores), 35.9, 29.0 and 38.5 ps (AoS vector stores,
+  // items 8, 4, 2): 2.25, 2.34, 1.98, 1.60, 2.13 reads. Other GPUs: an
+  // assumption, the same ratio.
+  double l2_write_request_reads = 2.1;
 };
 
 enum class Bound { dram, l2, shared_memory, issue, block_pipeline, block_launch };

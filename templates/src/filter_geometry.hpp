@@ -32,7 +32,7 @@ struct FilterGeometry {
 };
 
 // How the compute phase reads its register window from shared memory: runs of
-// equal-width loads, widest first, as the compiler emits them for the
+// equal-width loads in address order, as the compiler emits them for the
 // unrolled window (filter_access.cpp).
 struct FilterWindowReads {
   struct Run {

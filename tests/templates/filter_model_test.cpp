@@ -1,6 +1,7 @@
 // The filter's predicted ranking on K20 (Kepler, 4- and 8-byte bank modes),
 // from its access pattern and the model alone: no GPU, no NVRTC (registers
 // are fixed at a plausible 32, so occupancy does not depend on a compile).
+#include <memtune/model/bank_replay.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/model_evaluator.hpp>
 #include <memtune/templates/filter.hpp>
@@ -48,7 +49,8 @@ TEST_CASE("the filter's register window is read with the widest shared load the 
   // 8 items of float even in the element-by-element branch (align 0).
   const auto& f = templates::filter();
   const Problem problem{{"n", std::int64_t{1} << 20}, {"taps", 17}}; // radius 8
-  const Target& h100 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("h100-sxm");
+  // A copy: the catalogue is a temporary.
+  const Target h100 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("h100-sxm");
   const auto window = [&](std::int64_t packing, std::int64_t items, std::int64_t align) {
     const search::Config c{{"block_size", 128}, {"packing", packing}, {"items", items}, {"vec", 1}, {"align", align}};
     std::vector<std::pair<int, std::int64_t>> loads; // width, loads per thread
@@ -64,4 +66,28 @@ TEST_CASE("the filter's register window is read with the widest shared load the 
   CHECK(window(1, 2, 1) == Loads{{8, 9}});            // the aligned branch: 2 + 2 x 8 floats as float2
   CHECK(window(4, 2, 1) == Loads{{16, 18}});          // float4 elements are already 16 bytes
   CHECK(window(1, 4, 1) == Loads{{16, 5}});           // the best H100 configuration's 16-byte reads
+}
+
+TEST_CASE("the filter's window skips the aligned chunks' dead elements, as the sm_90 SASS does") {
+  // taps 21 (radius 10) with vec 4: halo 12, so the taps use elements 2..25
+  // of the aligned span 0..27. Nsight Compute's source view of
+  // filter_kernel<256, 1, 4, 4, 1>: LDS.64 [+0x8], LDS.128 [+0x10] .. [+0x50],
+  // LDS.64 [+0x60]; ncu counts 2 excessive wavefronts per warp on each LDS.64
+  // (16-byte lane stride) and none on the LDS.128s.
+  const auto& f = templates::filter();
+  const Problem problem{{"n", std::int64_t{1} << 20}, {"taps", 21}};
+  // A copy: the catalogue is a temporary.
+  const Target h100 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("h100-sxm");
+  const search::Config c{{"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1}};
+  std::vector<std::pair<int, std::int64_t>> loads;
+  std::vector<model::SharedInstruction> window;
+  for (const auto& s : f.access_pattern(c, problem, h100).shared)
+    if (s.name.rfind("load window", 0) == 0) {
+      loads.emplace_back(s.width_bytes, s.iterations);
+      window.push_back(s);
+    }
+  CHECK(loads == std::vector<std::pair<int, std::int64_t>>{{8, 1}, {16, 5}, {8, 1}});
+  const model::BankReplay r = model::replay_block(window, 8, model::BankConfig::for_target(h100, 4));
+  CHECK(r.total.wavefronts == 8 * (4 + 5 * 4 + 4));
+  CHECK(r.total.conflicts() == 8 * (2 + 2)); // per block of 8 warps: ncu's 32768 over 1024 blocks
 }

@@ -234,8 +234,8 @@ int main(int argc, char** argv) {
   app.add_option("--bayes-prior-tie", options.bayes.prior_tie_tolerance,
                  "bayes+model: first proposal drawn among predictions within this fraction of the fastest");
   app.add_option("--bayes-prior-design", options.bayes.prior_design_fraction,
-                 "bayes+model: the first batch's space-filling points drawn among this fraction of the configs, "
-                 "the prior's fastest")
+                 "bayes+model: the first batch adds points spread over this fraction of the configs, the prior's "
+                 "fastest, before the space-filling batch (1: none)")
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--bayes-hyper-prior-sd", options.bayes.hyperfit.log_prior_sd,
                  "bayes: MAP fit with this log-normal prior width on length scales and mismatch weights (0: ML)");

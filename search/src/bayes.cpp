@@ -50,12 +50,12 @@ BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, Baye
     design_.push_back(first);
   }
   if (n_initial > design_.size()) {
-    // With a prior, half of the batch spreads over the configs the prior
-    // ranks fastest (prior_design_fraction of the space): the model's error
-    // is too large to trust its argmin, but its slowest configs rarely
-    // deserve a measurement before the GP has seen any residual. The other
-    // half spreads over the whole space, so that a wrong prior still shows
-    // the GP where it is wrong.
+    // With a prior, the batch first spreads a few points over the configs the
+    // prior ranks fastest (prior_design_fraction of the space): the model's
+    // error is too large to trust its argmin, but its slowest configs rarely
+    // beat its fastest. The space-filling batch over the whole space follows
+    // at full size, so that a wrong prior still shows the GP where it is
+    // wrong.
     std::size_t focused = 0;
     if (has_prior && options_.prior_design_fraction < 1.0) {
       std::vector<std::size_t> order(configs_.size());
@@ -72,8 +72,9 @@ BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, Baye
       for (const std::size_t i : near) taken_[i] = true;
       design_.insert(design_.end(), near.begin(), near.end());
     }
-    if (n_initial > design_.size()) {
-      const auto spread = latin_hypercube_design(points_, category_counts_, n_initial - design_.size(), taken_, *engine_);
+    if (n_initial + focused > design_.size()) {
+      const auto spread =
+          latin_hypercube_design(points_, category_counts_, n_initial + focused - design_.size(), taken_, *engine_);
       design_.insert(design_.end(), spread.begin(), spread.end());
     }
   }

@@ -241,6 +241,35 @@ TEST_CASE("with a prior mean, the prior's argmin is proposed first, and near-tie
   CHECK(firsts.size() > 1);
 }
 
+TEST_CASE("with a prior mean, the first batch tries the prior's fastest fraction, then the whole space") {
+  const Space s = testing::medium_space(); // 5 axes: a first batch of max(3, 5 + 1) = 6
+  const auto configs = s.enumerate();
+  std::vector<double> times;
+  for (const Config& c : configs) times.push_back(testing::bowl_time(c));
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t tenth = (configs.size() + 9) / 10;
+  const double fastest_tenth = sorted[tenth - 1];
+  std::mt19937_64 engine(5);
+  BayesOptions options;
+  options.prior_design_fraction = 0.1;
+  options.prior_mean = [](const Config& c) { return std::log(testing::bowl_time(c)); };
+  BayesianSearch bayes(s, engine, options);
+  // The argmin, then ceil(5 / 2) = 3 points among the fastest tenth, then a
+  // space-filling batch of 5 over the whole space.
+  std::vector<Config> batch;
+  for (int i = 0; i < 9; ++i) {
+    const auto c = bayes.next();
+    REQUIRE(c.has_value());
+    batch.push_back(*c);
+  }
+  for (int i = 0; i < 4; ++i) CHECK(testing::bowl_time(batch[static_cast<std::size_t>(i)]) <= fastest_tenth);
+  int outside = 0;
+  for (int i = 4; i < 9; ++i) outside += testing::bowl_time(batch[static_cast<std::size_t>(i)]) > fastest_tenth;
+  CHECK(outside >= 3); // spread over the space, not the prior's favourites
+  CHECK(std::set<Config>(batch.begin(), batch.end()).size() == batch.size());
+}
+
 TEST_CASE("a wrong prior mean still converges, with valid configs only and no repeats") {
   const Space s = testing::medium_space();
   const double optimum_time = testing::bowl_time(

@@ -76,7 +76,7 @@ ncu_line=""
 if command -v ncu >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ncu ]; then
   echo "== filter shared-memory wavefronts: model vs ncu"
   scripts/filter_ncu_validation.sh "$build" "$out/filter-ncu" >"$out/filter_ncu.txt" 2>&1
-  grep -v '^$' "$out/filter_ncu.txt" | tail -9
+  grep -v '^$' "$out/filter_ncu.txt" | tail -14
   ncu_line=$(tail -1 "$out/filter_ncu.txt")
 fi
 

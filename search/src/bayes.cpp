@@ -11,12 +11,16 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace memtune::search {
 
 BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, BayesOptions options)
     : configs_(space.enumerate()), engine_(&engine), options_(std::move(options)),
       hedge_(3, options_.hedge_eta) {
+  if (!(options_.prior_design_fraction > 0.0 && options_.prior_design_fraction <= 1.0))
+    throw std::invalid_argument("bayes: prior_design_fraction must be in (0, 1], got " +
+                                std::to_string(options_.prior_design_fraction));
   const Encoder encoder(space);
   points_ = encoder.encode(configs_);
   category_counts_ = encoder.category_counts();
@@ -64,8 +68,9 @@ BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, Baye
                        [&](std::size_t a, std::size_t b) { return prior_log_time_[a] < prior_log_time_[b]; });
       const std::size_t remaining = n_initial - design_.size();
       focused = (remaining + 1) / 2;
-      const auto keep = std::max<std::size_t>(
-          n_initial, static_cast<std::size_t>(std::ceil(options_.prior_design_fraction * static_cast<double>(order.size()))));
+      const auto fraction = static_cast<std::size_t>(
+          std::ceil(options_.prior_design_fraction * static_cast<double>(order.size())));
+      const std::size_t keep = std::max(n_initial, fraction);
       std::vector<bool> outside = taken_;
       for (std::size_t r = keep; r < order.size(); ++r) outside[order[r]] = true;
       const auto near = latin_hypercube_design(points_, category_counts_, focused, outside, *engine_);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 
 using namespace memtune::search;
 
@@ -268,6 +269,11 @@ TEST_CASE("with a prior mean, the first batch tries the prior's fastest fraction
   for (int i = 4; i < 9; ++i) outside += testing::bowl_time(batch[static_cast<std::size_t>(i)]) > fastest_tenth;
   CHECK(outside >= 3); // spread over the space, not the prior's favourites
   CHECK(std::set<Config>(batch.begin(), batch.end()).size() == batch.size());
+  for (double bad : {0.0, -0.5, 1.5}) {
+    BayesOptions wrong = options;
+    wrong.prior_design_fraction = bad;
+    CHECK_THROWS_AS(BayesianSearch(s, engine, wrong), std::invalid_argument);
+  }
 }
 
 TEST_CASE("a wrong prior mean still converges, with valid configs only and no repeats") {

@@ -86,7 +86,8 @@ class BayesianSearch final : public Strategy {
 public:
   // The engine is borrowed and must outlive the strategy. Same seed, same
   // options, same observations: same proposals. Throws std::invalid_argument
-  // when the prior mean is not finite on some valid config.
+  // when the prior mean is not finite on some valid config, or when
+  // prior_design_fraction is not in (0, 1].
   BayesianSearch(const Space& space, std::mt19937_64& engine, BayesOptions options = {});
 
   [[nodiscard]] std::string name() const override { return "bayes"; }

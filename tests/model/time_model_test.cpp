@@ -137,6 +137,8 @@ TEST_CASE("stores count in the L2 bound per write request, not per sector") {
   cheaper.l2_write_request_reads = 1.0;
   CHECK(predict_time(t, f, cheaper).bound(Bound::l2).seconds ==
         doctest::Approx((loads + f.l2_write_requests * 128) / 2000e9));
+  cheaper.l2_write_request_reads = 0;
+  CHECK_THROWS_AS((void)predict_time(t, f, cheaper), std::invalid_argument);
   f.l2_store_bytes = 2 * f.l2_bytes; // more stores than L2 traffic
   CHECK_THROWS_AS((void)predict_time(t, f), std::invalid_argument);
 }

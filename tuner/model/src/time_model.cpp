@@ -1,5 +1,7 @@
 #include <memtune/model/time_model.hpp>
 
+#include <memtune/model/global_access.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -37,18 +39,20 @@ std::string bytes_text(double b) {
 } // namespace
 
 TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeModelParams& p) {
-  if (f.dram_bytes < 0 || f.l2_bytes < 0 || f.l2_store_bytes < 0 || f.l2_store_bytes > f.l2_bytes ||
-      f.l2_write_requests < 0 || f.smem_wavefronts < 0 || f.warp_instructions < 0 ||
-      f.loads_in_flight_per_thread < 0 || f.bytes_per_load < 0)
+  if (f.dram_bytes < 0 || f.l2_bytes < 0 || f.l2_store_bytes < 0 || f.l2_write_requests < 0 ||
+      f.smem_wavefronts < 0 || f.warp_instructions < 0 || f.loads_in_flight_per_thread < 0 || f.bytes_per_load < 0)
     throw std::invalid_argument("time model: kernel facts must be non-negative");
+  if (f.l2_store_bytes > f.l2_bytes)
+    throw std::invalid_argument("time model: l2_store_bytes (the stores' part) exceeds l2_bytes");
   if (t.sm_count <= 0 || t.sm_clock_mhz <= 0 || t.dram_bandwidth_gbs <= 0 || t.memory_latency_ns <= 0 ||
       t.schedulers_per_sm <= 0)
     throw std::invalid_argument("time model: target " + t.name + " lacks SMs, clock, bandwidth, latency or schedulers");
   if (f.dram_bytes > 0 && (f.warps_per_sm <= 0 || f.loads_in_flight_per_thread <= 0 || f.bytes_per_load <= 0))
     throw std::invalid_argument("time model: DRAM traffic needs warps_per_sm, loads in flight and bytes per load > 0");
-  if (p.dram_efficiency <= 0 || p.dram_efficiency > 1 || p.smem_wavefronts_per_clock <= 0 || p.block_launch_ns_per_sm < 0)
-    throw std::invalid_argument(
-        "time model: dram_efficiency must be in (0, 1], wavefronts per clock > 0, block launch ns >= 0");
+  if (p.dram_efficiency <= 0 || p.dram_efficiency > 1 || p.smem_wavefronts_per_clock <= 0 ||
+      p.block_launch_ns_per_sm < 0 || p.l2_write_request_reads <= 0)
+    throw std::invalid_argument("time model: dram_efficiency must be in (0, 1], wavefronts per clock > 0, "
+                                "block launch ns >= 0, L2 write request cost > 0");
 
   const double sms = t.sm_count;
   const double clock_hz = t.sm_clock_mhz * 1e6;
@@ -90,7 +94,8 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
     // Stores: each write request L1 sends costs l2_write_request_reads line
     // reads, however few of its bytes are written (partial sectors included).
     const bool per_request = f.l2_write_requests > 0;
-    const double store_cost = per_request ? f.l2_write_requests * 128.0 * p.l2_write_request_reads : f.l2_store_bytes;
+    const double line = static_cast<double>(line_bytes);
+    const double store_cost = per_request ? f.l2_write_requests * line * p.l2_write_request_reads : f.l2_store_bytes;
     l2.seconds = (f.l2_bytes - f.l2_store_bytes + store_cost) / (l2_gbs * 1e9);
     l2.detail = bytes_text(f.l2_bytes) + " of sectors";
     if (per_request)

@@ -93,9 +93,7 @@ Predictions predict_recording(const memtune::search::Recording& rec, const memtu
                     std::to_string(e.occupancy.warps_per_sm) + "," + std::to_string(e.occupancy.blocks_per_sm);
     if (e.model)
       for (const auto& b : e.model->time.bounds) f += "," + seconds_text(b.modelled ? b.seconds : 0.0);
-    f += "," + std::to_string(kernel.access_pattern(e.config, problem, target).barrier_between_load_and_compute
-                                  ? e.occupancy.blocks_per_sm
-                                  : e.occupancy.warps_per_sm);
+    f += "," + (e.model ? std::to_string(e.model->overlap_units_per_sm) : std::string());
     p.facts[key] = f;
   }
   return p;

@@ -102,8 +102,9 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
   facts.blocks = blocks;
   facts.blocks_per_sm = e.occupancy.blocks_per_sm;
   facts.memory_round_trips_per_block = pattern.memory_round_trips_per_block;
-  facts.overlap_units_per_sm =
+  m.overlap_units_per_sm =
       pattern.barrier_between_load_and_compute ? e.occupancy.blocks_per_sm : e.occupancy.warps_per_sm;
+  facts.overlap_units_per_sm = m.overlap_units_per_sm;
   facts.instructions_per_warp = pattern.warp_instructions_per_block / std::max(1, warps);
   m.time = model::predict_time(target, facts, params);
   return m;

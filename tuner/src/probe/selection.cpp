@@ -55,8 +55,8 @@ void check_selectors(const std::vector<std::string>& only) {
       std::string known;
       if (sel.probe == "bank")
         for (const auto& v : bank_variants()) known += (known.empty() ? "" : ", ") + v.name;
-      else if (sel.probe == "offset") known = "0..32";
-      else if (sel.probe == "stride") known = "1..32";
+      else if (sel.probe == "offset") known = "0.." + std::to_string(coalescing_max_offset);
+      else if (sel.probe == "stride") known = "1.." + std::to_string(coalescing_max_stride);
       else if (sel.probe == "latency") known = "dram, l2";
       else known = "none: select the whole probe";
       throw std::invalid_argument("--only " + s + ": no item '" + sel.item + "' in probe " + sel.probe + " (" + known + ")");

@@ -4,7 +4,14 @@
 // measured times, and how far the model's pick is from the measured best.
 // Runs without a GPU.
 //
+// With --repeat, each recording is paired with a second measurement of the same
+// space (the same command run again), and the table adds the Spearman rank
+// correlation between the two measurements: the most a model that predicted
+// one of them exactly could score against the other. Where the space's times
+// differ by less than the run-to-run noise, that ceiling is below 1.
+//
 //   memtune_model_validation bench/data/h100_filter_16M.json [--target h100-sxm | --target-file probed.json]
+//                            [--repeat second_filter_record.json]
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/probe/prior.hpp>
 #include <memtune/search/recording.hpp>
@@ -21,6 +28,8 @@
 #include <iostream>
 #include <map>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 namespace {
 
@@ -49,6 +58,31 @@ double pearson(const std::vector<double>& a, const std::vector<double>& b) {
     sbb += (b[i] - mb) * (b[i] - mb);
   }
   return sab / std::sqrt(saa * sbb);
+}
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) { return pearson(ranks(a), ranks(b)); }
+
+// Spearman between two measurements of one space, over the configurations
+// both measured.
+double repeat_spearman(const memtune::search::Recording& first, const memtune::search::Recording& second,
+                       const std::string& second_file) {
+  if (second.template_name != first.template_name)
+    throw std::runtime_error(second_file + ": a recording of " + second.template_name + ", not of " +
+                             first.template_name + "; --repeat needs the same space measured again");
+  std::map<std::string, double> again;
+  for (const auto& t : second.trials)
+    if (t.ok()) again[second.space.config_to_json(t.config).dump()] = *t.time_s;
+  std::vector<double> a, b;
+  for (const auto& t : first.trials) {
+    if (!t.ok()) continue;
+    auto it = again.find(first.space.config_to_json(t.config).dump());
+    if (it == again.end()) continue;
+    a.push_back(*t.time_s);
+    b.push_back(it->second);
+  }
+  if (a.size() < 3)
+    throw std::runtime_error(second_file + ": fewer than 3 configurations in common with the recording it repeats");
+  return spearman(a, b);
 }
 
 std::string seconds_text(double s) {
@@ -112,15 +146,26 @@ int main(int argc, char** argv) {
   app.add_option("--target-file", target_file,
                  "predict for this target profile instead, e.g. one calibrated by memtune probe --save-target")
       ->check(CLI::ExistingFile);
+  std::vector<std::string> repeats;
+  app.add_option("--repeat", repeats,
+                 "a second measurement of each recording's space, in the same order: adds their Spearman (the noise "
+                 "ceiling)")
+      ->check(CLI::ExistingFile);
   app.add_option("--dump", dump, "write every configuration's measured and predicted time (CSV)");
   CLI11_PARSE(app, argc, argv);
+  if (!repeats.empty() && repeats.size() != files.size()) {
+    std::cerr << "--repeat: " << repeats.size() << " files for " << files.size()
+              << " recordings; give one second measurement per recording, in the same order\n";
+    return 2;
+  }
   std::FILE* csv = dump.empty() ? nullptr : std::fopen(dump.c_str(), "w");
   if (csv) std::fprintf(csv, "recording,config,measured_s,predicted_s,bound,registers,spill_bytes,warps_per_sm,blocks_per_sm,dram_s,l2_s,smem_s,issue_s,pipeline_s,launch_s,overlap_units\n");
 
-  std::printf("%-34s %-10s %8s %8s %10s %10s %10s\n", "recording", "target", "configs", "spearman", "model pick",
-              "its time", "vs best");
+  std::printf("%-34s %-10s %8s %8s %10s %10s %10s%s\n", "recording", "target", "configs", "spearman", "model pick",
+              "its time", "vs best", repeats.empty() ? "" : "   repeat");
   int status = 0;
-  for (const auto& file : files) {
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    const std::string& file = files[f];
     const memtune::search::Recording rec = memtune::search::load_recording(file);
     const memtune::Problem problem = rec.problem.get<memtune::Problem>();
     const std::string name = target_name.empty() ? rec.device.at("name").get<std::string>() : target_name;
@@ -150,10 +195,24 @@ int main(int argc, char** argv) {
       status = 1;
       continue;
     }
-    const double rho = pearson(ranks(measured), ranks(model));
+    const double rho = spearman(measured, model);
+    std::string repeat_column;
+    if (!repeats.empty()) {
+      char buf[32];
+      try {
+        std::snprintf(buf, sizeof buf, " %8.3f",
+                      repeat_spearman(rec, memtune::search::load_recording(repeats[f]), repeats[f]));
+        repeat_column = buf;
+      } catch (const std::exception& e) {
+        std::cerr << "--repeat: " << e.what() << "\n";
+        repeat_column = "        -";
+        status = 1;
+      }
+    }
     std::string shown = file.size() > 34 ? "..." + file.substr(file.size() - 31) : file;
-    std::printf("%-34s %-10s %8zu %8.3f %9.2fus %9.2fus %9.1f%%\n", shown.c_str(), target.name.c_str(), measured.size(),
-                rho, pick_predicted * 1e6, pick_measured * 1e6, 100.0 * (pick_measured / best_measured - 1.0));
+    std::printf("%-34s %-10s %8zu %8.3f %9.2fus %9.2fus %9.1f%%%s\n", shown.c_str(), target.name.c_str(),
+                measured.size(), rho, pick_predicted * 1e6, pick_measured * 1e6,
+                100.0 * (pick_measured / best_measured - 1.0), repeat_column.c_str());
   }
   if (csv) std::fclose(csv);
   return status;

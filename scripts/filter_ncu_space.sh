@@ -7,12 +7,15 @@
 # warm-ups and every timed sample. Each configuration is therefore counted
 # several times, which shows whether the hardware counter is a property of the
 # addresses (the same on every launch) or of the run (it varies: warps that
-# arbitrate for the banks in the same cycle). The simulated count comes from
-# the same run's JSON (model.smem_wavefronts - model.smem_ideal_wavefronts).
+# arbitrate for the banks in the same cycle). The simulated count comes from a
+# modeled run of the same space (`--target $TARGET`, default h100-sxm: a
+# measured run models only the candidates it explains), as
+# model.smem_wavefronts - model.smem_ideal_wavefronts.
 #
 # ncu names each kernel "void filter_kernel<(int)BLOCK, (int)PACK, (int)ITEMS,
 # (int)VEC, (int)ALIGN>(...)": the five template arguments are the five axes.
 # Usage: scripts/filter_ncu_space.sh [BUILD_DIR] [OUT_DIR]
+#        ANALYSE_ONLY=1 ... re-reads OUT_DIR/hw.csv and run.json (no GPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -22,16 +25,20 @@ n=1048576
 mkdir -p "$out"
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics=$metrics,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+if [[ -z ${ANALYSE_ONLY:-} ]]; then
 "$ncu" --clock-control none --kernel-name-base demangled --kernel-name "regex:filter_kernel<" \
   --metrics "$metrics" --print-units base --csv --log-file "$out/hw.csv" \
   "$build/cli/memtune" filter --n $n --json --top 1000 -q > "$out/run.json"
+fi
+"$build/cli/memtune" filter --n $n --target "${TARGET:-h100-sxm}" --json --top 1000 -q > "$out/model.json"
 python3 - "$out" <<'PY' | tee "$out/summary.txt"
 import collections, csv, json, os, re, sys
 folder = sys.argv[1]
-run = json.load(open(os.path.join(folder, "run.json")))
+measured = json.load(open(os.path.join(folder, "run.json")))
+modeled = json.load(open(os.path.join(folder, "model.json")))
 axes = ("block_size", "packing", "items", "vec", "align")
 sim = {}
-for e in run["ranked"]:
+for e in modeled["ranked"]:
     key = tuple(int(e["config"][a]) for a in axes)
     m = e["model"]
     sim[key] = (round(m["smem_wavefronts"]), round(m["smem_wavefronts"] - m["smem_ideal_wavefronts"]))
@@ -66,7 +73,7 @@ for key in sorted(sim):
     lines.append(f"{str(dict(zip(axes, key))):<70} sim {sim_c:>7}  hw {min(c):>7}..{max(c):<7} "
                  f"over {len(c):>3} launches, equal on {equal}")
 print("\n".join(lines))
-print(f"\nfilter configurations: {len(sim)} measured, {len(per_config)} profiled; "
+print(f"\nfilter configurations: {len(sim)} modeled, {len(measured['ranked'])} measured, {len(per_config)} profiled; "
       f"hardware conflicts = simulated on every launch: {every}, on some launches: {some}, on none: {never}")
 if extras:
     extras.sort()

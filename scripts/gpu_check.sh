@@ -45,10 +45,19 @@ echo "== probes (calibrated profile of this GPU) and the model against this run'
 probe_status=$?
 head -1 "$out/probe.txt"
 grep -A3 '^L2 read\|^block launch' "$out/probe.txt" | grep -v '^--' || true
+# The probe spaces measured a second time: how well one run ranks the other is
+# the most any model can score against one run (the noise ceiling).
+"$build/cli/memtune" probe --only coalescing,bank --record "$out/probe-repeat" >"$out/probe_repeat.txt" 2>&1
 recordings=("$out/filter_16M_record.json" "$out/probe-record"/*.json "$out/catalogue"/aos_soa*_record.json)
 "$build/bench/model/memtune_model_validation" "${recordings[@]}" --target-file "$out/probed_target.json" \
   --dump "$out/model_validation.csv" >"$out/model_validation.txt" 2>&1
 cat "$out/model_validation.txt"
+probe_recordings=("$out/probe-record"/*.json)
+probe_repeats=()
+for r in "${probe_recordings[@]}"; do probe_repeats+=("$out/probe-repeat/$(basename "$r")"); done
+"$build/bench/model/memtune_model_validation" "${probe_recordings[@]}" --target-file "$out/probed_target.json" \
+  --repeat "${probe_repeats[@]}" >"$out/probe_repeat_validation.txt" 2>&1
+cat "$out/probe_repeat_validation.txt"
 
 echo "== measured Bayesian search with the model prior (20 evaluations) against this check's whole grids"
 "$build/cli/memtune" filter --n 16M --strategy bayes --budget 20 --json -q >"$out/bayes_filter.json" 2>"$out/bayes_filter.err"
@@ -73,11 +82,16 @@ PY
 echo "$bayes_line"
 
 ncu_line=""
+ncu_space_line=""
 if command -v ncu >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ncu ]; then
   echo "== filter shared-memory wavefronts: model vs ncu"
   scripts/filter_ncu_validation.sh "$build" "$out/filter-ncu" >"$out/filter_ncu.txt" 2>&1
   grep -v '^$' "$out/filter_ncu.txt" | tail -14
   ncu_line=$(tail -1 "$out/filter_ncu.txt")
+  echo "== filter bank conflicts: model vs ncu's hardware counters, every configuration, every launch"
+  scripts/filter_ncu_space.sh "$build" "$out/filter-ncu-space" >"$out/filter_ncu_space.txt" 2>&1
+  tail -3 "$out/filter_ncu_space.txt"
+  ncu_space_line=$(grep -A1 '^filter configurations' "$out/filter_ncu_space.txt" | tr '\n' ' ')
 fi
 
 echo
@@ -88,8 +102,10 @@ echo "| example app (tune, then load) | exit $app_first, exit $app_second: $(gre
 echo "| memtune probe --save-target | exit $probe_status; $(grep -c ' yes$\| yes ' "$out/probe.txt") verified rows |"
 grep '^|' "$out/bench.txt" | grep -v '^| check\|^|---' || true
 [ -n "$ncu_line" ] && echo "| filter bank model vs ncu | $ncu_line |"
+[ -n "$ncu_space_line" ] && echo "| filter bank model vs ncu hardware counters, whole space | $ncu_space_line |"
 echo "| measured bayes + model prior, budget 20 | $bayes_line |"
 echo "| model vs this run (Spearman; model's pick vs best), calibrated profile | $(awk 'NR > 1 { n = split($1, p, "/"); sub(/_record.json|.json/, "", p[n]); printf "%s %s (%s); ", p[n], $4, $7 }' "$out/model_validation.txt") |"
+echo "| probe spaces measured twice: Spearman model vs run 1; run 2 vs run 1 (noise ceiling) | $(awk 'NR > 1 { n = split($1, p, "/"); sub(/.json/, "", p[n]); printf "%s %s; %s. ", p[n], $4, $8 }' "$out/probe_repeat_validation.txt") |"
 echo
 grep '^|' "$out/catalogue.txt" || true
 [ "$gpu_status" -eq 0 ] && [ "$probe_status" -eq 0 ] && [ "$app_first" -eq 0 ] && [ "$app_second" -eq 0 ] && [ "$bench_status" -eq 0 ]

@@ -8,7 +8,7 @@
 # several times, which shows whether the hardware counter is a property of the
 # addresses (the same on every launch) or of the run (it varies: warps that
 # arbitrate for the banks in the same cycle). The simulated count comes from a
-# modeled run of the same space (`--target $TARGET`, default h100-sxm: a
+# modeled run of the same space (`--target $TARGET`, default h100-sxm; a
 # measured run models only the candidates it explains), as
 # model.smem_wavefronts - model.smem_ideal_wavefronts.
 #
@@ -30,7 +30,10 @@ if [[ -z ${ANALYSE_ONLY:-} ]]; then
   --metrics "$metrics" --print-units base --csv --log-file "$out/hw.csv" \
   "$build/cli/memtune" filter --n $n --json --top 1000 -q > "$out/run.json"
 fi
-"$build/cli/memtune" filter --n $n --target "${TARGET:-h100-sxm}" --json --top 1000 -q > "$out/model.json"
+# With the GPU hidden, the target's catalogue entry is modeled even on that GPU
+# (memtune measures the catalogue entry of the GPU it runs on).
+CUDA_VISIBLE_DEVICES="" "$build/cli/memtune" filter --n $n --target "${TARGET:-h100-sxm}" --json --top 1000 -q \
+  > "$out/model.json"
 python3 - "$out" <<'PY' | tee "$out/summary.txt"
 import collections, csv, json, os, re, sys
 folder = sys.argv[1]

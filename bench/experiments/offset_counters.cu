@@ -9,6 +9,9 @@
 //          i = n - 1 - t): a warp that runs earlier now touches the higher
 //          addresses, so a split that comes from which of two warps sharing a
 //          line gets there first should swap sides.
+//   ldcg:  the probe with its load through L2 only (__ldcg: no L1 allocation)
+//   stcg:  the probe with its store marked .cg (__stcg)
+//   b64, b1024: the probe in blocks of 64 or 1024 threads instead of 256
 // `offset_counters VARIANT S` runs one launch over n = 32M floats (as memtune
 // probe does) after one warm-up launch and an L2 flush, so
 // `ncu --launch-skip 1 --launch-count 1` profiles a cold launch.
@@ -50,6 +53,16 @@ __global__ void offset_desc(float* a, int s, unsigned long long n) {
   }
 }
 
+__global__ void offset_ldcg(float* a, int s, unsigned long long n) {
+  const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  if (i < n) a[i + s] = __ldcg(a + i + s) + 1.0f;
+}
+
+__global__ void offset_stcg(float* a, int s, unsigned long long n) {
+  const unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  if (i < n) __stcg(a + i + s, a[i + s] + 1.0f);
+}
+
 __global__ void flush(float* f, size_t count) {
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x)
     f[i] += 1.0f;
@@ -64,8 +77,8 @@ __global__ void flush(float* f, size_t count) {
     }                                                                                                \
   } while (0)
 
-const char* const variants[] = {"rmw", "read", "write", "copy", "desc"};
-constexpr int variant_count = 5;
+const char* const variants[] = {"rmw", "read", "write", "copy", "desc", "ldcg", "stcg", "b64", "b1024"};
+constexpr int variant_count = 9;
 
 void launch(int variant, unsigned grid, int block, float* a, float* b, int s, unsigned long long n) {
   switch (variant) {
@@ -73,7 +86,11 @@ void launch(int variant, unsigned grid, int block, float* a, float* b, int s, un
   case 1: offset_read<<<grid, block>>>(a, b, s, n); break;
   case 2: offset_write<<<grid, block>>>(a, b, s, n); break;
   case 3: offset_copy<<<grid, block>>>(a, b, s, n); break;
-  default: offset_desc<<<grid, block>>>(a, s, n); break;
+  case 4: offset_desc<<<grid, block>>>(a, s, n); break;
+  case 5: offset_ldcg<<<grid, block>>>(a, s, n); break;
+  case 6: offset_stcg<<<grid, block>>>(a, s, n); break;
+  case 7: probe_offset<<<grid * (block / 64), 64>>>(a, s, n); break; // same n, other block size
+  default: probe_offset<<<grid / (1024 / block), 1024>>>(a, s, n); break;
   }
 }
 
@@ -93,7 +110,7 @@ int main(int argc, char** argv) {
     int variant = 0;
     while (variant < variant_count && std::strcmp(variants[variant], argv[1]) != 0) ++variant;
     if (variant == variant_count) {
-      std::fprintf(stderr, "unknown variant %s (rmw, read, write, copy, desc)\n", argv[1]);
+      std::fprintf(stderr, "unknown variant %s (rmw, read, write, copy, desc, ldcg, stcg, b64, b1024)\n", argv[1]);
       return 2;
     }
     const int s = std::atoi(argv[2]);

@@ -12,8 +12,10 @@
 # measured run models only the candidates it explains), as
 # model.smem_wavefronts - model.smem_ideal_wavefronts.
 #
-# ncu names each kernel "void filter_kernel<(int)BLOCK, (int)PACK, (int)ITEMS,
-# (int)VEC, (int)ALIGN>(...)": the five template arguments are the five axes.
+# ncu names each kernel "void filter_kernel<BLOCK, PACK, ITEMS, VEC, ALIGN>(...)":
+# the five template arguments are the five axes. Besides the conflicts, every
+# launch's conflict-free part (wavefronts - conflicts) is checked against the
+# simulated ideal wavefronts.
 # Usage: scripts/filter_ncu_space.sh [BUILD_DIR] [OUT_DIR]
 #        ANALYSE_ONLY=1 ... re-reads OUT_DIR/hw.csv and run.json (no GPU).
 set -euo pipefail
@@ -61,7 +63,7 @@ for (key, _), v in launches.items():
     wavefronts = sum(x for k, x in v.items() if "wavefronts" in k)
     per_config[key].append((conflicts, wavefronts))
 
-every = some = never = 0
+every = some = never = ideal_equal = 0
 extras = []
 lines = []
 for key in sorted(sim):
@@ -71,13 +73,15 @@ for key in sorted(sim):
         lines.append(f"{key}: no ncu launch"); continue
     c = [h[0] for h in hw]
     equal = sum(x == sim_c for x in c)
+    ideal_equal += all(w - x == sim_w - sim_c for x, w in hw)
     every += equal == len(c); some += 0 < equal < len(c); never += equal == 0
     extras.append(min(c) - sim_c)
     lines.append(f"{str(dict(zip(axes, key))):<70} sim {sim_c:>7}  hw {min(c):>7}..{max(c):<7} "
                  f"over {len(c):>3} launches, equal on {equal}")
 print("\n".join(lines))
 print(f"\nfilter configurations: {len(sim)} modeled, {len(measured['ranked'])} measured, {len(per_config)} profiled; "
-      f"hardware conflicts = simulated on every launch: {every}, on some launches: {some}, on none: {never}")
+      f"hardware conflicts = simulated on every launch: {every}, on some launches: {some}, on none: {never}; "
+      f"conflict-free wavefronts = simulated on every launch: {ideal_equal}")
 if extras:
     extras.sort()
     print(f"hardware minus simulated (fewest per configuration): min {extras[0]}, median {extras[len(extras) // 2]}, "

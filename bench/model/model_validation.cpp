@@ -62,6 +62,14 @@ double pearson(const std::vector<double>& a, const std::vector<double>& b) {
 
 double spearman(const std::vector<double>& a, const std::vector<double>& b) { return pearson(ranks(a), ranks(b)); }
 
+// A recording's measured times by configuration (its JSON text).
+std::map<std::string, double> times_by_config(const memtune::search::Recording& rec) {
+  std::map<std::string, double> times;
+  for (const auto& t : rec.trials)
+    if (t.ok()) times[rec.space.config_to_json(t.config).dump()] = *t.time_s;
+  return times;
+}
+
 // Spearman between two measurements of one space, over the configurations
 // both measured.
 double repeat_spearman(const memtune::search::Recording& first, const memtune::search::Recording& second,
@@ -69,15 +77,12 @@ double repeat_spearman(const memtune::search::Recording& first, const memtune::s
   if (second.template_name != first.template_name)
     throw std::runtime_error(second_file + ": a recording of " + second.template_name + ", not of " +
                              first.template_name + "; --repeat needs the same space measured again");
-  std::map<std::string, double> again;
-  for (const auto& t : second.trials)
-    if (t.ok()) again[second.space.config_to_json(t.config).dump()] = *t.time_s;
+  const std::map<std::string, double> again = times_by_config(second);
   std::vector<double> a, b;
-  for (const auto& t : first.trials) {
-    if (!t.ok()) continue;
-    auto it = again.find(first.space.config_to_json(t.config).dump());
+  for (const auto& [config, time_s] : times_by_config(first)) {
+    const auto it = again.find(config);
     if (it == again.end()) continue;
-    a.push_back(*t.time_s);
+    a.push_back(time_s);
     b.push_back(it->second);
   }
   if (a.size() < 3)

@@ -133,17 +133,18 @@ void BayesianSearch::add_sample(std::size_t size, bool with_neighbours) {
     for (Config& c : neighbours_of_best(3))
       if (!index_.count(c) && seen.insert(c).second) fresh.push_back(std::move(c));
   const std::size_t wanted = fresh.size() + size;
-  LazyPermutation order(space_->cross_product_size());
+  LazyPermutation order(space_->cross_product_size(), *engine_);
   bool drained = false;
+  Config c;
   while (fresh.size() < wanted) {
-    const auto i = order.next(*engine_);
+    const auto i = order.next();
     if (!i) {
       drained = true;
       break;
     }
-    Config c = space_->at_index(*i);
+    space_->at_index(*i, c);
     if (!space_->admits(c) || index_.count(c) || !seen.insert(c).second) continue;
-    fresh.push_back(std::move(c));
+    fresh.push_back(c);
   }
   add_candidates(fresh);
   // The permutation drew every point of the cross product: the candidates

@@ -6,9 +6,9 @@
 
 namespace memtune::search {
 
-RandomSearch::RandomSearch(const Space& space, std::mt19937_64& engine) : space_(&space), engine_(&engine) {
+RandomSearch::RandomSearch(const Space& space, std::mt19937_64& engine) : space_(&space) {
   if (space.cross_product_size() > kShuffleLimit) {
-    sample_.emplace(space.cross_product_size());
+    sample_.emplace(space.cross_product_size(), engine);
     return;
   }
   order_ = space.enumerate();
@@ -22,9 +22,9 @@ RandomSearch::RandomSearch(const Space& space, std::mt19937_64& engine) : space_
 
 std::optional<Config> RandomSearch::next() {
   if (sample_) {
-    while (const auto index = sample_->next(*engine_)) {
-      Config c = space_->at_index(*index);
-      if (space_->admits(c)) return c;
+    while (const auto index = sample_->next()) {
+      space_->at_index(*index, scratch_);
+      if (space_->admits(scratch_)) return scratch_;
     }
     return std::nullopt;
   }

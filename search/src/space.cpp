@@ -102,13 +102,17 @@ std::size_t Space::cross_product_size() const {
 
 Config Space::at_index(std::size_t index) const {
   Config c;
+  at_index(index, c);
+  return c;
+}
+
+void Space::at_index(std::size_t index, Config& into) const {
   // The last axis varies fastest, so decode from the back.
   for (auto it = axes_.rbegin(); it != axes_.rend(); ++it) {
     const std::size_t k = it->values.size();
-    c.set(it->name, it->values[index % k]);
+    into.set(it->name, it->values[index % k]);
     index /= k;
   }
-  return c;
 }
 
 std::vector<Config> Space::enumerate() const {
@@ -134,12 +138,14 @@ ValidCount Space::count_valid(std::size_t exact_limit) const {
   // [0, n): evenly spread over the grid and unrelated to its axis periods.
   constexpr std::size_t kSamples = 65536;
   constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
+  Config point;
   count.exact = false;
   count.sampled = kSamples;
   for (std::size_t k = 0; k < kSamples; ++k) {
     const std::uint64_t u = kGolden * (k + 1);
     const auto index = static_cast<std::size_t>((static_cast<unsigned __int128>(u) * n) >> 64);
-    if (admits(at_index(index))) ++count.hits;
+    at_index(index, point);
+    if (admits(point)) ++count.hits;
   }
   count.value = static_cast<std::size_t>(
       std::llround(static_cast<long double>(n) * static_cast<long double>(count.hits) / kSamples));

@@ -99,6 +99,9 @@ public:
   // The config at a cross-product index (grid order), valid or not.
   // Precondition: index < cross_product_size().
   [[nodiscard]] Config at_index(std::size_t index) const;
+  // The same, written into `into` (reusing its storage: no allocation once it
+  // holds every axis), for loops that decode millions of indices.
+  void at_index(std::size_t index, Config& into) const;
 
   // Has a value on every axis, on the axis, satisfies every constraint and
   // lies in the shard.

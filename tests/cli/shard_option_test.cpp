@@ -1,4 +1,5 @@
 #include "app.hpp"
+#include "run_cli.hpp"
 #include "shard_option.hpp"
 
 #include <doctest/doctest.h>
@@ -15,6 +16,8 @@
 #include <vector>
 
 using namespace memtune::cli;
+using memtune::cli::testing::Run;
+using memtune::cli::testing::run_cli;
 using memtune::search::Shard;
 
 namespace {
@@ -25,17 +28,6 @@ Environment env(std::map<std::string, std::string> vars) {
     const auto it = held->find(name);
     return it == held->end() ? nullptr : it->second.c_str();
   };
-}
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-Run run_cli(std::vector<const char*> args) {
-  args.insert(args.begin(), "memtune");
-  std::ostringstream out, err;
-  const int code = run(static_cast<int>(args.size()), args.data(), out, err);
-  return {code, out.str(), err.str()};
 }
 
 } // namespace

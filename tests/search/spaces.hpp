@@ -67,6 +67,13 @@ inline double bowl_time(const Config& c) {
   return 1e-4 * std::exp(e);
 }
 
+// Every proposal a strategy makes, observing nothing.
+inline std::vector<Config> drain(Strategy& strategy) {
+  std::vector<Config> out;
+  while (auto c = strategy.next()) out.push_back(*c);
+  return out;
+}
+
 inline Trial ok_trial(const Config& c, double time_s) {
   Trial t;
   t.config = c;

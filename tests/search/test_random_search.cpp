@@ -9,19 +9,12 @@
 
 using namespace memtune::search;
 
-namespace {
-std::vector<Config> drain(Strategy& s) {
-  std::vector<Config> out;
-  while (auto c = s.next()) out.push_back(*c);
-  return out;
-}
-} // namespace
 
 TEST_CASE("random search proposes each valid config exactly once") {
   const Space s = testing::medium_space();
   std::mt19937_64 engine(3);
   RandomSearch random(s, engine);
-  const auto order = drain(random);
+  const auto order = testing::drain(random);
   CHECK(order.size() == s.enumerate().size());
   const std::set<Config> unique(order.begin(), order.end());
   CHECK(unique.size() == order.size());
@@ -33,7 +26,7 @@ TEST_CASE("random search is reproducible for a seed and varies across seeds") {
   const Space s = testing::medium_space();
   std::mt19937_64 e1(42), e2(42), e3(43);
   RandomSearch a(s, e1), b(s, e2), c(s, e3);
-  const auto ra = drain(a), rb = drain(b), rc = drain(c);
+  const auto ra = testing::drain(a), rb = testing::drain(b), rc = testing::drain(c);
   CHECK(ra == rb);
   CHECK(ra != rc);
 }
@@ -44,7 +37,7 @@ TEST_CASE("random search keeps its historical order on small spaces") {
   const Space s = testing::small_space();
   std::mt19937_64 engine(1);
   RandomSearch random(s, engine);
-  const auto order = drain(random);
+  const auto order = testing::drain(random);
   REQUIRE(order.size() == 22);
   CHECK(s.format(order[0]) == "block_size=512 items=2 layout=aos");
   CHECK(s.format(order[1]) == "block_size=64 items=4 layout=soa");
@@ -82,7 +75,7 @@ TEST_CASE("random search exhausts a large space with few valid configs") {
   // a in {1, 2}, c = d = e = f = 1, any b: 20 of 10^6.
   std::mt19937_64 engine(2);
   RandomSearch random(s, engine);
-  const auto order = drain(random);
+  const auto order = testing::drain(random);
   CHECK(order.size() == 20);
   CHECK(std::set<Config>(order.begin(), order.end()).size() == 20);
 }

@@ -16,12 +16,6 @@ using namespace memtune::search;
 
 namespace {
 
-std::vector<Config> drain(Strategy& s) {
-  std::vector<Config> out;
-  while (auto c = s.next()) out.push_back(*c);
-  return out;
-}
-
 Space sharded(Space s, Shard shard) {
   s.restrict_to(shard);
   return s;
@@ -58,7 +52,7 @@ TEST_CASE("a shard's grid is the whole grid's order with the other shards' confi
   GridSearch part_grid(part);
   std::vector<Config> expected;
   std::copy_if(all.begin(), all.end(), std::back_inserter(expected), [&](const Config& c) { return shard.contains(c); });
-  CHECK(drain(part_grid) == expected);
+  CHECK(testing::drain(part_grid) == expected);
 }
 
 TEST_CASE("shard membership depends on the config alone: stable under resume, axis order, new constraints and seeds") {
@@ -74,7 +68,7 @@ TEST_CASE("shard membership depends on the config alone: stable under resume, ax
   for (const std::uint64_t seed : {1, 2}) {
     std::mt19937_64 engine(seed);
     RandomSearch random(a, engine);
-    const auto order = drain(random);
+    const auto order = testing::drain(random);
     const auto part = a.enumerate();
     CHECK(std::set<Config>(order.begin(), order.end()) == std::set<Config>(part.begin(), part.end()));
   }

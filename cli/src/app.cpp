@@ -2,6 +2,7 @@
 
 #include "probe_command.hpp"
 #include "recording.hpp"
+#include "report_command.hpp"
 #include "size_parse.hpp"
 #include "table_printer.hpp"
 
@@ -35,6 +36,7 @@ struct CommonOptions {
   bool json = false;
   std::string save;
   std::string record;
+  std::string report;
   std::size_t top = 10;
   std::string cache_dir;
   std::string target = "local";
@@ -170,6 +172,7 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
     for (const auto& b : result.baselines) out << "  " << describe_baseline(result, b) << "\n";
   }
   if (!o.record.empty()) write_file(o.record, recording_json(result));
+  if (!o.report.empty()) write_run_report(result, o.report);
   if (!o.save.empty() && result.best()) {
     ProfileStore store(o.save);
     store.save(make_profile_entry(result));
@@ -195,6 +198,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     commands.push_back(cmd);
   }
   const auto probe = add_probe_command(app);
+  const auto report = add_report_command(app);
   for (auto& cmd : commands) {
     CLI::App* sub = cmd.app;
     for (const auto& p : cmd.kernel->problem_parameters()) {
@@ -216,6 +220,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     sub->add_flag("--json", o.json, "machine-readable output on stdout");
     sub->add_option("--save", o.save, "add/update this run's best configuration in a JSON profile store");
     sub->add_option("--record", o.record, "write every candidate's time or failure (for replayed search)");
+    sub->add_option("--report", o.report, "write an HTML report of the run (memtune report) at the end");
     sub->add_option("--top", o.top, "rows of the ranked table")->capture_default_str();
     sub->add_option("--cache-dir", o.cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
     sub->add_flag("--no-cache", o.no_cache, "compile everything, read and write no cache");
@@ -246,6 +251,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     for (const auto& cmd : commands)
       if (cmd.app->parsed()) return run_template(cmd, o, out, err);
     if (probe_command_parsed(*probe)) return run_probe_command(*probe, out, err);
+    if (report_command_parsed(*report)) return run_report_command(*report, out, err);
   } catch (const model::TargetFileError& e) {
     err << "memtune: " << e.what() << "\n";
     return kExitError;

@@ -97,6 +97,17 @@ nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& 
   return j;
 }
 
+nlohmann::json trials_to_json(const TuningResult& r) {
+  nlohmann::json trials = nlohmann::json::array();
+  for (const auto& e : r.evaluations) {
+    nlohmann::json t{{"config", r.space.config_to_json(e.config)}, {"status", to_string(e.status)}};
+    if (e.ok() && e.timing) t["time_s"] = e.timing->median_s;
+    if (!e.reason.empty()) t["reason"] = e.reason;
+    trials.push_back(std::move(t));
+  }
+  return trials;
+}
+
 nlohmann::json to_json(const TuningResult& r, std::size_t top) {
   nlohmann::json j{{"schema_version", kSchemaVersion},
                    {"tool", std::string("memtune ") + kVersion},
@@ -165,6 +176,7 @@ nlohmann::json to_json(const TuningResult& r, std::size_t top) {
   for (const auto& e : r.evaluations)
     if (!e.ok()) failures.push_back(evaluation_to_json(r.space, e));
   j["failures"] = failures;
+  j["trials"] = trials_to_json(r);
   return j;
 }
 

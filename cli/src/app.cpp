@@ -4,6 +4,7 @@
 #include "recording.hpp"
 #include "report_command.hpp"
 #include "size_parse.hpp"
+#include "tune_progress.hpp"
 #include "table_printer.hpp"
 
 #include <memtune/cuda/driver_api.hpp>
@@ -142,10 +143,8 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
   t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
   if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
-  if (!o.quiet)
-    t.on_evaluation = [&err](const Evaluation&, std::size_t done) {
-      if (done % 25 == 0) err << "  ... " << done << " candidates\n";
-    };
+  std::optional<ProgressLine> progress;
+  if (!o.quiet) attach_progress(t, progress.emplace(err, stderr_is_terminal(err)));
 
   TuningResult result;
   try {
@@ -155,6 +154,7 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
                            ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).");
     const ResolvedTarget target = resolve_target(o.target, o.device);
     result = target.measured ? tune(*cmd.kernel, problem, t) : tune_modeled(*cmd.kernel, problem, target.target, t);
+    if (progress) progress->finish(run_summary(result));
   } catch (const DeviceRequired& e) {
     err << "memtune " << cmd.kernel->name() << ": " << e.what() << "\n";
     return kExitNoDevice;

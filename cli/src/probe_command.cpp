@@ -1,6 +1,7 @@
 #include "probe_command.hpp"
 
 #include "app.hpp"
+#include "progress.hpp"
 #include "size_parse.hpp"
 
 #include <memtune/compile/compile_cache.hpp>
@@ -78,6 +79,19 @@ bool parse_size_option(const std::string& text, const char* name, std::uint64_t&
   }
   out = static_cast<std::uint64_t>(*v);
   return true;
+}
+
+// How many "probe: ..." lines the runner will write for these options (its
+// run() order: copy, coalescing, each bank variant, each latency level, l2, launch).
+std::size_t probe_steps(const probe::ProbeOptions& o) {
+  std::size_t n = 0;
+  n += probe::selected(o.only, "copy") && o.launches == 0;
+  n += probe::selected(o.only, "offset") || probe::selected(o.only, "stride");
+  for (const auto& v : probe::bank_variants()) n += probe::selected(o.only, "bank", v.name);
+  for (const char* level : {"dram", "l2"}) n += probe::selected(o.only, "latency", level);
+  n += probe::selected(o.only, "l2");
+  n += probe::selected(o.only, "launch");
+  return n;
 }
 
 } // namespace
@@ -185,9 +199,25 @@ int run_probe_command(const ProbeCommand& c, std::ostream& out, std::ostream& er
   }
 
   std::ostringstream discard;
+  std::optional<ProgressLine> line;
+  std::optional<LineCallbackBuf> lines;
+  std::optional<std::ostream> progress;
+  if (!c.quiet) {
+    // The runner announces each probe with a line: each is a step of the progress line.
+    line.emplace(err, stderr_is_terminal(err));
+    line->phase("probe", probe_steps(o), "probes", false);
+    std::size_t done = 0;
+    lines.emplace([&line, done](const std::string& text) mutable {
+      if (done) line->update(done, 0, std::nullopt);
+      ++done;
+      line->note(text.rfind("probe: ", 0) == 0 ? text.substr(7) : text);
+    });
+    progress.emplace(&*lines);
+  }
   probe::ProbeReport r;
   try {
-    r = probe::run_probes(o, c.quiet ? static_cast<std::ostream&>(discard) : err);
+    r = probe::run_probes(o, progress ? *progress : static_cast<std::ostream&>(discard));
+    if (line) line->finish("done");
   } catch (const cuda::DriverUnavailable& e) {
     err << "memtune probe: needs a GPU to measure: " << e.what() << "\n";
     return kExitNoDevice;

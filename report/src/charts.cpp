@@ -139,13 +139,15 @@ std::string trajectory(const std::vector<Series>& series, double optimum_s, cons
     for (const double r : s.ratio)
       if (std::isfinite(r)) worst = std::max(worst, r);
   }
-  worst = std::min(worst, 100.0);
+  // Past 3x the curves only say "far off"; the interesting part is near 1.
+  const bool clipped = worst > 3.0;
+  worst = std::min(worst, 3.0);
   const svg::Frame f{70, 20, 560, 260};
-  Canvas c(f.right() + 230, f.bottom() + 50, "best so far against evaluations");
+  Canvas c(f.right() + 300, f.bottom() + 50, "best so far against evaluations");
   const svg::Scale x = svg::Scale::linear(1, static_cast<double>(longest), f.left, f.right());
   const svg::Scale y = svg::Scale::log(0.98, worst * 1.02, f.bottom(), f.top);
   c.rect(f.left, y(1.05), f.width, y(1.0) - y(1.05), "#59a14f", "within 5% of the optimum", 0.18);
-  svg::axes(c, f, x, y, "evaluations", "best so far / optimum");
+  svg::axes(c, f, x, y, "evaluations", clipped ? "best so far / optimum (clipped at 3x)" : "best so far / optimum");
   c.line(f.left, y(1.0), f.right(), y(1.0), "#59a14f", 1.5, "5,3");
   c.text(f.right() - 4, y(1.0) + 12, optimum_label + " (" + us(optimum_s) + "), 5% band shaded", Canvas::Anchor::end, 10,
          false, 0, "#2f6f2a");
@@ -174,7 +176,7 @@ std::string trajectory(const std::vector<Series>& series, double optimum_s, cons
     const std::string tip = s.label + (to5 ? ": within 5% after " + std::to_string(to5) + " evaluations" : ": never within 5%");
     if (!pts.empty()) c.polyline(pts, colour, 2, tip);
     c.rect(f.right() + 16, f.top + 18.0 * static_cast<double>(i), 12, 12, colour, tip);
-    c.text(f.right() + 32, f.top + 18.0 * static_cast<double>(i) + 10, s.label.substr(0, 30), Canvas::Anchor::start, 10);
+    c.text(f.right() + 32, f.top + 18.0 * static_cast<double>(i) + 10, s.label.substr(0, 46), Canvas::Anchor::start, 10);
   }
   return c.str();
 }

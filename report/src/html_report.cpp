@@ -238,8 +238,9 @@ std::string bandwidth_section(const Run& r, std::size_t rows) {
   return figure("Achieved bandwidth of the fastest configurations",
                 charts::bars(bars, refs, "GB/s (" + fmt("%.4g", *r.bytes_moved / 1e6) + " MB moved per launch / time)",
                              "GB/s of the top configurations"),
-                r.copy_ceiling_gbps ? "" : "(no copy ceiling in this input: pass a target file from `memtune probe "
-                                           "--save-target` to add it)");
+                r.copy_ceiling_gbps || !r.measured ? ""
+                                                   : "(no copy ceiling in this input: pass a target file from `memtune "
+                                                     "probe --save-target` to add it)");
 }
 
 std::string failures_section(const Run& r) {

@@ -43,7 +43,9 @@ std::string escape(const std::string& text) {
 std::string format_number(double v) {
   if (v == 0.0 || !std::isfinite(v)) return v == 0.0 ? "0" : (std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
+  // Thousands stay whole numbers ("2823", not "2.82e+03"): GB/s and counts.
+  if (std::fabs(v) >= 1000 && std::fabs(v) < 1e7) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else std::snprintf(buf, sizeof buf, "%.3g", v);
   return buf;
 }
 

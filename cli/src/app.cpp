@@ -6,6 +6,7 @@
 #include "report_command.hpp"
 #include "size_parse.hpp"
 #include "tune_progress.hpp"
+#include "interop_command.hpp"
 #include "output_options.hpp"
 #include "targets_command.hpp"
 
@@ -174,6 +175,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   const auto probe = add_probe_command(app);
   const auto report = add_report_command(app);
   const auto profile = add_profile_command(app);
+  const auto interop = add_interop_commands(app);
   for (auto& cmd : commands) {
     CLI::App* sub = cmd.app;
     for (const auto& p : cmd.kernel->problem_parameters()) {
@@ -228,6 +230,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (probe_command_parsed(*probe)) return run_probe_command(*probe, out, err);
     if (report_command_parsed(*report)) return run_report_command(*report, out, err);
     if (profile_command_parsed(*profile)) return run_profile_command(*profile, out, err);
+    if (interop_command_parsed(*interop)) return run_interop_command(*interop, out, err);
   } catch (const model::TargetFileError& e) {
     err << "memtune: " << e.what() << "\n";
     return kExitError;

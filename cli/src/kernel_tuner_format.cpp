@@ -108,7 +108,12 @@ ojson parse(const std::string& text) {
 } // namespace
 
 search::Recording recording_from_kernel_tuner_cache(const std::string& text, const ImportOptions& o) {
-  const ojson doc = parse(closed_cache_text(text));
+  ojson doc;
+  try {
+    doc = ojson::parse(text);
+  } catch (const ojson::parse_error&) {
+    doc = parse(closed_cache_text(text)); // still open: close it as Kernel Tuner does, or say where it breaks
+  }
   if (!doc.is_object() || !doc.contains("cache") || !doc.at("cache").is_object())
     throw std::invalid_argument("not a Kernel Tuner cache: no \"cache\" object");
   if (!doc.contains("tune_params") || !doc.at("tune_params").is_object())
@@ -168,8 +173,9 @@ search::Recording recording_from_t4(const ojson& doc, const ImportOptions& o) {
       rec.trials.push_back(failed_trial(std::move(config), invalidity));
       continue;
     }
+    const ojson measurements = r.value("measurements", ojson::array());
     const ojson* time = nullptr;
-    for (const auto& m : r.value("measurements", ojson::array()))
+    for (const auto& m : measurements)
       if (m.value("name", "") == "time") time = &m;
     if (!time || !time->contains("value") || !time->at("value").is_number())
       throw std::invalid_argument(where + ": a correct result needs a \"time\" measurement");

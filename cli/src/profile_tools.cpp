@@ -95,9 +95,9 @@ bool PruneRule::matches(const ProfileEntry& e) const {
 }
 
 std::string utc_days_ago(double days) {
-  const auto t = std::chrono::system_clock::now() -
-                 std::chrono::duration_cast<std::chrono::seconds>(std::chrono::duration<double>(days * 86400.0));
-  const std::time_t tt = std::chrono::system_clock::to_time_t(t);
+  // In seconds of time_t: nanosecond clocks overflow past ~290 years.
+  const double then = static_cast<double>(std::time(nullptr)) - days * 86400.0;
+  const std::time_t tt = static_cast<std::time_t>(std::max(then, 0.0));
   std::tm tm{};
   gmtime_r(&tt, &tm);
   char buf[32];

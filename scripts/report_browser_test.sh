@@ -14,6 +14,7 @@ build="${1:-$root/build}"
 out="${2:-$build/report-check}"
 memtune="$build/cli/memtune"
 [[ -x "$memtune" ]] || { echo "report_browser_test: $memtune not built" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "report_browser_test: SKIPPED: no python3 to drive Chromium"; exit 77; }
 rm -rf "$out"
 mkdir -p "$out"
 reports=()

@@ -85,7 +85,8 @@ std::string header_table(const Group& g) {
     std::size_t ok = 0;
     for (const auto& t : r->trials) ok += t.ok();
     const search::Trial* best = r->best();
-    h += "<tr><td>" + escape(r->source.empty() ? "this run" : r->source) + "</td><td>" +
+    h += "<tr><td title=\"" + escape(r->source) + "\">" + escape(r->source.empty() ? "this run" : basename(r->source)) +
+         "</td><td>" +
          escape(r->measured ? r->device_name() : r->device_name() + " (target " + r->target + ")") + "</td><td>" +
          escape(r->mode()) + "</td><td>" + escape(r->strategy.empty() ? "not recorded" : r->strategy) +
          (r->stop_reason.empty() ? "" : "<br><small>stopped: " + escape(r->stop_reason) + "</small>") + "</td><td>" +

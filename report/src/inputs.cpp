@@ -190,7 +190,7 @@ void complete_from_catalogues(Inputs& inputs) {
       if (f.device_name != run.device_name() || !run.measured) continue;
       if (!run.copy_ceiling_gbps && f.copy_gbps) {
         run.copy_ceiling_gbps = f.copy_gbps;
-        run.notes.push_back("copy ceiling from " + f.source);
+        run.notes.push_back("copy ceiling from " + std::filesystem::path(f.source).filename().string());
       }
       if (!run.peak_gbps && f.peak_gbps > 0) run.peak_gbps = f.peak_gbps;
     }

@@ -1,3 +1,4 @@
+#include <memtune/number_text.hpp>
 #include "profile_command.hpp"
 
 #include "app.hpp"
@@ -21,12 +22,6 @@ struct ProfileCommand {
 };
 
 namespace {
-
-std::string us(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", s * 1e6);
-  return buf;
-}
 
 nlohmann::json entry_row(const ProfileEntry& e, const std::string& file, std::size_t index) {
   return {{"file", file},
@@ -104,7 +99,7 @@ int show(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
   d.data["file"] = c.files.front();
   d.data["index"] = match.front();
   d.fact("config: " + config_text(e.config));
-  d.fact("mode: " + e.mode + ", time " + us(e.time_s) + " us, " + std::to_string(static_cast<int>(e.gbps)) + " GB/s" +
+  d.fact("mode: " + e.mode + ", time " + number_text("%.2f us, ", e.time_s * 1e6) + std::to_string(static_cast<int>(e.gbps)) + " GB/s" +
          (e.fraction_of_ceiling > 0 ? ", " + std::to_string(static_cast<int>(100 * e.fraction_of_ceiling + 0.5)) +
                                           "% of the copy ceiling"
                                     : std::string{}));

@@ -1,3 +1,4 @@
+#include <memtune/number_text.hpp>
 #include "profile_tools.hpp"
 
 #include <algorithm>
@@ -14,14 +15,8 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string time_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f us", s * 1e6);
-  return buf;
-}
-
 std::string describe(const ProfileEntry& e, const std::string& where) {
-  return config_text(e.config) + " (" + e.mode + ", " + time_text(e.time_s) + (e.saved_at.empty() ? "" : ", " + e.saved_at) +
+  return config_text(e.config) + " (" + e.mode + ", " + number_text("%.2f us", e.time_s * 1e6) + (e.saved_at.empty() ? "" : ", " + e.saved_at) +
          ", " + where + ")";
 }
 

@@ -1,3 +1,4 @@
+#include <memtune/number_text.hpp>
 #include <memtune/report/charts.hpp>
 
 #include <memtune/rank_correlation.hpp>
@@ -13,17 +14,8 @@ namespace {
 
 using svg::Canvas;
 
-std::string us(double seconds) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f us", seconds * 1e6);
-  return buf;
-}
-
-std::string times(double ratio) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3gx", ratio);
-  return buf;
-}
+std::string us(double seconds) { return number_text("%.2f us", seconds * 1e6); }
+std::string times(double ratio) { return number_text("%.3gx", ratio); }
 
 } // namespace
 

@@ -1,3 +1,4 @@
+#include <memtune/number_text.hpp>
 #include <memtune/report/html_report.hpp>
 
 #include <memtune/report/analysis.hpp>
@@ -18,12 +19,6 @@ namespace memtune::report {
 namespace {
 
 using svg::escape;
-
-std::string fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 
 std::string basename(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
@@ -92,10 +87,10 @@ std::string header_table(const Group& g) {
          (r->stop_reason.empty() ? "" : "<br><small>stopped: " + escape(r->stop_reason) + "</small>") + "</td><td>" +
          std::to_string(ok) + " / " + std::to_string(r->trials.size() - ok) +
          (r->complete() ? " (whole space)" : "") + "</td><td>" +
-         (best ? escape(r->space.format(best->config)) + "<br>" + fmt("%.2f us", *best->time_s * 1e6) : "none") +
-         "</td><td>" + (r->copy_ceiling_gbps ? fmt("%.0f GB/s", *r->copy_ceiling_gbps) : "not measured") + "</td><td>" +
-         (r->peak_gbps ? fmt("%.0f GB/s", *r->peak_gbps) : "unknown") + "</td><td>" +
-         (r->wall_seconds ? fmt("%.2f s", *r->wall_seconds) : "not recorded") + "</td><td>" + escape(r->tool) +
+         (best ? escape(r->space.format(best->config)) + "<br>" + number_text("%.2f us", *best->time_s * 1e6) : "none") +
+         "</td><td>" + (r->copy_ceiling_gbps ? number_text("%.0f GB/s", *r->copy_ceiling_gbps) : "not measured") + "</td><td>" +
+         (r->peak_gbps ? number_text("%.0f GB/s", *r->peak_gbps) : "unknown") + "</td><td>" +
+         (r->wall_seconds ? number_text("%.2f s", *r->wall_seconds) : "not recorded") + "</td><td>" + escape(r->tool) +
          "</td></tr>";
   }
   h += "</tbody></table>";
@@ -156,7 +151,7 @@ std::string trajectory_section(const Group& g, const Run* ref) {
            "<th>median evaluations to within 5%</th></tr></thead><tbody>";
     for (const BenchCurve* c : g.curves)
       out += "<tr><td>" + escape(c->tool) + "</td><td>" + escape(c->strategy) + "</td><td>" + std::to_string(c->configs) +
-             "</td><td>" + (c->to5_median ? fmt("%.1f", *c->to5_median) : "never") + "</td></tr>";
+             "</td><td>" + (c->to5_median ? number_text("%.1f", *c->to5_median) : "never") + "</td></tr>";
     out += "</tbody></table>";
   }
   return out;
@@ -206,13 +201,13 @@ std::string ranked_table(const Run& r, std::size_t rows) {
     for (const auto& a : r.space.axes())
       h += t.config.has(a.name) ? axis_value_cell(a, t.config.at(a.name)) : std::string("<td></td>");
     const double s = *t.time_s;
-    h += "<td data-v=\"" + fmt("%.6g", s * 1e6) + "\">" + fmt("%.2f", s * 1e6) + "</td><td data-v=\"" + fmt("%.6g", s / best) +
-         "\">" + fmt("%.3f", s / best) + "</td>";
+    h += "<td data-v=\"" + number_text("%.6g", s * 1e6) + "\">" + number_text("%.2f", s * 1e6) + "</td><td data-v=\"" + number_text("%.6g", s / best) +
+         "\">" + number_text("%.3f", s / best) + "</td>";
     if (r.bytes_moved) {
       const double gbps = *r.bytes_moved / s / 1e9;
-      h += "<td data-v=\"" + fmt("%.6g", gbps) + "\">" + fmt("%.0f", gbps) + "</td>";
-      if (r.copy_ceiling_gbps) h += "<td>" + fmt("%.1f", 100 * gbps / *r.copy_ceiling_gbps) + "</td>";
-      if (r.peak_gbps) h += "<td>" + fmt("%.1f", 100 * gbps / *r.peak_gbps) + "</td>";
+      h += "<td data-v=\"" + number_text("%.6g", gbps) + "\">" + number_text("%.0f", gbps) + "</td>";
+      if (r.copy_ceiling_gbps) h += "<td>" + number_text("%.1f", 100 * gbps / *r.copy_ceiling_gbps) + "</td>";
+      if (r.peak_gbps) h += "<td>" + number_text("%.1f", 100 * gbps / *r.peak_gbps) + "</td>";
     }
     h += "</tr>";
   }
@@ -229,15 +224,15 @@ std::string bandwidth_section(const Run& r, std::size_t rows) {
   for (std::size_t i = 0; i < ok.size() && i < rows; ++i) {
     const double gbps = *r.bytes_moved / *ok[i]->time_s / 1e9;
     const std::string cfg = r.space.format(ok[i]->config);
-    bars.push_back({"#" + std::to_string(i + 1) + " " + cfg, cfg + ": " + fmt("%.0f GB/s", gbps) + ", " +
-                                                                  fmt("%.2f us", *ok[i]->time_s * 1e6), gbps});
+    bars.push_back({"#" + std::to_string(i + 1) + " " + cfg, cfg + ": " + number_text("%.0f GB/s", gbps) + ", " +
+                                                                  number_text("%.2f us", *ok[i]->time_s * 1e6), gbps});
   }
   if (bars.empty()) return "";
   std::vector<charts::Reference> refs;
   if (r.copy_ceiling_gbps) refs.push_back({"copy ceiling", *r.copy_ceiling_gbps, "#e15759"});
   if (r.peak_gbps) refs.push_back({"peak", *r.peak_gbps, "#59a14f"});
   return figure("Achieved bandwidth of the fastest configurations",
-                charts::bars(bars, refs, "GB/s (" + fmt("%.4g", *r.bytes_moved / 1e6) + " MB moved per launch / time)",
+                charts::bars(bars, refs, "GB/s (" + number_text("%.4g", *r.bytes_moved / 1e6) + " MB moved per launch / time)",
                              "GB/s of the top configurations"),
                 r.copy_ceiling_gbps || !r.measured ? ""
                                                    : "(no copy ceiling in this input: pass a target file from `memtune "

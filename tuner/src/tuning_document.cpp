@@ -1,3 +1,4 @@
+#include <memtune/number_text.hpp>
 #include <memtune/output/printer.hpp>
 #include <memtune/tuning_document.hpp>
 
@@ -8,12 +9,6 @@
 
 namespace memtune {
 namespace {
-
-std::string fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 
 std::string title(const TuningResult& r) {
   return "memtune " + r.template_name + " " + format_problem(r.problem, r.problem_parameters) + " " +
@@ -32,13 +27,13 @@ void add_facts(output::Document& d, const TuningResult& r) {
   }
   for (const auto& p : r.space.pruned()) d.fact("axis " + p.name + " pruned: " + p.reason);
   if (r.ceiling)
-    d.fact("copy ceiling: " + fmt("%.0f GB/s", r.ceiling->gbps) + " (device-to-device copy of " +
+    d.fact("copy ceiling: " + number_text("%.0f GB/s", r.ceiling->gbps) + " (device-to-device copy of " +
            std::to_string(r.ceiling->bytes / (1 << 20)) + " MiB, " + (r.ceiling->timing.cold ? "L2 flushed" : "warm L2") +
            ", median of " + std::to_string(r.ceiling->timing.samples) + ")");
   d.fact(std::to_string(r.evaluations.size()) + " configurations " +
          (r.measured ? "evaluated, " : "compiled and predicted, ") + std::to_string(r.configs_pruned) +
          " pruned by constraints before compiling, " + std::to_string(r.compile_cache_hits) + " compile-cache hits, " +
-         fmt("%.2f s", r.wall_seconds) + " wall");
+         number_text("%.2f s", r.wall_seconds) + " wall");
   if (r.configs_not_compiled)
     d.fact(std::to_string(r.configs_not_compiled) +
            " more not compiled: even with no register limit the model predicts them slower than the " +

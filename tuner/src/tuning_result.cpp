@@ -1,3 +1,4 @@
+#include <memtune/number_text.hpp>
 #include <memtune/tuning_result.hpp>
 
 #include <nlohmann/json.hpp>
@@ -36,23 +37,18 @@ std::string limiter_words(const model::Occupancy& o) {
   for (model::Limiter l : o.limiters) s += (s.empty() ? "" : ", ") + std::string(model::to_string(l));
   return s;
 }
-std::string fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 } // namespace
 
 std::string describe_baseline(const TuningResult& r, const BaselineResult& b) {
   const std::string who = b.description.empty() ? b.name : b.description;
   if (!b.available) return who + ": not run: " + b.message;
   if (!b.verified || !b.timing) return who + ": " + (b.message.empty() ? std::string("failed") : b.message);
-  std::string s = who + ": " + fmt("%.1f us", b.timing->median_s * 1e6) + " (" + fmt("%.0f GB/s", b.gbps);
-  if (r.measured && r.ceiling && r.ceiling->gbps > 0) s += ", " + fmt("%.1f%%", 100.0 * b.gbps / r.ceiling->gbps) + " of the copy ceiling";
+  std::string s = who + ": " + number_text("%.1f us", b.timing->median_s * 1e6) + " (" + number_text("%.0f GB/s", b.gbps);
+  if (r.measured && r.ceiling && r.ceiling->gbps > 0) s += ", " + number_text("%.1f%%", 100.0 * b.gbps / r.ceiling->gbps) + " of the copy ceiling";
   s += ")";
   if (const Evaluation* best = r.best()) {
     const double ratio = b.timing->median_s / best->timing->median_s;
-    s += "; best/" + b.name + " = " + fmt("%.2fx", ratio) + (ratio >= 1.0 ? " faster" : " (slower)");
+    s += "; best/" + b.name + " = " + number_text("%.2fx", ratio) + (ratio >= 1.0 ? " faster" : " (slower)");
   }
   return s;
 }

@@ -1,6 +1,7 @@
 #include "probe_command.hpp"
 
 #include "app.hpp"
+#include "output_options.hpp"
 #include "progress.hpp"
 #include "size_parse.hpp"
 
@@ -26,6 +27,7 @@ struct ProbeCommand {
   std::string json_file, csv_dir, record_dir, save_target, target_name, base_target;
   std::string coalescing_n, copy_bytes, dram_chase_bytes, l2_chase_bytes, l2_read_bytes;
   std::string cache_dir;
+  std::string format = "table";
   bool no_cache = false;
   bool warm = false;
   bool quiet = false;
@@ -141,6 +143,7 @@ std::shared_ptr<ProbeCommand> add_probe_command(CLI::App& app) {
   sub->add_option("--cache-dir", cmd->cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
   sub->add_flag("--no-cache", cmd->no_cache, "compile everything, read and write no cache");
   sub->add_flag("-q,--quiet", cmd->quiet, "no progress on stderr");
+  add_format_options(*sub, cmd->format);
   sub->add_flag("--list", cmd->list, "list the probes, their --only selectors and kernel names (no GPU needed)");
   return cmd;
 }
@@ -223,7 +226,10 @@ int run_probe_command(const ProbeCommand& c, std::ostream& out, std::ostream& er
     return kExitNoDevice;
   }
 
-  probe::print_tables(out, r);
+  const output::Format format = chosen_format(c.format);
+  output::print(out, probe::to_document(r), format);
+  // Notes go where they do not break a machine-readable stdout.
+  std::ostream& notes = format == output::Format::table || format == output::Format::markdown ? out : err;
   if (!c.json_file.empty()) write_json(c.json_file, probe::to_json(r));
   if (!c.csv_dir.empty()) probe::write_csv(r, c.csv_dir);
   if (!c.record_dir.empty()) {
@@ -241,7 +247,7 @@ int run_probe_command(const ProbeCommand& c, std::ostream& out, std::ostream& er
     write_json(c.save_target, probe::target_file_json(t));
     // Prove it loads: the model's loader must accept what was written.
     const Target back = model::load_target_file(c.save_target);
-    out << "\nsaved target '" << back.name << "' to " << c.save_target
+    notes << "\nsaved target '" << back.name << "' to " << c.save_target
         << (base ? " (completed from catalogue entry " + base->name + ")" : std::string{}) << "\n";
   }
   if (!r.all_verified()) {

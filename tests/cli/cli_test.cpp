@@ -99,7 +99,7 @@ TEST_CASE("memtune filter --n 16M --target k20: ranked table, best and rationale
   MESSAGE("cold k20 filter run: " << seconds << " s");
   CHECK(r.code == kExitOk);
   CHECK(r.out.find("MODELED for Tesla K20c (sm_35, 13 SMs)") != std::string::npos);
-  CHECK(r.out.find("rank config") != std::string::npos);
+  CHECK(r.out.find("rank  config") != std::string::npos);
   CHECK(r.out.find("\n10   ") != std::string::npos); // ten ranked rows
   CHECK(r.out.find("more not compiled") != std::string::npos);
   CHECK(r.out.find("best: ") != std::string::npos);

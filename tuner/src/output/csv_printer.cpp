@@ -1,4 +1,5 @@
 #include <memtune/output/printer.hpp>
+#include <memtune/number_text.hpp>
 #include <memtune/version.hpp>
 
 namespace memtune::output {
@@ -14,6 +15,31 @@ std::string field(const std::string& s) {
 
 } // namespace
 
+std::string csv_text(const Table& t) {
+  std::string text;
+  std::string header;
+  for (const Column& c : t.columns)
+    if (c.csv) header += (header.empty() ? "" : ",") + field(c.key);
+  text += header + "\n";
+  for (const auto& row : t.rows) {
+    std::string line;
+    bool any = false;
+    for (const Column& c : t.columns) {
+      if (!c.csv) continue;
+      std::string cell;
+      if (row.contains(c.key)) {
+        const auto& v = row.at(c.key);
+        // The data's unit, not the text's scale; ten significant digits.
+        cell = v.is_number_float() ? number_text("%.10g", v.get<double>()) : cell_text({}, v);
+      }
+      line += (any ? "," : "") + field(cell);
+      any = true;
+    }
+    text += line + "\n";
+  }
+  return text;
+}
+
 void CsvPrinter::print(std::ostream& out, const Document& d) const {
   // Comment lines (pandas: comment='#') carry what JSON carries as fields.
   out << "# schema_version: " << kSchemaVersion << "\n# tool: memtune " << kVersion << "\n";
@@ -23,25 +49,7 @@ void CsvPrinter::print(std::ostream& out, const Document& d) const {
     if (b.kind != Block::Kind::table) continue;
     if (!first) out << "\n";
     first = false;
-    out << "# table: " << b.table.key << "\n";
-    std::string header;
-    for (const Column& c : b.table.columns)
-      if (c.csv) header += (header.empty() ? "" : ",") + field(c.key);
-    out << header << "\n";
-    for (const auto& row : b.table.rows) {
-      std::string line;
-      bool any = false;
-      for (const Column& c : b.table.columns) {
-        if (!c.csv) continue;
-        // CSV keeps the unit of the data (seconds), not the text's scale.
-        Column raw = c;
-        raw.scale = 1.0;
-        raw.format = c.format.empty() ? "" : "%.9g";
-        line += (any ? "," : "") + field(row.contains(c.key) ? cell_text(raw, row.at(c.key)) : "");
-        any = true;
-      }
-      out << line << "\n";
-    }
+    out << "# table: " << b.table.key << "\n" << csv_text(b.table);
   }
 }
 

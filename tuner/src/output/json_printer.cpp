@@ -8,7 +8,7 @@ nlohmann::json to_json(const Document& d) {
   j["schema_version"] = kSchemaVersion;
   j["tool"] = std::string("memtune ") + kVersion;
   for (const Block& b : d.blocks) {
-    if (b.kind != Block::Kind::table) continue;
+    if (b.kind != Block::Kind::table || !b.table.json) continue;
     nlohmann::json rows = nlohmann::json::array();
     for (nlohmann::json row : b.table.rows) {
       for (const Column& c : b.table.columns)

@@ -34,6 +34,7 @@ void MarkdownPrinter::print(std::ostream& out, const Document& d) const {
       }
     } else {
       const Table& t = b.table;
+      if (!t.title.empty()) out << "**" << cell(t.title) << "**\n\n";
       std::vector<const Column*> cols;
       for (const auto& c : t.columns)
         if (c.text) cols.push_back(&c);

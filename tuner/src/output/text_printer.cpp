@@ -62,7 +62,10 @@ void TablePrinter::print(std::ostream& out, const Document& d) const {
     switch (b.kind) {
     case Block::Kind::fact: out << "  " << b.text << "\n"; break;
     case Block::Kind::paragraph: out << b.text << (b.text.empty() || b.text.back() != '\n' ? "\n" : ""); break;
-    case Block::Kind::table: print_table(out, b.table); break;
+    case Block::Kind::table:
+      if (!b.table.title.empty()) out << b.table.title << "\n";
+      print_table(out, b.table);
+      break;
     }
     previous = b.kind;
     first = false;

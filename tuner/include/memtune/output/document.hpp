@@ -37,10 +37,12 @@ struct Column {
 
 struct Table {
   std::string key;                   // JSON key and CSV section name
+  std::string title;                 // a line above the table in text and markdown; may be empty
   std::vector<Column> columns;
   std::vector<nlohmann::json> rows;  // objects; keys that are no column still reach JSON
   std::size_t text_rows = std::numeric_limits<std::size_t>::max(); // rows table/markdown show (JSON, CSV: all)
   bool text = true;                  // false: JSON and CSV only (a paragraph tells people about it)
+  bool json = true;                  // false: the document's data already holds these rows, richer
 };
 
 struct Block {

@@ -39,6 +39,10 @@ public:
   void print(std::ostream& out, const Document& document) const override;
 };
 
+// One table as RFC 4180 CSV: a header row of the CSV columns' keys, one row
+// per line; numbers as the data has them (seconds, fractions), not scaled.
+[[nodiscard]] std::string csv_text(const Table& table);
+
 // The JSON printer's document: data, every table's rows, schema_version, tool.
 [[nodiscard]] nlohmann::json to_json(const Document& document);
 

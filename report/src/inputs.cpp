@@ -154,6 +154,11 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
   if (doc.contains("copy_ceiling")) run.copy_ceiling_gbps = number(doc.at("copy_ceiling"), "gbps");
   if (!run.copy_ceiling_gbps) run.copy_ceiling_gbps = number(doc, "copy_ceiling_gbps"); // a recording's flat key
   if (run.peak_gbps && *run.peak_gbps <= 0) run.peak_gbps.reset();
+  if (doc.contains("model_bound") && doc["model_bound"].value("not_compiled", 0) > 0)
+    run.notes.push_back(std::to_string(doc["model_bound"].value("not_compiled", 0)) +
+                        " more configurations were not compiled: the model's bound put them behind the " +
+                        std::to_string(doc["model_bound"].value("exact_top", 0)) +
+                        " best (a --record run predicts every one), so the plots show the evaluated ones only");
   if (tuning_output && !doc.contains("trials")) {
     run.order_known = false;
     run.notes.push_back("this --json output has only the ranked top and the failures (written before runs kept every "

@@ -1,10 +1,15 @@
 #include "app.hpp"
 
 #include "probe_command.hpp"
+#include "profile_command.hpp"
 #include "recording.hpp"
 #include "shard_option.hpp"
+#include "report_command.hpp"
 #include "size_parse.hpp"
-#include "table_printer.hpp"
+#include "tune_progress.hpp"
+#include "interop_command.hpp"
+#include "output_options.hpp"
+#include "targets_command.hpp"
 
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/profile_store.hpp>
@@ -12,6 +17,7 @@
 #include <memtune/targets.hpp>
 #include <memtune/templates/catalogue.hpp>
 #include <memtune/tuner.hpp>
+#include <memtune/tuning_document.hpp>
 #include <memtune/version.hpp>
 
 #include <CLI/CLI.hpp>
@@ -34,8 +40,10 @@ struct CommonOptions {
   int device = 0;
   bool warm = false;
   bool json = false;
+  std::string format = "table";
   std::string save;
   std::string record;
+  std::string report;
   std::size_t top = 10;
   std::string cache_dir;
   std::string target = "local";
@@ -57,27 +65,6 @@ void write_file(const std::string& path, const nlohmann::json& j) {
   std::ofstream f(path);
   f << j.dump(2) << "\n";
   if (!f) throw std::runtime_error("cannot write " + path);
-}
-
-int list_targets(std::ostream& out) {
-  const model::TargetCatalog catalog = load_targets();
-  out << "targets in " << targets_folder().string() << " (any other than local is modeled):\n";
-  char line[200];
-  std::snprintf(line, sizeof line, "  %-10s %-26s %-6s %5s %10s %8s %9s\n", "name", "GPU", "arch", "SMs", "DRAM GB/s",
-                "L2 MiB", "banks");
-  out << line;
-  std::snprintf(line, sizeof line, "  %-10s %-26s %-6s %5s %10s %8s %9s\n", "local", "the GPU in this machine", "-", "-",
-                "-", "-", "-");
-  out << line;
-  for (const Target& t : catalog.targets()) {
-    std::string banks;
-    for (int w : t.bank_widths_bytes) banks += (banks.empty() ? "" : "/") + std::to_string(w) + "B";
-    std::snprintf(line, sizeof line, "  %-10s %-26s %-6s %5d %10.0f %8.1f %9s\n", t.name.c_str(),
-                  t.display_name.substr(0, 26).c_str(), t.arch().c_str(), t.sm_count, t.dram_bandwidth_gbs,
-                  static_cast<double>(t.l2_bytes) / (1 << 20), banks.c_str());
-    out << line;
-  }
-  return kExitOk;
 }
 
 int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostream& out, std::ostream& err) {
@@ -143,10 +130,8 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
   t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
   if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
-  if (!o.quiet)
-    t.on_evaluation = [&err](const Evaluation&, std::size_t done) {
-      if (done % 25 == 0) err << "  ... " << done << " candidates\n";
-    };
+  std::optional<ProgressLine> progress;
+  if (!o.quiet) attach_progress(t, progress.emplace(err, stderr_is_terminal(err)));
 
   TuningResult result;
   try {
@@ -156,27 +141,20 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
                            ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).");
     const ResolvedTarget target = resolve_target(o.target, o.device);
     result = target.measured ? tune(*cmd.kernel, problem, t) : tune_modeled(*cmd.kernel, problem, target.target, t);
+    if (progress) progress->finish(run_summary(result));
   } catch (const DeviceRequired& e) {
     err << "memtune " << cmd.kernel->name() << ": " << e.what() << "\n";
     return kExitNoDevice;
   }
 
-  const std::string note = cmd.kernel->explain(result);
-  if (o.json) {
-    nlohmann::json j = to_json(result, o.top);
-    if (!note.empty()) j["template_note"] = note;
-    out << j.dump(2) << "\n";
-  } else {
-    print_table(out, result, o.top);
-    if (!note.empty()) out << "\n" << cmd.kernel->name() << ": " << note << "\n";
-    if (!result.baselines.empty()) out << "\ncompared in the same run (same timing protocol and verification):\n";
-    for (const auto& b : result.baselines) out << "  " << describe_baseline(result, b) << "\n";
-  }
+  const output::Format format = chosen_format(o.format, o.json);
+  output::print(out, to_document(result, o.top, cmd.kernel->explain(result)), format);
   if (!o.record.empty()) write_file(o.record, recording_json(result));
+  if (!o.report.empty()) write_run_report(result, o.report);
   if (!o.save.empty() && result.best()) {
     ProfileStore store(o.save);
     store.save(make_profile_entry(result));
-    if (!o.json) out << "\nsaved to " << o.save << "\n";
+    if (format == output::Format::table) out << "\nsaved to " << o.save << "\n";
   }
   if (!result.best()) return kExitError;
   return result.aborted.empty() ? kExitOk : kExitError;
@@ -198,6 +176,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     commands.push_back(cmd);
   }
   const auto probe = add_probe_command(app);
+  const auto report = add_report_command(app);
+  const auto profile = add_profile_command(app);
+  const auto interop = add_interop_commands(app);
   for (auto& cmd : commands) {
     CLI::App* sub = cmd.app;
     for (const auto& p : cmd.kernel->problem_parameters()) {
@@ -216,9 +197,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     sub->add_option("--target", o.target, "GPU to tune for: local (measured) or a name from `memtune targets` (modeled)")
         ->capture_default_str();
     sub->add_flag("--warm", o.warm, "keep caches warm between samples (default: flush L2 before each)");
-    sub->add_flag("--json", o.json, "machine-readable output on stdout");
+    add_format_options(*sub, o.format, &o.json);
     sub->add_option("--save", o.save, "add/update this run's best configuration in a JSON profile store");
     sub->add_option("--record", o.record, "write every candidate's time or failure (for replayed search)");
+    sub->add_option("--report", o.report, "write an HTML report of the run (memtune report) at the end");
     sub->add_option("--top", o.top, "rows of the ranked table")->capture_default_str();
     sub->add_option("--cache-dir", o.cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
     sub->add_flag("--no-cache", o.no_cache, "compile everything, read and write no cache");
@@ -236,7 +218,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
                         (known.empty() ? std::string("this template has none") : "known: " + known) + ")");
   }
 
-  CLI::App* targets_cmd = app.add_subcommand("targets", "list the GPUs memtune can tune for (configs/targets)");
+  const auto targets_cmd = add_targets_command(app);
 
   try {
     app.parse(argc, argv);
@@ -246,10 +228,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   }
 
   try {
-    if (targets_cmd->parsed()) return list_targets(out);
+    if (targets_command_parsed(*targets_cmd)) return run_targets_command(*targets_cmd, out);
     for (const auto& cmd : commands)
       if (cmd.app->parsed()) return run_template(cmd, o, out, err);
     if (probe_command_parsed(*probe)) return run_probe_command(*probe, out, err);
+    if (report_command_parsed(*report)) return run_report_command(*report, out, err);
+    if (profile_command_parsed(*profile)) return run_profile_command(*profile, out, err);
+    if (interop_command_parsed(*interop)) return run_interop_command(*interop, out, err);
   } catch (const model::TargetFileError& e) {
     err << "memtune: " << e.what() << "\n";
     return kExitError;

@@ -13,8 +13,8 @@
 #include <vector>
 
 using namespace memtune::cli;
-using memtune::cli::testing::Run;
-using memtune::cli::testing::run_cli;
+using Run = memtune::testing::CliRun;
+using memtune::testing::run_cli;
 
 TEST_CASE("sizes: plain, K/M/G suffixes, and rejects") {
   CHECK(parse_size("1000003") == 1000003);
@@ -89,7 +89,7 @@ TEST_CASE("memtune filter --n 16M --target k20: ranked table, best and rationale
   MESSAGE("cold k20 filter run: " << seconds << " s");
   CHECK(r.code == kExitOk);
   CHECK(r.out.find("MODELED for Tesla K20c (sm_35, 13 SMs)") != std::string::npos);
-  CHECK(r.out.find("rank config") != std::string::npos);
+  CHECK(r.out.find("rank  config") != std::string::npos);
   CHECK(r.out.find("\n10   ") != std::string::npos); // ten ranked rows
   CHECK(r.out.find("more not compiled") != std::string::npos);
   CHECK(r.out.find("best: ") != std::string::npos);

@@ -43,11 +43,11 @@ private:
   int fd_ = -1;
 };
 
-bool same_key(const ProfileEntry& a, const ProfileEntry& b) {
+} // namespace
+
+bool same_profile_key(const ProfileEntry& a, const ProfileEntry& b) {
   return a.device == b.device && a.template_name == b.template_name && a.problem == b.problem;
 }
-
-} // namespace
 
 nlohmann::json ProfileEntry::to_json() const {
   return {{"device", device.to_json()}, {"template", template_name}, {"problem", problem},
@@ -115,15 +115,17 @@ nlohmann::json ProfileStore::read_document() const {
   return doc;
 }
 
-std::vector<ProfileEntry> ProfileStore::entries() const {
-  const nlohmann::json doc = read_document();
+std::vector<ProfileEntry> ProfileStore::entries() const { return parse_entries(read_document()); }
+
+std::vector<ProfileEntry> ProfileStore::parse_entries(const nlohmann::json& doc) const {
   std::vector<ProfileEntry> out;
   std::size_t index = 0;
   for (const auto& j : doc.at("entries")) {
     try {
       out.push_back(ProfileEntry::from_json(j));
     } catch (const std::invalid_argument& e) {
-      throw ProfileError("profile store " + file_.string() + ", entry " + std::to_string(index) + ": " + e.what());
+      throw ProfileError("profile store " + file_.string() + ", entry " + std::to_string(index) + ": " + e.what() +
+                         ". The file was left untouched.");
     }
     ++index;
   }
@@ -131,13 +133,20 @@ std::vector<ProfileEntry> ProfileStore::entries() const {
 }
 
 void ProfileStore::save(const ProfileEntry& entry) {
+  update([&](std::vector<ProfileEntry>& entries) {
+    std::erase_if(entries, [&](const ProfileEntry& e) { return same_profile_key(e, entry); });
+    entries.push_back(entry);
+  });
+}
+
+void ProfileStore::update(const std::function<void(std::vector<ProfileEntry>&)>& change) {
   if (file_.has_parent_path()) std::filesystem::create_directories(file_.parent_path());
   FileLock lock(file_);
   nlohmann::json doc = read_document(); // throws on a corrupt store: never overwrite it
+  std::vector<ProfileEntry> list = parse_entries(doc);
+  change(list);
   nlohmann::json kept = nlohmann::json::array();
-  for (const auto& j : doc.at("entries"))
-    if (!same_key(ProfileEntry::from_json(j), entry)) kept.push_back(j);
-  kept.push_back(entry.to_json());
+  for (const auto& e : list) kept.push_back(e.to_json());
   doc["entries"] = kept;
   doc["schema_version"] = kSchemaVersion;
   doc["tool"] = std::string("memtune ") + kVersion;
@@ -147,7 +156,10 @@ void ProfileStore::save(const ProfileEntry& entry) {
   {
     std::ofstream out(tmp);
     out << doc.dump(2) << "\n";
-    if (!out.flush()) throw ProfileError("cannot write " + tmp.string());
+    if (!out.flush()) {
+      std::filesystem::remove(tmp);
+      throw ProfileError("cannot write " + tmp.string());
+    }
   }
   std::error_code ec;
   std::filesystem::rename(tmp, file_, ec);

@@ -60,6 +60,7 @@ TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& prob
   }
   result.bytes_moved = kernel.bytes_moved(problem);
   result.peak_dram_gbs = target.dram_bandwidth_gbs;
+  if (options.on_start) options.on_start(result);
   return result;
 }
 

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -40,6 +41,9 @@ struct ProfileEntry {
   static ProfileEntry from_json(const nlohmann::json& j); // throws std::invalid_argument naming the field
 };
 
+// The store's key: same device fingerprint, template and problem.
+[[nodiscard]] bool same_profile_key(const ProfileEntry& a, const ProfileEntry& b);
+
 class ProfileError : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
@@ -54,6 +58,11 @@ public:
   [[nodiscard]] std::vector<ProfileEntry> entries() const;
   // Adds the entry, replacing one with the same key.
   void save(const ProfileEntry& entry);
+  // Read-modify-write under the store's lock: `change` gets every entry and
+  // edits the list (merge, prune); the store is then replaced atomically. A
+  // corrupt store throws ProfileError before `change` runs and is left
+  // untouched; so is the store when `change` throws. Creates a missing store.
+  void update(const std::function<void(std::vector<ProfileEntry>&)>& change);
   // Exact key first, then the nearest size (size_keys name the problem's size
   // parameters, e.g. {"n"}). nullopt when nothing matches.
   [[nodiscard]] std::optional<ProfileEntry> lookup(const DeviceFingerprint& device, const std::string& template_name,
@@ -64,6 +73,7 @@ public:
 
 private:
   [[nodiscard]] nlohmann::json read_document() const;
+  [[nodiscard]] std::vector<ProfileEntry> parse_entries(const nlohmann::json& document) const;
   std::filesystem::path file_;
 };
 

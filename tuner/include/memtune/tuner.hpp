@@ -50,6 +50,9 @@ struct TuneOptions {
   // KernelTemplate::baselines(), e.g. "cublas"); an unknown name throws
   // std::invalid_argument before anything runs.
   std::vector<std::string> compare;
+  // Called once the space is known, before the first candidate (for progress
+  // output: the result holds the space, strategy and mode); may be empty.
+  std::function<void(const TuningResult&)> on_start;
   // Called after each candidate (for progress output); may be empty.
   std::function<void(const Evaluation&, std::size_t done)> on_evaluation;
 };

@@ -86,5 +86,8 @@ std::string describe_baseline(const TuningResult& result, const BaselineResult& 
 // Schema-versioned JSON of the whole run (the --json output).
 nlohmann::json to_json(const TuningResult& result, std::size_t top = SIZE_MAX);
 nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& e);
+// Every evaluation in evaluation order, as a recording's trials
+// (search/recording.hpp): {config, status, time_s} or {config, status, reason}.
+nlohmann::json trials_to_json(const TuningResult& result);
 
 } // namespace memtune

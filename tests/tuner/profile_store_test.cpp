@@ -94,7 +94,8 @@ TEST_CASE("an entry with a missing field names the entry and the field") {
     std::ofstream out(file);
     out << R"({"schema_version": 1, "entries": [{"template": "filter"}]})";
   }
-  CHECK_THROWS_WITH_AS(ProfileStore(file).entries(), doctest::Contains("entry 0: field 'device'"), ProfileError);
+  CHECK_THROWS_WITH_AS(ProfileStore(file).entries(), doctest::Contains("field 'entries[0].device': missing"),
+                       ProfileError);
   std::filesystem::remove(file);
 }
 
@@ -104,7 +105,8 @@ TEST_CASE("a store of another schema version is refused") {
     std::ofstream out(file);
     out << R"({"schema_version": 99, "entries": []})";
   }
-  CHECK_THROWS_WITH_AS(ProfileStore(file).entries(), doctest::Contains("schema_version 99"), ProfileError);
+  CHECK_THROWS_WITH_AS(ProfileStore(file).entries(), doctest::Contains("field 'schema_version'"), ProfileError);
+  CHECK_THROWS_WITH_AS(ProfileStore(file).entries(), doctest::Contains("the store has 99"), ProfileError);
   std::filesystem::remove(file);
 }
 

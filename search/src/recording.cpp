@@ -19,7 +19,11 @@ Trial trial_from_fields(const Space& space, const io::JsonFields& j) {
   } catch (const std::invalid_argument& e) {
     config.fail(e.what());
   }
-  if (const auto why = space.violation(t.config)) config.fail("invalid config: " + *why);
+  try {
+    if (const auto why = space.violation(t.config)) config.fail("invalid config: " + *why);
+  } catch (const std::domain_error& e) { // a constraint that cannot be evaluated (overflow, division by zero)
+    config.fail(e.what());
+  }
   t.status = j.at("status").nonempty_string();
   if (t.status == "ok") {
     const io::JsonFields time = j.at("time_s");
@@ -69,7 +73,7 @@ Recording Recording::from_fields(const io::JsonFields& j) {
   const io::JsonFields space = j.at("space");
   try {
     r.space = Space::from_json(space.value());
-  } catch (const std::invalid_argument& e) {
+  } catch (const std::logic_error& e) { // invalid_argument, out_of_range, domain_error: a space that makes no sense
     space.fail(e.what());
   }
   std::set<Config> seen;

@@ -78,7 +78,9 @@ std::vector<search::Constraint> only_constraints(const search::Space& space,
                                                  const std::map<std::string, std::string>& only) {
   std::vector<search::Constraint> out;
   search::Config fixed;
-  for (const auto& [name, text] : only) {
+  for (const auto& item : only) {
+    const std::string& name = item.first; // not a structured binding: clang 14 cannot capture those
+    const std::string& text = item.second;
     const std::string argument = "--only " + name + "=" + text;
     const auto axis = std::find_if(space.axes().begin(), space.axes().end(),
                                    [&](const search::Axis& a) { return a.name == name; });

@@ -86,9 +86,10 @@ ProfileStore::ProfileStore(std::filesystem::path file) : file_(std::move(file)) 
 
 std::vector<ProfileEntry> ProfileStore::entries() const {
   try {
+    const std::filesystem::path store = io::output_file(file_); // links followed: a dangling one is a new store
     std::error_code ec;
-    if (!std::filesystem::exists(file_, ec) && !std::filesystem::is_symlink(file_, ec)) return {};
-    return parse_store(io::read_text_file(file_), file_.string()).entries;
+    if (!std::filesystem::exists(store, ec)) return {};
+    return parse_store(io::read_text_file(store), file_.string()).entries;
   } catch (const InputError& e) {
     throw ProfileError(e);
   }

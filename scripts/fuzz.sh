@@ -42,6 +42,8 @@ if [ ${#names[@]} -eq 0 ]; then
 fi
 mkdir -p "$build/fuzz-logs" "$build/fuzz-artifacts"
 status=0
+passed=0
+failed=0
 report=()
 for name in "${names[@]}"; do
   exe="$build/tests/fuzz/fuzz_$name"
@@ -54,6 +56,7 @@ for name in "${names[@]}"; do
   result=ok
   "$exe" "$corpus" "$build/tests/fuzz/seeds/$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$name-" >"$log" 2>&1 || { result=FOUND; status=1; }
+  if [ "$result" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   took=$(sed -n 's/.*Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
   report+=("$(printf '%-16s %8s s %12s executions  %s' "$name" "${took:-?}" "${runs:-?}" "$result")")
@@ -65,4 +68,5 @@ done
 echo
 echo "harness          seconds     executions  result"
 printf '%s\n' "${report[@]}"
+echo "fuzz: $passed passed, $failed failed"
 exit $status

@@ -21,7 +21,8 @@ CLI::Validator whole_number(std::uint64_t max) {
         errno = 0;
         const unsigned long long v = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0;
         if (!digits || errno == ERANGE || v > max)
-          return "'" + text + "' is not a whole number in 0.." + std::to_string(max);
+          return "'" + text + "' is not a whole number " +
+                 (max == std::numeric_limits<std::uint64_t>::max() ? std::string(">= 0") : "in 0.." + std::to_string(max));
         return {};
       },
       "N >= 0", "whole number");

@@ -17,7 +17,9 @@ Trial trial_from_fields(const Space& space, const io::JsonFields& j) {
   try {
     t.config = space.config_from_json(config.value());
   } catch (const std::invalid_argument& e) {
-    config.fail(e.what());
+    std::string why = e.what();
+    if (why.rfind("config: ", 0) == 0) why.erase(0, 8); // the field already says it is the config
+    config.fail(why);
   }
   try {
     if (const auto why = space.violation(t.config)) config.fail("invalid config: " + *why);

@@ -43,7 +43,9 @@ CLI::Validator seconds() {
 Problem parse_problem(const std::vector<ProblemParameter>& parameters,
                       const std::map<std::string, std::optional<std::string>>& typed) {
   Problem problem;
-  for (const auto& [name, text] : typed) {
+  for (const auto& item : typed) {
+    const std::string& name = item.first; // not a structured binding: clang 14 cannot capture those
+    const std::optional<std::string>& text = item.second;
     if (!text) continue;
     const std::string argument = "--" + name + " '" + *text + "'";
     const auto param = std::find_if(parameters.begin(), parameters.end(), [&](const ProblemParameter& p) { return p.name == name; });

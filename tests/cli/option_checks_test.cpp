@@ -1,5 +1,7 @@
 #include "app.hpp"
 #include "option_checks.hpp"
+#include "run_cli.hpp"
+#include "temp_dir.hpp"
 
 #include <memtune/profile_store.hpp>
 
@@ -9,38 +11,15 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <random>
-#include <sstream>
 
 using namespace memtune::cli;
 namespace fs = std::filesystem;
 
+using memtune::cli::testing::Run;
+using memtune::cli::testing::run_cli;
+using memtune::testing::TempDir;
+
 namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run run_cli(std::vector<const char*> args) {
-  args.insert(args.begin(), "memtune");
-  std::ostringstream out, err;
-  const int code = run(static_cast<int>(args.size()), args.data(), out, err);
-  return {code, out.str(), err.str()};
-}
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("memtune-cli-" + std::to_string(std::random_device{}()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name) << text;
-    return (path / name).string();
-  }
-};
 
 std::string slurp(const std::string& p) {
   std::ifstream in(p);

@@ -1,6 +1,8 @@
 #include <memtune/io/atomic_file.hpp>
 #include <memtune/io/errors.hpp>
 
+#include "temp_dir.hpp"
+
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -9,21 +11,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <random>
 
 using namespace memtune;
+using memtune::testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("memtune-atomic-" + std::to_string(std::random_device{}()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);

@@ -3,7 +3,6 @@
 #include "option_checks.hpp"
 #include "probe_command.hpp"
 #include "recording.hpp"
-#include "size_parse.hpp"
 #include "table_printer.hpp"
 
 #include <memtune/cuda/driver_api.hpp>
@@ -199,14 +198,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
   CLI::App* targets_cmd = app.add_subcommand("targets", "list the GPUs memtune can tune for (configs/targets)");
 
-  // CLI11 says only "A subcommand is required" for a misspelt one.
-  if (argc > 1 && argv[1][0] != '-') {
-    std::vector<std::string> known;
-    for (const CLI::App* s : app.get_subcommands([](CLI::App*) { return true; })) known.push_back(s->get_name());
-    if (std::find(known.begin(), known.end(), argv[1]) == known.end()) {
-      err << "memtune: " << unknown_command_message(argv[1], known) << "\n";
-      return kExitUsage;
-    }
+  if (const auto unknown = unknown_command(app, argc, argv)) {
+    err << "memtune: " << *unknown << "\n";
+    return kExitUsage;
   }
   try {
     app.parse(argc, argv);

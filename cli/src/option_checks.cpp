@@ -154,4 +154,12 @@ std::string unknown_command_message(const std::string& given, const std::vector<
          "; commands: " + list;
 }
 
+std::optional<std::string> unknown_command(const CLI::App& app, int argc, const char* const* argv) {
+  if (argc < 2 || argv[1][0] == '-') return std::nullopt;
+  std::vector<std::string> known;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) known.push_back(sub->get_name());
+  if (std::find(known.begin(), known.end(), argv[1]) != known.end()) return std::nullopt;
+  return unknown_command_message(argv[1], known);
+}
+
 } // namespace memtune::cli

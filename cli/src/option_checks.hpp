@@ -48,5 +48,8 @@ void check_fits_memory(const KernelTemplate& kernel, const Problem& problem, con
 
 // For `memtune filtre`: "unknown command 'filtre' (did you mean 'filter'?); commands: ...".
 [[nodiscard]] std::string unknown_command_message(const std::string& given, const std::vector<std::string>& known);
+// That message when argv's first word is not one of `app`'s subcommands (CLI11
+// would say only "A subcommand is required"); nullopt otherwise.
+[[nodiscard]] std::optional<std::string> unknown_command(const CLI::App& app, int argc, const char* const* argv);
 
 } // namespace memtune::cli

@@ -2,7 +2,9 @@
 #include <memtune/io/json_document.hpp>
 #include <memtune/search/recording.hpp>
 
+#include <algorithm>
 #include <limits>
+#include <string_view>
 #include <map>
 #include <memory>
 #include <set>
@@ -23,7 +25,7 @@ Trial trial_from_fields(const Space& space, const io::JsonFields& j) {
   }
   try {
     if (const auto why = space.violation(t.config)) config.fail("invalid config: " + *why);
-  } catch (const std::domain_error& e) { // a constraint that cannot be evaluated (overflow, division by zero)
+  } catch (const std::logic_error& e) { // a constraint that cannot be evaluated (overflow, division by zero)
     config.fail(e.what());
   }
   t.status = j.at("status").nonempty_string();
@@ -36,6 +38,31 @@ Trial trial_from_fields(const Space& space, const io::JsonFields& j) {
     if (const auto reason = j.find("reason")) t.reason = reason->string();
   }
   return t;
+}
+
+// The axes a constraint's JSON names: every string of an expression ({"op":
+// ..., "args": [...]}, an axis name, a number), in lhs, rhs and "if".
+void collect_named_axes(const nlohmann::json& j, const char* key, std::vector<std::string>& out) {
+  if (j.is_string()) {
+    if (std::string_view(key) != "op" && std::string_view(key) != "cmp" && std::string_view(key) != "reason")
+      out.push_back(j.get<std::string>());
+  } else if (j.is_array()) {
+    for (const auto& e : j) collect_named_axes(e, key, out);
+  } else if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) collect_named_axes(v, k.c_str(), out);
+  }
+}
+
+// A constraint over an axis the space lacks would throw on every config it
+// is evaluated on; say which constraint, where, once.
+void check_constraint_axes(const Space& space, const io::JsonFields& space_fields) {
+  for (std::size_t i = 0; i < space.constraints().size(); ++i) {
+    std::vector<std::string> named;
+    collect_named_axes(space.constraints()[i].to_json(), "", named);
+    for (const auto& name : named)
+      if (std::none_of(space.axes().begin(), space.axes().end(), [&](const Axis& a) { return a.name == name; }))
+        space_fields.at("constraints").at(i).fail("names axis '" + name + "', which the space does not have");
+  }
 }
 
 } // namespace
@@ -78,6 +105,7 @@ Recording Recording::from_fields(const io::JsonFields& j) {
   } catch (const std::logic_error& e) { // invalid_argument, out_of_range, domain_error: a space that makes no sense
     space.fail(e.what());
   }
+  check_constraint_axes(r.space, space);
   std::set<Config> seen;
   for (const io::JsonFields& trial : j.at("trials").elements()) {
     Trial t = trial_from_fields(r.space, trial);

@@ -197,3 +197,17 @@ TEST_CASE("a recording nested 30000 levels deep is refused with the file and the
   CHECK(e.find("nested deeper than 256 levels") != std::string::npos);
 }
 
+
+// Found by tests/fuzz/fuzz_recording: a constraint over a misspelt axis threw
+// std::out_of_range from every validity check, without file or field.
+TEST_CASE("a constraint over an axis the space lacks names the constraint") {
+  const TempDir dir;
+  nlohmann::json j = sample().to_json();
+  j["space"]["constraints"].push_back(
+      {{"lhs", "items"}, {"cmp", "=="}, {"rhs", 1}, {"if", {{"lhs", "liyout"}, {"cmp", "=="}, {"rhs", 0}}}});
+  const std::size_t index = j["space"]["constraints"].size() - 1;
+  const auto file = dir.write("misspelt.json", j.dump(1));
+  const std::string e = load_error(file);
+  CHECK(e.find(file.string() + ":") == 0);
+  CHECK(e.find("field 'space.constraints[" + std::to_string(index) + "]': names axis 'liyout'") != std::string::npos);
+}

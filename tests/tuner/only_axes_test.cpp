@@ -51,7 +51,7 @@ TEST_CASE("values that the constraints rule out name the constraints") {
   // 1024 x 2 > 1024 on every layout: the tile constraint alone rules them out.
   CHECK(error_of({{"block_size", "1024"}, {"items", "2"}}) ==
         "--only block_size=1024,items=2: no configuration with these values satisfies the space's constraints: the "
-        "tile fits in shared memory: ((block_size * items) <= 1024)");
+        "tile fits in shared memory: (block_size * items) <= 1024");
   // items=4 with aos: each constraint fails somewhere, together everywhere.
   const std::string both = error_of({{"block_size", "1024"}, {"items", "4"}, {"layout", "aos"}});
   CHECK(both.find("the tile fits in shared memory") != std::string::npos);

@@ -3,6 +3,7 @@
 #include "option_checks.hpp"
 #include "probe_command.hpp"
 #include "recording.hpp"
+#include "shard_option.hpp"
 #include "table_printer.hpp"
 
 #include <memtune/cuda/driver_api.hpp>
@@ -43,6 +44,7 @@ struct CommonOptions {
   bool quiet = false;
   std::vector<std::string> compare;
   std::vector<std::string> only; // "axis=value"
+  std::string shard;             // "I/N"; empty: from a Slurm job array, else none
 };
 
 struct TemplateCommand {
@@ -98,6 +100,7 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
   t.use_cache = !o.no_cache;
   t.only = parse_only(o.only);
   t.model_prior = !o.no_model_prior;
+  apply_shard(t, o.shard, !o.save.empty());
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
   t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
   if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
@@ -186,6 +189,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     sub->add_flag("--no-model-prior", o.no_model_prior,
                   "bayes on the local GPU: search without the analytical model's prediction as the prior mean");
     sub->add_flag("-q,--quiet", o.quiet, "no progress on stderr");
+    add_shard_option(*sub, o.shard);
     sub->add_option("--only", o.only,
                     "fix an axis to one value, AXIS=VALUE (repeatable): e.g. measure one configuration under ncu")
         ->delimiter(',');

@@ -13,7 +13,6 @@
 #include <vector>
 
 using namespace memtune::cli;
-
 using memtune::cli::testing::Run;
 using memtune::cli::testing::run_cli;
 

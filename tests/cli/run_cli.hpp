@@ -1,5 +1,5 @@
 #pragma once
-// Runs the memtune command line in-process and keeps what it printed.
+// Runs the memtune CLI in-process and keeps its exit code and output.
 #include "app.hpp"
 
 #include <sstream>

@@ -100,6 +100,11 @@ Recording Recording::from_fields(const io::JsonFields& j) {
   r.problem = j.has("problem") ? j.at("problem").value() : nlohmann::json::object();
   r.device = j.has("device") ? j.at("device").value() : nlohmann::json::object();
   const io::JsonFields space = j.at("space");
+  // Space::from_json converts axis values with nlohmann's get<int64_t>, which
+  // is undefined for a float out of range (found by fuzz_recording): check first.
+  for (const io::JsonFields& axis : space.at("axes").elements())
+    if (const auto values = axis.find("values"))
+      for (const io::JsonFields& value : values->elements()) (void)value.integer<std::int64_t>();
   try {
     r.space = Space::from_json(space.value());
   } catch (const std::logic_error& e) { // invalid_argument, out_of_range, domain_error: a space that makes no sense

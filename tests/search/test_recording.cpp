@@ -211,3 +211,15 @@ TEST_CASE("a constraint over an axis the space lacks names the constraint") {
   CHECK(e.find(file.string() + ":") == 0);
   CHECK(e.find("field 'space.constraints[" + std::to_string(index) + "]': names axis 'liyout'") != std::string::npos);
 }
+
+// Found by tests/fuzz/fuzz_recording: a float out of the int64 range among an
+// axis's values was converted with undefined behaviour.
+TEST_CASE("an axis value that is not an integer names the axis value") {
+  const TempDir dir;
+  nlohmann::json j = sample().to_json();
+  j["space"]["axes"][0]["values"][1] = 6.6e75;
+  const auto file = dir.write("float-value.json", j.dump(1));
+  const std::string e = load_error(file);
+  CHECK(e.find(file.string() + ":") == 0);
+  CHECK(e.find("field 'space.axes[0].values[1]': expected an integer, got 6.6e+75") != std::string::npos);
+}

@@ -12,6 +12,7 @@
 //
 //   memtune_model_validation bench/data/h100_filter_16M.json [--target h100-sxm | --target-file probed.json]
 //                            [--repeat second_filter_record.json]
+#include <memtune/io/errors.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/probe/prior.hpp>
 #include <memtune/rank_correlation.hpp>
@@ -112,7 +113,7 @@ Predictions predict_recording(const memtune::search::Recording& rec, const memtu
 
 } // namespace
 
-int main(int argc, char** argv) {
+static int bench_main(int argc, char** argv) {
   CLI::App app{"memtune model validation: predicted vs measured ranking of a recorded space"};
   std::vector<std::string> files;
   std::string target_name;
@@ -193,4 +194,9 @@ int main(int argc, char** argv) {
   }
   if (csv) std::fclose(csv);
   return status;
+}
+
+// A bad recording or target file is a message and exit code 1, never `terminate called`.
+int main(int argc, char** argv) {
+  return memtune::run_reporting_errors("memtune_model_validation", std::cerr, [&] { return bench_main(argc, argv); });
 }

@@ -46,6 +46,7 @@
 // bayes_opt on the same recording (no more evaluations).
 #include "metrics.hpp"
 
+#include <memtune/io/errors.hpp>
 #include <memtune/model_prior.hpp>
 #include <memtune/probe/prior.hpp>
 #include <memtune/search/factory.hpp>
@@ -307,7 +308,7 @@ void print_batch_table(const std::vector<Row>& rows, const std::vector<std::size
 
 } // namespace
 
-int main(int argc, char** argv) {
+static int bench_main(int argc, char** argv) {
   CLI::App app{"Search efficiency of memtune's strategies on recorded spaces (no GPU needed)"};
   std::vector<std::string> files;
   std::vector<std::string> strategies = search::strategy_names();
@@ -502,4 +503,9 @@ int main(int argc, char** argv) {
   print_verdicts(rows, kernel_tuner, no_prior);
   if (batch_sizes.size() > 1) print_batch_table(rows, batch_sizes);
   return 0;
+}
+
+// A bad recording or target file is a message and exit code 1, never `terminate called`.
+int main(int argc, char** argv) {
+  return memtune::run_reporting_errors("memtune_search_bench", std::cerr, [&] { return bench_main(argc, argv); });
 }

@@ -1,5 +1,6 @@
 #include "app.hpp"
 
+#include "option_checks.hpp"
 #include "probe_command.hpp"
 #include "profile_command.hpp"
 #include "recording.hpp"
@@ -12,6 +13,7 @@
 #include "targets_command.hpp"
 
 #include <memtune/cuda/driver_api.hpp>
+#include <memtune/io/atomic_file.hpp>
 #include <memtune/profile_store.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/targets.hpp>
@@ -25,7 +27,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <map>
 
 namespace memtune::cli {
@@ -61,44 +62,12 @@ struct TemplateCommand {
   std::map<std::string, std::string> problem_text; // as typed; parsed after CLI11
 };
 
-void write_file(const std::string& path, const nlohmann::json& j) {
-  std::ofstream f(path);
-  f << j.dump(2) << "\n";
-  if (!f) throw std::runtime_error("cannot write " + path);
-}
-
 int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostream& out, std::ostream& err) {
-  Problem problem;
-  for (const auto& [name, text] : cmd.problem_text) {
-    if (text.empty()) continue;
-    const auto params = cmd.kernel->problem_parameters();
-    const ProblemParameter& param =
-        *std::find_if(params.begin(), params.end(), [&](const ProblemParameter& p) { return p.name == name; });
-    if (!param.labels.empty()) {
-      const auto it = std::find(param.labels.begin(), param.labels.end(), text);
-      if (it == param.labels.end()) {
-        std::string known;
-        for (const auto& l : param.labels) known += (known.empty() ? "" : ", ") + l;
-        err << "memtune " << cmd.kernel->name() << ": --" << name << " " << text << ": expected one of " << known << "\n";
-        return kExitUsage;
-      }
-      problem[name] = it - param.labels.begin();
-      continue;
-    }
-    const auto v = parse_size(text);
-    if (!v) {
-      err << "memtune " << cmd.kernel->name() << ": --" << name << " " << text
-          << ": not a size (examples: 1000003, 64K, 16M)\n";
-      return kExitUsage;
-    }
-    problem[name] = *v;
-  }
-  try {
-    problem = complete_problem(cmd.kernel->problem_parameters(), problem);
-  } catch (const std::invalid_argument& e) {
-    err << "memtune " << cmd.kernel->name() << ": " << e.what() << "\n";
-    return kExitUsage;
-  }
+  std::map<std::string, std::optional<std::string>> typed; // an option not given is nullopt
+  for (const auto& [name, text] : cmd.problem_text)
+    if (cmd.app->get_option("--" + name)->count() > 0) typed[name] = text;
+  const Problem problem = parse_problem(cmd.kernel->problem_parameters(), typed);
+  check_output_files(o.record, o.save);
 
   try {
     check_baseline_names(*cmd.kernel, o.compare);
@@ -117,14 +86,7 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
   t.device = o.device;
   t.measure.flush_l2 = !o.warm;
   t.use_cache = !o.no_cache;
-  for (const std::string& fixed : o.only) {
-    const auto eq = fixed.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      err << "memtune " << cmd.kernel->name() << ": --only takes AXIS=VALUE, got '" << fixed << "'\n";
-      return kExitUsage;
-    }
-    t.only[fixed.substr(0, eq)] = fixed.substr(eq + 1);
-  }
+  t.only = parse_only(o.only);
   t.model_prior = !o.no_model_prior;
   apply_shard(t, o.shard, !o.save.empty());
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
@@ -140,6 +102,7 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
       throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason() +
                            ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).");
     const ResolvedTarget target = resolve_target(o.target, o.device);
+    check_fits_memory(*cmd.kernel, problem, target.target);
     result = target.measured ? tune(*cmd.kernel, problem, t) : tune_modeled(*cmd.kernel, problem, target.target, t);
     if (progress) progress->finish(run_summary(result));
   } catch (const DeviceRequired& e) {
@@ -149,7 +112,7 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
 
   const output::Format format = chosen_format(o.format, o.json);
   output::print(out, to_document(result, o.top, cmd.kernel->explain(result)), format);
-  if (!o.record.empty()) write_file(o.record, recording_json(result));
+  if (!o.record.empty()) io::write_file_atomically(o.record, recording_json(result).dump(2) + "\n");
   if (!o.report.empty()) write_run_report(result, o.report);
   if (!o.save.empty() && result.best()) {
     ProfileStore store(o.save);
@@ -189,11 +152,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     sub->add_option("--strategy", o.strategy, "search strategy: grid, random, bayes")
         ->check(CLI::IsMember(search::strategy_names()))
         ->capture_default_str();
-    sub->add_option("--patience", o.patience, "stop after this many candidates without a new best (0: never)");
-    sub->add_option("--budget", o.budget, "evaluate at most this many candidates (0: no limit)");
-    sub->add_option("--time-budget", o.time_budget, "stop proposing candidates after this many seconds");
-    sub->add_option("--seed", o.seed, "seed for data and search randomness")->capture_default_str();
-    sub->add_option("--device", o.device, "CUDA device ordinal")->capture_default_str();
+    sub->add_option("--patience", o.patience, "stop after this many candidates without a new best (0: never)")
+        ->check(whole_number());
+    sub->add_option("--budget", o.budget, "evaluate at most this many candidates (0: no limit)")->check(whole_number());
+    sub->add_option("--time-budget", o.time_budget, "stop proposing candidates after this many seconds")
+        ->check(seconds());
+    sub->add_option("--seed", o.seed, "seed for data and search randomness")->capture_default_str()->check(whole_number());
+    sub->add_option("--device", o.device, "CUDA device ordinal")->capture_default_str()->check(whole_number(1023));
     sub->add_option("--target", o.target, "GPU to tune for: local (measured) or a name from `memtune targets` (modeled)")
         ->capture_default_str();
     sub->add_flag("--warm", o.warm, "keep caches warm between samples (default: flush L2 before each)");
@@ -201,7 +166,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     sub->add_option("--save", o.save, "add/update this run's best configuration in a JSON profile store");
     sub->add_option("--record", o.record, "write every candidate's time or failure (for replayed search)");
     sub->add_option("--report", o.report, "write an HTML report of the run (memtune report) at the end");
-    sub->add_option("--top", o.top, "rows of the ranked table")->capture_default_str();
+    sub->add_option("--top", o.top, "rows of the ranked table")->capture_default_str()->check(whole_number());
     sub->add_option("--cache-dir", o.cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
     sub->add_flag("--no-cache", o.no_cache, "compile everything, read and write no cache");
     sub->add_flag("--no-model-prior", o.no_model_prior,
@@ -220,6 +185,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
   const auto targets_cmd = add_targets_command(app);
 
+  if (const auto unknown = unknown_command(app, argc, argv)) {
+    err << "memtune: " << *unknown << "\n";
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -227,7 +196,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     return app.exit(e, out, err) == 0 ? kExitOk : kExitUsage;
   }
 
-  try {
+  // A bad file or data in it (InputError) exits 1, a bad argument (ArgumentError) 2.
+  return run_reporting_errors("memtune", err, [&] {
     if (targets_command_parsed(*targets_cmd)) return run_targets_command(*targets_cmd, out);
     for (const auto& cmd : commands)
       if (cmd.app->parsed()) return run_template(cmd, o, out, err);
@@ -235,23 +205,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (report_command_parsed(*report)) return run_report_command(*report, out, err);
     if (profile_command_parsed(*profile)) return run_profile_command(*profile, out, err);
     if (interop_command_parsed(*interop)) return run_interop_command(*interop, out, err);
-  } catch (const model::TargetFileError& e) {
-    err << "memtune: " << e.what() << "\n";
-    return kExitError;
-  } catch (const model::UnknownTargetError& e) {
-    err << "memtune: " << e.what() << "\n";
     return kExitUsage;
-  } catch (const ProfileError& e) {
-    err << "memtune: " << e.what() << "\n";
-    return kExitError;
-  } catch (const std::invalid_argument& e) {
-    err << "memtune: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    err << "memtune: " << e.what() << "\n";
-    return kExitError;
-  }
-  return kExitUsage;
+  });
 }
 
 } // namespace memtune::cli

@@ -7,6 +7,7 @@
 
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/cuda/driver_api.hpp>
+#include <memtune/io/atomic_file.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/probe/calibrate.hpp>
 #include <memtune/probe/runner.hpp>
@@ -37,10 +38,7 @@ struct ProbeCommand {
 namespace {
 
 void write_json(const std::filesystem::path& path, const nlohmann::json& j) {
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  std::ofstream f(path);
-  f << j.dump(2) << "\n";
-  if (!f) throw std::runtime_error("cannot write " + path.string());
+  io::write_file_atomically(path, j.dump(2) + "\n");
 }
 
 // The catalogue entry of the same GPU model: same cc and SM count, then the

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <stdexcept>
 
 namespace memtune::search {
@@ -73,15 +74,27 @@ std::int64_t Expr::eval(const Config& config) const {
   }
   const std::int64_t a = lhs_->eval(config);
   const std::int64_t b = rhs_->eval(config);
+  // Values come from files (recordings, kernel descriptions): an overflow is
+  // an error to report, never undefined behaviour (INT64_MIN / -1 traps).
+  std::int64_t r = 0;
+  auto overflow = [&] { return std::domain_error("expression " + to_string() + ": integer overflow"); };
   switch (op_) {
-  case Op::add: return a + b;
-  case Op::sub: return a - b;
-  case Op::mul: return a * b;
+  case Op::add:
+    if (__builtin_add_overflow(a, b, &r)) throw overflow();
+    return r;
+  case Op::sub:
+    if (__builtin_sub_overflow(a, b, &r)) throw overflow();
+    return r;
+  case Op::mul:
+    if (__builtin_mul_overflow(a, b, &r)) throw overflow();
+    return r;
   case Op::div:
     if (b == 0) throw std::domain_error("expression " + to_string() + ": division by zero");
+    if (b == -1 && a == INT64_MIN) throw overflow();
     return a / b;
   case Op::mod:
     if (b == 0) throw std::domain_error("expression " + to_string() + ": modulo by zero");
+    if (b == -1) return 0; // INT64_MIN % -1 traps on x86
     return a % b;
   case Op::min: return std::min(a, b);
   case Op::max: return std::max(a, b);

@@ -47,7 +47,7 @@ TEST_CASE("usage errors exit 2 with a message that names the problem") {
   CHECK(r.code == kExitUsage);
   r = run_cli({"filter", "--n", "lots"});
   CHECK(r.code == kExitUsage);
-  CHECK(r.err.find("--n lots: not a size") != std::string::npos);
+  CHECK(r.err.find("--n 'lots': not a size") != std::string::npos);
   r = run_cli({"filter", "--taps", "0"});
   CHECK(r.code == kExitUsage);
   CHECK(r.err.find("'taps' = 0 is out of range") != std::string::npos);

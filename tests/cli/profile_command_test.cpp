@@ -147,8 +147,9 @@ TEST_CASE("profile tools on a corrupt store: the error names the file and the li
     args.push_back(corrupt.c_str());
     const auto r = run_cli(args);
     CHECK(r.code == cli::kExitError);
-    CHECK(r.err.find(dir.file("c.json") + " is not valid JSON (line 15)") != std::string::npos);
-    CHECK(r.err.find("left untouched") != std::string::npos);
+    CHECK(r.err.find(dir.file("c.json") + ":15: not valid JSON (line 15") != std::string::npos);
+    // The tools that write say so; `list` only reads.
+    if (std::string(args[1]) != "list") CHECK(r.err.find("left untouched") != std::string::npos);
     CHECK(slurp(dir.file("c.json")) == before);
   }
   // A corrupt source stops a merge before the destination is written.

@@ -1,5 +1,7 @@
 #include "search_loop.hpp"
 
+#include "only_axes.hpp"
+
 #include <memtune/search/factory.hpp>
 #include <memtune/search/stop_rules.hpp>
 
@@ -21,22 +23,7 @@ search::StopRules stop_rules(const TuneOptions& o) {
 } // namespace
 
 void fix_axes(search::Space& space, const std::map<std::string, std::string>& only) {
-  for (const auto& [name, text] : only) {
-    const search::Axis* axis = nullptr;
-    std::string names;
-    for (const auto& a : space.axes()) {
-      if (a.name == name) axis = &a;
-      names += (names.empty() ? "" : ", ") + a.name;
-    }
-    if (!axis) throw std::invalid_argument("--only " + name + "=" + text + ": no axis '" + name + "' (axes: " + names + ")");
-    const std::optional<std::int64_t> value = axis->parse(text);
-    if (!value) {
-      std::string values;
-      for (const auto v : axis->values) values += (values.empty() ? "" : ", ") + axis->format(v);
-      throw std::invalid_argument("--only " + name + "=" + text + ": not a value of " + name + " (values: " + values + ")");
-    }
-    space.require((search::axis(name) == search::Expr(*value)).because("fixed by --only " + name + "=" + text));
-  }
+  for (search::Constraint& c : only_constraints(space, only)) space.require(std::move(c));
 }
 
 TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& problem, const Target& target,

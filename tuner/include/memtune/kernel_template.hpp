@@ -8,6 +8,7 @@
 #include <memtune/access_pattern.hpp>
 #include <memtune/baseline.hpp>
 #include <memtune/compile/compile_request.hpp>
+#include <memtune/launch_spec.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/search/config.hpp>
 #include <memtune/search/space.hpp>
@@ -22,20 +23,6 @@
 #include <vector>
 
 namespace memtune {
-
-struct Dim3 {
-  unsigned x = 1, y = 1, z = 1;
-  [[nodiscard]] std::uint64_t count() const { return std::uint64_t{x} * y * z; }
-};
-
-// How one configuration is compiled and launched.
-struct LaunchSpec {
-  std::string name_expression;      // "filter_kernel<256, 1, 4, 4, 1>"
-  std::vector<std::string> options; // NVRTC options, e.g. "-DMEMTUNE_TAPS=21"
-  Dim3 grid;
-  Dim3 block;
-  std::size_t dynamic_smem_bytes = 0;
-};
 
 struct UploadContext;
 

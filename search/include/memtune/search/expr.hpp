@@ -106,12 +106,17 @@ public:
   [[nodiscard]] Expr resolve_labels(
       const std::function<std::optional<std::vector<std::string>>(const std::string& name)>& labels_of) const;
 
+  // Levels of the tree: 1 for a leaf (what kMaxExprDepth bounds).
+  [[nodiscard]] int depth() const { return depth_; }
+
 private:
   Expr() = default;
+  static Expr node(Op op, std::vector<Expr> args);
   Op op_ = Op::constant;
   std::int64_t value_ = 0;
   std::string name_;
   std::vector<std::shared_ptr<const Expr>> args_; // immutable children, shared freely
+  int depth_ = 1;
 };
 
 // Parses expression text (syntax above). Throws ExprSyntaxError with the position.

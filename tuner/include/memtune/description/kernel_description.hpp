@@ -297,6 +297,15 @@ struct KernelDescription {
   [[nodiscard]] LaunchSpec launch(const search::Config& config, const Problem& problem, const Target& target) const;
   // The compile request for one launch on an architecture.
   [[nodiscard]] CompileRequest compile_request(const LaunchSpec& launch, int compute_capability) const;
+  // VerifySpec::reference_config: the configuration whose outputs are the
+  // truth (the parameters given there, the others from default_config;
+  // parameters pruned on this target dropped). Throws std::invalid_argument
+  // when it is not valid in space(problem, target), saying why.
+  [[nodiscard]] search::Config reference_configuration(const Problem& problem, const Target& target) const;
+  // VerifySpec::reference_kernel: its launch (it reads no parameter) and its
+  // compile request (its own files, or the description's source).
+  [[nodiscard]] LaunchSpec reference_launch(const Problem& problem, const Target& target) const;
+  [[nodiscard]] CompileRequest reference_compile_request(const LaunchSpec& launch, int compute_capability) const;
   [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const;
   // [bytes] the minimum one launch moves through DRAM: the numerator of GB/s.
   [[nodiscard]] std::uint64_t bytes_moved(const Problem& problem) const;

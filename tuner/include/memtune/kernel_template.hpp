@@ -9,6 +9,7 @@
 #include <memtune/baseline.hpp>
 #include <memtune/compile/compile_request.hpp>
 #include <memtune/launch_spec.hpp>
+#include <memtune/verification.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/search/config.hpp>
 #include <memtune/search/space.hpp>
@@ -23,16 +24,6 @@
 #include <vector>
 
 namespace memtune {
-
-struct UploadContext;
-
-struct Verification {
-  bool ok = false;
-  double max_abs_error = 0.0;   // worst |out - ref| (NaN/inf count as infinite)
-  double tolerance = 0.0;       // what max_abs_error was compared against
-  std::int64_t first_bad = -1;  // first element out of tolerance
-  std::int64_t bad_count = 0;
-};
 
 // The problem's data: inputs (random, never zeros), the CPU reference and the
 // device buffers. Created once per tuning run and shared by all candidates.

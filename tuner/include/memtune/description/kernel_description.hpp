@@ -32,6 +32,7 @@
 #include <memtune/search/expr.hpp>
 #include <memtune/search/space.hpp>
 #include <memtune/target.hpp>
+#include <memtune/verification.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -164,11 +165,6 @@ struct ConstantSymbol {
 };
 
 // ---------------------------------------------------------------- verification
-
-struct Tolerance {
-  double abs = 0.0; // |out - ref| <= abs + rel * |ref|; NaN never passes
-  double rel = 0.0;
-};
 
 // Expected values for part of one output buffer (elements [offset, offset + values.size())).
 struct ExpectedOutput {

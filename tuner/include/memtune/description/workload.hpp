@@ -7,15 +7,21 @@
 // Life of a run (the tuning loop drives it, in one process or in a worker):
 //   DescribedWorkload w(description, problem, target, seed);  // host inputs (no GPU)
 //   w.upload(context);                                // device buffers
-//   per candidate: w.prepare(module); args = w.kernel_args(config);
+//   per candidate: args = w.kernel_args(config); w.prepare(module, config);
 //                  w.poison(stream); launch(args); w.verify(stream);
 //                  timed launches: w.before_launch(stream) first when w.refills_before_launch()
 // With VerifySpec::reference_config or reference_kernel, the loop first runs
 // the reference and calls capture_reference(); with a callback the workload
 // computes the expected outputs itself (once per value of depends_on).
+//
+// Inputs: the i-th filled item (in and inout buffers in argument order, then
+// constant symbols) uses seed + i, so a template keeps the data it had before
+// it was a description. Poison: NaN for floating outputs, 0xA5 bytes for
+// integer ones.
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/cuda/buffer.hpp>
 #include <memtune/description/kernel_description.hpp>
+#include <memtune/verification.hpp>
 
 #include <cuda.h>
 
@@ -26,22 +32,6 @@
 #include <vector>
 
 namespace memtune {
-
-// What a workload needs from the device to set itself up.
-struct UploadContext {
-  int compute_capability = 0;
-  const CompileCache* cache = nullptr; // may be null
-};
-
-struct Verification {
-  bool ok = false;
-  std::string buffer;            // the first output that failed
-  double max_abs_error = 0.0;    // worst |out - ref| over the outputs (NaN/inf count as infinite)
-  double tolerance = 0.0;        // the allowed error where max_abs_error was seen
-  std::int64_t first_bad = -1;   // first element out of tolerance in `buffer`
-  std::int64_t bad_count = 0;    // over all outputs
-  std::string note;              // e.g. "the reference configuration left 12 elements unwritten"
-};
 
 class DescribedWorkload {
 public:
@@ -55,13 +45,14 @@ public:
 
   // Allocates the device buffers and uploads the inputs (needs a current context).
   void upload(const UploadContext& context);
-  // Fills the constant symbols of a freshly loaded module (throws
-  // std::invalid_argument naming a symbol that is missing or of another size).
-  void prepare(CUmodule module);
   // Kernel parameters for a configuration, as cuLaunchKernel takes them, valid
   // until the next call; selects the inputs' variant for the configuration's
-  // depends_on values and grows config-dependent buffers.
+  // depends_on values and grows config-dependent buffers. Throws
+  // std::invalid_argument naming an argument whose value cannot be computed.
   std::vector<void*> kernel_args(const search::Config& config);
+  // Fills the constant symbols of a freshly loaded module for `config` (throws
+  // std::invalid_argument naming a symbol that is missing or of another size).
+  void prepare(CUmodule module, const search::Config& config);
   // Before a verified launch: outputs poisoned, inout re-filled, scratch zeroed.
   void poison(CUstream stream);
   // Before every timed launch when refills_before_launch(): inout re-filled.

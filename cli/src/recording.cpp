@@ -17,6 +17,7 @@ nlohmann::json recording_json(const TuningResult& r) {
   return {{"schema_version", kSchemaVersion},
           {"tool", std::string("memtune ") + kVersion},
           {"template", r.template_name},
+          {"kernel_fingerprint", r.kernel_fingerprint},
           {"problem", r.problem},
           {"device", r.device.to_json()},
           {"mode", r.measured ? "measured" : "modeled"},

@@ -1,5 +1,6 @@
 #include "table_printer.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -18,6 +19,36 @@ std::string pad(const std::string& s, std::size_t width, bool right = false) {
   return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
 }
 
+std::string limiter_words(const model::Occupancy& o) {
+  std::string s;
+  for (model::Limiter l : o.limiters) s += (s.empty() ? "" : ", ") + std::string(model::to_string(l));
+  return s;
+}
+
+// A kernel whose time is not modeled: its compiled candidates in evaluation
+// order with registers, shared memory, warps/SM and what limits them.
+void print_occupancy_rows(std::ostream& out, const TuningResult& r, std::size_t top) {
+  std::vector<const Evaluation*> rows;
+  for (const auto& e : r.evaluations)
+    if (e.ok() && rows.size() < top) rows.push_back(&e);
+  std::size_t config_width = 6;
+  for (const Evaluation* e : rows) config_width = std::max(config_width, r.space.format(e->config).size());
+  out << pad("config", config_width + 2) << pad("regs", 6, true) << pad("smem B", 8, true) << pad("warps/SM", 10, true)
+      << "  limited by\n";
+  for (const Evaluation* e : rows)
+    out << pad(r.space.format(e->config), config_width + 2) << pad(std::to_string(e->resources.registers), 6, true)
+        << pad(std::to_string(e->resources.static_smem_bytes + e->dynamic_smem_bytes), 8, true)
+        << pad(std::to_string(e->occupancy.warps_per_sm) + "/" + std::to_string(e->occupancy.max_warps_per_sm), 10, true)
+        << "  " << limiter_words(e->occupancy) << "\n";
+  const auto compiled = static_cast<std::size_t>(
+      std::count_if(r.evaluations.begin(), r.evaluations.end(), [](const Evaluation& e) { return e.ok(); }));
+  if (compiled > rows.size()) out << "(" << compiled - rows.size() << " more compiled; --top N shows more)\n";
+  out << "\nno ranking: the time of " << r.template_name << " is not modeled. Measure it on a GPU (--target local), "
+      << "or give its description an access pattern (built-in templates have one).\n";
+}
+
+void print_failures(std::ostream& out, const TuningResult& r);
+
 } // namespace
 
 void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
@@ -25,7 +56,13 @@ void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
       << (r.measured ? "measured on " : "MODELED for ") << r.device.name << " (sm_" << r.device.cc_major
       << r.device.cc_minor << ", " << r.device.sm_count << " SMs), strategy " << r.strategy
       << (r.search_prior.empty() ? "" : " (prior mean: " + r.search_prior + ")") << "\n";
-  if (!r.measured) {
+  if (!r.measured && !r.time_modeled) {
+    out << "  time is not modeled: " << r.template_name << " has no access pattern for the model; registers from NVRTC "
+        << "for sm_" << r.compiled_for_cc << ", occupancy and its limiter from cuda_occupancy.h with the target's limits";
+    if (r.compiled_for_cc != r.device.cc_major * 10 + r.device.cc_minor)
+      out << " (sm_" << r.compiled_for_cc << " is the nearest architecture this NVRTC supports)";
+    out << "\n";
+  } else if (!r.measured) {
     out << "  predicted by the analytical model, not measured (target \"" << r.target_name << "\"); registers from NVRTC for sm_"
         << r.compiled_for_cc;
     if (r.compiled_for_cc != r.device.cc_major * 10 + r.device.cc_minor)
@@ -37,7 +74,7 @@ void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
     out << "  copy ceiling: " << format("%.0f GB/s", r.ceiling->gbps) << " (device-to-device copy of "
         << r.ceiling->bytes / (1 << 20) << " MiB, " << (r.ceiling->timing.cold ? "L2 flushed" : "warm L2")
         << ", median of " << r.ceiling->timing.samples << ")\n";
-  out << "  " << r.evaluations.size() << " configurations " << (r.measured ? "evaluated, " : "compiled and predicted, ")
+  out << "  " << r.evaluations.size() << " configurations " << (r.measured ? "evaluated, " : r.time_modeled ? "compiled and predicted, " : "compiled, ")
       << r.configs_pruned
       << " pruned by constraints before compiling, " << r.compile_cache_hits << " compile-cache hits, "
       << format("%.2f s", r.wall_seconds) << " wall\n";
@@ -49,6 +86,11 @@ void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
            "was compiled\n";
   if (!r.stop_reason.empty()) out << "  search stopped: " << r.stop_reason << "\n";
   out << "\n";
+  if (!r.measured && !r.time_modeled) {
+    print_occupancy_rows(out, r, top);
+    print_failures(out, r);
+    return;
+  }
 
   std::size_t config_width = 6;
   const auto rank = r.ranking();
@@ -81,6 +123,12 @@ void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
     out << "\nno configuration succeeded.\n";
   }
 
+  print_failures(out, r);
+}
+
+namespace {
+
+void print_failures(std::ostream& out, const TuningResult& r) {
   const auto failures = r.failure_counts();
   if (!failures.empty()) {
     out << "\nfailures:";
@@ -94,5 +142,7 @@ void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
   }
   if (!r.aborted.empty()) out << "\n" << r.aborted << "\n";
 }
+
+} // namespace
 
 } // namespace memtune::cli

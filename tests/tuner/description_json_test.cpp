@@ -306,3 +306,16 @@ TEST_CASE("files: JSON syntax errors give the line and column, duplicate keys th
   CHECK_THROWS_AS(load_description(deep), DescriptionError);
   std::filesystem::remove(deep);
 }
+
+TEST_CASE("the README's example is a valid description (tests/assets/descriptions/saxpy.json is a copy)") {
+  const KernelDescription d = load_description(kAssets / "saxpy.json");
+  CHECK(d.name == "saxpy");
+  CHECK(d.bytes_moved({{"n", 100}}) == 100 * 4 * 3);
+  std::ifstream readme(std::filesystem::path(MEMTUNE_TEST_ASSETS_DIR) / "../../README.md");
+  std::stringstream text;
+  text << readme.rdbuf();
+  std::ifstream fixture(kAssets / "saxpy.json");
+  std::stringstream json;
+  json << fixture.rdbuf();
+  CHECK(text.str().find(json.str()) != std::string::npos);
+}

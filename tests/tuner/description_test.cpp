@@ -4,7 +4,8 @@
 #include <memtune/compile/nvrtc_compiler.hpp>
 #include <memtune/description/description_json.hpp>
 #include <memtune/description/kernel_builder.hpp>
-#include <memtune/model/target_catalog.hpp>
+
+#include "catalogue_target.hpp"
 
 #include <doctest/doctest.h>
 
@@ -18,11 +19,6 @@ using namespace memtune;
 namespace {
 
 const std::filesystem::path kAssets = MEMTUNE_TEST_ASSETS_DIR "/descriptions";
-
-const Target& catalogue_target(const char* name) {
-  static const model::TargetCatalog catalog = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR);
-  return catalog.find(name);
-}
 
 std::string config_text(const search::Space& space, const search::Config& c) { return space.format(c); }
 

@@ -1,6 +1,7 @@
 #include <memtune/description/description_json.hpp>
 #include <memtune/description/kernel_builder.hpp>
-#include <memtune/model/target_catalog.hpp>
+
+#include "catalogue_target.hpp"
 
 #include <doctest/doctest.h>
 
@@ -40,10 +41,7 @@ KernelBuilder saxpy() {
   return b;
 }
 
-const Target& h100() {
-  static const model::TargetCatalog catalog = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR);
-  return catalog.find("h100");
-}
+const Target& h100() { return catalogue_target("h100"); }
 
 } // namespace
 

@@ -101,10 +101,12 @@ nlohmann::json to_json(const TuningResult& r, std::size_t top) {
   nlohmann::json j{{"schema_version", kSchemaVersion},
                    {"tool", std::string("memtune ") + kVersion},
                    {"template", r.template_name},
+                   {"kernel_fingerprint", r.kernel_fingerprint},
                    {"problem", r.problem},
                    {"device", r.device.to_json()},
                    {"target", r.target_name},
                    {"mode", r.measured ? "measured" : "modeled"},
+                   {"time_modeled", r.measured || r.time_modeled},
                    {"compiled_for", "sm_" + std::to_string(r.compiled_for_cc)},
                    {"peak_dram_gbps", r.peak_dram_gbs},
                    {"strategy", r.strategy},
@@ -160,6 +162,13 @@ nlohmann::json to_json(const TuningResult& r, std::size_t top) {
       baselines.push_back(jb);
     }
     j["baselines"] = baselines;
+  }
+  if (!r.measured && !r.time_modeled) {
+    // Nothing is ranked: every compiled candidate's registers and occupancy, in evaluation order.
+    nlohmann::json compiled = nlohmann::json::array();
+    for (const auto& e : r.evaluations)
+      if (e.ok() && compiled.size() < top) compiled.push_back(evaluation_to_json(r.space, e));
+    j["compiled"] = compiled;
   }
   nlohmann::json failures = nlohmann::json::array();
   for (const auto& e : r.evaluations)

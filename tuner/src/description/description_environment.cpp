@@ -64,6 +64,21 @@ DerivedReads derived_reads(const KernelDescription& d) {
   return reads;
 }
 
+bool reads_parameter(const KernelDescription& d, const search::Expr& e) {
+  std::vector<std::string> names;
+  e.collect_axes(names);
+  const auto kinds = name_kinds(d);
+  const DerivedReads reads = derived_reads(d);
+  for (const auto& n : names) {
+    const auto kind = kinds.find(n);
+    if (kind == kinds.end()) continue;
+    if (kind->second == NameKind::parameter) return true;
+    for (std::size_t i = 0; i < d.derived.size(); ++i)
+      if (kind->second == NameKind::derived && d.derived[i].name == n && reads.parameter[i]) return true;
+  }
+  return false;
+}
+
 search::Config environment(const KernelDescription& d, const search::Config* config, const Problem& problem,
                            const Target* target) {
   search::Config env;

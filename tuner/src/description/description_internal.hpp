@@ -32,6 +32,8 @@ struct DerivedReads {
   std::vector<bool> parameter, device;
 };
 DerivedReads derived_reads(const KernelDescription& d);
+// Whether `e` reads a tunable parameter, directly or through derived values.
+bool reads_parameter(const KernelDescription& d, const search::Expr& e);
 
 // Names and values an expression sees: problem variables, device attributes
 // (when target is given), the configuration's parameters (when given), then

@@ -135,20 +135,8 @@ std::size_t shared_memory_bytes(const KernelDescription& d, const search::Expr& 
 }
 
 bool pattern_reads_parameter(const KernelDescription& d, const std::string& pattern) {
-  const auto kinds = name_kinds(d);
-  const DerivedReads reads = derived_reads(d);
-  for (const auto& piece : parse_pattern(pattern)) {
-    if (!piece.is_expr) continue;
-    std::vector<std::string> names;
-    piece.expr->collect_axes(names);
-    for (const auto& n : names) {
-      const auto kind = kinds.find(n);
-      if (kind == kinds.end()) continue;
-      if (kind->second == NameKind::parameter) return true;
-      for (std::size_t i = 0; i < d.derived.size(); ++i)
-        if (kind->second == NameKind::derived && d.derived[i].name == n && reads.parameter[i]) return true;
-    }
-  }
+  for (const auto& piece : parse_pattern(pattern))
+    if (piece.is_expr && reads_parameter(d, *piece.expr)) return true;
   return false;
 }
 

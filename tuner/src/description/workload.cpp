@@ -31,21 +31,6 @@ search::Config restricted(const search::Config& config, const std::vector<std::s
   return key;
 }
 
-bool reads_parameters(const KernelDescription& d, const search::Expr& e) {
-  std::vector<std::string> names;
-  e.collect_axes(names);
-  const auto kinds = name_kinds(d);
-  const DerivedReads reads = derived_reads(d);
-  for (const auto& n : names) {
-    const auto k = kinds.find(n);
-    if (k == kinds.end()) continue;
-    if (k->second == NameKind::parameter) return true;
-    for (std::size_t i = 0; i < d.derived.size(); ++i)
-      if (k->second == NameKind::derived && d.derived[i].name == n && reads.parameter[i]) return true;
-  }
-  return false;
-}
-
 void poison_buffer(cuda::DeviceBuffer& b, ElementType type, CUstream stream) {
   if (type == ElementType::f32) b.fill_u32(kFloatNaN, stream);
   else if (type == ElementType::f64) b.fill_u8(kDoubleNaNByte, stream);
@@ -199,14 +184,14 @@ DescribedWorkload::DescribedWorkload(const KernelDescription& description, const
     State::Buffer buffer{b, std::nullopt, {}, 0, 0, nullptr};
     if (b->role == BufferRole::in || b->role == BufferRole::inout) {
       buffer.input = s.inputs.size();
-      s.inputs.push_back({b->name, b->type, &b->count, &b->fill, seed + item++, reads_parameters(s.d, b->count), {}});
+      s.inputs.push_back({b->name, b->type, &b->count, &b->fill, seed + item++, reads_parameter(s.d, b->count), {}});
     }
     s.buffer_of_argument.push_back(s.buffers.size());
     s.buffers.push_back(std::move(buffer));
   }
   for (const auto& c : s.d.constants) {
     s.constant_inputs.push_back(s.inputs.size());
-    s.inputs.push_back({c.symbol, c.type, &c.count, &c.fill, seed + item++, reads_parameters(s.d, c.count), {}});
+    s.inputs.push_back({c.symbol, c.type, &c.count, &c.fill, seed + item++, reads_parameter(s.d, c.count), {}});
   }
   // Inputs that are the same for every configuration are filled now (no GPU needed).
   for (std::size_t i = 0; i < s.inputs.size(); ++i) {

@@ -9,4 +9,5 @@ set(MEMTUNE_TEMPLATES
   matvec
   aos_soa
   fdtd
+  transpose
 )

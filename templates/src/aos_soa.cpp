@@ -1,7 +1,7 @@
 #include <memtune/templates/aos_soa.hpp>
 #include "embedded_sources.hpp"
 
-#include "aos_soa_geometry.hpp"
+#include "aos_soa/aos_soa_geometry.hpp"
 #include "aos_soa_workload.hpp"
 
 #include <algorithm>
@@ -27,16 +27,6 @@ Expr is_layout(AosSoaLayout layout) {
 }
 } // namespace
 
-const std::vector<std::string>& aos_soa_op_labels() {
-  static const std::vector<std::string> labels{"read", "write", "readwrite"};
-  return labels;
-}
-
-const std::vector<std::string>& aos_soa_layout_labels() {
-  static const std::vector<std::string> labels{"aos", "soa", "aos_ldg", "aos_smem", "aos_vec"};
-  return labels;
-}
-
 std::string AosSoaTemplate::description() const {
   return "array of n structs of F floats (read: sum the fields; write: fields from a scalar; readwrite: scale in "
          "place) in AoS, SoA, AoS via __ldg, AoS staged in shared memory, or AoS with vector accesses";
@@ -55,10 +45,6 @@ const std::string& AosSoaTemplate::source() const {
   static const std::string source(embedded::aos_soa_cu);
   return source;
 }
-
-std::int64_t aos_soa_pitch(std::int64_t n) { return (n + 3) / 4 * 4; }
-
-double aos_soa_readwrite_scale(int field) { return 0.5 + 0.25 * field; }
 
 search::Space AosSoaTemplate::space(const Problem& problem, const Target& target) const {
   const std::int64_t fields = problem.at("fields");
@@ -106,11 +92,16 @@ LaunchSpec AosSoaTemplate::launch(const search::Config& c, const Problem& proble
   return l;
 }
 
-search::Config AosSoaTemplate::default_config(const Problem&, const Target&) const {
-  // SoA with one float4 per field and thread: coalesced 16-byte accesses on
-  // every GPU, no shared memory, valid for every op and field count.
-  return {{"layout", static_cast<std::int64_t>(AosSoaLayout::soa)}, {"block_size", 256}, {"items", 4}};
+search::Config AosSoaTemplate::default_config(const Problem& problem, const Target& target) const {
+  return aos_soa_description().default_config(problem, target);
 }
+
+AccessPattern AosSoaTemplate::access_pattern(const search::Config& c, const Problem& problem,
+                                             const Target& target) const {
+  return aos_soa_access_pattern(c, problem, target);
+}
+
+std::string AosSoaTemplate::explain(const TuningResult& result) const { return aos_soa_explain(result); }
 
 std::uint64_t AosSoaTemplate::bytes_moved(const Problem& problem) const {
   const auto n = static_cast<std::uint64_t>(problem.at("n"));
@@ -131,80 +122,6 @@ std::unique_ptr<Workload> AosSoaTemplate::make_workload(const Problem& problem, 
 const AosSoaTemplate& aos_soa() {
   static const AosSoaTemplate instance;
   return instance;
-}
-
-namespace {
-std::string ms(double seconds) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g ms", seconds * 1e3);
-  return buffer;
-}
-std::string ratio(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1fx", x);
-  return buffer;
-}
-} // namespace
-
-std::string aos_soa_layout_note(const Problem& problem, const std::map<std::string, double>& best) {
-  const std::int64_t fields = problem.count("fields") ? problem.at("fields") : 3;
-  const auto op = static_cast<AosSoaOp>(problem.count("op") ? problem.at("op") : 0);
-  std::vector<std::pair<std::string, double>> timed;
-  for (const auto& [layout, seconds] : best)
-    if (seconds > 0) timed.emplace_back(layout, seconds);
-  if (timed.empty()) return {};
-  std::sort(timed.begin(), timed.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-  const auto& [fastest, t_fast] = timed.front();
-
-  // A warp's 4-byte access to one field of 32 consecutive AoS structs spans
-  // 32 * F * 4 bytes; it uses 128 of them.
-  const std::int64_t struct_bytes = fields * 4;
-  const std::int64_t span_sectors = (32 * struct_bytes + 31) / 32;
-  const double waste = static_cast<double>(span_sectors) / 4.0;
-  const std::string verb = op == AosSoaOp::write ? "store" : "load";
-  const std::string aos_why = "aos keeps " + std::to_string(struct_bytes) + "-byte structs, so a warp's 4-byte " + verb +
-                              " of one field touches " + ratio(waste) + " the 32-byte sectors it uses (" +
-                              std::to_string(span_sectors) + " sectors for 128 bytes)";
-
-  std::string note;
-  const auto aos = best.find("aos");
-  if (aos != best.end() && aos->second > 0 && fastest != "aos") {
-    note = fastest + " is " + ratio(aos->second / t_fast) + " faster than aos here (" + ms(t_fast) + " vs " +
-           ms(aos->second) + "): " + (fields == 1 ? "with one field aos and soa are the same layout" : aos_why) + ".";
-    if (fastest == "aos_ldg")
-      note += " The read-only path keeps the whole lines in L1, so the other fields' loads hit there.";
-    else if (fastest == "aos_smem")
-      note += " Staging the tile through shared memory turns it into 16-byte coalesced accesses and keeps the AoS layout.";
-    else if (fastest == "aos_vec")
-      note += " Moving a thread's consecutive structs as 8/16-byte vectors keeps the AoS layout and uses every byte "
-              "of the lines it touches (across the thread's accesses).";
-    else if (fastest == "soa")
-      note += " In soa each field is its own array: every access is coalesced and up to 16 bytes wide.";
-  } else if (fastest == "aos") {
-    note = "aos is the fastest layout here (" + ms(t_fast) + ")";
-    note += fields == 1 ? ": with one field aos and soa are the same layout." :
-                          ": the L1 cache absorbs the " + ratio(waste) + " sectors per field load, so the layout costs nothing in DRAM traffic.";
-  } else {
-    note = fastest + " is the fastest layout here (" + ms(t_fast) + ").";
-  }
-  // How close the AoS-preserving variants come to the fastest.
-  for (const auto& [layout, seconds] : timed) {
-    if (layout == fastest || layout == "aos") continue;
-    note += " " + layout + ": " + ms(seconds) + " (" + ratio(seconds / t_fast) + " the fastest).";
-  }
-  return note;
-}
-
-std::string AosSoaTemplate::explain(const TuningResult& result) const {
-  std::map<std::string, double> best;
-  const search::Axis& layout = result.space.axis("layout");
-  for (const auto& e : result.evaluations) {
-    if (!e.ok() || !e.timing) continue;
-    const std::string label = layout.format(e.config.at("layout"));
-    auto it = best.find(label);
-    if (it == best.end() || e.timing->median_s < it->second) best[label] = e.timing->median_s;
-  }
-  return best.size() < 2 ? std::string{} : aos_soa_layout_note(result.problem, best);
 }
 
 } // namespace memtune::templates

@@ -14,11 +14,7 @@ AosSoaWorkload::AosSoaWorkload(std::int64_t n, AosSoaOp op, int fields, std::uin
       input_(static_cast<std::size_t>(op == AosSoaOp::write ? n : n * fields)) {
   fill_random(input_, seed);
   reference_ = aos_soa_reference(op, fields, input_);
-  // |x| <= 1. read: F-1 float additions of a sum bounded by F; write: one
-  // rounding of a product up to 8; readwrite: one fma, result up to 3.25.
-  // Twice the bound, plus a floor for exact zeros.
-  const double bound = op == AosSoaOp::read ? fields * fields * FLT_EPSILON : 8.0 * FLT_EPSILON;
-  tolerance_ = 2.0 * bound + 1e-30;
+  tolerance_ = aos_soa_tolerance(op, fields);
 }
 
 void AosSoaWorkload::upload(const UploadContext& context) {

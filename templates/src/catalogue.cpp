@@ -19,4 +19,13 @@ const KernelTemplate& find(const std::string& name) {
   throw std::invalid_argument("unknown template '" + name + "' (known: " + known + ")");
 }
 
+const KernelDescription& find_description(const std::string& name) {
+  std::string known;
+  for (const KernelDescription* d : descriptions()) {
+    if (d->name == name) return *d;
+    known += (known.empty() ? "" : ", ") + d->name;
+  }
+  throw std::invalid_argument("unknown template '" + name + "' (known: " + known + ")");
+}
+
 } // namespace memtune::templates

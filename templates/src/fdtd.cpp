@@ -1,7 +1,7 @@
 #include <memtune/templates/fdtd.hpp>
 #include "embedded_sources.hpp"
 
-#include "fdtd_geometry.hpp"
+#include "fdtd/fdtd_geometry.hpp"
 #include "fdtd_workload.hpp"
 
 #include <algorithm>
@@ -116,14 +116,13 @@ LaunchSpec FdtdTemplate::launch(const search::Config& c, const Problem& problem)
   return l;
 }
 
-search::Config FdtdTemplate::default_config(const Problem& problem, const Target&) const {
-  // 32x8 threads with float4 columns (a 128x8 tile), four z-chunks and one
-  // plane of look-ahead: every load is a 16-byte coalesced access, 1024 blocks
-  // at 512x512x256, and about 100 registers/thread fit two blocks per SM on
-  // every GPU since Kepler.
-  const std::int64_t nz = problem.at("nz");
-  return {{"bx", 32}, {"by", 8}, {"vx", 4}, {"zsplit", nz >= 4 ? 4 : nz >= 2 ? 2 : 1},
-          {"prefetch", 1}, {"pad", 1}, {"min_warps", 0}};
+search::Config FdtdTemplate::default_config(const Problem& problem, const Target& target) const {
+  return fdtd_description().default_config(problem, target);
+}
+
+AccessPattern FdtdTemplate::access_pattern(const search::Config& c, const Problem& problem,
+                                           const Target& target) const {
+  return fdtd_access_pattern(c, problem, target);
 }
 
 std::uint64_t FdtdTemplate::bytes_moved(const Problem& problem) const {
@@ -141,37 +140,6 @@ std::unique_ptr<Workload> FdtdTemplate::make_workload(const Problem& problem, st
 const FdtdTemplate& fdtd() {
   static const FdtdTemplate instance;
   return instance;
-}
-
-std::string fdtd_shape_note(const TuningResult& r) {
-  // The fastest candidate of each block shape.
-  std::map<std::string, const Evaluation*> best;
-  for (const auto& e : r.evaluations) {
-    if (!e.ok() || !e.timing || !e.config.has("bx") || !e.config.has("by")) continue;
-    const std::string shape = std::to_string(e.config.at("bx")) + "x" + std::to_string(e.config.at("by"));
-    auto& b = best[shape];
-    if (b == nullptr || e.timing->median_s < b->timing->median_s) b = &e;
-  }
-  if (best.size() < 2) return {};
-  std::vector<std::pair<std::string, const Evaluation*>> order(best.begin(), best.end());
-  std::sort(order.begin(), order.end(),
-            [](const auto& a, const auto& b) { return a.second->timing->median_s < b.second->timing->median_s; });
-  std::string note = "best per block shape (threads bx x by; " + std::string(r.measured ? "measured" : "predicted") +
-                     "):";
-  const double fastest = order.front().second->timing->median_s;
-  for (const auto& [shape, e] : order) {
-    const model::Occupancy& o = e->occupancy;
-    char buf[160];
-    std::snprintf(buf, sizeof buf, " %s: %.1f us (%.2fx), %d warps/SM of %d with %d registers/thread, limited by ",
-                  shape.c_str(), e->timing->median_s * 1e6, e->timing->median_s / fastest, o.warps_per_sm,
-                  o.max_warps_per_sm, e->resources.registers);
-    std::string limit;
-    for (std::size_t i = 0; i < o.limiters.size(); ++i)
-      limit += (i ? (i + 1 == o.limiters.size() ? " and " : ", ") : "") + std::string(model::to_string(o.limiters[i]));
-    note += buf + (limit.empty() ? std::string("nothing reported") : limit) + " [" + r.space.format(e->config) + "];";
-  }
-  note.back() = '.';
-  return note;
 }
 
 std::string FdtdTemplate::explain(const TuningResult& result) const { return fdtd_shape_note(result); }

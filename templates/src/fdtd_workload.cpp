@@ -15,9 +15,7 @@ FdtdWorkload::FdtdWorkload(std::int64_t nx, std::int64_t ny, std::int64_t nz, in
       coefficients_(random_fdtd_coefficients(radius, seed + 1)) {
   fill_random(input_, seed);
   reference_ = fdtd_reference(input_, nx, ny, nz, coefficients_);
-  // 6R+1 float terms summed in any order: each adds at most one rounding of a
-  // running sum bounded by |c_0| + 6 sum |c_r| = 1 (|in| <= 1). Twice that.
-  tolerance_ = 2.0 * (6 * radius + 1) * FLT_EPSILON + 1e-30;
+  tolerance_ = fdtd_tolerance(radius);
 }
 
 void FdtdWorkload::upload(const UploadContext& context) {

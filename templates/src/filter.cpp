@@ -1,7 +1,7 @@
 #include <memtune/templates/filter.hpp>
 #include "embedded_sources.hpp"
 
-#include "filter_geometry.hpp"
+#include "filter/filter_geometry.hpp"
 #include "filter_workload.hpp"
 
 #include <string>
@@ -29,12 +29,6 @@ std::vector<ProblemParameter> FilterTemplate::problem_parameters() const {
 const std::string& FilterTemplate::source() const {
   static const std::string source(embedded::filter_cu);
   return source;
-}
-
-std::int64_t filter_segment_length(std::int64_t n, std::int64_t packing) {
-  if (packing == 1) return n;
-  const std::int64_t per = (n + packing - 1) / packing;
-  return (per + 3) / 4 * 4;
 }
 
 search::Space FilterTemplate::space(const Problem& problem, const Target& target) const {
@@ -76,13 +70,13 @@ LaunchSpec FilterTemplate::launch(const search::Config& c, const Problem& proble
   return l;
 }
 
-search::Config FilterTemplate::default_config(const Problem&, const Target& target) const {
-  // One float4 per thread and access, 256 threads: fast on every GPU since
-  // Kepler, and valid for any number of taps (align = 1 makes the halo a
-  // multiple of 4).
-  search::Config c{{"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1}};
-  if (target.has_bank_mode_choice()) c.set("bank_mode", 4);
-  return c;
+search::Config FilterTemplate::default_config(const Problem& problem, const Target& target) const {
+  return filter_description().default_config(problem, target);
+}
+
+AccessPattern FilterTemplate::access_pattern(const search::Config& c, const Problem& problem,
+                                             const Target& target) const {
+  return filter_access_pattern(c, problem, target);
 }
 
 std::uint64_t FilterTemplate::bytes_moved(const Problem& problem) const {

@@ -16,11 +16,7 @@ FilterWorkload::FilterWorkload(std::int64_t n, int taps, std::uint64_t seed)
     : n_(n), taps_count_(taps), input_(static_cast<std::size_t>(n)), taps_(random_filter_taps(taps, seed + 1)) {
   fill_random(input_, seed);
   reference_ = filter_reference(input_, taps_);
-  // float FMAs in any order: each of the taps terms adds at most one rounding
-  // of the running sum, bounded by sum|c| * max|x| = 1 here (|x| <= 1).
-  double sum_abs = 0.0;
-  for (float c : taps_) sum_abs += std::fabs(c);
-  tolerance_ = 2.0 * taps * FLT_EPSILON * sum_abs + 1e-30;
+  tolerance_ = filter_tolerance(taps_);
 }
 
 void FilterWorkload::upload(const UploadContext& context) {

@@ -1,7 +1,7 @@
 #include <memtune/templates/matvec.hpp>
 #include "embedded_sources.hpp"
 
-#include "matvec_geometry.hpp"
+#include "matvec/matvec_geometry.hpp"
 #include "matvec_workload.hpp"
 
 #include <algorithm>
@@ -16,7 +16,6 @@ using search::Expr;
 
 namespace {
 constexpr std::int64_t kMaxDim = (std::int64_t{1} << 31) - 1; // cuBLAS takes int sizes
-constexpr std::int64_t kMinSplitCols = 64;
 
 // 1 when the categorical axis `name` equals `value`, else 0, as an expression
 // (the constraint language has no conditionals): 1 - min(1, (a - v)^2).
@@ -34,43 +33,6 @@ Expr tile_rows_expr(MatvecLayout layout) {
   return max(Expr(1), is_kernel(MatvecKernel::stream) * stream_rows + is_kernel(MatvecKernel::tiled) * axis("block_size"));
 }
 } // namespace
-
-const std::vector<std::string>& matvec_layout_labels() {
-  static const std::vector<std::string> labels{"col", "row"};
-  return labels;
-}
-const std::vector<std::string>& matvec_kernel_labels() {
-  static const std::vector<std::string> labels{"stream", "tiled"};
-  return labels;
-}
-const std::vector<std::string>& matvec_x_stage_labels() {
-  static const std::vector<std::string> labels{"ldg", "smem"};
-  return labels;
-}
-const std::vector<std::int64_t>& matvec_split_values() {
-  static const std::vector<std::int64_t> values{1, 4, 16, 64};
-  return values;
-}
-
-std::int64_t matvec_max_splits(std::int64_t cols) {
-  return std::min<std::int64_t>(matvec_split_values().back(), std::max<std::int64_t>(1, cols / kMinSplitCols));
-}
-
-std::int64_t matvec_chunk(std::int64_t cols, std::int64_t splits) {
-  const std::int64_t per_split = (cols + splits - 1) / splits;
-  return (per_split + 3) / 4 * 4;
-}
-
-std::int64_t matvec_tile_rows(MatvecKernel kernel, MatvecLayout layout, std::int64_t block, std::int64_t tpr,
-                              std::int64_t vec) {
-  if (kernel == MatvecKernel::tiled) return block;
-  return layout == MatvecLayout::col ? block * vec / tpr : block / tpr;
-}
-
-std::int64_t matvec_max_vec(MatvecLayout layout, std::int64_t rows, std::int64_t cols) {
-  const std::int64_t along = layout == MatvecLayout::col ? rows : cols;
-  return along % 4 == 0 ? 4 : along % 2 == 0 ? 2 : 1;
-}
 
 std::string MatvecTemplate::description() const {
   return "y = A x in fp32, A of rows x cols stored column- or row-major: A streamed through registers with wide "
@@ -191,32 +153,15 @@ LaunchSpec MatvecTemplate::launch(const search::Config& c, const Problem& proble
 }
 
 search::Config MatvecTemplate::default_config(const Problem& problem, const Target& target) const {
-  // Stream with the widest aligned vector, 4 loads in flight and enough
-  // column splits for about 4 blocks per SM: coalesced and latency-hiding on
-  // every GPU. Falls back to the first valid configuration.
-  const auto layout = static_cast<MatvecLayout>(problem.at("layout"));
-  const bool col = layout == MatvecLayout::col;
-  const search::Space s = space(problem, target);
-  const std::int64_t vec = matvec_max_vec(layout, problem.at("rows"), problem.at("cols"));
-  const std::int64_t sms = target.sm_count > 0 ? target.sm_count : 128;
-  const auto& splits = matvec_split_values();
-  for (auto it = splits.rbegin(); it != splits.rend(); ++it) {
-    search::Config c{{"kernel", static_cast<std::int64_t>(MatvecKernel::stream)},
-                     {"block_size", 256},
-                     {"threads_per_row", col ? 4 : 32},
-                     {"vec", vec},
-                     {"unroll", 4},
-                     {"prefetch", 0},
-                     {"x_stage", static_cast<std::int64_t>(MatvecXStage::ldg)},
-                     {"pad", 0},
-                     {"splits", *it}};
-    const MatvecGeometry g(c, problem);
-    if (s.is_valid(c) && (*it == 1 || g.row_tiles * *it <= 4 * sms)) return c;
-  }
-  const auto all = s.enumerate();
-  if (all.empty()) throw std::logic_error("matvec: the space is empty for " + format_problem(problem));
-  return all.front();
+  return matvec_description().default_config(problem, target);
 }
+
+AccessPattern MatvecTemplate::access_pattern(const search::Config& c, const Problem& problem,
+                                             const Target& target) const {
+  return matvec_access_pattern(c, problem, target);
+}
+
+std::string MatvecTemplate::explain(const TuningResult& result) const { return matvec_explain(result); }
 
 std::uint64_t MatvecTemplate::bytes_moved(const Problem& problem) const {
   const auto m = static_cast<std::uint64_t>(problem.at("rows"));
@@ -232,61 +177,6 @@ std::unique_ptr<Workload> MatvecTemplate::make_workload(const Problem& problem, 
 const MatvecTemplate& matvec() {
   static const MatvecTemplate instance;
   return instance;
-}
-
-namespace {
-std::string us(double seconds) {
-  char buffer[32];
-  if (seconds < 1e-3) std::snprintf(buffer, sizeof buffer, "%.1f us", seconds * 1e6);
-  else std::snprintf(buffer, sizeof buffer, "%.2f ms", seconds * 1e3);
-  return buffer;
-}
-std::string ratio(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1fx", x);
-  return buffer;
-}
-} // namespace
-
-std::string matvec_note(const Problem& problem, const std::map<std::string, double>& best) {
-  const auto get = [&](const std::string& k) {
-    const auto it = best.find(k);
-    return it == best.end() || it->second <= 0 ? 0.0 : it->second;
-  };
-  const double stream = get("stream"), pad0 = get("tiled pad=0"), pad1 = get("tiled pad=1");
-  const double tiled = pad0 > 0 && pad1 > 0 ? std::min(pad0, pad1) : std::max(pad0, pad1);
-  std::string note;
-  if (stream > 0 && tiled > 0) {
-    const std::string which = tiled == pad1 ? "pad=1" : "pad=0";
-    if (tiled > stream)
-      note = "stream is " + ratio(tiled / stream) + " faster than the blog's tiled kernel (best tiled: " + which + ", " +
-             us(tiled) + " vs " + us(stream) + "): every byte of A is read once, so staging it through shared memory "
-             "buys no reuse and costs a barrier per tile, while one 4-byte load per thread in flight cannot cover "
-             "DRAM latency; stream keeps unroll x vec floats per thread in flight.";
-    else
-      note = "the blog's tiled kernel (" + which + ", " + us(tiled) + ") beats stream (" + us(stream) + ") here.";
-  } else if (stream > 0) {
-    note = "only the stream kernel was measured (" + us(stream) + ").";
-  }
-  if (pad0 > 0 && pad1 > 0) {
-    const bool col = problem.count("layout") == 0 || problem.at("layout") == 0;
-    note += std::string(note.empty() ? "" : " ") + "Padding the tile (pad=1) takes the tiled kernel from " + us(pad0) +
-            " to " + us(pad1) + " (" + ratio(pad0 / pad1) + "): without it a thread's walk along its row of the tile" +
-            (col ? " (and the column-major staging)" : "") + " puts all 32 lanes of a warp on one bank.";
-  }
-  return note;
-}
-
-std::string MatvecTemplate::explain(const TuningResult& result) const {
-  std::map<std::string, double> best;
-  for (const auto& e : result.evaluations) {
-    if (!e.ok() || !e.timing) continue;
-    const bool tiled = static_cast<MatvecKernel>(e.config.at("kernel")) == MatvecKernel::tiled;
-    const std::string label = tiled ? "tiled pad=" + std::to_string(e.config.at("pad")) : "stream";
-    auto it = best.find(label);
-    if (it == best.end() || e.timing->median_s < it->second) best[label] = e.timing->median_s;
-  }
-  return best.size() < 2 ? std::string{} : matvec_note(result.problem, best);
 }
 
 } // namespace memtune::templates

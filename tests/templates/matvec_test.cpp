@@ -4,7 +4,7 @@
 #include <memtune/templates/catalogue.hpp>
 #include <memtune/templates/matvec.hpp>
 
-#include "../../templates/src/cublas_loader.hpp"
+#include "../../templates/matvec/cublas_loader.hpp"
 
 #include <doctest/doctest.h>
 

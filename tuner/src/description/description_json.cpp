@@ -197,7 +197,21 @@ private:
       for (const auto& p : strings(j.at("include_paths"), "source.include_paths"))
         s.include_paths.push_back((base_ / p).lexically_normal().string());
     if (j.contains("options")) s.options = strings(j.at("options"), "source.options");
-    s.kernel = string(required(j, "kernel", "source"), "source.kernel");
+    const auto& kernel = required(j, "kernel", "source");
+    if (kernel.is_array()) {
+      // [{"if": condition, "name": pattern}, ..., {"name": pattern}]: the first whose condition holds.
+      if (kernel.empty()) fail("source.kernel", "an empty list: give a name, or choices ending with one without \"if\"");
+      for (std::size_t i = 0; i < kernel.size(); ++i) {
+        const std::string path = "source.kernel[" + std::to_string(i) + "]";
+        const bool last = i + 1 == kernel.size();
+        const auto& choice = last ? fields(kernel[i], path, {"name"}) : fields(kernel[i], path, {"if", "name"});
+        std::string name = pattern(required(choice, "name", path), path + ".name");
+        if (last) s.kernel = std::move(name);
+        else s.kernel_if.push_back({expr(required(choice, "if", path), path + ".if"), std::move(name)});
+      }
+    } else {
+      s.kernel = string(kernel, "source.kernel");
+    }
     if (!j.contains("defines")) return;
     const auto& defines = j.at("defines");
     if (defines.is_array()) {
@@ -273,13 +287,14 @@ private:
       if (!spec.is_object()) {
         p.axis = axis(name, spec, {}, path);
       } else {
-        fields(spec, path, {"values", "description", "only_if", "pruned_reason"});
+        fields(spec, path, {"values", "description", "only_if", "pruned_reason", "values_if"});
         const std::string description =
             spec.contains("description") ? string(spec.at("description"), path + ".description") : std::string{};
         p.axis = axis(name, required(spec, "values", path), description, path + ".values");
         if (spec.contains("only_if")) p.only_if = expr(spec.at("only_if"), path + ".only_if");
         if (spec.contains("pruned_reason")) p.pruned_reason = string(spec.at("pruned_reason"), path + ".pruned_reason");
         if (!p.only_if && !p.pruned_reason.empty()) fail(path + ".pruned_reason", "only a parameter with only_if is pruned");
+        if (spec.contains("values_if")) p.values_if = expr(spec.at("values_if"), path + ".values_if");
       }
       d.parameters.push_back(std::move(p));
     }

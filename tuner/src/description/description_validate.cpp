@@ -149,7 +149,16 @@ private:
       if (!seen.insert(d_.source.files[i].name).second) fail(field, "'" + d_.source.files[i].name + "' is listed twice");
     }
     if (d_.source.kernel.empty()) fail("source.kernel", "the kernel's name (or a name-expression pattern) is missing");
-    check_pattern(d_.source.kernel, "source.kernel", Scope::everything);
+    const auto& choices = d_.source.kernel_if;
+    for (std::size_t i = 0; i < choices.size(); ++i) {
+      const std::string field = "source.kernel[" + std::to_string(i) + "]";
+      check_expr(choices[i].condition, field + ".if", Scope::everything);
+      if (choices[i].kernel.empty()) fail(field + ".name", "the kernel's name (or a name-expression pattern) is missing");
+      check_pattern(choices[i].kernel, field + ".name", Scope::everything);
+    }
+    check_pattern(d_.source.kernel,
+                  choices.empty() ? std::string("source.kernel") : "source.kernel[" + std::to_string(choices.size()) + "].name",
+                  Scope::everything);
     std::set<std::string> macros;
     for (const auto& [macro, value] : d_.source.defines) {
       const std::string field = "source.defines." + macro;
@@ -184,7 +193,22 @@ private:
         fail(field, "a label is listed twice");
       if (p.only_if) check_expr(*p.only_if, field + ".only_if", Scope::no_parameters);
       if (!p.pruned_reason.empty()) check_pattern(p.pruned_reason, field + ".pruned_reason", Scope::no_parameters);
+      if (p.values_if) check_values_if(p, field + ".values_if");
     }
+  }
+
+  // Reads the parameter's own value, and otherwise what only_if may read.
+  void check_values_if(const Parameter& p, const std::string& field) const {
+    if (p.axis.kind != search::AxisKind::ordinal) fail(field, "only integer parameters have their values filtered");
+    try {
+      (void)resolved(d_, *p.values_if);
+    } catch (const std::invalid_argument& err) {
+      fail(field, err.what());
+    }
+    std::vector<std::string> names;
+    p.values_if->collect_axes(names);
+    for (const auto& n : names)
+      if (n != p.axis.name) check_name(n, field, Scope::no_parameters, SIZE_MAX);
   }
 
   void check_launch() const {

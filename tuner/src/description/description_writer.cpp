@@ -61,6 +61,7 @@ ordered_json parameter_json(const Parameter& p) {
   if (!p.axis.description.empty()) j["description"] = p.axis.description;
   if (p.only_if) j["only_if"] = p.only_if->to_string();
   if (!p.pruned_reason.empty()) j["pruned_reason"] = p.pruned_reason;
+  if (p.values_if) j["values_if"] = p.values_if->to_string();
   return j;
 }
 
@@ -119,7 +120,14 @@ nlohmann::ordered_json KernelDescription::to_json() const {
   for (const auto& f : source.files) src["files"].push_back(f.name);
   if (!source.include_paths.empty()) src["include_paths"] = source.include_paths;
   if (!source.options.empty()) src["options"] = source.options;
-  src["kernel"] = source.kernel;
+  if (source.kernel_if.empty()) {
+    src["kernel"] = source.kernel;
+  } else {
+    ordered_json choices = ordered_json::array();
+    for (const auto& c : source.kernel_if) choices.push_back({{"if", c.condition.to_string()}, {"name", c.kernel}});
+    choices.push_back({{"name", source.kernel}});
+    src["kernel"] = std::move(choices);
+  }
   if (!source.defines.empty()) {
     ordered_json defines = ordered_json::object();
     for (const auto& [macro, value] : source.defines) defines[macro] = value;

@@ -45,6 +45,12 @@ KernelBuilder& KernelBuilder::kernel(std::string name_pattern) {
   return *this;
 }
 
+KernelBuilder& KernelBuilder::kernel_if(std::string_view condition, std::string name_pattern) {
+  const std::string field = "source.kernel[" + std::to_string(d_.source.kernel_if.size()) + "].if";
+  d_.source.kernel_if.push_back({parse(d_, condition, field), std::move(name_pattern)});
+  return *this;
+}
+
 KernelBuilder& KernelBuilder::define(std::string macro, std::string value_pattern) {
   d_.source.defines.emplace_back(std::move(macro), std::move(value_pattern));
   return *this;
@@ -69,6 +75,13 @@ KernelBuilder& KernelBuilder::parameter_if(search::Axis axis, std::string_view o
   const std::string field = "parameters." + axis.name + ".only_if";
   search::Expr condition = parse(d_, only_if, field);
   d_.parameters.push_back({std::move(axis), std::move(condition), std::move(pruned_reason)});
+  return *this;
+}
+
+KernelBuilder& KernelBuilder::parameter_values_if(search::Axis axis, std::string_view values_if) {
+  const std::string field = "parameters." + axis.name + ".values_if";
+  search::Expr condition = parse(d_, values_if, field);
+  d_.parameters.push_back({std::move(axis), std::nullopt, {}, std::move(condition)});
   return *this;
 }
 

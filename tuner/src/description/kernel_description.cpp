@@ -85,7 +85,22 @@ search::Space KernelDescription::space(const Problem& given, const Target& targe
       pruned.push_back(p.axis.name);
       continue;
     }
-    s.add(p.axis);
+    search::Axis axis = p.axis;
+    if (p.values_if) {
+      std::vector<std::int64_t> kept;
+      for (const std::int64_t v : axis.values) {
+        search::Config with = env;
+        with.set(axis.name, v);
+        if (evaluate(*this, *p.values_if, with, "parameters." + axis.name + ".values_if") != 0) kept.push_back(v);
+      }
+      if (kept.empty()) {
+        s.note_pruned({axis.name, "no value where " + p.values_if->to_string()});
+        pruned.push_back(axis.name);
+        continue;
+      }
+      axis.values = std::move(kept);
+    }
+    s.add(std::move(axis));
   }
 
   // Bind everything but the parameters: problem variables and device
@@ -168,7 +183,16 @@ CompileRequest make_request(const std::vector<SourceFile>& files, const SourceSp
 LaunchSpec KernelDescription::launch(const search::Config& config, const Problem& given, const Target& target) const {
   const search::Config env = description_detail::environment(*this, &config, given, &target);
   LaunchSpec l;
-  l.name_expression = render_pattern(*this, source.kernel, env, "source.kernel");
+  std::size_t choice = 0;
+  while (choice < source.kernel_if.size() &&
+         evaluate(*this, source.kernel_if[choice].condition, env, "source.kernel[" + std::to_string(choice) + "].if") == 0)
+    ++choice;
+  l.name_expression = choice < source.kernel_if.size()
+                          ? render_pattern(*this, source.kernel_if[choice].kernel, env,
+                                           "source.kernel[" + std::to_string(choice) + "].name")
+                          : render_pattern(*this, source.kernel, env,
+                                           source.kernel_if.empty() ? std::string("source.kernel")
+                                                                    : "source.kernel[" + std::to_string(choice) + "].name");
   for (const auto& [macro, value] : source.defines)
     l.options.push_back("-D" + macro + "=" + render_pattern(*this, value, env, "source.defines." + macro));
   const auto& e = launch_exprs;

@@ -11,6 +11,7 @@
 // prefetch (planes of look-ahead for the loads) and min_warps (the warps per
 // SM __launch_bounds__ asks for: the register cap). Shared rows are always
 // padded (see fdtd.cu: PAD), so the x halo's column stores are conflict-free.
+#include <memtune/description/kernel_description.hpp>
 #include <memtune/kernel_template.hpp>
 
 #include <cstdint>
@@ -41,12 +42,18 @@ public:
 
 const FdtdTemplate& fdtd();
 
+// The fdtd as a kernel description (templates/fdtd/fdtd.cpp).
+const KernelDescription& fdtd_description();
+
 // The CPU reference, accumulated in double: for every point of the volume
 // (x fastest), c[0] * in + sum_{r=1..R} c[r] * (the six neighbours at
 // distance r, zero outside the volume), R = c.size() - 1. Runs on all cores.
 // Throws std::invalid_argument when in.size() != nx*ny*nz or c is empty.
 std::vector<double> fdtd_reference(std::span<const float> in, std::int64_t nx, std::int64_t ny, std::int64_t nz,
                                    std::span<const float> c);
+
+// What the kernel's float sum of 6R+1 terms may differ from the reference by (|in| <= 1).
+double fdtd_tolerance(int radius);
 
 // Random coefficients c_0..c_R, never zero, normalised so that
 // |c_0| + 6 * sum_{r>=1} |c_r| = 1 (outputs stay in [-1, 1] for |in| <= 1).

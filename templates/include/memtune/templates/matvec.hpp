@@ -9,6 +9,7 @@
 // block_size, threads_per_row, vec, unroll, x_stage (ldg / smem), pad
 // (tiled), splits (the columns split across blocks, with a deterministic
 // single-launch finish). Baseline: "cublas" (cublasSgemv, loaded at run time).
+#include <memtune/description/kernel_description.hpp>
 #include <memtune/kernel_template.hpp>
 
 #include <cstdint>
@@ -50,6 +51,11 @@ public:
 
 const MatvecTemplate& matvec();
 
+// The matvec as a kernel description (templates/matvec/matvec.cpp). Its
+// buffers, in matvec.cu's order: A, x, y, then the scalars M, N, chunk, then
+// the split workspace (scratch: partial, counters).
+const KernelDescription& matvec_description();
+
 // Values of the splits axis; the workspace holds matvec_max_splits(cols) of them.
 const std::vector<std::int64_t>& matvec_split_values();
 // The most column splits a problem allows: each split gets at least 64
@@ -82,5 +88,7 @@ double matvec_tolerance(MatvecLayout layout, std::int64_t rows, std::int64_t col
 // Example: "stream is 4.7x faster than the blog's tiled kernel (best tiled:
 // pad=1, 410 us vs 87 us): ..."
 std::string matvec_note(const Problem& problem, const std::map<std::string, double>& best_seconds_by_variant);
+// matvec_note over a run's best time per variant; empty with fewer than two variants timed.
+std::string matvec_explain(const TuningResult& result);
 
 } // namespace memtune::templates

@@ -36,6 +36,8 @@ public:
   KernelBuilder& include_path(std::string folder);
   KernelBuilder& nvrtc_option(std::string option);
   KernelBuilder& kernel(std::string name_pattern);          // "filter_kernel<{block_size}, {packing}>"
+  // A kernel name used where `condition` holds, tried in order before kernel() (matvec's two kernels).
+  KernelBuilder& kernel_if(std::string_view condition, std::string name_pattern);
   KernelBuilder& define(std::string macro, std::string value_pattern); // -Dmacro=value
 
   KernelBuilder& problem(ProblemParameter variable);
@@ -46,6 +48,9 @@ public:
   KernelBuilder& parameter(search::Axis axis);
   // A parameter present only where `only_if` (text) holds; `pruned_reason` is a pattern.
   KernelBuilder& parameter_if(search::Axis axis, std::string_view only_if, std::string pruned_reason);
+  // An integer parameter whose values are kept per problem and device where `values_if` holds
+  // (reading the parameter's own name as the value).
+  KernelBuilder& parameter_values_if(search::Axis axis, std::string_view values_if);
   KernelBuilder& derived(std::string name, std::string_view expression);
   KernelBuilder& constraint(std::string_view condition, std::string reason);
 

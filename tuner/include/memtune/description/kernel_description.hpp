@@ -63,6 +63,13 @@ struct SourceFile {
   std::string text;  // the file's content (read once when the description is loaded)
 };
 
+// A kernel name chosen by a condition: one description, several kernels whose
+// template parameters differ (matvec: matvec_stream<...> or matvec_tiled<...>).
+struct KernelChoice {
+  search::Expr condition; // over parameters, problem variables, device attributes and derived values
+  std::string kernel;     // name-expression pattern used where the condition holds
+};
+
 struct SourceSpec {
   // files[0] is the translation unit compiled; the others are headers it may
   // #include by name (given to NVRTC as in-memory headers, part of the cache key).
@@ -70,6 +77,9 @@ struct SourceSpec {
   std::vector<std::string> include_paths; // -I folders (their files' names, sizes and dates are part of the cache key)
   std::vector<std::string> options;       // extra NVRTC options, e.g. "-use_fast_math"
   std::string kernel;                     // name-expression pattern: "transpose<{TILE}, {ROWS}>" or "saxpy"
+  // Tried in order before `kernel`, which then names the kernel where no
+  // condition holds. JSON: "kernel": [{"if": "KIND == \"a\"", "name": "a<{X}>"}, {"name": "b<{Y}>"}].
+  std::vector<KernelChoice> kernel_if;
   // -D macros: name -> value pattern ("MEMTUNE_TAPS" -> "{taps}").
   std::vector<std::pair<std::string, std::string>> defines;
 };
@@ -85,6 +95,11 @@ struct Parameter {
   search::Axis axis;
   std::optional<search::Expr> only_if;
   std::string pruned_reason;
+  // Integer parameters only: the values kept for a problem and device, v
+  // staying where `values_if`, reading the parameter's own name as v, holds
+  // (matvec: threads_per_row 32 and 128 for row-major A only). A parameter
+  // left without a value is pruned.
+  std::optional<search::Expr> values_if;
   [[nodiscard]] bool is_boolean() const;
 };
 

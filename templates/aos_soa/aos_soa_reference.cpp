@@ -1,6 +1,7 @@
 #include <memtune/parallel_for.hpp>
 #include <memtune/templates/aos_soa.hpp>
 
+#include <cfloat>
 #include <cstdint>
 #include <stdexcept>
 
@@ -35,6 +36,14 @@ std::vector<double> aos_soa_reference(AosSoaOp op, int fields, std::span<const f
     }
   });
   return out;
+}
+
+double aos_soa_tolerance(AosSoaOp op, int fields) {
+  // |x| <= 1. read: F-1 float additions of a sum bounded by F; write: one
+  // rounding of a product up to 8; readwrite: one fma, result up to 3.25.
+  // Twice the bound, plus a floor for exact zeros.
+  const double bound = op == AosSoaOp::read ? fields * fields * FLT_EPSILON : 8.0 * FLT_EPSILON;
+  return 2.0 * bound + 1e-30;
 }
 
 template <class T> std::vector<T> aos_to_soa(std::span<const T> aos, int fields, T pad) {

@@ -1,6 +1,7 @@
 #include <memtune/parallel_for.hpp>
 #include <memtune/templates/fdtd.hpp>
 
+#include <cfloat>
 #include <cmath>
 #include <stdexcept>
 
@@ -54,6 +55,12 @@ std::vector<float> random_fdtd_coefficients(int radius, std::uint64_t seed) {
   }
   for (auto& x : c) x = static_cast<float>(x / weight);
   return c;
+}
+
+double fdtd_tolerance(int radius) {
+  // 6R+1 float terms summed in any order: each adds at most one rounding of a
+  // running sum bounded by |c_0| + 6 sum |c_r| = 1 (|in| <= 1). Twice that.
+  return 2.0 * (6 * radius + 1) * FLT_EPSILON + 1e-30;
 }
 
 } // namespace memtune::templates

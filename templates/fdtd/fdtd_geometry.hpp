@@ -1,8 +1,10 @@
 #pragma once
 // The fdtd kernel's geometry for one configuration: the same arithmetic as
 // templates/fdtd/fdtd.cu, in one place for the launch, the space and the model.
+#include <memtune/access_pattern.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/search/config.hpp>
+#include <memtune/target.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -37,5 +39,9 @@ struct FdtdGeometry {
   [[nodiscard]] std::int64_t blocks() const { return grid_x * grid_y * grid_z; }
   [[nodiscard]] std::size_t static_smem_bytes() const { return static_cast<std::size_t>(2 * rows * pitch * 4); }
 };
+
+// The configuration's memory accesses for the analytical model (no GPU): fdtd_access.cpp.
+[[nodiscard]] AccessPattern fdtd_access_pattern(const search::Config& config, const Problem& problem,
+                                                const Target& target);
 
 } // namespace memtune::templates

@@ -2,8 +2,10 @@
 // The aos_soa kernel's geometry for one configuration: the same arithmetic as
 // templates/aos_soa/aos_soa.cu, in one place for the launch, the workload and
 // the model.
+#include <memtune/access_pattern.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/search/config.hpp>
+#include <memtune/target.hpp>
 #include <memtune/templates/aos_soa.hpp>
 
 #include <cstdint>
@@ -35,5 +37,9 @@ struct AosSoaGeometry {
     return layout == AosSoaLayout::aos_smem ? static_cast<std::size_t>(tile * fields * 4) : 0;
   }
 };
+
+// The configuration's memory accesses for the analytical model (no GPU): aos_soa_access.cpp.
+[[nodiscard]] AccessPattern aos_soa_access_pattern(const search::Config& config, const Problem& problem,
+                                                   const Target& target);
 
 } // namespace memtune::templates

@@ -1,8 +1,10 @@
 #pragma once
 // The filter kernel's geometry for one configuration: the same arithmetic as
 // templates/filter/filter.cu, in one place for the launch and the model.
+#include <memtune/access_pattern.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/search/config.hpp>
+#include <memtune/target.hpp>
 #include <memtune/templates/filter.hpp>
 
 #include <cstdint>
@@ -44,5 +46,9 @@ struct FilterWindowReads {
   std::vector<Run> runs;
 };
 [[nodiscard]] FilterWindowReads window_reads(const FilterGeometry& g);
+
+// The configuration's memory accesses for the analytical model (no GPU): filter_access.cpp.
+[[nodiscard]] AccessPattern filter_access_pattern(const search::Config& config, const Problem& problem,
+                                                  const Target& target);
 
 } // namespace memtune::templates

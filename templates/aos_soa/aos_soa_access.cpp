@@ -31,7 +31,7 @@ double requested_bytes(const GlobalInstruction& g, int warps) {
 
 } // namespace
 
-AccessPattern AosSoaTemplate::access_pattern(const search::Config& c, const Problem& problem, const Target&) const {
+AccessPattern aos_soa_access_pattern(const search::Config& c, const Problem& problem, const Target&) {
   const AosSoaGeometry g(c, problem);
   AccessPattern a;
   a.block_threads = static_cast<int>(g.block);

@@ -54,7 +54,7 @@ double sector_round(double b) { return std::ceil(b / 32.0) * 32.0; }
 
 } // namespace
 
-AccessPattern MatvecTemplate::access_pattern(const search::Config& c, const Problem& problem, const Target&) const {
+AccessPattern matvec_access_pattern(const search::Config& c, const Problem& problem, const Target&) {
   const MatvecGeometry g(c, problem);
   AccessPattern a;
   a.block_threads = static_cast<int>(g.block);

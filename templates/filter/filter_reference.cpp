@@ -1,6 +1,7 @@
 #include <memtune/parallel_for.hpp>
 #include <memtune/templates/filter.hpp>
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 
@@ -37,6 +38,14 @@ std::vector<float> random_filter_taps(int taps, std::uint64_t seed) {
   }
   for (auto& x : c) x = static_cast<float>(x / sum);
   return c;
+}
+
+double filter_tolerance(std::span<const float> taps) {
+  // float FMAs in any order: each of the taps terms adds at most one rounding
+  // of the running sum, bounded by sum|c| * max|x| = sum|c| here (|x| <= 1).
+  double sum_abs = 0.0;
+  for (float c : taps) sum_abs += std::fabs(c);
+  return 2.0 * static_cast<double>(taps.size()) * FLT_EPSILON * sum_abs + 1e-30;
 }
 
 } // namespace memtune::templates

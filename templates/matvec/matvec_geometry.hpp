@@ -2,8 +2,10 @@
 // The matvec kernels' geometry for one configuration: the same arithmetic as
 // templates/matvec/matvec.cu, in one place for the launch, the workload and
 // the model.
+#include <memtune/access_pattern.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/search/config.hpp>
+#include <memtune/target.hpp>
 #include <memtune/templates/matvec.hpp>
 
 #include <cstdint>
@@ -34,5 +36,9 @@ struct MatvecGeometry {
   // [columns] of the representative split (split 0).
   [[nodiscard]] std::int64_t split_cols() const { return chunk < cols ? chunk : cols; }
 };
+
+// The configuration's memory accesses for the analytical model (no GPU): matvec_access.cpp.
+[[nodiscard]] AccessPattern matvec_access_pattern(const search::Config& config, const Problem& problem,
+                                                  const Target& target);
 
 } // namespace memtune::templates

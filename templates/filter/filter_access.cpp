@@ -35,7 +35,7 @@ FilterWindowReads window_reads(const FilterGeometry& g) {
   return w;
 }
 
-AccessPattern FilterTemplate::access_pattern(const search::Config& c, const Problem& problem, const Target&) const {
+AccessPattern filter_access_pattern(const search::Config& c, const Problem& problem, const Target&) {
   const FilterGeometry g(c, problem);
   AccessPattern a;
   a.block_threads = static_cast<int>(g.block);

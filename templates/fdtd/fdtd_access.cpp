@@ -63,7 +63,7 @@ std::int64_t count_in(std::int64_t begin, std::int64_t end, std::int64_t offset,
 
 } // namespace
 
-AccessPattern FdtdTemplate::access_pattern(const search::Config& c, const Problem& problem, const Target& target) const {
+AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& problem, const Target& target) {
   const FdtdGeometry g(c, problem);
   AccessPattern a;
   a.block_threads = static_cast<int>(g.threads);

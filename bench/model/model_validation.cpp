@@ -91,7 +91,7 @@ Predictions predict_recording(const memtune::search::Recording& rec, const memtu
     }
     return p;
   }
-  const memtune::KernelTemplate& kernel = memtune::templates::find(rec.template_name);
+  const memtune::KernelDescription& kernel = memtune::templates::find_description(rec.template_name);
   memtune::TuneOptions options;
   options.exact_top = 0; // predict every configuration, not just the model's top k
   const memtune::TuningResult predicted = memtune::tune_modeled(kernel, problem, target, options);

@@ -191,14 +191,14 @@ std::optional<std::function<double(const search::Config&)>> recording_prior(cons
   for (const auto& [name, value] : rec.problem.items())
     if (value.is_number_integer()) problem[name] = value.get<std::int64_t>();
   if (auto prior = probe::probe_prior(rec.template_name, problem, *target)) return prior;
-  const KernelTemplate* kernel = nullptr;
-  for (const KernelTemplate* k : templates::all())
-    if (k->name() == rec.template_name) kernel = k;
+  const KernelDescription* kernel = nullptr;
+  for (const KernelDescription* k : templates::descriptions())
+    if (k->name == rec.template_name && k->has_model()) kernel = k;
   if (!kernel) {
     why_not = "no model for template '" + rec.template_name + "'";
     return std::nullopt;
   }
-  problem = complete_problem(kernel->problem_parameters(), problem);
+  problem = kernel->complete(problem);
   return model_prior(*kernel, problem, *target, rec.space);
 }
 

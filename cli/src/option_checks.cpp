@@ -40,16 +40,22 @@ CLI::Validator seconds() {
       "SECONDS >= 0", "seconds");
 }
 
-Problem parse_problem(const std::vector<ProblemParameter>& parameters,
-                      const std::map<std::string, std::optional<std::string>>& typed) {
+Problem parse_problem(const KernelDescription& kernel, const std::map<std::string, std::optional<std::string>>& typed,
+                      ProblemSyntax syntax) {
+  const std::vector<ProblemParameter>& parameters = kernel.problem;
   Problem problem;
   for (const auto& item : typed) {
     const std::string& name = item.first; // not a structured binding: clang 14 cannot capture those
     const std::optional<std::string>& text = item.second;
     if (!text) continue;
-    const std::string argument = "--" + name + " '" + *text + "'";
+    const std::string argument =
+        syntax == ProblemSyntax::kSet ? "--set " + name + "=" + *text : "--" + name + " '" + *text + "'";
     const auto param = std::find_if(parameters.begin(), parameters.end(), [&](const ProblemParameter& p) { return p.name == name; });
-    if (param == parameters.end()) throw ArgumentError(argument, "not a parameter of this template");
+    if (param == parameters.end()) {
+      std::string known;
+      for (const auto& p : parameters) known += (known.empty() ? "" : ", ") + p.name;
+      throw ArgumentError(argument, kernel.name + " has no problem variable '" + name + "' (known: " + known + ")");
+    }
     if (!param->labels.empty()) {
       const auto it = std::find(param->labels.begin(), param->labels.end(), *text);
       if (it == param->labels.end()) {
@@ -103,7 +109,7 @@ void check_output_files(const std::string& record, const std::string& save) {
   if (!record.empty()) search::check_replaceable_recording(record);
 }
 
-void check_fits_memory(const KernelTemplate& kernel, const Problem& problem, const Target& target) {
+void check_fits_memory(const KernelDescription& kernel, const Problem& problem, const Target& target) {
   if (target.memory_bytes == 0) return; // unknown
   const std::uint64_t needed = kernel.bytes_moved(problem);
   if (needed <= target.memory_bytes) return;
@@ -114,7 +120,7 @@ void check_fits_memory(const KernelTemplate& kernel, const Problem& problem, con
     return std::string(buf);
   };
   const std::string where = target.origin == "driver" ? "cuDeviceTotalMem" : "memory_bytes in " + target.origin;
-  throw ArgumentError("problem " + format_problem(problem, kernel.problem_parameters()),
+  throw ArgumentError("problem " + format_problem(problem, kernel.problem),
                       "its buffers need at least " + gib(needed) + " (the bytes one run reads and writes), and " +
                           target.display_name + " has " + gib(target.memory_bytes) + " (" + where + ")");
 }

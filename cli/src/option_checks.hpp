@@ -6,7 +6,7 @@
 // larger than the GPU's memory, a misspelt subcommand. Each throws
 // ArgumentError (exit 2) before anything runs or is written; a store that does
 // not parse is an InputError (exit 1), also before anything runs.
-#include <memtune/kernel_template.hpp>
+#include <memtune/description/kernel_description.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/target.hpp>
 
@@ -26,11 +26,16 @@ namespace memtune::cli {
 [[nodiscard]] CLI::Validator whole_number(std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
 [[nodiscard]] CLI::Validator seconds();
 
+// How the user typed a problem variable: a template command's own option
+// ("--n 16M") or tune --spec's "--set n=16M"; errors quote it that way.
+enum class ProblemSyntax { kOption, kSet };
+
 // The problem as typed (an absent option is nullopt, "" is an error): sizes
 // with K/M/G, labels for choice parameters; defaults and ranges come from
 // complete_problem (std::invalid_argument).
-[[nodiscard]] Problem parse_problem(const std::vector<ProblemParameter>& parameters,
-                                    const std::map<std::string, std::optional<std::string>>& typed);
+[[nodiscard]] Problem parse_problem(const KernelDescription& kernel,
+                                    const std::map<std::string, std::optional<std::string>>& typed,
+                                    ProblemSyntax syntax = ProblemSyntax::kOption);
 
 // "--only a=1,b=2 --only c=x" (CLI11 has split the commas) -> {a: 1, b: 2, c: x}.
 // Refuses an item without '=' or axis, and an axis given twice.
@@ -44,7 +49,7 @@ void check_output_files(const std::string& record, const std::string& save);
 // Refuses a problem whose buffers cannot fit in the target's memory, naming
 // both numbers. Uses the bytes one run reads and writes, a lower bound of what
 // the buffers take.
-void check_fits_memory(const KernelTemplate& kernel, const Problem& problem, const Target& target);
+void check_fits_memory(const KernelDescription& kernel, const Problem& problem, const Target& target);
 
 // For `memtune filtre`: "unknown command 'filtre' (did you mean 'filter'?); commands: ...".
 [[nodiscard]] std::string unknown_command_message(const std::string& given, const std::vector<std::string>& known);

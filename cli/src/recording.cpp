@@ -10,6 +10,7 @@ nlohmann::json recording_json(const TuningResult& r) {
   nlohmann::json j{{"schema_version", kSchemaVersion},
                    {"tool", std::string("memtune ") + kVersion},
                    {"template", r.template_name},
+                   {"kernel_fingerprint", r.kernel_fingerprint},
                    {"problem", r.problem},
                    {"device", r.device.to_json()},
                    {"mode", r.measured ? "measured" : "modeled"},

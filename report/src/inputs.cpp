@@ -204,13 +204,13 @@ void complete_from_catalogues(Inputs& inputs) {
       if (t) run.peak_gbps = t->dram_bandwidth_gbs;
     }
     if (!run.bytes_moved) {
-      for (const KernelTemplate* k : templates::all()) {
-        if (k->name() != run.template_name) continue;
+      for (const KernelDescription* k : templates::descriptions()) {
+        if (k->name != run.template_name) continue;
         try {
           Problem p;
           for (const auto& [name, value] : run.problem.items())
             if (value.is_number_integer()) p[name] = value.get<std::int64_t>();
-          run.bytes_moved = static_cast<double>(k->bytes_moved(complete_problem(k->problem_parameters(), p)));
+          run.bytes_moved = static_cast<double>(k->bytes_moved(k->complete(p)));
         } catch (const std::exception& e) {
           run.notes.push_back(std::string("bytes moved unknown: ") + e.what());
         }

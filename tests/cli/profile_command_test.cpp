@@ -14,7 +14,7 @@ using memtune::testing::run_cli;
 
 namespace {
 
-std::string asset(const std::string& name) { return std::string(MEMTUNE_TEST_ASSETS) + "/profiles/" + name; }
+std::string asset(const std::string& name) { return std::string(MEMTUNE_TEST_ASSETS_DIR) + "/profiles/" + name; }
 
 std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

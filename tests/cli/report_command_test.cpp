@@ -10,7 +10,7 @@ using memtune::testing::run_cli;
 
 TEST_CASE("memtune report: a recording to one HTML file; bad inputs are errors naming the file") {
   const auto out = std::filesystem::temp_directory_path() / "memtune-report-cli.html";
-  const std::string rec = std::string(MEMTUNE_BENCH_DATA) + "/h100_fdtd_512x512x256_r4.json";
+  const std::string rec = std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/h100_fdtd_512x512x256_r4.json";
   auto r = run_cli({"report", rec.c_str(), "-o", out.string().c_str()});
   CHECK(r.code == 0);
   std::ifstream in(out);
@@ -21,7 +21,7 @@ TEST_CASE("memtune report: a recording to one HTML file; bad inputs are errors n
   r = run_cli({"report", rec.c_str(), "-o", out.string().c_str(), "--axes", "bx,nope"});
   CHECK(r.code == memtune::cli::kExitUsage);
   CHECK(r.err.find("no axis 'nope'") != std::string::npos);
-  const std::string target = std::string(MEMTUNE_BENCH_DATA) + "/h100_probed_target.json";
+  const std::string target = std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/h100_probed_target.json";
   r = run_cli({"report", target.c_str(), "-o", out.string().c_str()});
   CHECK(r.code == memtune::cli::kExitUsage);
   CHECK(r.err.find("nothing to report") != std::string::npos);

@@ -33,10 +33,16 @@ const memtune::search::Space& space() {
   return s;
 }
 
-const std::vector<memtune::ProblemParameter>& parameters() {
-  static const std::vector<memtune::ProblemParameter> p{
-      {"n", 1 << 24, 1, std::int64_t{1} << 40, "elements", true}, {"op", 0, 0, 2, "op", false, {"read", "write", "rw"}}};
-  return p;
+// A kernel whose problem is a size and a choice, like aos_soa's.
+const memtune::KernelDescription& kernel() {
+  static const memtune::KernelDescription k = [] {
+    memtune::KernelDescription d;
+    d.name = "fuzzed";
+    d.problem = {{"n", 1 << 24, 1, std::int64_t{1} << 40, "elements", true},
+                 {"op", 0, 0, 2, "op", false, {"read", "write", "rw"}}};
+    return d;
+  }();
+  return k;
 }
 
 } // namespace
@@ -54,7 +60,7 @@ MEMTUNE_FUZZ_TEXT(text) {
   if (!args.empty()) {
     std::map<std::string, std::optional<std::string>> typed{{"n", args[0]}};
     if (args.size() > 1) typed["op"] = args[1];
-    (void)memtune::cli::parse_problem(parameters(), typed);
+    (void)memtune::cli::parse_problem(kernel(), typed, memtune::cli::ProblemSyntax::kSet);
   }
   const auto only = memtune::cli::parse_only(args);
   (void)memtune::only_constraints(space(), only);

@@ -21,7 +21,7 @@ std::size_t count(const std::string& s, const std::string& what) {
 
 std::vector<std::filesystem::path> recordings() {
   std::vector<std::filesystem::path> out;
-  for (const auto& e : std::filesystem::directory_iterator(MEMTUNE_BENCH_DATA)) {
+  for (const auto& e : std::filesystem::directory_iterator(MEMTUNE_TEST_BENCH_DATA_DIR)) {
     if (e.path().extension() != ".json") continue;
     std::ifstream in(e.path());
     const auto j = nlohmann::json::parse(in);

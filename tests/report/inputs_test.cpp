@@ -11,7 +11,7 @@ using namespace memtune;
 using namespace memtune::report;
 
 namespace {
-std::string data(const std::string& name) { return std::string(MEMTUNE_BENCH_DATA) + "/" + name; }
+std::string data(const std::string& name) { return std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/" + name; }
 
 std::filesystem::path write_temp(const std::string& name, const std::string& text) {
   const auto p = std::filesystem::temp_directory_path() / ("memtune-report-" + name);

@@ -17,7 +17,7 @@ using namespace memtune;
 
 namespace {
 
-std::string golden_path(const std::string& name) { return std::string(MEMTUNE_TEST_ASSETS) + "/output/" + name; }
+std::string golden_path(const std::string& name) { return std::string(MEMTUNE_TEST_ASSETS_DIR) + "/output/" + name; }
 
 // Each golden line is a regex after escaping, with {num} as a number.
 // MEMTUNE_UPDATE_GOLDEN=1 rewrites the files from the output, every number

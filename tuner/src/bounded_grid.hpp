@@ -26,7 +26,8 @@ namespace memtune {
 // The model's prediction for `config` with no register limit: a lower bound
 // on its prediction with real registers. Its status is exceeds_device_limits
 // when no block fits on the target even so (shared memory, threads).
-Evaluation model_lower_bound(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+// A configuration that cannot be launched (a zero grid) gets launch_failed.
+Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& problem, const Target& target,
                              const search::Config& config, std::uint64_t bytes_moved);
 
 // The k best predicted times so far, and whether a bound can still beat them.
@@ -49,7 +50,7 @@ private:
 };
 
 // Fills result.evaluations, compile_cache_hits and configs_not_compiled.
-void run_bounded_grid(const KernelTemplate& kernel, const Problem& problem, const Target& target, int compile_cc,
+void run_bounded_grid(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
                       const TuneOptions& options, CompilePool& pool, TuningResult& result,
                       const std::function<Evaluation(Pending&)>& evaluate);
 

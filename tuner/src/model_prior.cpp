@@ -11,8 +11,10 @@
 
 namespace memtune {
 
-std::function<double(const search::Config&)> model_prior(const KernelTemplate& kernel, const Problem& problem,
+std::function<double(const search::Config&)> model_prior(const KernelDescription& kernel, const Problem& problem,
                                                           const Target& target, const search::Space& space) {
+  if (!kernel.has_model())
+    throw std::invalid_argument(kernel.name + " has no model (no access pattern), so the model cannot be a prior");
   const std::uint64_t bytes = kernel.bytes_moved(problem);
   auto predicted = std::make_shared<std::map<search::Config, double>>();
   double slowest = -std::numeric_limits<double>::infinity();
@@ -24,7 +26,7 @@ std::function<double(const search::Config&)> model_prior(const KernelTemplate& k
     slowest = std::max(slowest, log_time);
   }
   if (predicted->empty())
-    throw std::runtime_error("model prior: the model predicts no config of " + kernel.name() + " on " + target.name);
+    throw std::runtime_error("model prior: the model predicts no config of " + kernel.name + " on " + target.name);
   return [predicted, slowest](const search::Config& c) {
     const auto it = predicted->find(c);
     return it == predicted->end() ? slowest : it->second;

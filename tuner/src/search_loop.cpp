@@ -2,6 +2,8 @@
 
 #include "only_axes.hpp"
 
+#include <memtune/description/description_json.hpp>
+#include <memtune/description/kernel_signature.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/search/stop_rules.hpp>
 
@@ -26,12 +28,33 @@ void fix_axes(search::Space& space, const std::map<std::string, std::string>& on
   for (search::Constraint& c : only_constraints(space, only)) space.require(std::move(c));
 }
 
-TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+Pending submit_candidate(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+                         CompilePool& pool, search::Config config) {
+  Pending p;
+  p.config = std::move(config);
+  try {
+    p.launch = kernel.launch(p.config, problem, target);
+  } catch (const std::invalid_argument& e) {
+    p.launch_error = e.what();
+    return p;
+  }
+  p.compiled = pool.submit(kernel.compile_request(p.launch, compile_cc));
+  return p;
+}
+
+void check_signature(const KernelDescription& kernel, const CompileResult& compiled) {
+  if (auto mismatch = signature_mismatch(kernel, compiled.lowered_name))
+    throw DescriptionError(kernel.origin.empty() ? "description '" + kernel.name + "'" : kernel.origin, "arguments",
+                           *mismatch);
+}
+
+TuningResult new_tuning_result(const KernelDescription& kernel, const Problem& problem, const Target& target,
                                const TuneOptions& options, bool measured) {
   TuningResult result;
-  result.template_name = kernel.name();
+  result.template_name = kernel.name;
+  result.kernel_fingerprint = kernel.fingerprint();
   result.problem = problem;
-  result.problem_parameters = kernel.problem_parameters();
+  result.problem_parameters = kernel.problem;
   result.device = fingerprint(target);
   result.target_name = target.name;
   result.measured = measured;
@@ -53,6 +76,11 @@ TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& prob
 
 std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Evaluation& e) {
   e.config = p.config;
+  if (!p.launch_error.empty()) {
+    e.status = Status::launch_failed;
+    e.reason = p.launch_error;
+    return std::nullopt;
+  }
   e.block_threads = static_cast<int>(p.launch.block.count());
   e.dynamic_smem_bytes = p.launch.dynamic_smem_bytes;
   CompileResult compiled;
@@ -107,8 +135,9 @@ std::string summarize_log(const std::string& log) {
   return out.empty() ? log.substr(0, 300) : out;
 }
 
-void run_search_loop(const KernelTemplate& kernel, const Problem& problem, int compile_cc, const TuneOptions& options,
-                     CompilePool& pool, TuningResult& result, const std::function<Evaluation(Pending&)>& evaluate,
+void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+                     const TuneOptions& options, CompilePool& pool, TuningResult& result,
+                     const std::function<Evaluation(Pending&)>& evaluate,
                      const search::StrategyOptions& strategy_options) {
   std::mt19937_64 engine(options.seed);
   auto strategy = search::make_strategy(options.strategy, result.space, engine, strategy_options);
@@ -132,9 +161,7 @@ void run_search_loop(const KernelTemplate& kernel, const Problem& problem, int c
         exhausted = true;
         break;
       }
-      LaunchSpec launch = kernel.launch(*next, problem);
-      auto future = pool.submit(compile_request(kernel, launch, compile_cc));
-      pending.push_back({std::move(*next), std::move(launch), std::move(future)});
+      pending.push_back(submit_candidate(kernel, problem, target, compile_cc, pool, std::move(*next)));
       ++proposed;
     }
     if (pending.empty()) break;

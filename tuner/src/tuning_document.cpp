@@ -18,7 +18,15 @@ std::string title(const TuningResult& r) {
 }
 
 void add_facts(output::Document& d, const TuningResult& r) {
-  if (!r.measured) {
+  if (!r.measured && !r.time_modeled) {
+    std::string s = "time is not modeled: " + r.template_name +
+                    " has no access pattern for the model; registers from NVRTC for sm_" +
+                    std::to_string(r.compiled_for_cc) +
+                    ", occupancy and its limiter from cuda_occupancy.h with the target's limits";
+    if (r.compiled_for_cc != r.device.cc_major * 10 + r.device.cc_minor)
+      s += " (sm_" + std::to_string(r.compiled_for_cc) + " is the nearest architecture this NVRTC supports)";
+    d.fact(s);
+  } else if (!r.measured) {
     std::string s = "predicted by the analytical model, not measured (target \"" + r.target_name +
                     "\"); registers from NVRTC for sm_" + std::to_string(r.compiled_for_cc);
     if (r.compiled_for_cc != r.device.cc_major * 10 + r.device.cc_minor)
@@ -32,7 +40,7 @@ void add_facts(output::Document& d, const TuningResult& r) {
            std::to_string(r.ceiling->bytes / (1 << 20)) + " MiB, " + (r.ceiling->timing.cold ? "L2 flushed" : "warm L2") +
            ", median of " + std::to_string(r.ceiling->timing.samples) + ")");
   d.fact(std::to_string(r.evaluations.size()) + " configurations " +
-         (r.measured ? "evaluated, " : "compiled and predicted, ") + std::to_string(r.configs_pruned) +
+         (r.measured ? "evaluated, " : r.time_modeled ? "compiled and predicted, " : "compiled, ") + std::to_string(r.configs_pruned) +
          " pruned by constraints before compiling, " + std::to_string(r.compile_cache_hits) + " compile-cache hits, " +
          number_text("%.2f s", r.wall_seconds) + " wall");
   if (r.configs_not_compiled)
@@ -48,10 +56,12 @@ void add_facts(output::Document& d, const TuningResult& r) {
 void add_data(output::Document& d, const TuningResult& r) {
   nlohmann::json& j = d.data;
   j["template"] = r.template_name;
+  j["kernel_fingerprint"] = r.kernel_fingerprint;
   j["problem"] = r.problem;
   j["device"] = r.device.to_json();
   j["target"] = r.target_name;
   j["mode"] = r.measured ? "measured" : "modeled";
+  j["time_modeled"] = r.measured || r.time_modeled;
   j["compiled_for"] = "sm_" + std::to_string(r.compiled_for_cc);
   j["peak_dram_gbps"] = r.peak_dram_gbs;
   j["strategy"] = r.strategy;
@@ -75,6 +85,13 @@ void add_data(output::Document& d, const TuningResult& r) {
   if (!r.stop_reason.empty()) j["stop_reason"] = r.stop_reason;
   if (!r.aborted.empty()) j["aborted"] = r.aborted;
   j["trials"] = trials_to_json(r);
+  if (!r.measured && !r.time_modeled) {
+    // Nothing is ranked: what the compiler said about each candidate is the result.
+    nlohmann::json compiled = nlohmann::json::array();
+    for (const auto& e : r.evaluations)
+      if (e.ok()) compiled.push_back(evaluation_to_json(r.space, e));
+    j["compiled"] = std::move(compiled);
+  }
 }
 
 void add_ranked(output::Document& d, const TuningResult& r, std::size_t top) {
@@ -101,6 +118,35 @@ void add_ranked(output::Document& d, const TuningResult& r, std::size_t top) {
     row["warps_text"] = std::to_string(e.occupancy.warps_per_sm) + "/" + std::to_string(e.occupancy.max_warps_per_sm);
     t.rows.push_back(std::move(row));
   }
+}
+
+// A kernel whose time is not modeled: its compiled candidates in evaluation
+// order with registers, shared memory, warps/SM and what limits them; no ranking.
+void add_occupancy(output::Document& d, const TuningResult& r, std::size_t top) {
+  output::Table& t = d.add_table("occupancy");
+  t.columns = {{.key = "config_text", .header = "config", .json = false},
+               {.key = "registers", .header = "regs"},
+               {.key = "smem_bytes", .header = "smem B"},
+               {.key = "warps_text", .header = "warps/SM", .json = false},
+               {.key = "limiter_text", .header = "limited by", .left = true}};
+  std::size_t compiled = 0;
+  for (const auto& e : r.evaluations) {
+    if (!e.ok()) continue;
+    if (++compiled > top) continue;
+    nlohmann::json row = evaluation_to_json(r.space, e);
+    row["config_text"] = r.space.format(e.config);
+    row["smem_bytes"] = e.resources.static_smem_bytes + e.dynamic_smem_bytes;
+    row["warps_text"] = std::to_string(e.occupancy.warps_per_sm) + "/" + std::to_string(e.occupancy.max_warps_per_sm);
+    std::string limiters;
+    for (model::Limiter l : e.occupancy.limiters) limiters += (limiters.empty() ? "" : ", ") + std::string(model::to_string(l));
+    row["limiter_text"] = limiters;
+    t.rows.push_back(std::move(row));
+  }
+  std::string s;
+  if (compiled > top) s = "(" + std::to_string(compiled - top) + " more compiled; --top N shows more)\n";
+  d.paragraph(s + "no ranking: the time of " + r.template_name +
+              " is not modeled. Measure it on a GPU (--target local), or give its description an access pattern "
+              "(built-in templates have one).");
 }
 
 void add_best(output::Document& d, const TuningResult& r, std::size_t top) {
@@ -184,8 +230,12 @@ output::Document to_document(const TuningResult& r, std::size_t top, const std::
   d.title = title(r);
   add_data(d, r);
   add_facts(d, r);
-  add_ranked(d, r, top);
-  add_best(d, r, top);
+  if (!r.measured && !r.time_modeled) {
+    add_occupancy(d, r, top);
+  } else {
+    add_ranked(d, r, top);
+    add_best(d, r, top);
+  }
   add_failures(d, r);
   if (!r.aborted.empty()) d.paragraph(r.aborted);
   if (!template_note.empty()) {

@@ -33,12 +33,18 @@ struct BaselineResult {
 };
 
 struct TuningResult {
-  std::string template_name;
+  std::string template_name;       // the kernel description's name ("filter", or a user's kernel)
+  std::string kernel_fingerprint;  // KernelDescription::fingerprint(): what exactly was tuned
   Problem problem;
-  std::vector<ProblemParameter> problem_parameters; // the template's, for labels ("layout=col")
+  std::vector<ProblemParameter> problem_parameters; // the description's, for labels ("layout=col")
   DeviceFingerprint device;
   std::string target_name;     // "local" when measured
   bool measured = true;        // false: predicted by the model
+  // Modeled runs of a kernel without an access pattern (a user's kernel): the
+  // candidates are compiled for registers and their occupancy and limiter
+  // computed, but no time is predicted (evaluations have no timing; nothing
+  // is ranked).
+  bool time_modeled = true;
   int compiled_for_cc = 0;     // architecture the candidates were compiled for (modeled: nearest NVRTC supports)
   double peak_dram_gbs = 0;    // [GB/s] the target's theoretical DRAM bandwidth
   std::string strategy;

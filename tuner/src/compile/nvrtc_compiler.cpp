@@ -96,11 +96,17 @@ CompileResult nvrtc_compile(const CompileRequest& request) {
   disable_compute_cache_once();
   const auto start = std::chrono::steady_clock::now();
   Program program;
-  MEMTUNE_NVRTC(nvrtcCreateProgram(&program.handle, request.source.c_str(), request.source_name.c_str(), 0, nullptr,
-                                   nullptr));
+  std::vector<const char*> header_texts, header_names;
+  for (const auto& h : request.headers) {
+    header_texts.push_back(h.text.c_str());
+    header_names.push_back(h.name.c_str());
+  }
+  MEMTUNE_NVRTC(nvrtcCreateProgram(&program.handle, request.source.c_str(), request.source_name.c_str(),
+                                   static_cast<int>(request.headers.size()), header_texts.data(), header_names.data()));
   MEMTUNE_NVRTC(nvrtcAddNameExpression(program.handle, request.name_expression.c_str()));
 
   std::vector<std::string> options = request.options;
+  for (const auto& folder : request.include_paths) options.push_back("--include-path=" + folder);
   options.push_back("--gpu-architecture=sm_" + std::to_string(request.compute_capability));
   options.emplace_back("--ptxas-options=-v"); // registers, shared memory and spills in the log
   std::vector<const char*> argv;

@@ -44,6 +44,11 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
   sub.add_option("--target", o.target, "GPU to tune for: local (measured) or a name from `memtune targets` (modeled)")
       ->capture_default_str();
   sub.add_flag("--warm", o.warm, "keep caches warm between samples (default: flush L2 before each)");
+  sub.add_option("--l2-flush", o.l2_flush,
+                 "how the L2 is flushed before a cold sample: clean (read a buffer of 2x L2) or dirty (write it, "
+                 "wave 1's protocol: its write-back is charged to the kernel)")
+      ->check(CLI::IsMember({"clean", "dirty"}))
+      ->capture_default_str();
   add_format_options(sub, o.format, &o.json);
   sub.add_option("--save", o.save, "add/update this run's best configuration in a JSON profile store");
   sub.add_option("--record", o.record, "write every candidate's time or failure (for replayed search)");
@@ -80,6 +85,7 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
   t.seed = o.seed;
   t.device = o.device;
   t.measure.flush_l2 = !o.warm;
+  t.measure.flush = o.l2_flush == "dirty" ? FlushKind::dirty : FlushKind::clean;
   t.use_cache = !o.no_cache;
   t.only = parse_only(o.only);
   t.model_prior = !o.no_model_prior;

@@ -24,6 +24,7 @@ struct CommonOptions {
   std::uint64_t seed = 1;
   int device = 0;
   bool warm = false;
+  std::string l2_flush = "clean"; // clean | dirty (l2_flush.hpp)
   bool json = false;             // --json, an alias of --format json
   std::string format = "table";
   std::string save;

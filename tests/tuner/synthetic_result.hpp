@@ -2,6 +2,7 @@
 // A small measured TuningResult built by hand (no GPU, no compiler): three
 // configurations of two axes, two ok and one compile failure, with a copy
 // ceiling, for printer and report tests.
+#include <memtune/copy_ceiling.hpp>
 #include <memtune/tuning_result.hpp>
 
 namespace memtune::testing {
@@ -48,9 +49,17 @@ inline TuningResult synthetic_result() {
   ceiling.bytes = 100u << 20;
   ceiling.timing.median_s = 75e-6;
   ceiling.timing.samples = 10;
+  ceiling.l2_flush = "clean";
   r.ceiling = ceiling;
+  // 8 MiB moved: smaller than the ceiling's copy, so a copy of its own size too.
+  CopyCeiling same = ceiling;
+  same.gbps = 2100.0;
+  same.bytes = 4u << 20;
+  same.timing.median_s = 4e-6;
+  r.same_size_copy = same;
   r.evaluations.push_back(synthetic_evaluation({{"block_size", 128}, {"layout", 0}}, 4.0e-6, ceiling.gbps, r.bytes_moved));
   r.evaluations.push_back(synthetic_evaluation({{"block_size", 256}, {"layout", 1}}, 3.2e-6, ceiling.gbps, r.bytes_moved));
+  add_same_size_fractions(r);
   Evaluation failed;
   failed.config = {{"block_size", 256}, {"layout", 0}};
   failed.status = Status::compile_failed;

@@ -14,7 +14,22 @@ CopyCeiling measure_copy_ceiling(Timer& timer, std::size_t bytes) {
   c.bytes = bytes;
   c.timing = timer.time([&](CUstream s) { MEMTUNE_CU(cu.cuMemcpyDtoDAsync(dst.get(), src.get(), bytes, s)); });
   c.gbps = 2.0 * static_cast<double>(bytes) / c.timing.median_s / 1e9;
+  if (timer.options().flush_l2) c.l2_flush = std::string(to_string(timer.options().flush));
   return c;
+}
+
+void measure_copies(Timer& timer, std::size_t l2_bytes, TuningResult& result) {
+  // Copy as many bytes as the kernel reads, but never less than 2x L2 so the
+  // copy streams from DRAM like a large candidate does.
+  const std::size_t own = static_cast<std::size_t>(result.bytes_moved / 2) / 4 * 4;
+  result.ceiling = measure_copy_ceiling(timer, std::max<std::size_t>(own, 2 * l2_bytes));
+  if (own > 0 && own < result.ceiling->bytes) result.same_size_copy = measure_copy_ceiling(timer, own);
+}
+
+void add_same_size_fractions(TuningResult& result) {
+  const CopyCeiling& same = result.same_size_copy ? *result.same_size_copy : *result.ceiling;
+  for (Evaluation& e : result.evaluations)
+    if (e.ok() && e.timing && same.gbps > 0) e.fraction_of_same_size_copy = e.gbps / same.gbps;
 }
 
 } // namespace memtune

@@ -44,7 +44,8 @@ Timing summarize(std::vector<double> samples_s, bool cold) {
 }
 
 Timer::Timer(std::size_t l2_bytes, MeasureOptions options)
-    : options_(options), flush_buffer_(options.flush_l2 ? std::max<std::size_t>(2 * l2_bytes, 1 << 20) : 0) {
+    : options_(options) {
+  if (options_.flush_l2) flush_.emplace(l2_bytes, options_.flush);
   for (int i = 0; i < kBatch; ++i) {
     starts_.emplace_back();
     stops_.emplace_back();
@@ -52,7 +53,7 @@ Timer::Timer(std::size_t l2_bytes, MeasureOptions options)
 }
 
 void Timer::flush() {
-  if (options_.flush_l2) flush_buffer_.fill_u32(0x3F800000U, stream_.get());
+  if (flush_) flush_->enqueue(stream_.get());
 }
 
 Timing Timer::time(const std::function<void(CUstream)>& launch, const std::function<void(CUstream)>& before_sample) {

@@ -35,6 +35,10 @@ std::string bandwidth_text(const TuningResult& r, const Evaluation& e) {
                                 fmt("%.0f GB/s", r.peak_dram_gbs) + " peak";
   if (r.measured && r.ceiling) s += ", " + fmt("%.1f%%", 100.0 * e.fraction_of_ceiling) + " of the copy ceiling (" +
                                     fmt("%.0f GB/s", r.ceiling->gbps) + ") measured in this run";
+  if (r.measured && r.same_size_copy && e.fraction_of_same_size_copy > 0)
+    s += ", " + fmt("%.1f%%", 100.0 * e.fraction_of_same_size_copy) + " of a copy of the same bytes (" +
+         fmt("%.0f GB/s", r.same_size_copy->gbps) + ")" +
+         (e.fraction_of_same_size_copy >= 0.9 ? ": the size, not the kernel, is the limit" : "");
   return s;
 }
 

@@ -227,9 +227,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
     result.wall_seconds = elapsed();
     return result;
   }
-  // Copy as many bytes as the kernel reads, but never less than 2x L2 so the
-  // copy streams from DRAM like the candidates do.
-  result.ceiling = measure_copy_ceiling(timer, std::max<std::size_t>(result.bytes_moved / 2, 2 * target.l2_bytes));
+  measure_copies(timer, target.l2_bytes, result);
 
   CandidateRunner runner(kernel, target, workload, result.bytes_moved, timer, result.space);
   search::StrategyOptions strategy_options;
@@ -256,6 +254,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
       result.aborted = std::string("stopped while timing the baselines: ") + err.what();
     }
   }
+  add_same_size_fractions(result);
   explain_shown_candidates(kernel, problem, target, result);
   result.wall_seconds = elapsed();
   return result;

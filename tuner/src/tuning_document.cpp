@@ -35,10 +35,16 @@ void add_facts(output::Document& d, const TuningResult& r) {
   }
   for (const auto& p : r.space.pruned()) d.fact("axis " + p.name + " pruned: " + p.reason);
   if (!r.shard.empty()) d.fact(r.shard + "; the other shards' jobs run the rest");
-  if (r.ceiling)
-    d.fact("copy ceiling: " + number_text("%.0f GB/s", r.ceiling->gbps) + " (device-to-device copy of " +
-           std::to_string(r.ceiling->bytes / (1 << 20)) + " MiB, " + (r.ceiling->timing.cold ? "L2 flushed" : "warm L2") +
-           ", median of " + std::to_string(r.ceiling->timing.samples) + ")");
+  auto copy_text = [](const CopyCeiling& c) {
+    return number_text("%.0f GB/s", c.gbps) + " (device-to-device copy of " + number_text("%.3g", c.bytes / 1048576.0) +
+           " MiB, " + (!c.timing.cold ? std::string("warm L2") : c.l2_flush.empty() ? std::string("L2 flushed") : "L2 flushed " + c.l2_flush) + ", median of " +
+           std::to_string(c.timing.samples) + ")";
+  };
+  if (r.ceiling) d.fact("copy ceiling: " + copy_text(*r.ceiling));
+  if (r.same_size_copy)
+    d.fact("same-size copy: " + copy_text(*r.same_size_copy) + ", " +
+           number_text("%.1f%%", 100.0 * r.same_size_copy->gbps / r.ceiling->gbps) +
+           " of the ceiling: what this problem's size allows a copy");
   d.fact(std::to_string(r.evaluations.size()) + " configurations " +
          (r.measured ? "evaluated, " : r.time_modeled ? "compiled and predicted, " : "compiled, ") + std::to_string(r.configs_pruned) +
          " pruned by constraints before compiling, " + std::to_string(r.compile_cache_hits) + " compile-cache hits, " +
@@ -72,11 +78,15 @@ void add_data(output::Document& d, const TuningResult& r) {
   j["evaluated"] = r.evaluations.size();
   j["pruned_by_constraints"] = r.configs_pruned;
   j["compile_cache_hits"] = r.compile_cache_hits;
-  if (r.ceiling)
-    j["copy_ceiling"] = {{"gbps", r.ceiling->gbps},
-                         {"bytes", r.ceiling->bytes},
-                         {"time_s", r.ceiling->timing.median_s},
-                         {"cold", r.ceiling->timing.cold}};
+  auto copy_json = [](const CopyCeiling& c) {
+    return nlohmann::json{{"gbps", c.gbps},
+                          {"bytes", c.bytes},
+                          {"time_s", c.timing.median_s},
+                          {"cold", c.timing.cold},
+                          {"l2_flush", c.l2_flush.empty() ? "none" : c.l2_flush}};
+  };
+  if (r.ceiling) j["copy_ceiling"] = copy_json(*r.ceiling);
+  if (r.same_size_copy) j["same_size_copy"] = copy_json(*r.same_size_copy);
   if (r.exact_top)
     j["model_bound"] = {{"exact_top", r.exact_top},
                         {"not_compiled", r.configs_not_compiled},
@@ -108,6 +118,9 @@ void add_ranked(output::Document& d, const TuningResult& r, std::size_t top) {
                {.key = "registers", .header = "regs"},
                {.key = "smem_bytes", .header = "smem B", .json = false},
                {.key = "warps_text", .header = "warps/SM", .json = false}};
+  // A problem smaller than the ceiling's copy: its own size's copy beside.
+  if (r.same_size_copy)
+    t.columns.insert(t.columns.begin() + 6, {.key = "fraction_of_same_size_copy", .header = "%same", .format = "%.1f", .scale = 100});
   const auto rank = r.ranking();
   for (std::size_t i = 0; i < rank.size() && i < top; ++i) {
     const Evaluation& e = r.evaluations[rank[i]];

@@ -87,6 +87,7 @@ nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& 
     j["samples"] = e.timing->samples;
     j["gbps"] = e.gbps;
     j["fraction_of_ceiling"] = e.fraction_of_ceiling;
+    if (e.fraction_of_same_size_copy > 0) j["fraction_of_same_size_copy"] = e.fraction_of_same_size_copy;
     j["max_abs_error"] = e.max_abs_error;
   }
   return j;

@@ -11,4 +11,11 @@ namespace memtune {
 // counts bytes read plus bytes written.
 CopyCeiling measure_copy_ceiling(Timer& timer, std::size_t bytes);
 
+// The ceiling (a copy of max(bytes_moved / 2, 2x L2)) and, when the problem is
+// smaller than that, a copy of its own size, both into `result`.
+void measure_copies(Timer& timer, std::size_t l2_bytes, TuningResult& result);
+
+// Each measured candidate's fraction of the same-size copy (after the search).
+void add_same_size_fractions(TuningResult& result);
+
 } // namespace memtune

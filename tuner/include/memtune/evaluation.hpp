@@ -51,6 +51,7 @@ struct Evaluation {
   std::optional<Timing> timing;  // when it ran and verified
   double gbps = 0.0;             // [GB/s] template's minimum bytes / median time
   double fraction_of_ceiling = 0.0; // gbps / copy ceiling of the same run
+  double fraction_of_same_size_copy = 0.0; // gbps / a same-size copy of the same run (0: not measured)
 
   double fraction_of_peak = 0.0;     // gbps / the target's theoretical DRAM bandwidth
 

@@ -1,20 +1,22 @@
 #pragma once
 // Timing of device work with CUDA events.
 //
-// Cold timing (default): before every timed sample the L2 is flushed by
-// writing a buffer of twice its size, so each sample reads its inputs from
-// DRAM, as a kernel in a real pipeline usually does. Warm timing (--warm)
-// skips the flush. Samples are taken in batches until the relative spread
+// Cold timing (default): before every timed sample the L2 is flushed (by
+// reading a buffer of twice its size, l2_flush.hpp says why reading), so each
+// sample reads its inputs from DRAM, as a kernel in a real pipeline usually
+// does. Warm timing (--warm) skips the flush. Samples are taken in batches until the relative spread
 // (IQR / median) is below the target, or the time cap is reached; the median
 // is reported.
 #include <memtune/cuda/buffer.hpp>
 #include <memtune/cuda/event.hpp>
 #include <memtune/cuda/stream.hpp>
+#include <memtune/l2_flush.hpp>
 
 #include <cuda.h>
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -22,6 +24,7 @@ namespace memtune {
 
 struct MeasureOptions {
   bool flush_l2 = true;
+  FlushKind flush = FlushKind::clean; // how, when flush_l2
   int warmup = 2;                  // untimed launches first
   int min_samples = 10;
   int max_samples = 200;
@@ -49,7 +52,8 @@ public:
 
 class Timer {
 public:
-  // l2_bytes: the device's L2 size; the flush buffer is twice that.
+  // l2_bytes: the device's L2 size; the flush buffer is twice that. Needs a
+  // current context.
   Timer(std::size_t l2_bytes, MeasureOptions options);
 
   // Times `launch` (which enqueues the work on the stream it is given).
@@ -67,7 +71,7 @@ private:
   void flush();
   MeasureOptions options_;
   cuda::Stream stream_;
-  cuda::DeviceBuffer flush_buffer_;
+  std::optional<L2Flush> flush_;
   std::vector<cuda::Event> starts_, stops_;
 };
 

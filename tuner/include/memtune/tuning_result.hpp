@@ -18,6 +18,7 @@ struct CopyCeiling {
   double gbps = 0.0;       // [GB/s] bytes read + written / median time
   std::size_t bytes = 0;   // [bytes] copied per sample
   Timing timing;
+  std::string l2_flush;    // "clean" or "dirty" (l2_flush.hpp); empty: warm
 };
 
 // A baseline timed in the same run (TuneOptions::compare), e.g. cuBLAS sgemv.
@@ -54,6 +55,10 @@ struct TuningResult {
   search::Space space;
   std::vector<Evaluation> evaluations; // in evaluation order
   std::optional<CopyCeiling> ceiling;
+  // A copy of the kernel's own bytes (bytes_moved / 2 read, as many written),
+  // timed the same way: whether the kernel or the size is the limit. Only
+  // when it differs from the ceiling's copy (a problem smaller than 2x L2).
+  std::optional<CopyCeiling> same_size_copy;
   std::uint64_t bytes_moved = 0;       // per launch, the template's minimum
   double wall_seconds = 0.0;           // [seconds] whole run
   int compile_cache_hits = 0;

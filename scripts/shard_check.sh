@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Tunes a kernel as N shards, one after another, and as one run, and checks
-# that the shards' recordings together hold exactly the single run's
-# candidates (each once) and the same best, within a tolerance for measured
-# noise. The check of issue 17's "4 shards and one run" bar, before
-# `memtune merge` exists (it compares the recordings directly).
+# Tunes a kernel as N shards, one after another, and as one run, joins the
+# shards with `memtune merge`, and checks that the merged recording holds
+# exactly the single run's candidates (each once) and the same best, within a
+# tolerance for measured noise. The check of issue 17's "4 shards and one
+# run" bar.
 #
 #   scripts/shard_check.sh [--memtune PATH] [--shards N] [--tolerance 0.03] [--out DIR] -- KERNEL [ARGS...]
 #
 #   scripts/shard_check.sh -- fdtd                          # measured on the local GPU (H100: about twice the grid)
 #   scripts/shard_check.sh -- aos_soa --n 1M --target k20   # modeled, no GPU: times are exact, tolerance 0
 #
-# Writes shard_K.json / whole.json (recordings) and their tables under --out
+# Writes shard_K.json / whole.json / merged.json (recordings) and their tables under --out
 # (default: $OUT, else a temporary folder) and prints a short table last.
 # Exit 0 when every check passes.
 set -euo pipefail
@@ -44,6 +44,10 @@ run() { # name, extra args...
 kernel_args=("$@")
 for ((k = 1; k <= shards; ++k)); do run "shard_$k" --shard "$k/$shards"; done
 run whole --shard 1/1
+shard_files=()
+for ((k = 1; k <= shards; ++k)); do shard_files+=("$out/shard_$k.json"); done
+"$memtune" merge "${shard_files[@]}" -o "$out/merged.json" > "$out/merge.txt"
+cat "$out/merge.txt" >&2
 
 python3 - "$out" "$shards" "$tolerance" <<'PY'
 import json, sys
@@ -56,16 +60,19 @@ def best(ts):
     return min(ok) if ok else (None, None)
 whole = trials("whole")
 parts = [trials(f"shard_{k}") for k in range(1, shards + 1)]
+merged = trials("merged")
 union = [c for p in parts for c, _ in p]
 checks = []
 checks.append(("no candidate in two shards", len(union) == len(set(union)), f"{len(union)} recorded, {len(set(union))} distinct"))
-checks.append(("shards hold the single run's candidates", set(union) == {c for c, _ in whole},
-               f"{len(set(union))} vs {len(whole)}"))
-(bw, cw), (bs, cs) = best(whole), best([x for p in parts for x in p])
+checks.append(("merged holds the single run's candidates, each once",
+               sorted(c for c, _ in merged) == sorted(c for c, _ in whole), f"{len(merged)} vs {len(whole)}"))
+checks.append(("merged holds the shards' results", sorted((c, t.get("time_s"), t["status"]) for c, t in merged) ==
+               sorted((c, t.get("time_s"), t["status"]) for p in parts for c, t in p), "times and statuses"))
+(bw, cw), (bs, cs) = best(whole), best(merged)
 same = cw == cs
 close = bw is not None and bs is not None and abs(bs - bw) <= tolerance * bw
 checks.append(("same best, or within tolerance", same or close,
-               f"single {cw} {bw * 1e6 if bw else float('nan'):.2f} us; shards {cs} {bs * 1e6 if bs else float('nan'):.2f} us"))
+               f"single {cw} {bw * 1e6 if bw else float('nan'):.2f} us; merged {cs} {bs * 1e6 if bs else float('nan'):.2f} us"))
 print(f"\nshard check ({shards} shards): sizes " + ", ".join(str(len(p)) for p in parts) + f" of {len(whole)}")
 for name, passed, detail in checks:
     print(f"  {'PASS' if passed else 'FAIL'}  {name}: {detail}")

@@ -6,7 +6,8 @@
 #   scripts/slurm_local.sh install    # apt-get install slurm-wlm munge (as root, else with sudo)
 #   scripts/slurm_local.sh start      # munged, slurmctld and slurmd with a config of this machine
 #   scripts/slurm_local.sh smoke      # a 3-task job array and a job that depends on it; prints what they wrote
-#   scripts/slurm_local.sh example MEMTUNE   # examples/slurm/submit.sh through it, modeled (no GPU), and waits
+#   scripts/slurm_local.sh example MEMTUNE   # examples/slurm/submit.sh through it, modeled (TARGET, default h100;
+#                                            # no GPU), waits, and checks that every job completed
 #   scripts/slurm_local.sh stop
 #
 # Everything Slurm writes (config, state, logs, job output) goes under
@@ -146,7 +147,7 @@ example() {
   local out="$dir/out/example"
   rm -rf "$out"
   local ids
-  ids=$(MEMTUNE="$(realpath "$memtune")" OUT="$out" TARGET="${TARGET:-k20}" \
+  ids=$(MEMTUNE="$(realpath "$memtune")" OUT="$out" TARGET="${TARGET:-h100}" \
         PROBLEMS="${PROBLEMS:---n 64K;--n 1M}" "$root/examples/slurm/submit.sh")
   say "submitted: $ids"
   # shellcheck disable=SC2086
@@ -156,6 +157,12 @@ example() {
   ls -l "$out"
   grep -h "shard\|best:" "$out"/*.txt || true
   cat "$out"/merge_*.out 2>/dev/null || true
+  local failed
+  # shellcheck disable=SC2086
+  failed=$(for id in $ids; do scontrol -o show job "$id"; done | grep -vc 'JobState=COMPLETED' || true)
+  [[ $failed -eq 0 ]] || { say "$failed job(s) did not complete"; return 1; }
+  "$(realpath "$memtune")" profile list "$out/profiles.json"
+  say "example passed: the array's tasks and the merge job completed; merged profile $out/profiles.json"
 }
 
 case "${1:-all}" in

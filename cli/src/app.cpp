@@ -1,6 +1,7 @@
 #include "app.hpp"
 
 #include "interop_command.hpp"
+#include "merge_command.hpp"
 #include "kernel_command.hpp"
 #include "option_checks.hpp"
 #include "probe_command.hpp"
@@ -57,6 +58,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   const auto report = add_report_command(app);
   const auto profile = add_profile_command(app);
   const auto interop = add_interop_commands(app);
+  const auto merge = add_merge_command(app);
   for (auto& cmd : commands) {
     CLI::App* sub = cmd.app;
     for (const auto& p : cmd.kernel->problem) {
@@ -97,6 +99,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (report_command_parsed(*report)) return run_report_command(*report, out, err);
     if (profile_command_parsed(*profile)) return run_profile_command(*profile, out, err);
     if (interop_command_parsed(*interop)) return run_interop_command(*interop, out, err);
+    if (merge_command_parsed(*merge)) return run_merge_command(*merge, out);
     return kExitUsage;
   });
 }

@@ -37,20 +37,6 @@ bool incoming_wins(const ProfileEntry& current, const ProfileEntry& incoming, st
 
 } // namespace
 
-std::string config_text(const nlohmann::json& config) {
-  std::string s;
-  for (const auto& [k, v] : config.items())
-    s += (s.empty() ? "" : " ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
-  return s;
-}
-
-std::string entry_key_text(const ProfileEntry& e) {
-  std::string problem;
-  for (const auto& [k, v] : e.problem) problem += " " + k + "=" + std::to_string(v);
-  return e.device.name + " (sm_" + std::to_string(e.device.cc_major) + std::to_string(e.device.cc_minor) + ", " +
-         std::to_string(e.device.sm_count) + " SMs) " + e.template_name + problem;
-}
-
 MergeOutcome merge_entries(std::vector<ProfileEntry>& entries, const std::vector<ProfileEntry>& incoming,
                            const std::string& source) {
   MergeOutcome out;
@@ -61,7 +47,7 @@ MergeOutcome merge_entries(std::vector<ProfileEntry>& entries, const std::vector
       ++out.added;
       continue;
     }
-    if (it->config == in.config && it->mode == in.mode && it->time_s == in.time_s) {
+    if (same_pick(*it, in)) {
       ++out.identical;
       continue;
     }

@@ -10,10 +10,7 @@
 
 namespace memtune::cli {
 
-// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs) filter n=16777216 taps=21"
-[[nodiscard]] std::string entry_key_text(const ProfileEntry& e);
-// "block_size=256 packing=1" from a profile's config object.
-[[nodiscard]] std::string config_text(const nlohmann::json& config);
+// (entry_key_text and config_text, which these use, are profile_store.hpp's.)
 
 struct MergeOutcome {
   std::size_t added = 0;      // keys the destination did not have

@@ -13,6 +13,10 @@
 namespace memtune::search {
 namespace {
 
+// The fields Recording reads into members; every other one is an annotation.
+const std::set<std::string, std::less<>> kKnownFields{"schema_version", "tool",  "template", "problem", "device",
+                                                      "kernel_fingerprint", "mode", "space", "trials"};
+
 Trial trial_from_fields(const Space& space, const io::JsonFields& j) {
   Trial t;
   const io::JsonFields config = j.at("config");
@@ -75,13 +79,17 @@ nlohmann::json Recording::to_json() const {
     else if (!t.reason.empty()) jt["reason"] = t.reason;
     trials_json.push_back(std::move(jt));
   }
-  return {{"schema_version", kRecordingSchemaVersion},
-          {"tool", tool},
-          {"template", template_name},
-          {"problem", problem},
-          {"device", device},
-          {"space", space.to_json()},
-          {"trials", std::move(trials_json)}};
+  nlohmann::json j = annotations;
+  j.update(nlohmann::json{{"schema_version", kRecordingSchemaVersion},
+                          {"tool", tool},
+                          {"template", template_name},
+                          {"problem", problem},
+                          {"device", device},
+                          {"space", space.to_json()},
+                          {"trials", std::move(trials_json)}});
+  if (!kernel_fingerprint.empty()) j["kernel_fingerprint"] = kernel_fingerprint;
+  if (!mode.empty()) j["mode"] = mode;
+  return j;
 }
 
 Recording Recording::from_json(const nlohmann::json& j) { return from_fields(io::JsonFields(j)); }
@@ -99,6 +107,10 @@ Recording Recording::from_fields(const io::JsonFields& j) {
     if (const auto f = j.find(key)) f->require_object();
   r.problem = j.has("problem") ? j.at("problem").value() : nlohmann::json::object();
   r.device = j.has("device") ? j.at("device").value() : nlohmann::json::object();
+  if (const auto f = j.find("kernel_fingerprint")) r.kernel_fingerprint = f->string();
+  if (const auto f = j.find("mode")) r.mode = f->nonempty_string();
+  for (const auto& [key, value] : j.value().items())
+    if (!kKnownFields.contains(key)) r.annotations[key] = value;
   const io::JsonFields space = j.at("space");
   // Space::from_json converts axis values with nlohmann's get<int64_t>, which
   // is undefined for a float out of range (found by fuzz_recording): check first.
@@ -122,10 +134,17 @@ Recording Recording::from_fields(const io::JsonFields& j) {
 }
 
 std::optional<Trial> Recording::best() const {
-  std::optional<Trial> best;
-  for (const Trial& t : trials)
-    if (t.ok() && (!best || *t.time_s < *best->time_s)) best = t;
-  return best;
+  const std::vector<std::size_t> rank = ranking();
+  if (rank.empty()) return std::nullopt;
+  return trials[rank.front()];
+}
+
+std::vector<std::size_t> Recording::ranking() const {
+  std::vector<std::size_t> rank;
+  for (std::size_t i = 0; i < trials.size(); ++i)
+    if (trials[i].ok()) rank.push_back(i);
+  std::stable_sort(rank.begin(), rank.end(), [&](std::size_t a, std::size_t b) { return *trials[a].time_s < *trials[b].time_s; });
+  return rank;
 }
 
 Recording load_recording(const std::filesystem::path& path) {

@@ -82,6 +82,40 @@ TEST_CASE("a recording round-trips through a file") {
   CHECK(back.best()->config == Config{{"block_size", 64}, {"items", 4}, {"layout", 0}});
 }
 
+TEST_CASE("a recording keeps its writer's kernel fingerprint, mode and other facts as they were") {
+  const TempDir dir;
+  Recording r = sample();
+  r.kernel_fingerprint = "5f3a";
+  r.mode = "modeled";
+  r.annotations = {{"target", "h100"}, {"wall_seconds", 1.5}, {"copy_ceiling_gbps", 2823.0}};
+  save_recording(r, dir.path / "rec.json");
+  const Recording back = load_recording(dir.path / "rec.json");
+  CHECK(back.kernel_fingerprint == "5f3a");
+  CHECK(back.mode == "modeled");
+  CHECK(back.annotations == r.annotations);
+  CHECK(back.to_json() == r.to_json());
+  CHECK(back.to_json().at("target") == "h100");
+  // A recording without them reads with none and writes none.
+  const Recording plain = sample();
+  CHECK_FALSE(plain.to_json().contains("mode"));
+  CHECK_FALSE(plain.to_json().contains("kernel_fingerprint"));
+}
+
+TEST_CASE("ranking: successful trials fastest first, ties in trial order; best() is its first") {
+  Recording r = sample();
+  const std::vector<std::size_t> rank = r.ranking();
+  std::size_t ok = 0;
+  for (const Trial& t : r.trials) ok += t.ok();
+  REQUIRE(rank.size() == ok);
+  for (std::size_t i = 1; i < rank.size(); ++i) {
+    CHECK(*r.trials[rank[i - 1]].time_s <= *r.trials[rank[i]].time_s);
+    if (*r.trials[rank[i - 1]].time_s == *r.trials[rank[i]].time_s) CHECK(rank[i - 1] < rank[i]);
+  }
+  CHECK(r.best()->config == r.trials[rank.front()].config);
+  r.trials[rank[1]].time_s = r.trials[rank[0]].time_s; // a tie: the earlier trial wins
+  CHECK(r.best()->config == r.trials[std::min(rank[0], rank[1])].config);
+}
+
 TEST_CASE("replay looks trials up, and reports configs it lacks as failures") {
   Recording r = sample();
   const Config dropped = r.trials.back().config;

@@ -148,6 +148,24 @@ std::optional<ProfileEntry> ProfileStore::lookup(const DeviceFingerprint& device
   return nearest;
 }
 
+bool same_pick(const ProfileEntry& a, const ProfileEntry& b) {
+  return a.config == b.config && a.mode == b.mode && a.time_s == b.time_s;
+}
+
+std::string config_text(const nlohmann::json& config) {
+  std::string s;
+  for (const auto& [k, v] : config.items())
+    s += (s.empty() ? "" : " ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  return s;
+}
+
+std::string entry_key_text(const ProfileEntry& e) {
+  std::string problem;
+  for (const auto& [k, v] : e.problem) problem += " " + k + "=" + std::to_string(v);
+  return e.device.name + " (sm_" + std::to_string(e.device.cc_major) + std::to_string(e.device.cc_minor) + ", " +
+         std::to_string(e.device.sm_count) + " SMs) " + e.template_name + problem;
+}
+
 ProfileEntry make_profile_entry(const TuningResult& r, std::size_t runner_ups) {
   const auto rank = r.ranking();
   if (rank.empty()) throw std::invalid_argument("no candidate succeeded: nothing to save");

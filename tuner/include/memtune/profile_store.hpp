@@ -48,6 +48,14 @@ struct ProfileEntry {
 
 // The store's key: same device fingerprint, template and problem.
 [[nodiscard]] bool same_profile_key(const ProfileEntry& a, const ProfileEntry& b);
+// The same pick: configuration, mode and time (what an application loads;
+// the date and the tool may differ).
+[[nodiscard]] bool same_pick(const ProfileEntry& a, const ProfileEntry& b);
+
+// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs) filter n=16777216 taps=21"
+[[nodiscard]] std::string entry_key_text(const ProfileEntry& e);
+// "block_size=256 packing=1" from a profile's config object.
+[[nodiscard]] std::string config_text(const nlohmann::json& config);
 
 // A profile store that cannot be read or written: what() names the file, the
 // line and the field, and says the file was left untouched.

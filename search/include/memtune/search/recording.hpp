@@ -12,7 +12,11 @@
 //
 // "problem" and "device" are kept as given (objects); trials must be valid
 // configs of the space, each at most once; an "ok" trial has a positive
-// time_s, a failed one has none.
+// time_s, a failed one has none. memtune's --record also writes
+// "kernel_fingerprint" and "mode" (what exactly ran, and whether it was
+// measured or modeled), and facts for reports ("target", "wall_seconds",
+// "copy_ceiling_gbps", ...): read into kernel_fingerprint, mode and
+// annotations, and written back as they were.
 #include <memtune/io/errors.hpp>
 #include <memtune/io/json_fields.hpp>
 #include <memtune/search/run_search.hpp>
@@ -34,6 +38,11 @@ struct Recording {
   std::string template_name;
   nlohmann::json problem = nlohmann::json::object();
   nlohmann::json device = nlohmann::json::object();
+  std::string kernel_fingerprint; // empty: not recorded (recordings before it, imports)
+  std::string mode;               // "measured", "modeled"; empty: not recorded
+  // Every other top-level field, kept as given (the recording's writer's
+  // facts: "target", "strategy", "wall_seconds", "copy_ceiling_gbps", ...).
+  nlohmann::json annotations = nlohmann::json::object();
   Space space;
   std::vector<Trial> trials;
 
@@ -44,6 +53,9 @@ struct Recording {
 
   // The fastest successful trial; nullopt when none succeeded.
   [[nodiscard]] std::optional<Trial> best() const;
+  // Indices into trials of the successful ones, fastest first; equal times
+  // keep the trials' order (the first of them is best()).
+  [[nodiscard]] std::vector<std::size_t> ranking() const;
 };
 
 // Throws InputError naming the file, the line and the field: unreadable, not

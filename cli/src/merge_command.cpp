@@ -1,0 +1,133 @@
+#include "merge_command.hpp"
+
+#include "app.hpp"
+#include "output_options.hpp"
+
+#include <memtune/io/atomic_file.hpp>
+#include <memtune/io/errors.hpp>
+#include <memtune/merge_inputs.hpp>
+#include <memtune/number_text.hpp>
+#include <memtune/output/printer.hpp>
+
+#include <stdexcept>
+
+namespace memtune::cli {
+
+struct MergeCommand {
+  CLI::App* app = nullptr;
+  std::vector<std::string> inputs;
+  std::string output;
+  std::string save;
+  std::string format = "table";
+};
+
+namespace {
+
+std::string device_text(const nlohmann::json& device) {
+  return device.value("name", std::string("(no device)")) + " (cc " + device.value("compute_capability", std::string("?")) +
+         ", " + std::to_string(device.value("sm_count", 0)) + " SMs)";
+}
+
+int merge_recordings_to(const MergeCommand& c, const std::vector<RecordingPart>& parts, output::Document& d) {
+  const std::vector<MergedRecording> merged = merge_recordings(parts);
+  if (merged.size() > 1)
+    d.fact(std::to_string(merged.size()) + " GPU models: one recording each, kept apart (docs/merge.md)");
+  // Build every entry before writing anything: a model with no successful
+  // candidate stops the merge with nothing half written.
+  std::vector<ProfileEntry> entries;
+  if (!c.save.empty())
+    for (const MergedRecording& m : merged) {
+      try {
+        entries.push_back(profile_entry_from_merge(m));
+      } catch (const std::invalid_argument& e) {
+        throw InputError(m.files.front(), 0, "trials",
+                         "--save " + c.save + ": no candidate of " + device_text(m.recording.device) +
+                             " succeeded in the merged recordings: nothing to save");
+      }
+    }
+  for (const MergedRecording& m : merged) search::check_replaceable_recording(model_output_path(c.output, m, merged.size()));
+  nlohmann::json outputs = nlohmann::json::array();
+  for (const MergedRecording& m : merged) {
+    const std::filesystem::path file = model_output_path(c.output, m, merged.size());
+    search::save_recording(m.recording, file);
+    const auto best = m.recording.best();
+    std::string fact = device_text(m.recording.device) + ": " + std::to_string(m.recording.trials.size()) +
+                       " candidates from " + std::to_string(m.files.size()) + " recordings (" + m.coverage + "), " +
+                       std::to_string(m.identical_duplicates) + " identical duplicates -> " + file.string();
+    if (best) fact += "; best " + m.recording.space.format(best->config) + " " + number_text("%.2f us", *best->time_s * 1e6);
+    if (!m.dropped_annotations.empty()) {
+      std::string dropped;
+      for (const auto& k : m.dropped_annotations) dropped += (dropped.empty() ? "" : ", ") + k;
+      fact += " (differing facts left out: " + dropped + ")";
+    }
+    d.fact(fact);
+    nlohmann::json o{{"file", file.string()},
+                     {"device", m.recording.device},
+                     {"inputs", m.files},
+                     {"coverage", m.coverage},
+                     {"candidates", m.recording.trials.size()},
+                     {"identical_duplicates", m.identical_duplicates}};
+    if (best) o["best"] = {{"config", m.recording.space.config_to_json(best->config)}, {"time_s", *best->time_s}};
+    outputs.push_back(std::move(o));
+  }
+  if (!c.save.empty()) {
+    ProfileStore store(c.save);
+    for (const ProfileEntry& e : entries) store.save(e); // the writer of tune --save
+    d.fact("saved " + std::to_string(entries.size()) + (entries.size() == 1 ? " entry" : " entries") + " to " + c.save);
+  }
+  d.data = {{"kind", "recording"}, {"outputs", outputs}, {"saved_to", c.save}};
+  return kExitOk;
+}
+
+int merge_stores_to(const MergeCommand& c, const std::vector<StorePart>& parts, output::Document& d) {
+  if (!c.save.empty())
+    throw ArgumentError("--save " + c.save, "saves a merged recording's best; profile stores merge into -o itself");
+  const MergedStore merged = merge_profile_stores(parts);
+  ProfileStore(c.output).update([&](std::vector<ProfileEntry>& entries) { entries = merged.entries; });
+  d.fact(std::to_string(merged.entries.size()) + " entries from " + std::to_string(parts.size()) + " stores, " +
+         std::to_string(merged.identical_duplicates) + " identical duplicates -> " + c.output);
+  d.data = {{"kind", "profile store"},
+            {"output", c.output},
+            {"entries", merged.entries.size()},
+            {"identical_duplicates", merged.identical_duplicates}};
+  return kExitOk;
+}
+
+} // namespace
+
+std::shared_ptr<MergeCommand> add_merge_command(CLI::App& app) {
+  auto cmd = std::make_shared<MergeCommand>();
+  MergeCommand& c = *cmd;
+  c.app = app.add_subcommand("merge", "join the recordings of a run's shards (or profile stores) into one; "
+                                      "GPU models kept apart (docs/merge.md)");
+  c.app->add_option("inputs", c.inputs, "recordings (--record) of one run's shards, or profile stores")
+      ->required()
+      ->check(CLI::ExistingFile);
+  c.app->add_option("-o,--output", c.output, "the merged recording (one per GPU model) or store; replaced atomically")
+      ->required();
+  c.app->add_option("--save", c.save, "add the merged best to this profile store (as tune --save does)");
+  add_format_options(*c.app, c.format);
+  return cmd;
+}
+
+bool merge_command_parsed(const MergeCommand& cmd) { return cmd.app && cmd.app->parsed(); }
+
+int run_merge_command(const MergeCommand& c, std::ostream& out) {
+  if (!c.save.empty()) {
+    if (io::same_file(c.output, c.save))
+      throw ArgumentError("-o " + c.output + " --save " + c.save,
+                          "both name one file: the merged recording would replace the profile store. Give two files.");
+    (void)ProfileStore(c.save).entries(); // a store that does not parse fails now, before anything is written
+  }
+  std::vector<std::filesystem::path> files(c.inputs.begin(), c.inputs.end());
+  const MergeInputs inputs = read_merge_inputs(files);
+  output::Document d;
+  d.title = "memtune merge: " + std::to_string(files.size()) + " " + std::string(to_string(inputs.kind)) +
+            (files.size() == 1 ? "" : "s");
+  const int rc = inputs.kind == MergeInputKind::recording ? merge_recordings_to(c, inputs.recordings, d)
+                                                          : merge_stores_to(c, inputs.stores, d);
+  output::print(out, d, chosen_format(c.format));
+  return rc;
+}
+
+} // namespace memtune::cli

@@ -40,6 +40,20 @@ struct ProfileEntry {
   static ProfileEntry from_json(const nlohmann::json& j); // throws std::invalid_argument naming the field
 };
 
+// How a stored entry matched a lookup, best first.
+enum class ProfileMatch {
+  exact,          // this device (name, compute capability, SM count), this problem
+  nearest_size,   // this device, the nearest problem size
+  same_gpu_model, // same name and compute capability, another SM count; nearest size
+};
+[[nodiscard]] const char* to_string(ProfileMatch match); // "exact", "nearest size", "same GPU model"
+
+struct ProfileHit {
+  ProfileEntry entry;
+  ProfileMatch match = ProfileMatch::exact;
+  double distance = 0.0; // sum of |log(size ratio)| over the size variables
+};
+
 class ProfileError : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
@@ -54,11 +68,19 @@ public:
   [[nodiscard]] std::vector<ProfileEntry> entries() const;
   // Adds the entry, replacing one with the same key.
   void save(const ProfileEntry& entry);
-  // Exact key first, then the nearest size (size_keys name the problem's size
-  // parameters, e.g. {"n"}). nullopt when nothing matches.
-  [[nodiscard]] std::optional<ProfileEntry> lookup(const DeviceFingerprint& device, const std::string& template_name,
-                                                   const Problem& problem,
-                                                   const std::vector<std::string>& size_keys) const;
+  // Every entry usable for this device, template and problem, best first:
+  // the exact key, then the same device at the nearest size, then the same
+  // GPU model (same name and compute capability, another SM count: a MIG
+  // slice, a partitioned or a different board of the model) at the nearest
+  // size. Nearest is the sum over size_keys (the problem's size variables,
+  // e.g. {"n"}) of |log(size ratio)|; every other problem variable must be
+  // equal. A caller takes the first whose configuration is still valid.
+  [[nodiscard]] std::vector<ProfileHit> matches(const DeviceFingerprint& device, const std::string& template_name,
+                                                const Problem& problem, const std::vector<std::string>& size_keys) const;
+  // The first of matches(); nullopt when nothing matches.
+  [[nodiscard]] std::optional<ProfileHit> lookup(const DeviceFingerprint& device, const std::string& template_name,
+                                                 const Problem& problem,
+                                                 const std::vector<std::string>& size_keys) const;
 
   [[nodiscard]] const std::filesystem::path& file() const { return file_; }
 

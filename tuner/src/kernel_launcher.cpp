@@ -162,7 +162,12 @@ KernelLauncher::KernelLauncher(const Session& session, KernelDescription descrip
 KernelLauncher::~KernelLauncher() {
   // Modules and scratch belong to the session's context: make it current
   // for their release when the handle dies on another thread.
-  if (state_ && !state_->prepared.empty()) state_->session->make_current();
+  if (!state_ || state_->prepared.empty()) return;
+  try {
+    state_->session->make_current();
+  } catch (const std::exception&) {
+    // Their release then logs the driver's error; a destructor never throws.
+  }
 }
 KernelLauncher::KernelLauncher(KernelLauncher&&) noexcept = default;
 KernelLauncher& KernelLauncher::operator=(KernelLauncher&&) noexcept = default;

@@ -87,6 +87,12 @@ TEST_CASE("the signature check accepts const or mutable inputs and CUdeviceptr, 
                        doctest::Contains("argument 2 ('alpha'): a float scalar expected, got float*"), std::invalid_argument);
 }
 
+TEST_CASE("the README's application side: TunedKernel<float*, const float*, float> fits saxpy.json") {
+  const KernelDescription saxpy = load_description(kAssets / "saxpy.json");
+  CHECK(format_caller_parameters(caller_parameters(saxpy)) == "(float* y, const float* x, float a)");
+  CHECK_NOTHROW((check<float*, const float*, float>(saxpy)));
+}
+
 TEST_CASE("a uint64 scalar passed as CUdeviceptr gets a hint") {
   KernelDescription d = load_description(kAssets / "scale.json");
   std::get<ScalarArgument>(d.arguments[2]).type = ElementType::u64;

@@ -1,33 +1,16 @@
 // examples/kernels/histogram: the user's histogram run on the CPU for every
-// configuration of its description's space, launched with the description's
-// grid (blocks per SM of the catalogue's H100) and block: every bin equals
-// the count of its byte, with n not a multiple of any load width.
-#include <random>
-
+// instantiation of its description's space, launched with the description's
+// grid (blocks per SM of a small GPU, so that grids stride) and block: every
+// bin equals the count of its byte, with n not a multiple of any load width.
 #include "user_kernel_emulation.hpp"
 
 #include <doctest/doctest.h>
 
-#define __global__
-#define __device__
-#define __forceinline__
-#define __launch_bounds__(...)
-#define __shared__ static
-#define __restrict__
-#define __syncthreads() cuda_emulation::syncthreads()
+#include <random>
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#include "device_code_begin.hpp"
 #include "../../examples/kernels/histogram/histogram.cu"
-#pragma GCC diagnostic pop
-
-#undef __global__
-#undef __device__
-#undef __forceinline__
-#undef __launch_bounds__
-#undef __shared__
-#undef __restrict__
-#undef __syncthreads
+#include "device_code_end.hpp"
 
 namespace {
 

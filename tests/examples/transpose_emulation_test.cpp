@@ -10,26 +10,9 @@
 
 #include <cstring>
 
-#define __global__
-#define __device__
-#define __forceinline__
-#define __launch_bounds__(...)
-#define __shared__ static
-#define __restrict__
-#define __syncthreads() cuda_emulation::syncthreads()
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#include "device_code_begin.hpp"
 #include "../../examples/kernels/transpose/transpose.cu"
-#pragma GCC diagnostic pop
-
-#undef __global__
-#undef __device__
-#undef __forceinline__
-#undef __launch_bounds__
-#undef __shared__
-#undef __restrict__
-#undef __syncthreads
+#include "device_code_end.hpp"
 
 namespace {
 

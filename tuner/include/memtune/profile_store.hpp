@@ -4,17 +4,21 @@
 // One JSON document (schema_version, tool) of entries keyed by the device
 // fingerprint (name, compute capability, SM count), the template and the
 // problem. Lookup is by exact key, then by the nearest problem size for the
-// same device, template and non-size parameters. Writes lock the store and
-// replace it atomically (temporary file + rename), so two processes saving at
-// once lose nothing. A corrupt store is an error naming the file and the line,
-// and is never overwritten.
+// same device, template and non-size parameters, then by the same GPU model. Writes lock the store and
+// replace it atomically (io::update_file_locked: temporary file, fsync,
+// rename), so processes saving at once, or killed while saving, lose nothing.
+// A store that does not parse is an error naming the file, the line and the
+// field, and is never overwritten.
 #include <memtune/device.hpp>
+#include <memtune/io/errors.hpp>
+#include <memtune/io/json_fields.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/tuning_result.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -37,7 +41,9 @@ struct ProfileEntry {
   std::string saved_at;         // ISO 8601 UTC
 
   [[nodiscard]] nlohmann::json to_json() const;
-  static ProfileEntry from_json(const nlohmann::json& j); // throws std::invalid_argument naming the field
+  // Throws InputError naming the field ("device.sm_count: expected an integer ...").
+  static ProfileEntry from_json(const nlohmann::json& j);
+  static ProfileEntry from_fields(const io::JsonFields& entry);
 };
 
 // How a stored entry matched a lookup, best first.
@@ -54,9 +60,14 @@ struct ProfileHit {
   double distance = 0.0; // sum of |log(size ratio)| over the size variables
 };
 
-class ProfileError : public std::runtime_error {
+// The store's key: same device fingerprint, template and problem.
+[[nodiscard]] bool same_profile_key(const ProfileEntry& a, const ProfileEntry& b);
+
+// A profile store that cannot be read or written: what() names the file, the
+// line and the field, and says the file was left untouched.
+class ProfileError : public InputError {
 public:
-  using std::runtime_error::runtime_error;
+  explicit ProfileError(const InputError& e) : InputError(e) {}
 };
 
 class ProfileStore {
@@ -64,10 +75,17 @@ public:
   explicit ProfileStore(std::filesystem::path file);
 
   // All entries; none when the file does not exist. Throws ProfileError for a
-  // corrupt or incompatible file.
+  // corrupt or incompatible file (or a path that names a folder).
   [[nodiscard]] std::vector<ProfileEntry> entries() const;
-  // Adds the entry, replacing one with the same key.
+  // Adds the entry, replacing one with the same key. A symbolic link is
+  // followed (its target is updated). Throws ProfileError, leaving the file
+  // as it was, when the store does not parse or cannot be written.
   void save(const ProfileEntry& entry);
+  // Read-modify-write under the store's lock: `change` gets every entry and
+  // edits the list (merge, prune); the store is then replaced atomically. A
+  // corrupt store throws ProfileError before `change` runs and is left
+  // untouched; so is the store when `change` throws. Creates a missing store.
+  void update(const std::function<void(std::vector<ProfileEntry>&)>& change);
   // Every entry usable for this device, template and problem, best first:
   // the exact key, then the same device at the nearest size, then the same
   // GPU model (same name and compute capability, another SM count: a MIG
@@ -85,7 +103,6 @@ public:
   [[nodiscard]] const std::filesystem::path& file() const { return file_; }
 
 private:
-  [[nodiscard]] nlohmann::json read_document() const;
   std::filesystem::path file_;
 };
 

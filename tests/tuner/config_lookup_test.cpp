@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <string>
 
 using namespace memtune;
 
@@ -133,24 +134,36 @@ TEST_CASE("MEMTUNE_CONFIG pins a configuration before the profile; parameters le
   CHECK(filter_lookup({{"n", 16 << 20}}, h100(), env).source == ConfigLookup::Source::pinned);
 }
 
-TEST_CASE("a MEMTUNE_CONFIG that cannot be used is an error naming it, never ignored") {
+TEST_CASE("a MEMTUNE_CONFIG that cannot be used is an InputError naming the variable and the parameter, never ignored") {
   LookupEnvironment env;
-  env.pinned = R"({"block_size": 100})";
-  CHECK_THROWS_WITH_AS(filter_lookup({{"n", 1000}}, h100(), env),
-                       doctest::Contains("MEMTUNE_CONFIG for filter (n=1000 taps=21) on NVIDIA H100 80GB HBM3"),
-                       std::invalid_argument);
-  env.pinned = R"({"blocksize": 128})";
-  CHECK_THROWS_WITH_AS(filter_lookup({{"n", 1000}}, h100(), env), doctest::Contains("'blocksize' is not a parameter"),
-                       std::invalid_argument);
-  env.pinned = R"({"vec": 4, "align": 0})"; // a halo of 10 is no multiple of 4
-  CHECK_THROWS_WITH_AS(filter_lookup({{"n", 1000}}, h100(), env), doctest::Contains("is not valid here"),
-                       std::invalid_argument);
-  env.pinned = "block_size=128";
-  CHECK_THROWS_WITH_AS(filter_lookup({{"n", 1000}}, h100(), env), doctest::Contains("MEMTUNE_CONFIG is not valid JSON"),
-                       std::invalid_argument);
-  env.pinned = "[128]";
-  CHECK_THROWS_WITH_AS(filter_lookup({{"n", 1000}}, h100(), env), doctest::Contains("must be a JSON object"),
-                       std::invalid_argument);
+  // doctest::String: what doctest::Contains compares with.
+  const auto error_of = [&](const std::string& pinned) -> doctest::String {
+    env.pinned = pinned;
+    try {
+      (void)filter_lookup({{"n", 1000}}, h100(), env);
+    } catch (const InputError& e) {
+      CHECK(e.file() == "MEMTUNE_CONFIG");
+      return e.what();
+    }
+    FAIL("no InputError for " << pinned);
+    return {};
+  };
+  CHECK(error_of(R"({"block_size": 100})") ==
+        "MEMTUNE_CONFIG: field 'block_size': 100 is not a value of 'block_size' (32, 64, 128, 256, 512, 1024) for "
+        "filter (n=1000 taps=21) on NVIDIA H100 80GB HBM3");
+  CHECK(error_of(R"({"filter": {"packing": "two"}})") ==
+        doctest::Contains("MEMTUNE_CONFIG: field 'filter.packing': \"two\" is not a value of 'packing'"));
+  CHECK(error_of(R"({"blocksize": 128})") ==
+        doctest::Contains("field 'blocksize': 'blocksize' is not a parameter of filter (n=1000 taps=21) on NVIDIA H100 "
+                          "80GB HBM3 (block_size, packing, items, vec, align)"));
+  // A halo of 10 is no multiple of 4.
+  CHECK(error_of(R"({"vec": 4, "align": 0})") == doctest::Contains("MEMTUNE_CONFIG: block_size=256 packing=1 items=4 vec=4 "
+                                                                    "align=0 is not valid for filter (n=1000 taps=21)"));
+  CHECK(error_of("block_size=128") == doctest::Contains("MEMTUNE_CONFIG:1: "));
+  CHECK(error_of("[128]") == doctest::Contains("MEMTUNE_CONFIG: expected a JSON object"));
+  // A parameter beside per-kernel configurations would be ignored for those kernels.
+  CHECK(error_of(R"({"matvec": {"splits": 4}, "block_size": 64})") ==
+        doctest::Contains("MEMTUNE_CONFIG: field 'block_size': a parameter for every kernel beside per-kernel"));
 }
 
 TEST_CASE("the environment: MEMTUNE_NO_TUNE=0 or empty allows tuning") {

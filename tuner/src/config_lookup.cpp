@@ -1,5 +1,6 @@
 #include <memtune/config_lookup.hpp>
 #include <memtune/device.hpp>
+#include <memtune/io/json_document.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -8,19 +9,37 @@
 namespace memtune {
 namespace {
 
-// `values` over the default configuration: parameters left out keep their
-// default, parameters pruned on this GPU are dropped, unknown ones are errors.
-search::Config overlay(const search::Space& space, const search::Config& base, const nlohmann::json& values) {
-  if (!values.is_object()) throw std::invalid_argument("expected a JSON object, got " + values.dump());
+constexpr const char* kPinnedVariable = "MEMTUNE_CONFIG";
+
+// `values` (MEMTUNE_CONFIG's object for this kernel, at `field`) over the
+// default configuration: parameters left out keep their default, parameters
+// pruned on this GPU are dropped, unknown ones and values off their axis are
+// InputErrors naming the parameter.
+search::Config overlay(const search::Space& space, const search::Config& base, const nlohmann::json& values,
+                       const std::string& field, const std::string& where) {
   nlohmann::json merged = space.config_to_json(base);
   for (const auto& [key, value] : values.items()) {
+    const std::string at = join_field(field, key);
     if (merged.contains(key)) {
+      const search::Axis& axis = space.axis(key);
+      const bool on_axis = value.is_number_integer()
+                               ? axis.kind == search::AxisKind::ordinal && axis.contains(value.get<std::int64_t>())
+                               : value.is_string() && axis.parse(value.get<std::string>());
+      if (!on_axis) {
+        std::string known;
+        for (const std::int64_t v : axis.values) known += (known.empty() ? "" : ", ") + axis.format(v);
+        throw InputError(kPinnedVariable, 0, at,
+                         value.dump() + " is not a value of '" + key + "' (" + known + ") for " + where);
+      }
       merged[key] = value;
       continue;
     }
     const auto& pruned = space.pruned();
-    if (std::none_of(pruned.begin(), pruned.end(), [&](const search::PrunedAxis& p) { return p.name == key; }))
-      throw std::invalid_argument("'" + key + "' is not a parameter of this kernel");
+    if (std::none_of(pruned.begin(), pruned.end(), [&](const search::PrunedAxis& p) { return p.name == key; })) {
+      std::string known;
+      for (const search::Axis& a : space.axes()) known += (known.empty() ? "" : ", ") + a.name;
+      throw InputError(kPinnedVariable, 0, at, "'" + key + "' is not a parameter of " + where + " (" + known + ")");
+    }
   }
   return space.config_from_json(merged);
 }
@@ -46,19 +65,24 @@ LookupEnvironment LookupEnvironment::from_process() {
   return e;
 }
 
-std::optional<nlohmann::json> pinned_config_json(const std::string& text, const std::string& kernel) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw std::invalid_argument(std::string("MEMTUNE_CONFIG is not valid JSON: ") + e.what());
-  }
-  if (!j.is_object()) throw std::invalid_argument("MEMTUNE_CONFIG must be a JSON object, got " + j.dump());
-  if (const auto it = j.find(kernel); it != j.end() && it->is_object()) return *it;
-  // Keyed by kernel name (values are objects), without this kernel: nothing pinned for it.
-  for (const auto& [_, value] : j.items())
-    if (value.is_object()) return std::nullopt;
-  return j;
+std::optional<PinnedConfig> pinned_config(const std::string& text, const std::string& kernel) {
+  const io::JsonDocument doc = io::parse_json(text, kPinnedVariable); // syntax errors with their column
+  const nlohmann::json& j = doc.root();
+  if (!j.is_object())
+    throw InputError(kPinnedVariable, 0, "",
+                     "expected a JSON object ({\"block_size\": 128} or {\"" + kernel + "\": {...}}), got " + j.dump());
+  // {"block_size": 128}: for every kernel. {"filter": {...}, "dot": {...}}:
+  // per kernel, nothing pinned for a kernel not named. A parameter beside
+  // kernel keys would be silently ignored for the kernels named: refused.
+  const auto keyed = std::find_if(j.begin(), j.end(), [](const nlohmann::json& v) { return v.is_object(); });
+  if (keyed == j.end()) return PinnedConfig{j, ""};
+  for (const auto& [key, value] : j.items())
+    if (!value.is_object())
+      throw InputError(kPinnedVariable, 0, key,
+                       "a parameter for every kernel beside per-kernel configurations (\"" + keyed.key() +
+                           "\": {...}): pin either {\"" + key + "\": ...} or {\"<kernel>\": {\"" + key + "\": ...}}");
+  if (const auto it = j.find(kernel); it != j.end()) return PinnedConfig{*it, kernel};
+  return std::nullopt;
 }
 
 ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& problem, const Target& target,
@@ -69,17 +93,13 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
   ConfigLookup out;
 
   if (environment.pinned) {
-    if (const auto pinned = pinned_config_json(*environment.pinned, kernel.name)) {
-      try {
-        out.config = overlay(space, kernel.default_config(problem, target), *pinned);
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument("MEMTUNE_CONFIG for " + where + ": " + e.what());
-      }
+    if (const auto pinned = pinned_config(*environment.pinned, kernel.name)) {
+      out.config = overlay(space, kernel.default_config(problem, target), pinned->values, pinned->field, where);
       if (const auto why = space.violation(out.config))
-        throw std::invalid_argument("MEMTUNE_CONFIG for " + where + ": " + space.format(out.config) +
-                                    " is not valid here: " + *why);
+        throw InputError(kPinnedVariable, 0, pinned->field,
+                         space.format(out.config) + " is not valid for " + where + ": " + *why);
       out.source = ConfigLookup::Source::pinned;
-      out.origin = "MEMTUNE_CONFIG";
+      out.origin = kPinnedVariable;
       out.rationale = "pinned by the MEMTUNE_CONFIG environment variable";
       return out;
     }

@@ -8,8 +8,11 @@
 //   1. MEMTUNE_CONFIG, pinned: a configuration as JSON, {"block_size": 128, ...}
 //      for every kernel, or keyed by kernel name, {"filter": {...}, "dot": {...}}.
 //      Parameters left out take the description's default; ones pruned on
-//      this GPU are dropped. A pinned configuration that is not valid here is
-//      an error (std::invalid_argument), never ignored.
+//      this GPU are dropped. A pinned configuration that does not parse or is
+//      not valid here is an InputError naming the variable and the parameter
+//      ("MEMTUNE_CONFIG: field 'filter.block_size': 100 is not a value of
+//      'block_size' for filter (n=1000 taps=21) on NVIDIA H100 80GB HBM3"),
+//      never ignored.
 //   2. the profile store (ProfileStore::matches): the exact entry, then this
 //      GPU at the nearest problem size (log scale), then the same GPU model at
 //      the nearest size. The first whose configuration is valid for this
@@ -64,15 +67,20 @@ struct ConfigLookup {
 };
 
 // `problem` must be complete (KernelDescription::complete). Throws
-// std::invalid_argument for a MEMTUNE_CONFIG that does not parse or is not
-// valid here, and ProfileError for a store that does not parse.
+// InputError (file "MEMTUNE_CONFIG") for a pinned configuration that does not
+// parse or is not valid here, and ProfileError for a store that does not parse.
 [[nodiscard]] ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& problem, const Target& target,
                                           const ProfileStore* store, const LauncherOptions& options,
                                           const LookupEnvironment& environment);
 
-// MEMTUNE_CONFIG's configuration for `kernel` as JSON, or nullopt when the
-// text is keyed by kernel name and names another kernel. Throws
-// std::invalid_argument when the text is not a JSON object.
-[[nodiscard]] std::optional<nlohmann::json> pinned_config_json(const std::string& text, const std::string& kernel);
+// MEMTUNE_CONFIG's configuration for one kernel.
+struct PinnedConfig {
+  nlohmann::json values; // {"block_size": 128, ...}
+  std::string field;     // where it is in the variable: "" (for every kernel) or the kernel's key
+};
+// The configuration MEMTUNE_CONFIG's `text` pins for `kernel`, or nullopt when
+// the text is keyed by kernel name and names other kernels only. Throws
+// InputError (file "MEMTUNE_CONFIG") when the text is not JSON, or not an object.
+[[nodiscard]] std::optional<PinnedConfig> pinned_config(const std::string& text, const std::string& kernel);
 
 } // namespace memtune

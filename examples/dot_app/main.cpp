@@ -14,10 +14,11 @@
 #include <memtune/description/description_json.hpp>
 #include <memtune/tuned_kernel.hpp>
 
+#include "../common/app_main.hpp"
+
 #include <cfloat>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <vector>
@@ -34,17 +35,7 @@ double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
-  const std::int64_t n = argc > 1 ? std::atoll(argv[1]) : (std::int64_t{1} << 24);
-  const std::string profile = argc > 2 ? argv[2] : "dot_app.memtune.json";
-  const std::filesystem::path spec = argc > 3 ? std::filesystem::path(argv[3]) : beside_executable("dot.json");
-  if (n < 1) {
-    std::cerr << "dot_app: n must be at least 1\n";
-    return 2;
-  }
-
+int run(std::int64_t n, const std::string& profile, const std::filesystem::path& spec) {
   // The application's data: two positive signals (a block's share left out
   // would show as a relative error of 1/blocks, far above the tolerance).
   std::vector<float> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
@@ -53,63 +44,65 @@ int main(int argc, char** argv) {
     y[i] = static_cast<float>(0.5 + 0.25 * std::cos(i * 0.003));
   }
 
-  try {
-    const memtune::KernelDescription description = memtune::load_description(spec);
-    memtune::Session session; // the local GPU
-    memtune::ProfileStore store(profile);
-    memtune::LauncherOptions options;
-    options.tune.strategy = "random"; // a start-up budget, not the whole grid
-    options.tune.budget = 30;
-    memtune::TunedKernel<const float*, const float*, float*> dot(session, description, &store, options);
+  const memtune::KernelDescription description = memtune::load_description(spec);
+  memtune::Session session; // the local GPU
+  memtune::ProfileStore store(profile);
+  memtune::LauncherOptions options;
+  options.tune.strategy = "random"; // a start-up budget, not the whole grid
+  options.tune.budget = 30;
+  memtune::TunedKernel<const float*, const float*, float*> dot(session, description, &store, options);
 
-    const memtune::Problem problem{{"n", n}};
-    const memtune::Choice& choice = dot.choice(problem);
-    std::cout << "configuration (" << choice.origin << "): " << choice.formatted << "\nwhy: " << choice.rationale
-              << "\n";
+  const memtune::Problem problem{{"n", n}};
+  const memtune::Choice& choice = dot.choice(problem);
+  std::cout << "configuration (" << choice.origin << "): " << choice.formatted << "\nwhy: " << choice.rationale
+            << "\n";
 
-    const std::size_t bytes = x.size() * sizeof(float);
-    memtune::cuda::DeviceBuffer dx(bytes), dy(bytes), dresult(sizeof(float));
-    dx.upload(x.data(), bytes);
-    dy.upload(y.data(), bytes);
-    memtune::cuda::Stream stream;
-    const auto* px = reinterpret_cast<const float*>(dx.get());
-    const auto* py = reinterpret_cast<const float*>(dy.get());
-    auto* presult = reinterpret_cast<float*>(dresult.get());
+  const std::size_t bytes = x.size() * sizeof(float);
+  memtune::cuda::DeviceBuffer dx(bytes), dy(bytes), dresult(sizeof(float));
+  dx.upload(x.data(), bytes);
+  dy.upload(y.data(), bytes);
+  memtune::cuda::Stream stream;
+  const auto* px = reinterpret_cast<const float*>(dx.get());
+  const auto* py = reinterpret_cast<const float*>(dy.get());
+  auto* presult = reinterpret_cast<float*>(dresult.get());
 
-    const auto launch_start = std::chrono::steady_clock::now();
-    dot(stream.get(), problem, px, py, presult);
-    stream.synchronize();
-    const double launch_ms = ms_since(launch_start);
-    float first = 0, second = 0;
-    dresult.download(&first, sizeof first);
-    // Again: the kernel must have left its scratch (the block counter) ready.
-    dot(stream.get(), problem, px, py, presult);
-    stream.synchronize();
-    dresult.download(&second, sizeof second);
-    std::cout << "start-up: lookup " << choice.seconds.lookup * 1e3 << " ms, tuning " << choice.seconds.tuning * 1e3
-              << " ms, module load " << choice.seconds.load * 1e3 << " ms, first launch + sync " << launch_ms << " ms\n";
+  const auto launch_start = std::chrono::steady_clock::now();
+  dot(stream.get(), problem, px, py, presult);
+  stream.synchronize();
+  const double launch_ms = ms_since(launch_start);
+  float first = 0, second = 0;
+  dresult.download(&first, sizeof first);
+  // Again: the kernel must have left its scratch (the block counter) ready.
+  dot(stream.get(), problem, px, py, presult);
+  stream.synchronize();
+  dresult.download(&second, sizeof second);
+  std::cout << "start-up: lookup " << choice.seconds.lookup * 1e3 << " ms, tuning " << choice.seconds.tuning * 1e3
+            << " ms, module load " << choice.seconds.load * 1e3 << " ms, first launch + sync " << launch_ms << " ms\n";
 
-    // An fp32 sum is within (additions along the longest chain) eps sum|x y|
-    // of the exact one: a thread's share, the warp and block trees, and the
-    // last block's pass over the partial sums.
-    double exact = 0, magnitude = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
-      exact += static_cast<double>(x[i]) * y[i];
-      magnitude += std::fabs(static_cast<double>(x[i]) * y[i]);
-    }
-    const std::int64_t threads = std::int64_t{choice.launch.grid.x} * choice.launch.block.x;
-    const std::int64_t chain = (n + threads - 1) / threads + 4 + 10 + (choice.launch.grid.x + 31) / 32 + 5;
-    const double tolerance = static_cast<double>(chain) * FLT_EPSILON * magnitude;
-    const double error = std::fabs(first - exact);
-    std::cout << "dot of " << n << " elements: " << first << " (exact " << exact << ", error " << error
-              << ", tolerance " << tolerance << "); second launch " << (second == first ? "identical" : "DIFFERS")
-              << "\n";
-    return error <= tolerance && second == first ? 0 : 1;
-  } catch (const memtune::DeviceRequired& e) {
-    std::cerr << "dot_app: " << e.what() << "\n";
-    return 3;
-  } catch (const std::exception& e) {
-    std::cerr << "dot_app: " << e.what() << "\n";
-    return 1;
+  // An fp32 sum is within (additions along the longest chain) eps sum|x y|
+  // of the exact one: a thread's share, the warp and block trees, and the
+  // last block's pass over the partial sums.
+  double exact = 0, magnitude = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    exact += static_cast<double>(x[i]) * y[i];
+    magnitude += std::fabs(static_cast<double>(x[i]) * y[i]);
   }
+  const std::int64_t threads = std::int64_t{choice.launch.grid.x} * choice.launch.block.x;
+  const std::int64_t chain = (n + threads - 1) / threads + 4 + 10 + (choice.launch.grid.x + 31) / 32 + 5;
+  const double tolerance = static_cast<double>(chain) * FLT_EPSILON * magnitude;
+  const double error = std::fabs(first - exact);
+  std::cout << "dot of " << n << " elements: " << first << " (exact " << exact << ", error " << error
+            << ", tolerance " << tolerance << "); second launch " << (second == first ? "identical" : "DIFFERS")
+            << "\n";
+  return error <= tolerance && second == first ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  return examples::run_app("dot_app", [&] {
+    return run(examples::count_argument(argc, argv, 1, std::int64_t{1} << 24, "n"),
+               argc > 2 ? argv[2] : "dot_app.memtune.json",
+               argc > 3 ? std::filesystem::path(argv[3]) : beside_executable("dot.json"));
+  });
 }

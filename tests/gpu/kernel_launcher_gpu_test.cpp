@@ -420,6 +420,13 @@ TEST_CASE("launcher: tune within the budget and save, then the profile, the near
     CHECK(c.formatted == "TILE=16 ROWS=4 SMEM=swizzle ORDER=diagonal");
     run(k);
   }
+  {
+    // A pinned value off its axis is the application's input error, never ignored.
+    const ScopedEnv pinned("MEMTUNE_CONFIG", R"({"user_transpose": {"TILE": 7}})");
+    TunedKernel<float*, const float*> k(session, d, &store, options);
+    CHECK_THROWS_WITH_AS(k.choice(problem), doctest::Contains("MEMTUNE_CONFIG: field 'user_transpose.TILE': 7 is not a value"),
+                         InputError);
+  }
   CHECK(store.entries().size() == 1); // nothing else was tuned
   std::filesystem::remove(store_file);
 }

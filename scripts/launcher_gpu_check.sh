@@ -10,12 +10,17 @@
 #   5. the start-up benchmark on the built-in filter and on dot_app's kernel;
 # and prints a short table last. Logs and JSON land in $OUT (or ./launcher-gpu-check-out).
 #   scripts/launcher_gpu_check.sh [build-dir]
+# The applications also report their MEMTUNE_CONFIG errors: the last check
+# pins a value off the filter's axis and expects exit 1 naming the variable.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 build=${1:-build-gpu}
 out=${OUT:-launcher-gpu-check-out}
 mkdir -p "$out"
-export MEMTUNE_CACHE_DIR="$out/cache" # a cold compile cache of its own: the start-up runs warm it themselves
+# A compile cache of its own beside the build, not in $out (thousands of
+# CUBINs are no result): cold on the first run; the start-up runs warm it
+# themselves. A second run of the script reuses the build and this cache.
+export MEMTUNE_CACHE_DIR="$build/launcher-check-cache"
 
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
@@ -52,6 +57,9 @@ run_app filter_app_2 "$build/examples/memtune_filter_app" 4194304 "$out/filter_a
 echo "== dot_app: first start (tunes, saves), second start (loads)"
 run_app dot_app_1 "$build/examples/memtune_dot_app" 16777216 "$out/dot_app.memtune.json"
 run_app dot_app_2 "$build/examples/memtune_dot_app" 16777216 "$out/dot_app.memtune.json"
+echo "== filter_app with a MEMTUNE_CONFIG off the filter's axis (expects exit 1 naming the variable)"
+MEMTUNE_CONFIG='{"block_size": 100}' run_app filter_app_pinned "$build/examples/memtune_filter_app" 4194304 \
+  "$out/filter_app.memtune.json"
 
 for k in filter dot; do
   echo
@@ -91,6 +99,10 @@ for app in ("filter_app", "dot_app"):
         startup = re.search(r"start-up: (.*)", t)
         print(f"{app + ' start ' + str(run):<34} exit {text(f'{app}_{run}.exit').strip() or '?'}, "
               f"origin {origin.group(1) if origin else '?'}; {startup.group(1) if startup else ''}")
+t = text("filter_app_pinned.txt")
+pinned_ok = text("filter_app_pinned.exit").strip() == "1" and "MEMTUNE_CONFIG: field 'block_size'" in t
+print(f"{'filter_app, bad MEMTUNE_CONFIG':<34} {'ok' if pinned_ok else 'WRONG'}: exit "
+      f"{text('filter_app_pinned.exit').strip() or '?'}, {t.strip().splitlines()[-1] if t.strip() else ''}")
 for k in ("filter", "dot"):
     try: j = json.load(open(os.path.join(out, f"startup_{k}.json")))
     except Exception: print(f"{'start-up ' + k:<34} no result"); continue

@@ -1,6 +1,7 @@
 #include <memtune/config_lookup.hpp>
 #include <memtune/device.hpp>
 #include <memtune/io/json_document.hpp>
+#include <memtune/io/json_fields.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -18,7 +19,9 @@ constexpr const char* kPinnedVariable = "MEMTUNE_CONFIG";
 search::Config overlay(const search::Space& space, const search::Config& base, const nlohmann::json& values,
                        const std::string& field, const std::string& where) {
   nlohmann::json merged = space.config_to_json(base);
-  for (const auto& [key, value] : values.items()) {
+  for (const auto& item : values.items()) {
+    const std::string& key = item.key(); // not a structured binding: lambdas below capture it (clang 14)
+    const nlohmann::json& value = item.value();
     const std::string at = join_field(field, key);
     if (merged.contains(key)) {
       const search::Axis& axis = space.axis(key);
@@ -29,7 +32,7 @@ search::Config overlay(const search::Space& space, const search::Config& base, c
         std::string known;
         for (const std::int64_t v : axis.values) known += (known.empty() ? "" : ", ") + axis.format(v);
         throw InputError(kPinnedVariable, 0, at,
-                         value.dump() + " is not a value of '" + key + "' (" + known + ") for " + where);
+                         io::shown(value) + " is not a value of '" + key + "' (" + known + ") for " + where);
       }
       merged[key] = value;
       continue;
@@ -70,7 +73,7 @@ std::optional<PinnedConfig> pinned_config(const std::string& text, const std::st
   const nlohmann::json& j = doc.root();
   if (!j.is_object())
     throw InputError(kPinnedVariable, 0, "",
-                     "expected a JSON object ({\"block_size\": 128} or {\"" + kernel + "\": {...}}), got " + j.dump());
+                     "expected a JSON object ({\"block_size\": 128} or {\"" + kernel + "\": {...}}), got " + io::shown(j));
   // {"block_size": 128}: for every kernel. {"filter": {...}, "dot": {...}}:
   // per kernel, nothing pinned for a kernel not named. A parameter beside
   // kernel keys would be silently ignored for the kernels named: refused.

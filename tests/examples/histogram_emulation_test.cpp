@@ -8,9 +8,9 @@
 
 #include <random>
 
-#include "device_code_begin.hpp"
+#include "../templates/device_code_begin.hpp"
 #include "../../examples/kernels/histogram/histogram.cu"
-#include "device_code_end.hpp"
+#include "../templates/device_code_end.hpp"
 
 namespace {
 

@@ -8,9 +8,9 @@
 
 #include <doctest/doctest.h>
 
-#include "device_code_begin.hpp"
+#include "../templates/device_code_begin.hpp"
 #include "../../examples/kernels/stencil/stencil.cu"
-#include "device_code_end.hpp"
+#include "../templates/device_code_end.hpp"
 
 namespace {
 

@@ -10,9 +10,9 @@
 
 #include <cstring>
 
-#include "device_code_begin.hpp"
+#include "../templates/device_code_begin.hpp"
 #include "../../examples/kernels/transpose/transpose.cu"
-#include "device_code_end.hpp"
+#include "../templates/device_code_end.hpp"
 
 namespace {
 

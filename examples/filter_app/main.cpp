@@ -1,25 +1,31 @@
-// An application that embeds memtune at start-up: it loads its profile entry
-// for this GPU and problem (tuning and saving one when there is none), then
-// runs the chosen filter on its own data with its own coefficients.
+// An application that embeds memtune at start-up: a typed handle on the
+// built-in filter finds its configuration for this GPU and problem in the
+// profile (tuning within a budget and saving when there is none), then runs
+// it on the application's own signal with its own coefficients.
 //
 //   memtune_filter_app [n] [profile.json]
 //
-// MEMTUNE_CONFIG='{"block_size":128,...}' pins a configuration and
-// MEMTUNE_NO_TUNE=1 never tunes (see memtune/session.hpp).
+// MEMTUNE_CONFIG='{"block_size":128}' pins a configuration (parameters left
+// out take the default) and MEMTUNE_NO_TUNE=1 never tunes (tuned_kernel.hpp).
 #include <memtune/cuda/buffer.hpp>
 #include <memtune/cuda/stream.hpp>
-#include <memtune/session.hpp>
 #include <memtune/templates/filter.hpp>
-#include <memtune/templates/filter_kernel.hpp>
+#include <memtune/tuned_kernel.hpp>
 
+#include "../common/app_main.hpp"
+
+#include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <iostream>
 #include <vector>
 
-int main(int argc, char** argv) {
-  const std::int64_t n = argc > 1 ? std::atoll(argv[1]) : (1 << 22);
-  const std::string profile = argc > 2 ? argv[2] : "filter_app.memtune.json";
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+int run(std::int64_t n, const std::string& profile) {
   constexpr int kTaps = 21;
 
   // The application's own filter: a normalised Gaussian smoothing kernel.
@@ -32,46 +38,49 @@ int main(int argc, char** argv) {
   for (std::int64_t i = 0; i < n; ++i)
     signal[i] = static_cast<float>(std::sin(i * 0.001) + 0.1 * std::sin(i * 1.7));
 
-  try {
-    memtune::Session session; // the local GPU
-    memtune::ProfileStore store(profile);
-    memtune::TuneOptions options;
-    options.strategy = "random"; // a start-up budget: 40 candidates, not the whole grid
-    options.budget = 40;
-    memtune::Choice choice =
-        session.tune_or_load(memtune::templates::filter_description(), {{"n", n}, {"taps", kTaps}}, store, options);
-    std::cout << "configuration (" << choice.origin << "): "
-              << memtune::templates::filter_description()
-                     .space({{"n", n}, {"taps", kTaps}}, session.target())
-                     .format(choice.config)
-              << "\nwhy: " << choice.rationale << "\n";
+  memtune::Session session; // the local GPU
+  memtune::ProfileStore store(profile);
+  memtune::LauncherOptions options;
+  options.tune.strategy = "random"; // a start-up budget: 40 candidates, not the whole grid
+  options.tune.budget = 40;
+  memtune::TunedKernel<const float*, float*> fir(session, memtune::templates::filter_description(), &store, options);
+  fir.set_constant("memtune_filter_taps", taps);
 
-    memtune::templates::FilterKernel fir(std::move(choice), taps);
-    memtune::cuda::DeviceBuffer in(signal.size() * sizeof(float)), out(signal.size() * sizeof(float));
-    memtune::cuda::Stream stream;
-    in.upload(signal.data(), signal.size() * sizeof(float));
-    fir.launch(stream.get(), in.get(), out.get(), n);
-    stream.synchronize();
-    std::vector<float> smoothed(signal.size());
-    out.download(smoothed.data(), smoothed.size() * sizeof(float));
+  const memtune::Problem problem{{"n", n}, {"taps", kTaps}};
+  const memtune::Choice& choice = fir.choice(problem);
+  std::cout << "configuration (" << choice.origin << "): " << choice.formatted << "\nwhy: " << choice.rationale
+            << "\n";
 
-    // Spot-check against a direct evaluation.
-    double worst = 0;
-    for (std::int64_t i : {std::int64_t{0}, n / 2, n - 1}) {
-      double expect = 0;
-      for (int k = 0; k < kTaps; ++k) {
-        const std::int64_t j = i - kTaps / 2 + k;
-        if (j >= 0 && j < n) expect += static_cast<double>(taps[k]) * signal[j];
-      }
-      worst = std::max(worst, std::fabs(expect - smoothed[i]));
-    }
-    std::cout << "filtered " << n << " samples; spot-check error " << worst << "\n";
-    return worst < 1e-4 ? 0 : 1;
-  } catch (const memtune::DeviceRequired& e) {
-    std::cerr << "filter_app: " << e.what() << "\n";
-    return 3;
-  } catch (const std::exception& e) {
-    std::cerr << "filter_app: " << e.what() << "\n";
-    return 1;
+  memtune::cuda::DeviceBuffer in(signal.size() * sizeof(float)), out(signal.size() * sizeof(float));
+  memtune::cuda::Stream stream;
+  in.upload(signal.data(), signal.size() * sizeof(float));
+  const auto launch_start = std::chrono::steady_clock::now();
+  fir(stream.get(), problem, reinterpret_cast<const float*>(in.get()), reinterpret_cast<float*>(out.get()));
+  stream.synchronize();
+  const double launch_ms = ms_since(launch_start);
+  std::cout << "start-up: lookup " << choice.seconds.lookup * 1e3 << " ms, tuning " << choice.seconds.tuning * 1e3
+            << " ms, module load " << choice.seconds.load * 1e3 << " ms, first launch + sync " << launch_ms << " ms\n";
+
+  std::vector<float> smoothed(signal.size());
+  out.download(smoothed.data(), smoothed.size() * sizeof(float));
+  const std::vector<double> expect = memtune::templates::filter_reference(signal, taps);
+  const double tolerance = memtune::templates::filter_tolerance(taps);
+  double worst = 0;
+  std::int64_t bad = 0;
+  for (std::size_t i = 0; i < expect.size(); ++i) {
+    const double error = std::fabs(expect[i] - smoothed[i]);
+    worst = std::max(worst, error);
+    bad += error <= tolerance ? 0 : 1; // NaN counts as bad
   }
+  std::cout << "filtered " << n << " samples; max error " << worst << " (tolerance " << tolerance << "), " << bad
+            << " wrong\n";
+  return bad == 0 ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  return examples::run_app("filter_app", [&] {
+    return run(examples::count_argument(argc, argv, 1, 1 << 22, "n"), argc > 2 ? argv[2] : "filter_app.memtune.json");
+  });
 }

@@ -259,10 +259,10 @@ TEST_CASE("memtune merge: the Slurm example's path on the CPU: modeled shards, m
   const Problem problem = filter.complete({{"n", 65536}});
   const auto entry = ProfileStore(store).lookup(fingerprint(h100), filter.name, problem, filter.size_variables());
   REQUIRE(entry.has_value());
-  CHECK(entry->problem == problem);
-  CHECK(entry->mode == "modeled");
+  CHECK(entry->entry.problem == problem);
+  CHECK(entry->entry.mode == "modeled");
   const search::Space space = filter.space(problem, h100);
-  const search::Config pick = space.config_from_json(entry->config);
+  const search::Config pick = space.config_from_json(entry->entry.config);
   CHECK(space.is_valid(pick));
   CHECK(pick == single.best()->config);
   // The nearest-size lookup of an application at another size finds it too.

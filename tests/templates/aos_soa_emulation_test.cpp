@@ -19,29 +19,13 @@
 #include <vector>
 
 template <class T> T __ldg(const T* p) { return *p; }
-#define __global__
-#define __device__
-#define __forceinline__ inline
-#define __launch_bounds__(x)
-#define __shared__
-#define __syncthreads() cuda_emulation::syncthreads()
-
 // 256 KiB: the largest aos_smem tile the emulated configurations use.
 alignas(256) float4 memtune_smem4[65536 / 4 * 4];
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-variable"
-#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
-#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#define __shared__ // `extern __shared__ float4 memtune_smem4[]`: the array above
+#include "device_code_begin.hpp"
 #include "../../templates/aos_soa/aos_soa.cu"
-#pragma GCC diagnostic pop
-
-#undef __global__
-#undef __device__
-#undef __forceinline__
-#undef __launch_bounds__
-#undef __shared__
-#undef __syncthreads
+#include "device_code_end.hpp"
 
 using memtune::templates::AosSoaLayout;
 using memtune::templates::AosSoaOp;

@@ -19,20 +19,7 @@
 #include <vector>
 
 using std::min;
-#define __global__
-#define __device__
-#define __constant__
-#define __forceinline__ inline
-#define __launch_bounds__(...)
-#define __shared__ static
-#define __align__(n) __attribute__((aligned(n)))
-#define __syncthreads() cuda_emulation::syncthreads()
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-variable"
-#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
-#pragma GCC diagnostic ignored "-Wunknown-pragmas"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include "device_code_begin.hpp"
 // One copy of the source per radius (R and the coefficients are compile-time there).
 namespace radius1 {
 #define MEMTUNE_RADIUS 1
@@ -54,16 +41,7 @@ namespace radius4 {
 #include "../../templates/fdtd/fdtd.cu"
 #undef MEMTUNE_RADIUS
 } // namespace radius4
-#pragma GCC diagnostic pop
-
-#undef __global__
-#undef __device__
-#undef __constant__
-#undef __forceinline__
-#undef __launch_bounds__
-#undef __shared__
-#undef __align__
-#undef __syncthreads
+#include "device_code_end.hpp"
 
 namespace {
 

@@ -16,22 +16,9 @@
 #include <new>
 #include <vector>
 
-#define __global__
-#define __launch_bounds__(...)
-#define __shared__ static
-#define __restrict__
-#define __syncthreads() cuda_emulation::syncthreads()
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+#include "device_code_begin.hpp"
 #include "../../templates/transpose/transpose.cu"
-#pragma GCC diagnostic pop
-
-#undef __global__
-#undef __launch_bounds__
-#undef __shared__
-#undef __restrict__
-#undef __syncthreads
+#include "device_code_end.hpp"
 
 namespace {
 

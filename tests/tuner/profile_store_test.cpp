@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -66,12 +67,45 @@ TEST_CASE("save adds and replaces by key; lookup is exact, then nearest size") {
   const DeviceFingerprint h100{"NVIDIA H100 80GB HBM3", 9, 0, 132};
   auto exact = store.lookup(h100, "filter", {{"n", 1 << 24}, {"taps", 21}}, {"n"});
   REQUIRE(exact);
-  CHECK(exact->config["block_size"] == 512);
+  CHECK(exact->entry.config["block_size"] == 512);
+  CHECK(exact->match == ProfileMatch::exact);
   auto near = store.lookup(h100, "filter", {{"n", 3 << 20}, {"taps", 21}}, {"n"}); // 3M: nearer 1M than 16M in log
   REQUIRE(near);
-  CHECK(near->problem.at("n") == (1 << 20));
+  CHECK(near->entry.problem.at("n") == (1 << 20));
+  CHECK(near->match == ProfileMatch::nearest_size);
   CHECK_FALSE(store.lookup(h100, "filter", {{"n", 1 << 24}, {"taps", 7}}, {"n"})); // taps is not a size
   CHECK_FALSE(store.lookup({"Tesla K20c", 3, 5, 13}, "filter", {{"n", 1 << 24}, {"taps", 21}}, {"n"}));
+  std::filesystem::remove(file);
+}
+
+TEST_CASE("matches rank this device's entries by size, then the same GPU model's; never another model's") {
+  const auto file = fresh_file();
+  ProfileStore store(file);
+  store.save(entry(1 << 24, 256));                               // this device, 16M
+  store.save(entry(1 << 20, 128));                               // this device, 1M
+  ProfileEntry slice = entry(1 << 22, 64);                       // same name and cc, 66 SMs, 4M
+  slice.device.sm_count = 66;
+  store.save(slice);
+  store.save(entry(1 << 22, 1024, "NVIDIA A100-SXM4-80GB"));     // another model (cc taken as 9.0 by the helper)
+
+  const DeviceFingerprint h100{"NVIDIA H100 80GB HBM3", 9, 0, 132};
+  const auto hits = store.matches(h100, "filter", {{"n", 1 << 22}, {"taps", 21}}, {"n"});
+  REQUIRE(hits.size() == 3);
+  // 4M: 1M and 16M are both log(4) away on this device (first saved first), then the slice.
+  CHECK(hits[0].match == ProfileMatch::nearest_size);
+  CHECK(hits[1].match == ProfileMatch::nearest_size);
+  CHECK(hits[0].distance == doctest::Approx(std::log(4.0)));
+  CHECK(hits[2].match == ProfileMatch::same_gpu_model);
+  CHECK(hits[2].entry.config["block_size"] == 64);
+  CHECK(hits[2].distance == 0.0);
+  CHECK(std::string(to_string(hits[2].match)) == "same GPU model");
+
+  // A device with no entry of its own sees the model's entries, nearest first.
+  const auto other_board = store.lookup({"NVIDIA H100 80GB HBM3", 9, 0, 114}, "filter", {{"n", 3 << 19}, {"taps", 21}}, {"n"});
+  REQUIRE(other_board);
+  CHECK(other_board->match == ProfileMatch::same_gpu_model);
+  CHECK(other_board->entry.problem.at("n") == (1 << 20)); // 1.5M: 1M is nearer than 4M
+  CHECK_FALSE(store.lookup({"NVIDIA H100 80GB HBM3", 8, 0, 132}, "filter", {{"n", 1 << 22}, {"taps", 21}}, {"n"}));
   std::filesystem::remove(file);
 }
 

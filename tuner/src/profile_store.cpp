@@ -119,33 +119,59 @@ void ProfileStore::update(const std::function<void(std::vector<ProfileEntry>&)>&
   }
 }
 
-std::optional<ProfileEntry> ProfileStore::lookup(const DeviceFingerprint& device, const std::string& template_name,
-                                                 const Problem& problem,
-                                                 const std::vector<std::string>& size_keys) const {
-  std::optional<ProfileEntry> nearest;
-  double nearest_distance = INFINITY;
-  for (auto& e : entries()) {
-    if (!(e.device == device) || e.template_name != template_name) continue;
-    if (e.problem == problem) return e;
-    // Same non-size parameters; distance = sum of |log(size ratio)|.
-    bool comparable = e.problem.size() == problem.size();
-    double distance = 0.0;
-    for (const auto& [key, value] : problem) {
-      auto it = e.problem.find(key);
-      if (it == e.problem.end()) {
-        comparable = false;
-        break;
-      }
-      const bool is_size = std::find(size_keys.begin(), size_keys.end(), key) != size_keys.end();
-      if (!is_size && it->second != value) comparable = false;
-      if (is_size) distance += std::fabs(std::log(static_cast<double>(it->second) / static_cast<double>(value)));
-    }
-    if (comparable && distance < nearest_distance) {
-      nearest_distance = distance;
-      nearest = e;
-    }
+const char* to_string(ProfileMatch match) {
+  switch (match) {
+  case ProfileMatch::exact: return "exact";
+  case ProfileMatch::nearest_size: return "nearest size";
+  case ProfileMatch::same_gpu_model: return "same GPU model";
   }
-  return nearest;
+  return "?";
+}
+
+std::vector<ProfileHit> ProfileStore::matches(const DeviceFingerprint& device, const std::string& template_name,
+                                              const Problem& problem, const std::vector<std::string>& size_keys) const {
+  // The distance of a stored problem to the one asked for, or nullopt when
+  // they differ in anything but size.
+  const auto distance = [&](const Problem& stored) -> std::optional<double> {
+    if (stored.size() != problem.size()) return std::nullopt;
+    double d = 0.0;
+    for (const auto& [key, value] : problem) {
+      const auto it = stored.find(key);
+      if (it == stored.end()) return std::nullopt;
+      const bool is_size = std::find(size_keys.begin(), size_keys.end(), key) != size_keys.end();
+      if (!is_size && it->second != value) return std::nullopt;
+      if (is_size) {
+        if (it->second <= 0 || value <= 0) return std::nullopt; // no log scale for them
+        d += std::fabs(std::log(static_cast<double>(it->second) / static_cast<double>(value)));
+      }
+    }
+    return d;
+  };
+  std::vector<ProfileHit> hits;
+  for (auto& e : entries()) {
+    if (e.template_name != template_name) continue;
+    const bool same_device = e.device == device;
+    if (!same_device && !(e.device.name == device.name && e.device.cc_major == device.cc_major &&
+                          e.device.cc_minor == device.cc_minor))
+      continue;
+    const std::optional<double> d = distance(e.problem);
+    if (!d) continue;
+    const ProfileMatch match = !same_device ? ProfileMatch::same_gpu_model
+                               : e.problem == problem ? ProfileMatch::exact
+                                                      : ProfileMatch::nearest_size;
+    hits.push_back({std::move(e), match, *d});
+  }
+  std::stable_sort(hits.begin(), hits.end(), [](const ProfileHit& a, const ProfileHit& b) {
+    return a.match != b.match ? a.match < b.match : a.distance < b.distance;
+  });
+  return hits;
+}
+
+std::optional<ProfileHit> ProfileStore::lookup(const DeviceFingerprint& device, const std::string& template_name,
+                                               const Problem& problem, const std::vector<std::string>& size_keys) const {
+  std::vector<ProfileHit> hits = matches(device, template_name, problem, size_keys);
+  if (hits.empty()) return std::nullopt;
+  return std::move(hits.front());
 }
 
 bool same_pick(const ProfileEntry& a, const ProfileEntry& b) {

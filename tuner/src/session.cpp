@@ -3,15 +3,23 @@
 #include <memtune/cuda/error.hpp>
 #include <memtune/session.hpp>
 
-#include <cstdlib>
+#include "search_loop.hpp"
+
+#include <chrono>
 
 namespace memtune {
 namespace {
+
+constexpr std::size_t kDefaultDynamicSmemLimit = 48 * 1024; // above this a kernel must opt in
 
 cuda::Context open_context(int ordinal) {
   if (!cuda::driver_available())
     throw DeviceRequired("memtune needs an NVIDIA GPU here: " + cuda::driver_unavailable_reason());
   return cuda::Context(ordinal);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 } // namespace
@@ -25,7 +33,8 @@ TuningResult Session::tune(const KernelDescription& kernel, const Problem& probl
 }
 
 Choice Session::load(const KernelDescription& kernel, const Problem& given, const search::Config& config,
-                     std::string origin, std::string rationale) const {
+                     std::string origin, std::string rationale, const TuneOptions& options) const {
+  const auto start = std::chrono::steady_clock::now();
   context_.make_current();
   const Problem problem = kernel.complete(given);
   const search::Space space = kernel.space(problem, target_);
@@ -36,49 +45,53 @@ Choice Session::load(const KernelDescription& kernel, const Problem& given, cons
   c.config = config;
   c.origin = std::move(origin);
   c.rationale = std::move(rationale);
+  c.formatted = space.format(config);
   c.launch = kernel.launch(config, problem, target_);
   c.target = target_;
-  const CompileCache cache(CompileCache::default_folder());
-  const CompileResult compiled = compile_cached(kernel.compile_request(c.launch, target_.compute_capability()), &cache);
-  if (!compiled.ok) throw std::runtime_error("configuration " + space.format(config) + " does not compile:\n" + compiled.log);
+  std::optional<CompileCache> cache;
+  if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
+  const CompileResult compiled =
+      compile_cached(kernel.compile_request(c.launch, target_.compute_capability()), cache ? &*cache : nullptr);
+  if (!compiled.ok) throw std::runtime_error("configuration " + c.formatted + " does not compile:\n" + compiled.log);
+  check_signature(kernel, compiled);
   c.module = std::make_shared<cuda::Module>(compiled.cubin);
   c.function = c.module->function(compiled.lowered_name);
-  if (c.launch.dynamic_smem_bytes > 48 * 1024)
+  if (c.launch.dynamic_smem_bytes > kDefaultDynamicSmemLimit)
     MEMTUNE_CU(cuda::driver_api().cuFuncSetAttribute(c.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                     static_cast<int>(c.launch.dynamic_smem_bytes)));
+  c.seconds.load = seconds_since(start);
   return c;
 }
 
-Choice Session::tune_or_load(const KernelDescription& kernel, const Problem& given, ProfileStore& store,
-                             TuneOptions options) const {
+Choice Session::tune_or_load(const KernelDescription& kernel, const Problem& given, ProfileStore* store,
+                             const LauncherOptions& options) const {
+  auto start = std::chrono::steady_clock::now();
   const Problem problem = kernel.complete(given);
-  const search::Space space = kernel.space(problem, target_);
+  ConfigLookup found = look_up_config(kernel, problem, target_, store, options, LookupEnvironment::from_process());
+  ChoiceTimings seconds;
+  seconds.lookup = seconds_since(start);
 
-  if (const char* pinned = std::getenv("MEMTUNE_CONFIG"); pinned && *pinned) {
-    const search::Config config = space.config_from_json(nlohmann::json::parse(pinned));
-    return load(kernel, problem, config, "MEMTUNE_CONFIG", "pinned by the MEMTUNE_CONFIG environment variable");
-  }
-
-  if (auto entry = store.lookup(device(), kernel.name, problem, kernel.size_variables())) {
-    const search::Config config = space.config_from_json(entry->config);
-    if (space.is_valid(config)) {
-      const bool exact = entry->problem == problem;
-      return load(kernel, problem, config, exact ? "profile" : "profile (nearest size: " + format_problem(entry->problem) + ")",
-                  entry->rationale);
+  if (found.source == ConfigLookup::Source::tune) {
+    start = std::chrono::steady_clock::now();
+    const TuningResult result = tune(kernel, problem, options.tune);
+    seconds.tuning = seconds_since(start);
+    if (const Evaluation* best = result.best()) {
+      if (store && options.save) store->save(make_profile_entry(result));
+      found.config = best->config;
+      found.rationale = rationale(result);
+    } else {
+      found.origin = "default";
+      found.config = kernel.default_config(problem, target_);
+      found.rationale = "tuning found no working configuration (" +
+                        (result.aborted.empty() ? std::to_string(result.evaluations.size()) + " candidates failed"
+                                                : result.aborted) +
+                        "): the description's default configuration";
     }
   }
-
-  const char* no_tune = std::getenv("MEMTUNE_NO_TUNE");
-  if (no_tune && *no_tune && std::string(no_tune) != "0")
-    return load(kernel, problem, kernel.default_config(problem, target_), "default",
-                "tuning disabled by MEMTUNE_NO_TUNE and no profile entry: the description's default configuration");
-
-  const TuningResult result = tune(kernel, problem, options);
-  if (!result.best())
-    return load(kernel, problem, kernel.default_config(problem, target_), "default",
-                "tuning found no working configuration; using the description's default");
-  store.save(make_profile_entry(result));
-  return load(kernel, problem, result.best()->config, "tuned", rationale(result));
+  Choice c = load(kernel, problem, found.config, std::move(found.origin), std::move(found.rationale), options.tune);
+  c.seconds.lookup = seconds.lookup;
+  c.seconds.tuning = seconds.tuning;
+  return c;
 }
 
 } // namespace memtune

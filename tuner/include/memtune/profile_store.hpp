@@ -4,7 +4,7 @@
 // One JSON document (schema_version, tool) of entries keyed by the device
 // fingerprint (name, compute capability, SM count), the template and the
 // problem. Lookup is by exact key, then by the nearest problem size for the
-// same device, template and non-size parameters. Writes lock the store and
+// same device, template and non-size parameters, then by the same GPU model. Writes lock the store and
 // replace it atomically (io::update_file_locked: temporary file, fsync,
 // rename), so processes saving at once, or killed while saving, lose nothing.
 // A store that does not parse is an error naming the file, the line and the
@@ -46,6 +46,20 @@ struct ProfileEntry {
   static ProfileEntry from_fields(const io::JsonFields& entry);
 };
 
+// How a stored entry matched a lookup, best first.
+enum class ProfileMatch {
+  exact,          // this device (name, compute capability, SM count), this problem
+  nearest_size,   // this device, the nearest problem size
+  same_gpu_model, // same name and compute capability, another SM count; nearest size
+};
+[[nodiscard]] const char* to_string(ProfileMatch match); // "exact", "nearest size", "same GPU model"
+
+struct ProfileHit {
+  ProfileEntry entry;
+  ProfileMatch match = ProfileMatch::exact;
+  double distance = 0.0; // sum of |log(size ratio)| over the size variables
+};
+
 // The store's key: same device fingerprint, template and problem.
 [[nodiscard]] bool same_profile_key(const ProfileEntry& a, const ProfileEntry& b);
 // The same pick: configuration, mode and time (what an application loads;
@@ -80,11 +94,19 @@ public:
   // corrupt store throws ProfileError before `change` runs and is left
   // untouched; so is the store when `change` throws. Creates a missing store.
   void update(const std::function<void(std::vector<ProfileEntry>&)>& change);
-  // Exact key first, then the nearest size (size_keys name the problem's size
-  // parameters, e.g. {"n"}). nullopt when nothing matches.
-  [[nodiscard]] std::optional<ProfileEntry> lookup(const DeviceFingerprint& device, const std::string& template_name,
-                                                   const Problem& problem,
-                                                   const std::vector<std::string>& size_keys) const;
+  // Every entry usable for this device, template and problem, best first:
+  // the exact key, then the same device at the nearest size, then the same
+  // GPU model (same name and compute capability, another SM count: a MIG
+  // slice, a partitioned or a different board of the model) at the nearest
+  // size. Nearest is the sum over size_keys (the problem's size variables,
+  // e.g. {"n"}) of |log(size ratio)|; every other problem variable must be
+  // equal. A caller takes the first whose configuration is still valid.
+  [[nodiscard]] std::vector<ProfileHit> matches(const DeviceFingerprint& device, const std::string& template_name,
+                                                const Problem& problem, const std::vector<std::string>& size_keys) const;
+  // The first of matches(); nullopt when nothing matches.
+  [[nodiscard]] std::optional<ProfileHit> lookup(const DeviceFingerprint& device, const std::string& template_name,
+                                                 const Problem& problem,
+                                                 const std::vector<std::string>& size_keys) const;
 
   [[nodiscard]] const std::filesystem::path& file() const { return file_; }
 

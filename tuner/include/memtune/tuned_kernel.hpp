@@ -15,37 +15,39 @@
 // are checked against the description once, at construction
 // (std::invalid_argument naming the argument): a buffer is `T*` or `const T*`
 // (an `in` buffer may be const; `out`, `inout` may not), or `CUdeviceptr`
-// (any element type); a scalar is its arithmetic type.
+// (any element type); a scalar is exactly its type (`int` for int32, `float`).
+// CUdeviceptr is `unsigned long long`: pass a uint64 scalar as std::uint64_t.
 //
-// At the first launch of a problem the configuration comes from, in order:
-// MEMTUNE_CONFIG (pinned), the profile entry for this GPU and problem, the
-// entry of the nearest problem size (log scale) on this GPU, the entry of the
-// same GPU model (same name and compute capability) at the nearest size,
-// tuning within LauncherOptions::tune (unless MEMTUNE_NO_TUNE=1 or
-// allow_tuning is false; the result is saved), and last the description's
-// default configuration. The module comes from the compile cache.
+// At the first launch of a problem the configuration comes from, in order
+// (config_lookup.hpp): MEMTUNE_CONFIG (pinned), the profile entry for this
+// GPU and problem, the entry of the nearest problem size (log scale) on this
+// GPU, the entry of the same GPU model (same name and compute capability) at
+// the nearest size, tuning within LauncherOptions::tune (unless
+// MEMTUNE_NO_TUNE=1 or allow_tuning is false; the result is saved), and last
+// the description's default configuration. The module comes from the compile
+// cache. Each problem keeps its configuration, module and scratch buffers
+// (zeroed once, at allocation, as before a verified launch while tuning)
+// until the handle is destroyed; later launches only enqueue the kernel.
+//
+// The handle refers to the Session, which must outlive it. Not thread-safe:
+// one per thread, or lock around it. Launches make the session's context
+// (the primary context, the CUDA runtime's too) current on the calling thread.
+#include <memtune/config_lookup.hpp>
 #include <memtune/description/kernel_description.hpp>
 #include <memtune/profile_store.hpp>
 #include <memtune/session.hpp>
-#include <memtune/tuner.hpp>
 
 #include <cuda.h>
 
 #include <array>
-#include <type_traits>
 #include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace memtune {
-
-struct LauncherOptions {
-  TuneOptions tune;          // what tuning at start-up may spend (e.g. strategy "bayes", budget 40)
-  bool allow_tuning = true;  // false: never tune (as MEMTUNE_NO_TUNE=1)
-  bool save = true;          // save a tuned result in the store
-};
 
 // The type of one argument the caller passes.
 struct CallerArgumentType {
@@ -53,19 +55,38 @@ struct CallerArgumentType {
   bool any_element = false;    // CUdeviceptr: element type not checked
   bool is_const = false;       // `const T*`
   ElementType type = ElementType::f32;
-  [[nodiscard]] std::string to_string() const; // "const float*", "CUdeviceptr", "int32"
+  [[nodiscard]] std::string to_string() const; // "const float*", "CUdeviceptr", "int"
+  friend bool operator==(const CallerArgumentType&, const CallerArgumentType&) = default;
 };
 
 template <class T> constexpr CallerArgumentType caller_argument_type() {
-  if constexpr (std::is_same_v<std::remove_cvref_t<T>, CUdeviceptr>) return {true, true, false, ElementType::u8};
-  else if constexpr (std::is_pointer_v<std::remove_cvref_t<T>>)
-    return {true, false, std::is_const_v<std::remove_pointer_t<std::remove_cvref_t<T>>>, element_type_of<T>()};
-  else return {false, false, false, element_type_of<T>()};
+  using U = std::remove_cvref_t<T>;
+  if constexpr (std::is_same_v<U, CUdeviceptr>) return {true, true, false, ElementType::u8};
+  else if constexpr (std::is_pointer_v<U>)
+    return {true, false, std::is_const_v<std::remove_pointer_t<U>>, element_type_of<U>()};
+  else return {false, false, false, element_type_of<U>()};
 }
 
-// The untyped launcher behind TunedKernel. Not thread-safe: one per thread, or lock around it.
+// One argument the caller passes, as the description declares it.
+struct CallerParameter {
+  std::string name;            // the description's argument name
+  std::size_t argument = 0;    // its index among the description's (and the kernel's) arguments
+  CallerArgumentType type;     // what to pass: `const T*` for an in buffer, `T*` for out and inout, a scalar's type
+  BufferRole role = BufferRole::in; // buffers only
+};
+
+// What the caller passes, in order: non-scratch buffers and from_caller scalars.
+[[nodiscard]] std::vector<CallerParameter> caller_parameters(const KernelDescription& description);
+// "(const float* in, float* out)"
+[[nodiscard]] std::string format_caller_parameters(const std::vector<CallerParameter>& parameters);
+// Throws std::invalid_argument naming the first argument whose type does not
+// match (or the counts, listing what the description takes).
+void check_caller_signature(const KernelDescription& description, std::span<const CallerArgumentType> given);
+
+// The untyped launcher behind TunedKernel.
 class KernelLauncher {
 public:
+  // `store` may be null: no profile lookup, nothing saved.
   KernelLauncher(const Session& session, KernelDescription description, ProfileStore* store,
                  LauncherOptions options = {});
   ~KernelLauncher();
@@ -75,16 +96,23 @@ public:
   KernelLauncher& operator=(const KernelLauncher&) = delete;
 
   // What the caller passes, in order (see above).
-  [[nodiscard]] std::vector<CallerArgumentType> caller_signature() const;
+  [[nodiscard]] const std::vector<CallerParameter>& caller_parameters() const;
   // Throws std::invalid_argument naming the first argument whose type does not match.
   void check_signature(std::span<const CallerArgumentType> types) const;
 
-  // The configuration for a problem (looked up, tuned or defaulted once, then cached), compiled and loaded.
+  // The configuration for a problem (looked up, tuned or defaulted once, then
+  // kept), compiled and loaded, its scratch allocated. Throws
+  // std::invalid_argument for a problem out of the description's ranges.
   const Choice& choice(const Problem& problem);
-  // Enqueues the kernel on `stream`; args[i] points at the caller's i-th argument.
+  // Enqueues the kernel on `stream`; args[i] points at the caller's i-th
+  // argument. Throws std::invalid_argument for a null buffer the kernel
+  // reads or writes, a buffer not aligned to LauncherOptions::buffer_alignment,
+  // or a from_caller constant not set yet; cuda::DriverError when the launch fails.
   void launch(CUstream stream, const Problem& problem, std::span<void* const> args);
   // The values of a from_caller __constant__ symbol, applied to every module
-  // loaded now or later (throws std::invalid_argument for an unknown symbol or a size that does not match).
+  // loaded now or later (throws std::invalid_argument for an unknown symbol,
+  // one memtune fills, or a size that does not match a loaded module's).
+  // Synchronous, like cudaMemcpyToSymbol: call it between launches.
   void set_constant(const std::string& symbol, std::span<const std::byte> values);
 
   [[nodiscard]] const KernelDescription& description() const;

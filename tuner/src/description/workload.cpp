@@ -5,6 +5,7 @@
 #include <memtune/description/workload.hpp>
 #include <memtune/device_verifier.hpp>
 
+#include "argument_values.hpp"
 #include "description_internal.hpp"
 #include "fill.hpp"
 
@@ -224,13 +225,7 @@ std::vector<void*> DescribedWorkload::kernel_args(const search::Config& config) 
     auto& storage = s.arg_storage[i];
     s.arg_pointers[i] = storage.data();
     if (const auto* scalar = std::get_if<ScalarArgument>(&s.d.arguments[i])) {
-      with_element_type(scalar->type, [&](auto zero) {
-        using T = decltype(zero);
-        T value;
-        if (scalar->float_value) value = static_cast<T>(*scalar->float_value);
-        else value = static_cast<T>(evaluate(s.d, scalar->value, env, field + ".value (" + scalar->name + ")"));
-        std::memcpy(storage.data(), &value, sizeof value);
-      });
+      storage = scalar_bytes(s.d, *scalar, env, field);
       continue;
     }
     State::Buffer& b = s.buffers[s.buffer_of_argument[i]];
@@ -241,8 +236,7 @@ std::vector<void*> DescribedWorkload::kernel_args(const search::Config& config) 
       b.count = v.count;
       b.current = v.device.get();
     } else {
-      const std::int64_t n = evaluate(s.d, b.spec->count, env, field + ".count (" + b.spec->name + ")");
-      if (n < 0) throw std::invalid_argument(field + ".count (" + b.spec->name + ") is " + std::to_string(n));
+      const std::int64_t n = buffer_count(s.d, *b.spec, env, field);
       const std::size_t bytes = static_cast<std::size_t>(n) * element_size(b.spec->type);
       if (bytes > b.device.bytes()) b.device = cuda::DeviceBuffer(bytes);
       b.count = n;

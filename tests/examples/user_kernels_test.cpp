@@ -1,0 +1,78 @@
+// The example kernels written as a user would (examples/kernels/*, and the
+// dot_app's own kernel): their descriptions load, their spaces, defaults and
+// references hold on GPUs large and small, and what an application passes to
+// them. Their device code runs on the CPU in *_emulation_test.cpp; `memtune
+// tune --spec` runs them modeled in ctest (spec_<kernel>), measured in
+// scripts/launcher_gpu_check.sh.
+#include <memtune/description/description_json.hpp>
+#include <memtune/tuned_kernel.hpp>
+
+#include "../tuner/catalogue_target.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using namespace memtune;
+
+namespace {
+
+struct Example {
+  const char* file;            // under examples/
+  const char* name;
+  std::size_t h100_configs;    // valid configurations at the default problem on the H100
+  const char* caller;          // what an application passes
+};
+
+const Example kExamples[] = {
+    {"kernels/transpose/transpose.json", "user_transpose", 60, "(float* out, const float* in)"},
+    {"kernels/histogram/histogram.json", "user_histogram", 156, "(const uint8_t* data, unsigned* bins)"},
+    {"kernels/stencil/stencil.json", "user_stencil", 104, "(float* out, const float* in, float c0, float c1)"},
+    {"dot_app/dot.json", "dot_app_dot", 57, "(const float* x, const float* y, float* result)"},
+};
+
+} // namespace
+
+TEST_CASE("the example user kernels: spaces, defaults and references on large and small GPUs, caller arguments") {
+  for (const Example& e : kExamples) {
+    CAPTURE(e.file);
+    const KernelDescription d = load_description(std::string(MEMTUNE_TEST_EXAMPLES_DIR "/") + e.file);
+    CHECK(d.name == e.name);
+    CHECK(format_caller_parameters(caller_parameters(d)) == e.caller);
+    const Problem problem = d.complete({});
+    CHECK(d.space(problem, catalogue_target("h100-sxm")).enumerate().size() == e.h100_configs);
+    for (const char* gpu : {"h100-sxm", "a100", "t4", "l4", "v100"}) {
+      CAPTURE(gpu);
+      const Target& target = catalogue_target(gpu);
+      const search::Space space = d.space(problem, target);
+      const search::Config fallback = d.default_config(problem, target);
+      CHECK(space.is_valid(fallback));
+      if (d.verify.mode == VerifySpec::Mode::reference_config) CHECK_NOTHROW((void)d.reference_configuration(problem, target));
+      CHECK_NOTHROW((void)d.launch(fallback, problem, target));
+    }
+  }
+}
+
+TEST_CASE("the histogram's bins are re-filled with zeros before every launch while tuning, and verified exactly") {
+  const KernelDescription d = load_description(MEMTUNE_TEST_EXAMPLES_DIR "/kernels/histogram/histogram.json");
+  const auto& bins = std::get<BufferArgument>(d.arguments[1]);
+  CHECK(bins.role == BufferRole::inout);
+  CHECK(bins.fill.kind == Fill::Kind::constant);
+  CHECK(bins.fill.value == 0.0);
+  CHECK(d.verify.tolerance.abs == 0.0);
+  CHECK(d.verify.tolerance.rel == 0.0);
+  // Counts read the bytes once and the bins twice.
+  CHECK(d.bytes_moved({{"n", 1000}}) == 1000 + 2 * 256 * 4);
+}
+
+TEST_CASE("the dot kernel's scratch (partial sums per block, the finish counter) is the launcher's, sized per configuration") {
+  const KernelDescription d = load_description(MEMTUNE_TEST_EXAMPLES_DIR "/dot_app/dot.json");
+  const Target& h100 = catalogue_target("h100-sxm");
+  const Problem problem = d.complete({{"n", 1 << 20}});
+  const search::Space space = d.space(problem, h100);
+  const search::Config c = space.config_from_json({{"BLOCK", 256}, {"VEC", 4}, {"WAVES", 2}});
+  CHECK(d.launch(c, problem, h100).grid.x == 264); // min(2^20 / 4 / 256, 132 x 2)
+  CHECK(d.environment(c, problem, h100).at("blocks") == 264);
+  CHECK(std::get<BufferArgument>(d.arguments[4]).role == BufferRole::scratch);
+  CHECK(std::get<BufferArgument>(d.arguments[5]).role == BufferRole::scratch);
+}

@@ -1,0 +1,24 @@
+#pragma once
+// Internal: the values of a description's arguments for one configuration,
+// shared by the tuning workload and the application's launcher.
+#include <memtune/description/kernel_description.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace memtune::description_detail {
+
+// A scalar argument's value in `env` (KernelDescription::environment), as
+// cuLaunchKernel reads it: the first element_size(type) bytes. Throws
+// std::invalid_argument "<field>.value (<name>) = <expr>: <why>".
+std::array<std::byte, 8> scalar_bytes(const KernelDescription& d, const ScalarArgument& scalar,
+                                      const search::Config& env, const std::string& field);
+
+// [elements] a buffer argument's count in `env`; a negative count is
+// std::invalid_argument naming "<field>.count (<name>)".
+std::int64_t buffer_count(const KernelDescription& d, const BufferArgument& buffer, const search::Config& env,
+                          const std::string& field);
+
+} // namespace memtune::description_detail

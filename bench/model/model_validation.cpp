@@ -114,7 +114,7 @@ Predictions predict_recording(const memtune::search::Recording& rec, const memtu
       const std::string key = rec.space.config_to_json(t.config).dump();
       p.seconds[key] = std::exp((*prior)(t.config));
       p.bound[key] = "";
-      p.facts[key] = ",,,,,,,,,,";
+      p.facts[key] = ",,,,,,,,,,,,,,";
     }
     return p;
   }
@@ -133,6 +133,11 @@ Predictions predict_recording(const memtune::search::Recording& rec, const memtu
     if (e.model)
       for (const auto& b : e.model->time.bounds) f += "," + seconds_text(b.modelled ? b.seconds : 0.0);
     f += "," + (e.model ? std::to_string(e.model->overlap_units_per_sm) : std::string());
+    if (e.model)
+      f += "," + seconds_text(e.model->dram_bytes) + "," + seconds_text(e.model->time.bytes_in_flight_per_sm) + "," +
+           seconds_text(e.model->time.latency_bound_gbs) + "," + seconds_text(e.model->time.exposed_seconds);
+    else
+      f += ",,,,";
     p.facts[key] = f;
   }
   return p;
@@ -164,7 +169,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::FILE* csv = dump.empty() ? nullptr : std::fopen(dump.c_str(), "w");
-  if (csv) std::fprintf(csv, "recording,config,measured_s,predicted_s,bound,registers,spill_bytes,warps_per_sm,blocks_per_sm,dram_s,l2_s,smem_s,issue_s,pipeline_s,launch_s,overlap_units\n");
+  if (csv) std::fprintf(csv, "recording,config,measured_s,predicted_s,bound,registers,spill_bytes,warps_per_sm,blocks_per_sm,dram_s,l2_s,smem_s,issue_s,pipeline_s,launch_s,overlap_units,dram_bytes,inflight_per_sm,latency_gbs,exposed_s\n");
 
   std::printf("%-34s %-10s %8s %8s %10s %10s %10s%s\n", "recording", "target", "configs", "spearman", "model pick",
               "its time", "vs best", repeats.empty() ? "" : "   repeat");

@@ -4,6 +4,7 @@
 // Addresses are relative to the input/output base (256-byte aligned).
 #include "fdtd_geometry.hpp"
 
+#include <memtune/global_replay.hpp>
 #include <memtune/model/global_access.hpp>
 #include <memtune/templates/fdtd.hpp>
 
@@ -39,20 +40,6 @@ HaloVector halo_vector(const FdtdGeometry& g, std::int64_t x0, std::int64_t y0, 
   h.gy = y0 + h.row - R;
   h.gx = x0 - g.halo_x + h.col;
   return h;
-}
-
-// Sectors x 32 a representative block requests through an instruction,
-// counting repeats.
-double sectors_bytes(const GlobalInstruction& ins, int warps) {
-  double bytes = 0;
-  for (int w = 0; w < warps; ++w)
-    for (std::int64_t it = 0; it < ins.iterations; ++it) {
-      const auto access = model::WarpAccess::from_function([&](int lane) { return ins.address(w, lane, it); },
-                                                           ins.width_bytes, ins.kind);
-      if (access.active_lanes() == 0) continue;
-      bytes += static_cast<double>(model::analyze_global(access).bytes_moved);
-    }
-  return bytes * static_cast<double>(ins.repeat);
 }
 
 // How many z in [begin, end) satisfy lo <= z + offset < hi.
@@ -190,9 +177,9 @@ AccessPattern FdtdTemplate::access_pattern(const search::Config& c, const Proble
   const double blocks = static_cast<double>(a.blocks);
   double requested_in = 0;
   for (const auto& ins : a.global)
-    if (ins.kind == AccessKind::load) requested_in += sectors_bytes(ins, warps);
+    if (ins.kind == AccessKind::load) requested_in += touched_bytes(ins, warps);
   requested_in *= blocks;
-  const double requested_out = std::max(footprint, sectors_bytes(a.global.back(), warps) * blocks);
+  const double requested_out = std::max(footprint, touched_bytes(a.global.back(), warps) * blocks);
   const int threads_per_sm = target.max_threads_per_sm > 0 ? target.max_threads_per_sm : 2048;
   const double resident_blocks = std::min(
       blocks, static_cast<double>(std::max(1, target.sm_count)) * std::max<double>(1.0, threads_per_sm / static_cast<double>(g.threads)));
@@ -228,6 +215,8 @@ AccessPattern FdtdTemplate::access_pattern(const search::Config& c, const Proble
                            10.0;
   const double per_thread = per_plane * static_cast<double>(steps) + 4.0 * static_cast<double>(fill) + 40.0;
   a.warp_instructions_per_block = per_thread * warps;
+  // The stencil: 6R + 1 multiply-adds per point.
+  a.fp32_instructions_per_block = static_cast<double>((6 * R + 1) * g.vx * steps) * warps;
   return a;
 }
 

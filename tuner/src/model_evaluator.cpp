@@ -1,3 +1,4 @@
+#include <memtune/global_replay.hpp>
 #include <memtune/model/bank_replay.hpp>
 #include <memtune/model/global_access.hpp>
 #include <memtune/model/occupancy.hpp>
@@ -8,58 +9,6 @@
 #include <algorithm>
 
 namespace memtune {
-namespace {
-
-struct GlobalTotals {
-  double requested = 0;      // [bytes] per block
-  double moved = 0;          // [bytes] per block
-  double stores_moved = 0;   // [bytes] per block, of `moved`
-  double write_requests = 0; // L1 -> L2, per block (store_combining.hpp)
-};
-
-// Each warp's global instructions in program order: instruction by
-// instruction, each over its iterations, or (stores_iteration_major) the
-// store instructions interleaved iteration by iteration, as in a loop whose
-// body stores every field.
-void replay_warp(const AccessPattern& pattern, int warp, GlobalTotals& t) {
-  model::StoreCombiner combiner;
-  const auto replay = [&](const GlobalInstruction& ins, std::int64_t it) {
-    const model::WarpAccess access = model::WarpAccess::from_function(
-        [&](int lane) { return ins.address(warp, lane, it); }, ins.width_bytes, ins.kind);
-    if (access.active_lanes() == 0) return;
-    const model::GlobalAccess g = model::analyze_global(access);
-    const auto repeat = static_cast<double>(ins.repeat);
-    // A broadcast (lanes reading one word) wastes nothing: distinct bytes,
-    // as GlobalAccess::efficiency counts them, so efficiency stays <= 1.
-    t.requested += static_cast<double>(g.unique_bytes) * repeat;
-    t.moved += static_cast<double>(g.bytes_moved) * repeat;
-    if (ins.kind == model::AccessKind::store) {
-      t.stores_moved += static_cast<double>(g.bytes_moved) * repeat;
-      t.write_requests += static_cast<double>(combiner.store(access)) * repeat;
-    }
-  };
-  const auto& all = pattern.global;
-  std::int64_t max_iterations = 0;
-  for (const auto& ins : all)
-    if (ins.repeat > 0) max_iterations = std::max(max_iterations, ins.iterations);
-  for (const auto& ins : all) {
-    if (ins.repeat <= 0 || (pattern.stores_iteration_major && ins.kind == model::AccessKind::store)) continue;
-    for (std::int64_t it = 0; it < ins.iterations; ++it) replay(ins, it);
-  }
-  if (pattern.stores_iteration_major)
-    for (std::int64_t it = 0; it < max_iterations; ++it)
-      for (const auto& ins : all)
-        if (ins.repeat > 0 && ins.kind == model::AccessKind::store && it < ins.iterations) replay(ins, it);
-}
-
-GlobalTotals replay_global(const AccessPattern& pattern, int warps_per_block) {
-  GlobalTotals t;
-  for (int w = 0; w < warps_per_block; ++w) replay_warp(pattern, w, t);
-  return t;
-}
-
-} // namespace
-
 namespace {
 
 // The model's view of one candidate whose occupancy is known.
@@ -78,7 +27,13 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
       m.worst_conflict_instruction = ins.name;
     }
   }
-  const GlobalTotals global = replay_global(pattern, warps);
+  // The caches are shared by every resident warp; shared memory takes its
+  // part of a unified L1/shared array first.
+  const std::size_t smem_per_sm =
+      static_cast<std::size_t>(e.occupancy.blocks_per_sm) *
+      (e.resources.static_smem_bytes + e.dynamic_smem_bytes + target.reserved_smem_per_block);
+  const GlobalTraffic global =
+      replay_global(pattern, warps, GlobalCaching::for_target(target, e.occupancy.warps_per_sm, smem_per_sm));
   m.global_bytes_requested = global.requested * blocks;
   m.global_bytes_moved = global.moved * blocks;
   const model::Traffic traffic = model::estimate_traffic(pattern.arrays, target.l2_bytes);
@@ -86,11 +41,12 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
 
   model::KernelFacts facts;
   facts.dram_bytes = traffic.dram_bytes;
-  facts.l2_bytes = m.global_bytes_moved;
+  facts.l2_bytes = (global.l2_load_bytes + global.stores_moved) * blocks;
   facts.l2_store_bytes = global.stores_moved * blocks;
   facts.l2_write_requests = global.write_requests * blocks;
   facts.smem_wavefronts = static_cast<double>(m.smem_wavefronts);
   facts.warp_instructions = pattern.warp_instructions_per_block * blocks;
+  facts.fp32_instructions = pattern.fp32_instructions_per_block * blocks;
   // Little's law needs the warps that actually run: a grid smaller than the
   // GPU's resident capacity (a mat-vec with one thread per row, 64 blocks on
   // 132 SMs) leaves SMs idle, and its bytes in flight are those of its own

@@ -16,6 +16,15 @@
 
 namespace memtune {
 
+// Which cache a global load goes through on its way from L2. Whether that
+// cache holds anything depends on the target (Target::l1_caches_global_loads,
+// Target::read_only_cache_bytes): the same description fits every GPU.
+enum class GlobalPath {
+  standard,  // ld.global (ld.ca): L1 where the GPU caches global loads in L1, else L2 only
+  read_only, // __ldg (ld.global.nc): the read-only data cache (Kepler) or the unified L1/texture cache
+  l2_only,   // __ldcg (ld.global.cg): never cached in L1
+};
+
 // One global-memory instruction of a representative block.
 struct GlobalInstruction {
   std::string name;                     // "load input tile"
@@ -27,6 +36,7 @@ struct GlobalInstruction {
   // Each replayed iteration stands for `repeat` executions (see
   // model::SharedInstruction::repeat): a loop whose trips access alike.
   std::int64_t repeat = 1;
+  GlobalPath path = GlobalPath::standard; // loads only
 };
 
 struct AccessPattern {
@@ -44,6 +54,14 @@ struct AccessPattern {
   // instruction); true, iteration by iteration across the store
   // instructions (one loop whose body stores every field).
   bool stores_iteration_major = false;
+  // The same for the loads: true when one loop's body issues every load
+  // instruction of an iteration before the next (a struct's fields), which is
+  // what lets a cache serve the later fields from the first one's sectors.
+  bool loads_iteration_major = false;
+  // Of warp_instructions_per_block, those that run on the FP32 pipe (FADD,
+  // FMUL, FFMA): Kepler has 192 FP32 lanes per SM for 8 dispatch slots, GA100
+  // 64 for 4, so a shader-heavy kernel can be bound by this pipe rather than by issue.
+  double fp32_instructions_per_block = 0;
   int bank_width_bytes = 4;                         // the shared-memory bank mode this config runs in
   // True when a __syncthreads separates the block's global loads from its
   // compute: then a whole block, not a warp, is the unit whose memory and

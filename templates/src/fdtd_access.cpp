@@ -168,10 +168,14 @@ AccessPattern FdtdTemplate::access_pattern(const search::Config& c, const Proble
                       steps});
 
   // Traffic. The volume is read once from DRAM while the halo re-reads by the
-  // x/y neighbours (a few planes later) hit L2; the planes a z-chunk reads
-  // beyond its own (2R per chunk) were read by the neighbouring chunk a whole
-  // chunk earlier or later, and hit L2 only if everything the resident blocks
-  // touch in that time fits.
+  // x/y neighbours (a few planes later) hit L2. The 2R planes a z-chunk
+  // shares with the chunk below are read by that chunk at the end of its life
+  // and by this one at the start of its own. Blocks are dispatched x, then y,
+  // then z: this chunk's block starts slice / resident blocks lifetimes after
+  // the one below, which read the planes one lifetime after it started, so
+  // the planes wait |slice / resident - 1| lifetimes (0 when one z-slice
+  // fills the GPU exactly, a whole chunk when the z-chunks run side by side)
+  // and hit L2 only if what the resident blocks touch meanwhile fits.
   const double volume_bytes = static_cast<double>(plane * g.nz) * 4;
   const double footprint = std::ceil(volume_bytes / 32) * 32;
   const double blocks = static_cast<double>(a.blocks);
@@ -190,7 +194,11 @@ AccessPattern FdtdTemplate::access_pattern(const search::Config& c, const Proble
                       false});
   if (overlap_bytes > 0)
     a.arrays.push_back({"input (z-chunk overlap)", 0, overlap_bytes,
-                        resident_blocks * tile_plane_bytes * static_cast<double>(g.chunk), false});
+                        resident_blocks * tile_plane_bytes *
+                            (static_cast<double>(2 * R + PF + 1) +
+                             static_cast<double>(g.chunk) *
+                                 std::abs(static_cast<double>(g.grid_x * g.grid_y) / resident_blocks - 1.0)),
+                        false});
   a.arrays.push_back({"output", footprint, requested_out, 0, true});
 
   // Loads in flight per thread: the column and the thread's share of the
@@ -204,6 +212,7 @@ AccessPattern FdtdTemplate::access_pattern(const search::Config& c, const Proble
   a.barrier_between_load_and_compute = PF == 0;
   // A load issued PF planes ahead is waited for at most once per PF+1 planes.
   a.memory_round_trips_per_block = 1.0 + static_cast<double>(steps) / static_cast<double>(PF + 1);
+  a.main_loop_trips_per_thread = static_cast<double>(steps);
 
   // Issued instructions per thread and plane: guarded global loads (~4 each),
   // shared stores and loads, the queue shift (one move per float, unless the

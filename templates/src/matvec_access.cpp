@@ -235,6 +235,7 @@ AccessPattern MatvecTemplate::access_pattern(const search::Config& c, const Prob
   a.warp_instructions_per_block = per_thread * warps;
   a.fp32_instructions_per_block = fmas * warps;
   a.memory_round_trips_per_block = round_trips;
+  a.main_loop_trips_per_thread = round_trips;
   return a;
 }
 

@@ -31,6 +31,9 @@ struct WarpReplay {
     // as GlobalAccess::efficiency counts them, so efficiency stays <= 1.
     t.requested += static_cast<double>(g.unique_bytes) * w;
     t.moved += static_cast<double>(g.bytes_moved) * w;
+    t.l1_wavefronts += static_cast<double>(std::max<std::uint64_t>(
+                           static_cast<std::uint64_t>(g.lines), (g.bytes_requested + model::line_bytes - 1) / model::line_bytes)) *
+                       w;
     if (ins.kind == model::AccessKind::store) {
       t.stores_moved += static_cast<double>(g.bytes_moved) * w;
       t.write_requests += static_cast<double>(combiner.store(access)) * w;

@@ -44,8 +44,25 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
   facts.l2_bytes = (global.l2_load_bytes + global.stores_moved) * blocks;
   facts.l2_store_bytes = global.stores_moved * blocks;
   facts.l2_write_requests = global.write_requests * blocks;
-  facts.smem_wavefronts = static_cast<double>(m.smem_wavefronts);
+  facts.smem_wavefronts = static_cast<double>(m.smem_wavefronts) + global.l1_wavefronts * blocks;
   facts.warp_instructions = pattern.warp_instructions_per_block * blocks;
+  // Register spills (ptxas' report): every spilled byte moves once per trip
+  // of the kernel's main loop, through the same L1 data path as shared
+  // memory. Local memory interleaves threads, so 4 spilled bytes per thread
+  // are one 128-byte warp access: one wavefront and one instruction. What
+  // the resident warps spill beyond the L1 that shared memory leaves goes on
+  // to L2 and back.
+  const double spilled = static_cast<double>(e.resources.spill_store_bytes + e.resources.spill_load_bytes);
+  if (spilled > 0) {
+    const double accesses = spilled / 4 * pattern.main_loop_trips_per_thread * warps * blocks;
+    m.local_wavefronts = accesses;
+    facts.smem_wavefronts += accesses;
+    facts.warp_instructions += accesses;
+    const double footprint = static_cast<double>(e.resources.spill_store_bytes) * 32 * e.occupancy.warps_per_sm;
+    const double l1_left =
+        std::max(0.0, static_cast<double>(target.l1_bytes) - static_cast<double>(smem_per_sm));
+    if (footprint > l1_left) facts.l2_bytes += accesses * 128 * (1 - l1_left / footprint);
+  }
   facts.fp32_instructions = pattern.fp32_instructions_per_block * blocks;
   // Little's law needs the warps that actually run: a grid smaller than the
   // GPU's resident capacity (a mat-vec with one thread per row, 64 blocks on

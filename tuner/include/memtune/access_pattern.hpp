@@ -49,6 +49,10 @@ struct AccessPattern {
   double bytes_per_load = 4;                        // [bytes] per thread and load
   double warp_instructions_per_block = 0;           // issued, approximately
   double memory_round_trips_per_block = 1;          // dependent global-memory waits in a block's life
+  // Trips of the kernel's main loop per thread (planes of a sweep, batches
+  // of a reduction; 1 without a loop): register spills are taken to move once
+  // per trip.
+  double main_loop_trips_per_thread = 1;
   // Program order of the stores for L1 write combining: false, each store
   // instruction runs all its iterations before the next (a loop per
   // instruction); true, iteration by iteration across the store

@@ -31,6 +31,13 @@ struct GlobalTraffic {
   double l2_load_bytes = 0;  // [bytes] load sectors that miss the cache and cross L2 -> SM
   double stores_moved = 0;   // [bytes] store sectors x 32
   double write_requests = 0; // L1 -> L2 (store_combining.hpp)
+  // L1 data-path wavefronts of the global instructions: one per 128-byte line
+  // a request touches, at least one per 128 bytes it moves (a coalesced
+  // float4 warp access is 4, an AoS field load over 3 lines is 3). They share
+  // the path with shared memory's wavefronts (Nsight Compute's
+  // l1tex__data_pipe_lsu_wavefronts counts both); Kepler replays an
+  // instruction per line it touches in the same way.
+  double l1_wavefronts = 0;
 };
 
 // Throws std::invalid_argument on a malformed access.

@@ -50,9 +50,11 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   if (f.dram_bytes > 0 && (f.warps_per_sm <= 0 || f.loads_in_flight_per_thread <= 0 || f.bytes_per_load <= 0))
     throw std::invalid_argument("time model: DRAM traffic needs warps_per_sm, loads in flight and bytes per load > 0");
   if (p.dram_efficiency <= 0 || p.dram_efficiency > 1 || p.smem_wavefronts_per_clock <= 0 ||
-      p.block_launch_ns_per_sm < 0 || p.l2_write_request_reads <= 0 || p.l2_efficiency <= 0 || p.l2_efficiency > 1)
+      p.block_launch_ns_per_sm < 0 || p.l2_write_request_reads <= 0 || p.l2_efficiency <= 0 || p.l2_efficiency > 1 ||
+      p.instruction_overhead < 1 || p.loaded_latency_gain < 0)
     throw std::invalid_argument("time model: dram_efficiency must be in (0, 1], wavefronts per clock > 0, "
-                                "block launch ns >= 0, L2 write request cost > 0, l2_efficiency in (0, 1]");
+                                "block launch ns >= 0, L2 write request cost > 0, l2_efficiency in (0, 1], "
+                                "instruction_overhead >= 1, loaded_latency_gain >= 0");
 
   const double sms = t.sm_count;
   const double clock_hz = t.sm_clock_mhz * 1e6;
@@ -119,7 +121,7 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   // per GA100 SM (2 for 4).
   BoundTime issue{Bound::issue, 0, true, {}};
   const double slots = static_cast<double>(t.schedulers_per_sm) * std::max(1, t.dispatch_per_scheduler);
-  const double dispatch_s = f.warp_instructions / (sms * slots * clock_hz);
+  const double dispatch_s = p.instruction_overhead * f.warp_instructions / (sms * slots * clock_hz);
   const double fp32_rate = std::max(1, t.fp32_lanes_per_sm) / 32.0; // warp instructions per SM per clock
   const double fp32_s = f.fp32_instructions / (sms * fp32_rate * clock_hz);
   issue.seconds = std::max(dispatch_s, fp32_s);
@@ -128,7 +130,7 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
                    " SMs × " + std::to_string(t.fp32_lanes_per_sm) + " FP32 lanes / 32 × " +
                    fmt("%.0f", t.sm_clock_mhz) + " MHz)";
   else
-    issue.detail = fmt("%.4g", f.warp_instructions) + " warp instructions / (" + std::to_string(t.sm_count) +
+    issue.detail = fmt("%.4g", f.warp_instructions * p.instruction_overhead) + " warp instructions / (" + std::to_string(t.sm_count) +
                    " SMs × " + std::to_string(t.schedulers_per_sm) + " schedulers" +
                    (t.dispatch_per_scheduler > 1 ? " × " + std::to_string(t.dispatch_per_scheduler) + " dispatch" : "") +
                    " × " + fmt("%.0f", t.sm_clock_mhz) + " MHz)";
@@ -143,7 +145,7 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   // At least one wave: a grid smaller than the GPU still waits for one block's life.
   const double waves = pipeline.modelled ? std::max(1.0, f.blocks / (sms * f.blocks_per_sm)) : 0.0;
   const double issue_share = std::max(1.0, f.warps_per_sm / t.schedulers_per_sm);
-  const double instructions_s = f.instructions_per_warp * issue_share / clock_hz;
+  const double instructions_s = p.instruction_overhead * f.instructions_per_warp * issue_share / clock_hz;
   const auto block_seconds = [&](double latency_ns) {
     return f.memory_round_trips_per_block * latency_ns * 1e-9 + instructions_s;
   };

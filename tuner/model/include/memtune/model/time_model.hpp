@@ -83,6 +83,13 @@ struct TimeModelParams {
   // measured, 59 us with the unloaded 450 ns, 118 us with twice it) and the
   // fdtd sweep (one block of 16 warps per SM marching 256 planes).
   double loaded_latency_gain = 1.0;
+  // Issued instructions per instruction the templates count. Their counts
+  // (access_pattern.hpp) take the memory accesses, the arithmetic and a few
+  // instructions of indexing each; the compiled code also computes 64-bit
+  // addresses, predicates and loop control. Nsight Compute counted 1.4-1.6x
+  // the filter's estimate on seven H100 configurations
+  // (docs/results-h100.md, "Where the filter's time goes"): 1.5.
+  double instruction_overhead = 1.5;
 };
 
 enum class Bound { dram, l2, shared_memory, issue, block_pipeline, block_launch };

@@ -26,9 +26,16 @@ void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
       << r.device.cc_minor << ", " << r.device.sm_count << " SMs), strategy " << r.strategy
       << (r.search_prior.empty() ? "" : " (prior mean: " + r.search_prior + ")") << "\n";
   if (!r.measured) {
-    out << "  predicted by the analytical model, not measured (target \"" << r.target_name << "\"); registers from NVRTC for sm_"
+    if (!r.transferred_from.empty())
+      out << "  TRANSFERRED: the measured times of " << r.transferred_from
+          << ", each scaled by the model's ratio between the two GPUs for that configuration (target \""
+          << r.target_name << "\")\n";
+    else
+      out << "  predicted by the analytical model, not measured (target \"" << r.target_name << "\")\n";
+    out << "  registers from " << (r.compiler.empty() ? std::string("NVRTC") : r.compiler) << " for sm_"
         << r.compiled_for_cc;
-    if (r.compiled_for_cc != r.device.cc_major * 10 + r.device.cc_minor)
+    if (!r.compiler_note.empty()) out << " (" << r.compiler_note << ")";
+    else if (r.compiled_for_cc != r.device.cc_major * 10 + r.device.cc_minor)
       out << ", the nearest architecture this NVRTC supports";
     out << "\n";
   }

@@ -1,4 +1,5 @@
 #include <memtune/compile/nvrtc_compiler.hpp>
+#include <memtune/compile/nvrtc_library.hpp>
 #include <memtune/model_evaluator.hpp>
 #include <memtune/tuner.hpp>
 
@@ -16,11 +17,14 @@ TuningResult tune_modeled(const KernelTemplate& kernel, const Problem& given, co
   check_baseline_names(kernel, options.compare);
 
   TuningResult result = new_tuning_result(kernel, problem, target, options, /*measured=*/false);
-  result.compiled_for_cc = nearest_supported_arch(target.compute_capability());
+  const CompilerChoice compiler = choose_compiler(target.compute_capability(), options.nvrtc_kepler);
+  result.compiled_for_cc = compiler.compute_capability;
+  result.compiler = compiler.compiler;
+  result.compiler_note = compiler.note;
 
   std::optional<CompileCache> cache;
   if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
-  CompilePool pool(cache ? &*cache : nullptr, options.compile_threads);
+  CompilePool pool(cache ? &*cache : nullptr, options.compile_threads, compiler.nvrtc_library);
 
   const auto evaluate = [&](Pending& p) {
     Evaluation e;

@@ -1,4 +1,5 @@
 #include <memtune/compile/compile_pool.hpp>
+#include <memtune/compile/nvrtc_compiler.hpp>
 #include <memtune/copy_ceiling.hpp>
 #include <memtune/cuda/context.hpp>
 #include <memtune/cuda/driver_api.hpp>
@@ -202,6 +203,7 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
 
   TuningResult result = new_tuning_result(kernel, problem, target, options, /*measured=*/true);
   result.compiled_for_cc = target.compute_capability();
+  result.compiler = "NVRTC " + nvrtc_version();
 
   std::optional<CompileCache> cache;
   if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));

@@ -144,7 +144,15 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   BoundTime pipeline{Bound::block_pipeline, 0, f.blocks > 0 && f.blocks_per_sm > 0, {}};
   // At least one wave: a grid smaller than the GPU still waits for one block's life.
   const double waves = pipeline.modelled ? std::max(1.0, f.blocks / (sms * f.blocks_per_sm)) : 0.0;
-  const double issue_share = std::max(1.0, f.warps_per_sm / t.schedulers_per_sm);
+  // A warp issues at most dispatch_per_scheduler instructions per clock, and
+  // shares the SM's issue rate (the issue bound's, FP32 lanes included) with
+  // the other resident warps.
+  const double sm_issue_rate = issue.seconds > 0 ? p.instruction_overhead * f.warp_instructions /
+                                                       (issue.seconds * sms * clock_hz)
+                                                 : slots;
+  const double warp_rate = std::min(static_cast<double>(std::max(1, t.dispatch_per_scheduler)),
+                                    sm_issue_rate / std::max(1.0, f.warps_per_sm));
+  const double issue_share = 1.0 / warp_rate; // cycles per instruction of one warp
   const double instructions_s = p.instruction_overhead * f.instructions_per_warp * issue_share / clock_hz;
   const auto block_seconds = [&](double latency_ns) {
     return f.memory_round_trips_per_block * latency_ns * 1e-9 + instructions_s;
@@ -157,11 +165,15 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
     loaded_latency_ns = t.memory_latency_ns * (1 + p.loaded_latency_gain * utilisation);
     const double block_s = block_seconds(loaded_latency_ns);
     pipeline.seconds = waves * block_s;
-    pipeline.detail = fmt("%.3g", waves) + " waves of " + std::to_string(f.blocks_per_sm) + " blocks/SM x " +
+    // Which part of a block's life dominates: its warps' instructions
+    // (issue) or its dependent memory round trips (latency).
+    const bool issue_dominates = instructions_s > block_s - instructions_s;
+    pipeline.detail = std::string(issue_dominates ? "issue within each block: " : "memory latency within each block: ") +
+                      fmt("%.3g", waves) + " waves of " + std::to_string(f.blocks_per_sm) + " blocks/SM x " +
                       fmt("%.3g", block_s * 1e6) + " us per block (" + fmt("%.0f", f.memory_round_trips_per_block) +
                       " memory round trip(s) of " + fmt("%.0f", loaded_latency_ns) + " ns loaded latency + " +
-                      fmt("%.0f", f.instructions_per_warp) + " instructions/warp at 1 per " + fmt("%.2g", issue_share) +
-                      " cycles)";
+                      fmt("%.0f", f.instructions_per_warp * p.instruction_overhead) + " instructions/warp at 1 per " +
+                      fmt("%.2g", issue_share) + " cycles)";
   } else {
     pipeline.detail = "not modelled: no block facts";
   }

@@ -14,6 +14,9 @@ struct CompileRequest {
   std::string name_expression;      // instantiation to compile: "filter_kernel<256, 2, 4, 4, 1>"
   std::vector<std::string> options; // NVRTC options besides the architecture, e.g. "-DMEMTUNE_TAPS=21"
   int compute_capability = 0;       // 90 for sm_90
+  // An NVRTC loaded at run time to compile with (nvrtc_library.hpp: NVRTC
+  // 11.8 for Kepler), by path; empty: the NVRTC memtune links.
+  std::string nvrtc_library;
 };
 
 // Resources of the compiled kernel, from ptxas' verbose report.
@@ -34,6 +37,7 @@ struct CompileResult {
   KernelResources resources;  // when ok
   double seconds = 0.0;       // [seconds] compile wall time (0 on a cache hit)
   bool from_cache = false;
+  std::string compiler;       // "NVRTC 13.0" or "NVRTC 11.8 (/path/libnvrtc.so.11.2)": what produced the registers
 };
 
 } // namespace memtune

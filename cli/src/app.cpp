@@ -5,11 +5,13 @@
 #include "size_parse.hpp"
 #include "table_printer.hpp"
 
+#include <memtune/compile/nvrtc_library.hpp>
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/profile_store.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/targets.hpp>
 #include <memtune/templates/catalogue.hpp>
+#include <memtune/transfer.hpp>
 #include <memtune/tuner.hpp>
 #include <memtune/version.hpp>
 
@@ -43,6 +45,8 @@ struct CommonOptions {
   bool quiet = false;
   std::vector<std::string> compare;
   std::vector<std::string> only; // "axis=value"
+  std::string from;               // --from: a measured recording or profile store of another GPU
+  std::string nvrtc_kepler;       // --nvrtc-kepler: an NVRTC 11.8 for sm_35/sm_37
 };
 
 struct TemplateCommand {
@@ -137,6 +141,15 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
     t.only[fixed.substr(0, eq)] = fixed.substr(eq + 1);
   }
   t.model_prior = !o.no_model_prior;
+  if (!o.nvrtc_kepler.empty()) t.nvrtc_kepler = o.nvrtc_kepler;
+  if (!o.from.empty()) {
+    if (o.target == "local" && o.strategy != "bayes") {
+      err << "memtune " << cmd.kernel->name() << ": --from predicts a GPU that is not here (--target NAME) or, with "
+          << "--strategy bayes, is the search's prior mean on this one\n";
+      return kExitUsage;
+    }
+    t.transfer_from = o.from;
+  }
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
   t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
   if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
@@ -222,6 +235,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     sub->add_flag("--no-model-prior", o.no_model_prior,
                   "bayes on the local GPU: search without the analytical model's prediction as the prior mean");
     sub->add_flag("-q,--quiet", o.quiet, "no progress on stderr");
+    sub->add_option("--from", o.from,
+                    "a recording or profile store measured on another GPU: --target is predicted from its times, "
+                    "scaled by the model's ratio between the GPUs (with --strategy bayes on this GPU: the prior mean)")
+        ->check(CLI::ExistingFile);
+    sub->add_option("--nvrtc-kepler", o.nvrtc_kepler,
+                    "an NVRTC 11.8 library or its folder, to compile sm_35/sm_37 targets (default: "
+                    "$MEMTUNE_NVRTC_KEPLER, else a pip-installed nvidia-cuda-nvrtc-cu11)");
     sub->add_option("--only", o.only,
                     "fix an axis to one value, AXIS=VALUE (repeatable): e.g. measure one configuration under ncu")
         ->delimiter(',');
@@ -250,6 +270,12 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     err << "memtune: " << e.what() << "\n";
     return kExitError;
   } catch (const model::UnknownTargetError& e) {
+    err << "memtune: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const TransferError& e) {
+    err << "memtune: --from: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const NvrtcLibraryError& e) {
     err << "memtune: " << e.what() << "\n";
     return kExitUsage;
   } catch (const ProfileError& e) {

@@ -1,6 +1,7 @@
 #include <memtune/compile/nvrtc_compiler.hpp>
 #include <memtune/compile/nvrtc_library.hpp>
 #include <memtune/model_evaluator.hpp>
+#include <memtune/transfer.hpp>
 #include <memtune/tuner.hpp>
 
 #include "bounded_grid.hpp"
@@ -12,6 +13,7 @@ namespace memtune {
 
 TuningResult tune_modeled(const KernelTemplate& kernel, const Problem& given, const Target& target,
                           const TuneOptions& options) {
+  if (options.transfer_from) return tune_transferred(kernel, given, target, options);
   const auto start = std::chrono::steady_clock::now();
   const Problem problem = complete_problem(kernel.problem_parameters(), given);
   check_baseline_names(kernel, options.compare);

@@ -195,6 +195,8 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
 
   const Problem problem = complete_problem(kernel.problem_parameters(), given);
   check_baseline_names(kernel, options.compare);
+  if (options.transfer_from && options.strategy != "bayes")
+    throw std::invalid_argument("a measured run uses --from only as the bayes search's prior mean (--strategy bayes)");
   if (!cuda::driver_available())
     throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason());
 
@@ -221,7 +223,11 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
   search::StrategyOptions strategy_options;
   if (options.strategy == "bayes") {
     result.search_prior = "none (--no-model-prior)";
-    if (options.model_prior) {
+    if (options.transfer_from) {
+      const TransferSource source = load_transfer_source(*options.transfer_from, kernel, problem, load_targets());
+      strategy_options.bayes.prior_mean = transfer_prior(kernel, problem, target, source, result.space);
+      result.search_prior = "transferred from " + source.describe();
+    } else if (options.model_prior) {
       try {
         strategy_options.bayes.prior_mean = model_prior(kernel, problem, target, result.space);
         result.search_prior = "analytical model";

@@ -16,6 +16,7 @@
 #include <memtune/search/config.hpp>
 #include <memtune/search/space.hpp>
 #include <memtune/target.hpp>
+#include <memtune/transfer.hpp>
 
 #include <functional>
 
@@ -31,5 +32,16 @@ namespace memtune {
 [[nodiscard]] std::function<double(const search::Config&)> model_prior(const KernelTemplate& kernel,
                                                                        const Problem& problem, const Target& target,
                                                                        const search::Space& space);
+
+// The prior for a GPU from another GPU's measured run (transfer.hpp): each
+// config's measured time on `source` scaled by the model's ratio between
+// `target` and the source GPU (both no-register-limit predictions, as above,
+// so nothing is compiled). A second GPU then starts its search where the
+// first one's measurements say, corrected for what differs.
+[[nodiscard]] std::function<double(const search::Config&)> transfer_prior(const KernelTemplate& kernel,
+                                                                          const Problem& problem,
+                                                                          const Target& target,
+                                                                          const TransferSource& source,
+                                                                          const search::Space& space);
 
 } // namespace memtune

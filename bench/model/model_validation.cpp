@@ -12,6 +12,8 @@
 //
 //   memtune_model_validation bench/data/h100_filter_16M.json [--target h100-sxm | --target-file probed.json]
 //                            [--repeat second_filter_record.json]
+#include "recording_predictions.hpp"
+
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/probe/prior.hpp>
 #include <memtune/search/recording.hpp>
@@ -33,42 +35,8 @@
 
 namespace {
 
-// Average ranks (ties share the mean rank), as Spearman's rho needs.
-std::vector<double> ranks(const std::vector<double>& v) {
-  std::vector<std::size_t> idx(v.size());
-  std::iota(idx.begin(), idx.end(), 0);
-  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
-  std::vector<double> r(v.size());
-  for (std::size_t i = 0; i < idx.size();) {
-    std::size_t j = i;
-    while (j + 1 < idx.size() && v[idx[j + 1]] == v[idx[i]]) ++j;
-    for (std::size_t k = i; k <= j; ++k) r[idx[k]] = (static_cast<double>(i + j) / 2.0) + 1.0;
-    i = j + 1;
-  }
-  return r;
-}
-
-double pearson(const std::vector<double>& a, const std::vector<double>& b) {
-  const double n = static_cast<double>(a.size());
-  const double ma = std::accumulate(a.begin(), a.end(), 0.0) / n, mb = std::accumulate(b.begin(), b.end(), 0.0) / n;
-  double sab = 0, saa = 0, sbb = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    sab += (a[i] - ma) * (b[i] - mb);
-    saa += (a[i] - ma) * (a[i] - ma);
-    sbb += (b[i] - mb) * (b[i] - mb);
-  }
-  return sab / std::sqrt(saa * sbb);
-}
-
-double spearman(const std::vector<double>& a, const std::vector<double>& b) { return pearson(ranks(a), ranks(b)); }
-
-// A recording's measured times by configuration (its JSON text).
-std::map<std::string, double> times_by_config(const memtune::search::Recording& rec) {
-  std::map<std::string, double> times;
-  for (const auto& t : rec.trials)
-    if (t.ok()) times[rec.space.config_to_json(t.config).dump()] = *t.time_s;
-  return times;
-}
+using memtune::bench::spearman;
+using memtune::bench::times_by_config;
 
 // Spearman between two measurements of one space, over the configurations
 // both measured.
@@ -88,59 +56,6 @@ double repeat_spearman(const memtune::search::Recording& first, const memtune::s
   if (a.size() < 3)
     throw std::runtime_error(second_file + ": fewer than 3 configurations in common with the recording it repeats");
   return spearman(a, b);
-}
-
-std::string seconds_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", s);
-  return buf;
-}
-
-// The model's prediction for every configuration of a recording, by the
-// configuration's JSON: a template's through the modeled tuner (every
-// configuration compiled for its registers), a probe's through the
-// descriptions the probe runs with (probe/prior.hpp).
-struct Predictions {
-  std::map<std::string, double> seconds;
-  std::map<std::string, std::string> bound; // the binding bound ("" for probes)
-  std::map<std::string, std::string> facts; // CSV columns: registers ... overlap units
-};
-
-Predictions predict_recording(const memtune::search::Recording& rec, const memtune::Problem& problem,
-                              const memtune::Target& target) {
-  Predictions p;
-  if (auto prior = memtune::probe::probe_prior(rec.template_name, problem, target)) {
-    for (const auto& t : rec.trials) {
-      const std::string key = rec.space.config_to_json(t.config).dump();
-      p.seconds[key] = std::exp((*prior)(t.config));
-      p.bound[key] = "";
-      p.facts[key] = ",,,,,,,,,,,,,,";
-    }
-    return p;
-  }
-  const memtune::KernelTemplate& kernel = memtune::templates::find(rec.template_name);
-  memtune::TuneOptions options;
-  options.exact_top = 0; // predict every configuration, not just the model's top k
-  const memtune::TuningResult predicted = memtune::tune_modeled(kernel, problem, target, options);
-  for (const auto& e : predicted.evaluations) {
-    if (!e.ok()) continue;
-    const std::string key = predicted.space.config_to_json(e.config).dump();
-    p.seconds[key] = e.timing->median_s;
-    p.bound[key] = e.model ? memtune::model::to_string(e.model->time.binding) : "";
-    std::string f = std::to_string(e.resources.registers) + "," +
-                    std::to_string(e.resources.spill_store_bytes + e.resources.spill_load_bytes) + "," +
-                    std::to_string(e.occupancy.warps_per_sm) + "," + std::to_string(e.occupancy.blocks_per_sm);
-    if (e.model)
-      for (const auto& b : e.model->time.bounds) f += "," + seconds_text(b.modelled ? b.seconds : 0.0);
-    f += "," + (e.model ? std::to_string(e.model->overlap_units_per_sm) : std::string());
-    if (e.model)
-      f += "," + seconds_text(e.model->dram_bytes) + "," + seconds_text(e.model->time.bytes_in_flight_per_sm) + "," +
-           seconds_text(e.model->time.latency_bound_gbs) + "," + seconds_text(e.model->time.exposed_seconds);
-    else
-      f += ",,,,";
-    p.facts[key] = f;
-  }
-  return p;
 }
 
 } // namespace
@@ -181,7 +96,7 @@ int main(int argc, char** argv) {
     const std::string name = target_name.empty() ? rec.device.at("name").get<std::string>() : target_name;
     const memtune::Target target =
         target_file.empty() ? memtune::load_targets().find(name) : memtune::model::load_target_file(target_file);
-    const Predictions p = predict_recording(rec, problem, target);
+    const memtune::bench::Predictions p = memtune::bench::predict_recording(rec, problem, target);
     const std::map<std::string, double>& predicted_s = p.seconds;
     std::vector<double> measured, model;
     double best_measured = INFINITY, pick_measured = 0, pick_predicted = INFINITY;

@@ -241,6 +241,10 @@ AccessPattern MatvecTemplate::access_pattern(const search::Config& c, const Prob
   a.warp_instructions_per_block = per_thread * warps;
   a.fp32_instructions_per_block = fmas * warps;
   a.memory_round_trips_per_block = round_trips;
+  // Staging x (or the tile) in shared memory puts a __syncthreads between the
+  // block's loads and its FMAs: the block, not the warp, alternates memory
+  // and compute (time_model.hpp, overlap).
+  a.barrier_between_load_and_compute = g.x_smem || g.kernel == MatvecKernel::tiled;
   a.main_loop_trips_per_thread = round_trips;
   return a;
 }

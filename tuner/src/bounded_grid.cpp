@@ -8,16 +8,33 @@
 
 namespace memtune {
 
-Evaluation model_lower_bound(const KernelTemplate& kernel, const Problem& problem, const Target& target,
-                             const search::Config& config, std::uint64_t bytes_moved) {
+namespace {
+
+Evaluation without_registers(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+                             const search::Config& config, std::uint64_t bytes_moved,
+                             const model::TimeModelParams& params, CacheShare share) {
   const LaunchSpec launch = kernel.launch(config, problem);
   Evaluation e;
   e.config = config;
   e.block_threads = static_cast<int>(launch.block.count());
   e.dynamic_smem_bytes = launch.dynamic_smem_bytes;
   e.resources = {}; // no registers, no static shared memory: the most blocks per SM it can get
-  predict_candidate(e, kernel, problem, target, bytes_moved);
+  predict_candidate(e, kernel, problem, target, bytes_moved, params, share);
   return e;
+}
+
+} // namespace
+
+Evaluation model_lower_bound(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+                             const search::Config& config, std::uint64_t bytes_moved) {
+  model::TimeModelParams params;
+  params.loaded_latency_gain = 0;
+  return without_registers(kernel, problem, target, config, bytes_moved, params, CacheShare::one_block);
+}
+
+Evaluation model_estimate(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+                          const search::Config& config, std::uint64_t bytes_moved) {
+  return without_registers(kernel, problem, target, config, bytes_moved, {}, CacheShare::resident_warps);
 }
 
 void TopKCutoff::add(std::optional<double> predicted, double bound) {

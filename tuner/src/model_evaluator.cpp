@@ -13,7 +13,7 @@ namespace {
 
 // The model's view of one candidate whose occupancy is known.
 ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const Target& target,
-                       const model::TimeModelParams& params) {
+                       const model::TimeModelParams& params, CacheShare share) {
   const int warps = e.occupancy.warps_per_block;
   const auto blocks = static_cast<double>(pattern.blocks);
   ModelBreakdown m;
@@ -32,8 +32,11 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
   const std::size_t smem_per_sm =
       static_cast<std::size_t>(e.occupancy.blocks_per_sm) *
       (e.resources.static_smem_bytes + e.dynamic_smem_bytes + target.reserved_smem_per_block);
-  const GlobalTraffic global =
-      replay_global(pattern, warps, GlobalCaching::for_target(target, e.occupancy.warps_per_sm, smem_per_sm));
+  const bool one_block = share == CacheShare::one_block;
+  const GlobalTraffic global = replay_global(
+      pattern, warps,
+      GlobalCaching::for_target(target, one_block ? warps : e.occupancy.warps_per_sm,
+                                one_block ? smem_per_sm / std::max(1, e.occupancy.blocks_per_sm) : smem_per_sm));
   m.global_bytes_requested = global.requested * blocks;
   m.global_bytes_moved = global.moved * blocks;
   const model::Traffic traffic = model::estimate_traffic(pattern.arrays, target.l2_bytes);
@@ -86,7 +89,7 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
 } // namespace
 
 void predict_candidate(Evaluation& e, const KernelTemplate& kernel, const Problem& problem, const Target& target,
-                       std::uint64_t bytes_moved, const model::TimeModelParams& params) {
+                       std::uint64_t bytes_moved, const model::TimeModelParams& params, CacheShare share) {
   const AccessPattern pattern = kernel.access_pattern(e.config, problem, target);
   e.block_threads = pattern.block_threads;
   e.occupancy = model::compute_occupancy(target, {pattern.block_threads, e.resources.registers,
@@ -96,7 +99,7 @@ void predict_candidate(Evaluation& e, const KernelTemplate& kernel, const Proble
     e.reason = e.occupancy.cannot_launch.empty() ? "no block fits on an SM" : e.occupancy.cannot_launch;
     return;
   }
-  ModelBreakdown m = analyze(e, pattern, target, params);
+  ModelBreakdown m = analyze(e, pattern, target, params, share);
   Timing t;
   t.median_s = t.min_s = t.max_s = m.time.seconds;
   t.cold = true;
@@ -109,7 +112,7 @@ void predict_candidate(Evaluation& e, const KernelTemplate& kernel, const Proble
 void explain_measured_candidate(Evaluation& e, const KernelTemplate& kernel, const Problem& problem,
                                 const Target& target, const model::TimeModelParams& params) {
   if (e.occupancy.blocks_per_sm == 0) return;
-  e.model = analyze(e, kernel.access_pattern(e.config, problem, target), target, params);
+  e.model = analyze(e, kernel.access_pattern(e.config, problem, target), target, params, CacheShare::resident_warps);
   e.model->compiled_for_cc = target.compute_capability();
 }
 

@@ -12,14 +12,14 @@
 namespace memtune {
 namespace {
 
-// The no-register-limit prediction [s] of every config of `space` the model
-// can place on `target` (bounded_grid.hpp): no compile.
+// The no-register-limit estimate [s] of every config of `space` the model
+// can place on `target` (bounded_grid.hpp, model_estimate): no compile.
 std::map<search::Config, double> predicted_seconds(const KernelTemplate& kernel, const Problem& problem,
                                                    const Target& target, const search::Space& space) {
   const std::uint64_t bytes = kernel.bytes_moved(problem);
   std::map<search::Config, double> out;
   for (const search::Config& c : space.enumerate()) {
-    const Evaluation e = model_lower_bound(kernel, problem, target, c, bytes);
+    const Evaluation e = model_estimate(kernel, problem, target, c, bytes);
     if (e.timing && e.timing->median_s > 0.0 && std::isfinite(e.timing->median_s)) out.emplace(c, e.timing->median_s);
   }
   return out;
@@ -59,7 +59,7 @@ std::function<double(const search::Config&)> transfer_prior(const KernelTemplate
     (void)s;
     const auto mapped = corresponding_config(space, c, source_space);
     if (!mapped) continue;
-    const Evaluation e = model_lower_bound(kernel, problem, source.target, *mapped, kernel.bytes_moved(problem));
+    const Evaluation e = model_estimate(kernel, problem, source.target, *mapped, kernel.bytes_moved(problem));
     if (e.timing && e.timing->median_s > 0.0) source_model.emplace(c, e.timing->median_s);
   }
   return log_prior(transfer_times(source, space, target_model, source_model).seconds,

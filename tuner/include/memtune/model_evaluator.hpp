@@ -14,8 +14,16 @@ namespace memtune {
 // e.fraction_of_peak from the candidate's compiled resources; sets status
 // exceeds_device_limits when no block fits. `bytes_moved` is the template's
 // minimum for the problem.
+//
+// A warp's share of L1 (or of Kepler's read-only cache) is the cache over the
+// resident warps; CacheShare::one_block divides it among one block's warps
+// only, the largest share any occupancy gives: the bounded grid's lower
+// bound (bounded_grid.hpp) uses it, so that a higher occupancy, which only
+// shrinks the share, can never make the bound slower than the prediction.
+enum class CacheShare { resident_warps, one_block };
 void predict_candidate(Evaluation& e, const KernelTemplate& kernel, const Problem& problem, const Target& target,
-                       std::uint64_t bytes_moved, const model::TimeModelParams& params = {});
+                       std::uint64_t bytes_moved, const model::TimeModelParams& params = {},
+                       CacheShare share = CacheShare::resident_warps);
 
 // The model's facts (conflict ways, sector efficiency, traffic, bounds) for a
 // measured candidate, for its rationale; timing and occupancy stay as measured.

@@ -6,9 +6,8 @@
 //   search::BayesOptions o;
 //   o.prior_mean = model_prior(kernel, problem, target, space);   // ~2 ms a config, no compile
 //
-// Each config is predicted as the bounded grid bounds it (bounded_grid.hpp,
-// model_lower_bound): with no register limit and no static shared memory,
-// so nothing is compiled. Registers only lower occupancy, which the model
+// Each config is predicted with no register limit and no static shared
+// memory (bounded_grid.hpp, model_estimate), so nothing is compiled. Registers only lower occupancy, which the model
 // maps to a slower time; the prior is therefore optimistic for
 // register-hungry configs, and the GP corrects that from measurements.
 #include <memtune/kernel_template.hpp>

@@ -2,8 +2,10 @@
 
 #include "probe_command.hpp"
 #include "recording.hpp"
+#include "shard_option.hpp"
 #include "size_parse.hpp"
 #include "table_printer.hpp"
+#include "transfer_options.hpp"
 
 #include <memtune/compile/nvrtc_library.hpp>
 #include <memtune/cuda/driver_api.hpp>
@@ -45,8 +47,8 @@ struct CommonOptions {
   bool quiet = false;
   std::vector<std::string> compare;
   std::vector<std::string> only; // "axis=value"
-  std::string from;               // --from: a measured recording or profile store of another GPU
-  std::string nvrtc_kepler;       // --nvrtc-kepler: an NVRTC 11.8 for sm_35/sm_37
+  std::string shard;             // "I/N"; empty: from a Slurm job array, else none
+  TransferOptions transfer;      // --from, --nvrtc-kepler
 };
 
 struct TemplateCommand {
@@ -141,15 +143,8 @@ int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostrea
     t.only[fixed.substr(0, eq)] = fixed.substr(eq + 1);
   }
   t.model_prior = !o.no_model_prior;
-  if (!o.nvrtc_kepler.empty()) t.nvrtc_kepler = o.nvrtc_kepler;
-  if (!o.from.empty()) {
-    if (o.target == "local" && o.strategy != "bayes") {
-      err << "memtune " << cmd.kernel->name() << ": --from predicts a GPU that is not here (--target NAME) or, with "
-          << "--strategy bayes, is the search's prior mean on this one\n";
-      return kExitUsage;
-    }
-    t.transfer_from = o.from;
-  }
+  apply_shard(t, o.shard, !o.save.empty());
+  apply_transfer_options(t, o.transfer, o.target != "local");
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
   t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
   if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
@@ -235,13 +230,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     sub->add_flag("--no-model-prior", o.no_model_prior,
                   "bayes on the local GPU: search without the analytical model's prediction as the prior mean");
     sub->add_flag("-q,--quiet", o.quiet, "no progress on stderr");
-    sub->add_option("--from", o.from,
-                    "a recording or profile store measured on another GPU: --target is predicted from its times, "
-                    "scaled by the model's ratio between the GPUs (with --strategy bayes on this GPU: the prior mean)")
-        ->check(CLI::ExistingFile);
-    sub->add_option("--nvrtc-kepler", o.nvrtc_kepler,
-                    "an NVRTC 11.8 library or its folder, to compile sm_35/sm_37 targets (default: "
-                    "$MEMTUNE_NVRTC_KEPLER, else a pip-installed nvidia-cuda-nvrtc-cu11)");
+    add_shard_option(*sub, o.shard);
+    add_transfer_options(*sub, o.transfer);
     sub->add_option("--only", o.only,
                     "fix an axis to one value, AXIS=VALUE (repeatable): e.g. measure one configuration under ncu")
         ->delimiter(',');

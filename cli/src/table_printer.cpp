@@ -39,6 +39,7 @@ void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
       out << ", the nearest architecture this NVRTC supports";
     out << "\n";
   }
+  if (!r.shard.empty()) out << "  " << r.shard << "; the other shards' jobs run the rest\n";
   for (const auto& p : r.space.pruned()) out << "  axis " << p.name << " pruned: " << p.reason << "\n";
   if (r.ceiling)
     out << "  copy ceiling: " << format("%.0f GB/s", r.ceiling->gbps) << " (device-to-device copy of "

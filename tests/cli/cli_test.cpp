@@ -1,4 +1,5 @@
 #include "app.hpp"
+#include "run_cli.hpp"
 #include "size_parse.hpp"
 
 #include <memtune/cuda/driver_api.hpp>
@@ -12,19 +13,8 @@
 #include <vector>
 
 using namespace memtune::cli;
-
-namespace {
-struct Run {
-  int code;
-  std::string out, err;
-};
-Run run_cli(std::vector<const char*> args) {
-  args.insert(args.begin(), "memtune");
-  std::ostringstream out, err;
-  const int code = run(static_cast<int>(args.size()), args.data(), out, err);
-  return {code, out.str(), err.str()};
-}
-} // namespace
+using memtune::cli::testing::Run;
+using memtune::cli::testing::run_cli;
 
 TEST_CASE("sizes: plain, K/M/G suffixes, and rejects") {
   CHECK(parse_size("1000003") == 1000003);

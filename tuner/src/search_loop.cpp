@@ -51,7 +51,13 @@ TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& prob
   result.strategy = options.strategy;
   result.space = kernel.space(problem, target);
   fix_axes(result.space, options.only);
-  result.configs_pruned = result.space.cross_product_size() - result.space.enumerate().size();
+  const search::ValidCount valid = result.space.count_valid(); // counted, never listed
+  result.configs_pruned = result.space.cross_product_size() - valid.value;
+  if (options.shard) {
+    result.space.restrict_to(*options.shard);
+    result.shard = "shard " + options.shard->to_string() + " (" + options.shard_source + "): " +
+                   result.space.count_valid().describe() + " of the " + valid.describe() + " valid configurations";
+  }
   result.bytes_moved = kernel.bytes_moved(problem);
   result.peak_dram_gbs = target.dram_bandwidth_gbs;
   return result;

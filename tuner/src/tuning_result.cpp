@@ -129,6 +129,7 @@ nlohmann::json to_json(const TuningResult& r, std::size_t top) {
                         {"not_compiled", r.configs_not_compiled},
                         {"bound_violated", r.bound_violated}};
   }
+  if (!r.shard.empty()) j["shard"] = r.shard;
   if (!r.stop_reason.empty()) j["stop_reason"] = r.stop_reason;
   if (!r.aborted.empty()) j["aborted"] = r.aborted;
   const auto rank = r.ranking();

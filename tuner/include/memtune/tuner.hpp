@@ -5,6 +5,7 @@
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/kernel_template.hpp>
 #include <memtune/measure.hpp>
+#include <memtune/search/shard.hpp>
 #include <memtune/tuning_result.hpp>
 
 #include <cstdint>
@@ -41,6 +42,11 @@ struct TuneOptions {
   // one configuration under Nsight Compute. Unknown axes or values are
   // std::invalid_argument.
   std::map<std::string, std::string> only;
+  // Run only this part of the space (search/shard.hpp): N jobs with shards
+  // 1/N .. N/N tune disjoint parts that together are the whole space.
+  // shard_source says where it came from, for the result's header.
+  std::optional<search::Shard> shard;
+  std::string shard_source;
   // Baselines to time after the search, in the same run (names from
   // KernelTemplate::baselines(), e.g. "cublas"); an unknown name throws
   // std::invalid_argument before anything runs.

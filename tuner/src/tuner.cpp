@@ -224,9 +224,15 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
   if (options.strategy == "bayes") {
     result.search_prior = "none (--no-model-prior)";
     if (options.transfer_from) {
+      // An unusable source is the caller's error (TransferError); a space the
+      // model cannot predict is searched without a prior, as below.
       const TransferSource source = load_transfer_source(*options.transfer_from, kernel, problem, load_targets());
-      strategy_options.bayes.prior_mean = transfer_prior(kernel, problem, target, source, result.space);
-      result.search_prior = "transferred from " + source.describe();
+      try {
+        strategy_options.bayes.prior_mean = transfer_prior(kernel, problem, target, source, result.space);
+        result.search_prior = "transferred from " + source.describe();
+      } catch (const std::exception& err) {
+        result.search_prior = std::string("none: the model cannot predict this template (") + err.what() + ")";
+      }
     } else if (options.model_prior) {
       try {
         strategy_options.bayes.prior_mean = model_prior(kernel, problem, target, result.space);

@@ -50,7 +50,7 @@ std::int64_t count_in(std::int64_t begin, std::int64_t end, std::int64_t offset,
 
 } // namespace
 
-AccessPattern FdtdTemplate::access_pattern(const search::Config& c, const Problem& problem, const Target& target) const {
+AccessPattern FdtdTemplate::access_pattern(const search::Config& c, const Problem& problem, const Target&) const {
   const FdtdGeometry g(c, problem);
   AccessPattern a;
   a.block_threads = static_cast<int>(g.threads);
@@ -184,22 +184,26 @@ AccessPattern FdtdTemplate::access_pattern(const search::Config& c, const Proble
     if (ins.kind == AccessKind::load) requested_in += touched_bytes(ins, warps);
   requested_in *= blocks;
   const double requested_out = std::max(footprint, touched_bytes(a.global.back(), warps) * blocks);
-  const int threads_per_sm = target.max_threads_per_sm > 0 ? target.max_threads_per_sm : 2048;
-  const double resident_blocks = std::min(
-      blocks, static_cast<double>(std::max(1, target.sm_count)) * std::max<double>(1.0, threads_per_sm / static_cast<double>(g.threads)));
   const double tile_plane_bytes = static_cast<double>(g.tx * g.ty) * 4 * 2; // in + out per plane
   const double overlap_bytes = g.grid_z > 1 ? static_cast<double>((g.grid_z - 1) * 2 * R * plane) * 4 : 0.0;
   const double xy_requested = std::max(footprint, requested_in - overlap_bytes);
-  a.arrays.push_back({"input", footprint, xy_requested, resident_blocks * tile_plane_bytes * static_cast<double>(R + PF + 1),
+  const double slice = static_cast<double>(g.grid_x * g.grid_y);
+  const std::int64_t chunk = g.chunk;
+  // The reuse windows depend on how many blocks run at once, which the
+  // registers decide: the model supplies it (AccessPattern::arrays_by_residency).
+  a.arrays_by_residency = [=](double resident_blocks) {
+    std::vector<model::ArrayTraffic> arrays;
+    arrays.push_back({"input", footprint, xy_requested, resident_blocks * tile_plane_bytes * static_cast<double>(R + PF + 1),
                       false});
-  if (overlap_bytes > 0)
-    a.arrays.push_back({"input (z-chunk overlap)", 0, overlap_bytes,
+    if (overlap_bytes > 0)
+      arrays.push_back({"input (z-chunk overlap)", 0, overlap_bytes,
                         resident_blocks * tile_plane_bytes *
                             (static_cast<double>(2 * R + PF + 1) +
-                             static_cast<double>(g.chunk) *
-                                 std::abs(static_cast<double>(g.grid_x * g.grid_y) / resident_blocks - 1.0)),
+                             static_cast<double>(chunk) * std::abs(slice / resident_blocks - 1.0)),
                         false});
-  a.arrays.push_back({"output", footprint, requested_out, 0, true});
+    arrays.push_back({"output", footprint, requested_out, 0, true});
+    return arrays;
+  };
 
   // Loads in flight per thread: the column and the thread's share of the
   // halo, for each plane of look-ahead.

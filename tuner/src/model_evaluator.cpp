@@ -39,7 +39,26 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
                                 one_block ? smem_per_sm / std::max(1, e.occupancy.blocks_per_sm) : smem_per_sm));
   m.global_bytes_requested = global.requested * blocks;
   m.global_bytes_moved = global.moved * blocks;
-  const model::Traffic traffic = model::estimate_traffic(pattern.arrays, target.l2_bytes);
+  // Traffic whose L2 reuse depends on the resident blocks: with the real
+  // occupancy; for the bounded grid's lower bound, the least DRAM traffic any
+  // occupancy up to this one gives (a lower occupancy can shorten a reuse
+  // window, so the bound must not take the higher one's).
+  const auto traffic_at = [&](int blocks_per_sm) {
+    const double resident = std::min(blocks, static_cast<double>(target.sm_count) * blocks_per_sm);
+    return model::estimate_traffic(pattern.arrays_by_residency(resident), target.l2_bytes);
+  };
+  model::Traffic traffic;
+  if (!pattern.arrays_by_residency) {
+    traffic = model::estimate_traffic(pattern.arrays, target.l2_bytes);
+  } else if (share == CacheShare::one_block) {
+    traffic = traffic_at(1);
+    for (int b = 2; b <= e.occupancy.blocks_per_sm; ++b) {
+      model::Traffic t = traffic_at(b);
+      if (t.dram_bytes < traffic.dram_bytes) traffic = std::move(t);
+    }
+  } else {
+    traffic = traffic_at(e.occupancy.blocks_per_sm);
+  }
   m.dram_bytes = traffic.dram_bytes;
 
   model::KernelFacts facts;

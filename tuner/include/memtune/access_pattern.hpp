@@ -45,6 +45,12 @@ struct AccessPattern {
   std::vector<model::SharedInstruction> shared;     // per block
   std::vector<GlobalInstruction> global;            // per block (a block away from the edges)
   std::vector<model::ArrayTraffic> arrays;          // whole launch: footprints and requests per array
+  // When set, replaces `arrays`: traffic whose reuse in L2 depends on how many
+  // blocks run at once over the whole GPU (resident_blocks = SMs x blocks per
+  // SM, at most the grid), which only occupancy, so the compiled registers,
+  // decides. The fdtd's z-chunks re-read their neighbour's planes a lifetime
+  // apart that grows with |one z-slice / resident blocks - 1|.
+  std::function<std::vector<model::ArrayTraffic>(double resident_blocks)> arrays_by_residency;
   double loads_in_flight_per_thread = 1;            // independent global loads outstanding at once
   double bytes_per_load = 4;                        // [bytes] per thread and load
   double warp_instructions_per_block = 0;           // issued, approximately

@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# The GPU runs issue 14's model work needs, in one go, on an H100 or an H200:
-#   1. every template's whole grid at its default size, recorded twice (the
-#      second run is the noise ceiling: how well one measurement ranks the
-#      other, memtune_model_validation --repeat);
-#   2. measured bayes with the transferred prior (--from the H100 recording of
-#      the same space, bench/data) on filter and fdtd: how few evaluations a
-#      second GPU costs;
-#   3. the model and the transfer against the new recordings
-#      (memtune_gpu_validation over bench/data plus this run's).
-# Recordings are named like bench/data's (<gpu>_<space>.json); copy
-# $OUT/<gpu>_*.json into bench/data to keep them. Prints a short table last.
-#   scripts/model_gpu_runs.sh [build-dir]       (GPU=h100|h200 to force the prefix)
+# The GPU runs issue 14's model work needs, on an H100 or an H200, in three
+# steps that each fit one device call (a whole grid of every template takes
+# about 6 minutes):
+#   record  every template's whole grid at its default size (run 1), then the
+#           model and the transfer against it (memtune_model_validation and
+#           memtune_gpu_validation over bench/data plus this run)
+#   repeat  the same grids again (run 2): how well run 2 ranks run 1 is the
+#           noise ceiling of any model's Spearman (--repeat)
+#   bayes   measured bayes, 10 evaluations, with the prior transferred from the
+#           H100 recording (--from bench/data/h100_*.json) and with the model's
+#           prior, on filter and fdtd: how few evaluations a second GPU costs
+# Recordings are named like bench/data's (<gpu>_<space>.json) and kept in
+# <build-dir>/model-runs between steps; each step copies what it made to $OUT.
+# Copy $OUT/<gpu>_*.json into bench/data to keep run 1. Prints a short table last.
+#   scripts/model_gpu_runs.sh [build-dir] [record|repeat|bayes]   (GPU=h100|h200 forces the prefix)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
+step=${2:-record}
 out=${OUT:-model-gpu-out}
-mkdir -p "$out/run1" "$out/run2" "$out/bayes"
+runs="$build/model-runs"
+mkdir -p "$out" "$runs/run1" "$runs/run2" "$runs/bayes"
 
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 echo "GPU: $name" | tee "$out/gpu.txt"
@@ -43,65 +48,79 @@ args_of() {
     matvec_row_8192) echo "matvec --rows 8192 --cols 8192 --layout row" ;;
   esac
 }
-
-echo "== 1. whole grids, twice"
-for run in run1 run2; do
+record_all() { # run folder
   for s in "${spaces[@]}"; do
     start=$(date +%s)
     # shellcheck disable=SC2046
-    "$memtune" $(args_of "$s") -q --record "$out/$run/${gpu}_$s.json" >"$out/$run/${gpu}_$s.txt" 2>&1
-    echo "$run $s: exit $? in $(( $(date +%s) - start )) s"
+    "$memtune" $(args_of "$s") -q --record "$1/${gpu}_$s.json" >"$1/${gpu}_$s.txt" 2>&1
+    echo "$(basename "$1") $s: exit $? in $(( $(date +%s) - start )) s"
   done
-done
-cp "$out"/run1/"${gpu}"_*.json "$out"/
+}
 
-echo "== 2. measured bayes, prior transferred from the H100 recording (and, for comparison, the model prior)"
-if [ "$gpu" != h100 ]; then
-  for s in filter_16M fdtd_512x512x256_r4; do
-    for prior in transfer model; do
-      extra=(); [ $prior = transfer ] && extra=(--from "bench/data/h100_$s.json")
-      # shellcheck disable=SC2046
-      "$memtune" $(args_of "$s") -q --strategy bayes --budget 10 "${extra[@]}" \
-        --record "$out/bayes/${s}_$prior.json" >"$out/bayes/${s}_$prior.txt" 2>&1
-      echo "bayes $s prior=$prior: exit $?"
+case $step in
+  record)
+    echo "== whole grids (run 1)"
+    record_all "$runs/run1"
+    cp "$runs"/run1/"${gpu}"_* "$out"/
+    files=(); for s in "${spaces[@]}"; do files+=("$runs/run1/${gpu}_$s.json"); done
+    "$build/bench/model/memtune_model_validation" "${files[@]}" --target "$target" >"$out/model_validation.txt" 2>&1
+    mkdir -p "$out/data"
+    cp bench/data/h100_*.json "$out/data/"
+    cp bench/data/h200_*.json "$out/data/" 2>/dev/null
+    cp "$runs"/run1/"${gpu}"_*.json "$out/data/"
+    rm -f "$out/data/h100_probe"* "$out/data/h100_probed_target.json"
+    "$build/bench/model/memtune_gpu_validation" --data "$out/data" >"$out/gpu_validation.txt" 2>&1
+    echo
+    echo "== model (catalogue $target, no calibration) against this run"
+    cat "$out/model_validation.txt"
+    echo
+    echo "== per template and GPU: model pick and transfer pick against the measured best"
+    cat "$out/gpu_validation.txt"
+    ;;
+  repeat)
+    [ -f "$runs/run1/${gpu}_filter_16M.json" ] || { echo "run the record step first (same build dir)"; exit 2; }
+    echo "== whole grids again (run 2)"
+    record_all "$runs/run2"
+    mkdir -p "$out/repeat"; cp "$runs"/run2/"${gpu}"_* "$out/repeat/"
+    first=(); second=()
+    for s in "${spaces[@]}"; do first+=("$runs/run1/${gpu}_$s.json"); second+=("$runs/run2/${gpu}_$s.json"); done
+    "$build/bench/model/memtune_model_validation" "${first[@]}" --target "$target" --repeat "${second[@]}" \
+      >"$out/model_validation_repeat.txt" 2>&1
+    echo
+    echo "== model against run 1, and run 2 against run 1 (the noise ceiling, last column)"
+    cat "$out/model_validation_repeat.txt"
+    ;;
+  bayes)
+    [ -f "$runs/run1/${gpu}_filter_16M.json" ] || { echo "run the record step first (same build dir)"; exit 2; }
+    for s in filter_16M fdtd_512x512x256_r4; do
+      for prior in transfer model; do
+        extra=(); [ $prior = transfer ] && extra=(--from "bench/data/h100_$s.json")
+        # shellcheck disable=SC2046
+        "$memtune" $(args_of "$s") -q --strategy bayes --budget 10 "${extra[@]}" \
+          --record "$runs/bayes/${s}_$prior.json" >"$runs/bayes/${s}_$prior.txt" 2>&1
+        echo "bayes $s prior=$prior: exit $?"
+      done
     done
-  done
-fi
-
-echo "== 3. model and transfer against the recordings"
-runs1=(); runs2=()
-for s in "${spaces[@]}"; do runs1+=("$out/run1/${gpu}_$s.json"); runs2+=("$out/run2/${gpu}_$s.json"); done
-"$build/bench/model/memtune_model_validation" "${runs1[@]}" --target "$target" --repeat "${runs2[@]}" \
-  >"$out/model_validation.txt" 2>&1
-mkdir -p "$out/data"
-cp bench/data/h100_*.json bench/data/h200_*.json "$out/data/" 2>/dev/null
-cp "$out"/run1/"${gpu}"_*.json "$out/data/"
-"$build/bench/model/memtune_gpu_validation" --data "$out/data" >"$out/gpu_validation.txt" 2>&1
-
-echo
-echo "== this GPU's recordings: model (catalogue $target) against run 1, run 2 against run 1 (noise ceiling)"
-cat "$out/model_validation.txt"
-echo
-echo "== per template and GPU: model pick and transfer pick against the measured best"
-cat "$out/gpu_validation.txt"
-if [ "$gpu" != h100 ]; then
-  echo
-  echo "== bayes, 10 evaluations: best found (grid best in run 1)"
-  python3 - "$out" <<'PY'
+    mkdir -p "$out/bayes"; cp "$runs"/bayes/* "$out/bayes/"
+    echo
+    echo "== bayes, 10 evaluations: best found against run 1's grid best"
+    python3 - "$runs" "$gpu" <<'PY'
 import json, sys, os
-out = sys.argv[1]
+runs, gpu = sys.argv[1], sys.argv[2]
 for s in ("filter_16M", "fdtd_512x512x256_r4"):
-    rec = json.load(open(os.path.join(out, "run1", [f for f in os.listdir(os.path.join(out, "run1")) if f.endswith(s + ".json")][0])))
+    rec = json.load(open(os.path.join(runs, "run1", f"{gpu}_{s}.json")))
     grid = min(t["time_s"] for t in rec["trials"] if t.get("status") == "ok")
     for prior in ("transfer", "model"):
         try:
-            r = json.load(open(os.path.join(out, "bayes", f"{s}_{prior}.json")))
-            trials = r["trials"]  # in evaluation order
-            b = min(t["time_s"] for t in trials if t.get("status") == "ok")
-            first = next((i + 1 for i, t in enumerate(trials) if t.get("status") == "ok" and t["time_s"] <= 1.05 * grid), None)
-            print(f"{s:22s} prior={prior:8s} best {b*1e6:8.2f} us = {100*(b/grid-1):+5.1f}% vs grid {grid*1e6:.2f} us; "
-                  f"within 5% after {first if first else '>10'} evaluations")
+            trials = json.load(open(os.path.join(runs, "bayes", f"{s}_{prior}.json")))["trials"]  # evaluation order
+            best = min(t["time_s"] for t in trials if t.get("status") == "ok")
+            first = next((i + 1 for i, t in enumerate(trials)
+                          if t.get("status") == "ok" and t["time_s"] <= 1.05 * grid), None)
+            print(f"{s:22s} prior={prior:8s} best {best*1e6:8.2f} us = {100*(best/grid-1):+5.1f}% vs grid "
+                  f"{grid*1e6:.2f} us; within 5% after {first if first else '>10'} evaluations")
         except Exception as e:
             print(f"{s:22s} prior={prior:8s} no result ({e})")
 PY
-fi
+    ;;
+  *) echo "step must be record, repeat or bayes"; exit 2 ;;
+esac

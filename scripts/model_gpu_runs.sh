@@ -13,7 +13,8 @@
 # Recordings are named like bench/data's (<gpu>_<space>.json) and kept in
 # <build-dir>/model-runs between steps; each step copies what it made to $OUT.
 # Copy $OUT/<gpu>_*.json into bench/data to keep run 1. Prints a short table last.
-#   scripts/model_gpu_runs.sh [build-dir] [record|repeat|bayes]   (GPU=h100|h200 forces the prefix)
+#   scripts/model_gpu_runs.sh [build-dir] [record|repeat|bayes]   (GPU=h100|h200 forces the prefix;
+#   SPACES="filter_16M ..." runs some spaces only; the validations read whatever run 1 holds)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
@@ -37,7 +38,8 @@ cmake --build "$build" -j "$(nproc)" --target memtune_cli memtune_model_validati
 memtune="$build/cli/memtune"
 
 # The spaces of bench/data, at each template's default size.
-spaces=(aos_soa_read_16M aos_soa_write_16M fdtd_512x512x256_r4 filter_16M matvec_col_8192 matvec_row_8192)
+# SPACES="filter_16M fdtd_512x512x256_r4" limits a step to some (a call that would run past the device's limit).
+read -r -a spaces <<<"${SPACES:-aos_soa_read_16M aos_soa_write_16M fdtd_512x512x256_r4 filter_16M matvec_col_8192 matvec_row_8192}"
 args_of() {
   case $1 in
     aos_soa_read_16M) echo "aos_soa --n 16M --op read" ;;
@@ -62,7 +64,7 @@ case $step in
     echo "== whole grids (run 1)"
     record_all "$runs/run1"
     cp "$runs"/run1/"${gpu}"_* "$out"/
-    files=(); for s in "${spaces[@]}"; do files+=("$runs/run1/${gpu}_$s.json"); done
+    files=("$runs"/run1/"${gpu}"_*.json)
     "$build/bench/model/memtune_model_validation" "${files[@]}" --target "$target" >"$out/model_validation.txt" 2>&1
     mkdir -p "$out/data"
     cp bench/data/h100_*.json "$out/data/"
@@ -78,12 +80,14 @@ case $step in
     cat "$out/gpu_validation.txt"
     ;;
   repeat)
-    [ -f "$runs/run1/${gpu}_filter_16M.json" ] || { echo "run the record step first (same build dir)"; exit 2; }
     echo "== whole grids again (run 2)"
     record_all "$runs/run2"
     mkdir -p "$out/repeat"; cp "$runs"/run2/"${gpu}"_* "$out/repeat/"
     first=(); second=()
-    for s in "${spaces[@]}"; do first+=("$runs/run1/${gpu}_$s.json"); second+=("$runs/run2/${gpu}_$s.json"); done
+    for s in "${spaces[@]}"; do
+      [ -f "$runs/run1/${gpu}_$s.json" ] || { echo "no run 1 of $s: run the record step first (same build dir)"; continue; }
+      first+=("$runs/run1/${gpu}_$s.json"); second+=("$runs/run2/${gpu}_$s.json")
+    done
     "$build/bench/model/memtune_model_validation" "${first[@]}" --target "$target" --repeat "${second[@]}" \
       >"$out/model_validation_repeat.txt" 2>&1
     echo

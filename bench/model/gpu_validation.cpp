@@ -16,6 +16,8 @@
 //   memtune_gpu_validation [--data bench/data] [--gpu h100=h100-sxm --gpu h200=h200]
 #include "recording_predictions.hpp"
 
+#include <memtune/io/errors.hpp>
+#include <memtune/number_text.hpp>
 #include <memtune/search/recording.hpp>
 #include <memtune/targets.hpp>
 #include <memtune/templates/catalogue.hpp>
@@ -41,21 +43,13 @@ struct Gpu {
   std::string target; // catalogue target: "h100-sxm"
 };
 
-std::string percent(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", 100 * fraction);
-  return buf;
-}
+std::string percent(double fraction) { return memtune::number_text("%+.1f%%", 100 * fraction); }
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  return buf;
-}
+std::string number(double v) { return memtune::number_text("%.3f", v); }
 
 } // namespace
 
-int main(int argc, char** argv) {
+static int bench_main(int argc, char** argv) {
   CLI::App app{"memtune GPU validation: the model's and the transfer's picks against recordings of several GPUs"};
   std::string data = MEMTUNE_BENCH_DATA_DIR;
   std::vector<std::string> gpu_args{"h100=h100-sxm", "h200=h200"};
@@ -123,7 +117,7 @@ int main(int argc, char** argv) {
           memtune::TuneOptions options;
           options.transfer_from = fs::path(data) / (other.prefix + "_" + space + ".json");
           const memtune::TuningResult transferred =
-              memtune::tune_modeled(memtune::templates::find(rec.template_name), problem, target, options);
+              memtune::tune_modeled(memtune::templates::find_description(rec.template_name), problem, target, options);
           const auto t = memtune::bench::score(measured, memtune::bench::times_by_config(transferred));
           std::printf("%-26s %-6s %7zu %8s %10s   %-6s %8s %10s\n", first ? space.c_str() : "",
                       first ? g.prefix.c_str() : "", model.configs, first ? number(model.spearman).c_str() : "",
@@ -146,4 +140,9 @@ int main(int argc, char** argv) {
   }
   for (const auto& e : errors) std::fprintf(stderr, "error: %s\n", e.c_str());
   return errors.empty() ? 0 : 1;
+}
+
+// A bad recording or target file is a message and exit code 1, never `terminate called`.
+int main(int argc, char** argv) {
+  return memtune::run_reporting_errors("memtune_gpu_validation", std::cerr, [&] { return bench_main(argc, argv); });
 }

@@ -14,8 +14,10 @@
 //                            [--repeat second_filter_record.json]
 #include "recording_predictions.hpp"
 
+#include <memtune/io/errors.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/probe/prior.hpp>
+#include <memtune/rank_correlation.hpp>
 #include <memtune/search/recording.hpp>
 #include <memtune/targets.hpp>
 #include <memtune/templates/catalogue.hpp>
@@ -35,7 +37,6 @@
 
 namespace {
 
-using memtune::bench::spearman;
 using memtune::bench::times_by_config;
 
 // Spearman between two measurements of one space, over the configurations
@@ -55,12 +56,12 @@ double repeat_spearman(const memtune::search::Recording& first, const memtune::s
   }
   if (a.size() < 3)
     throw std::runtime_error(second_file + ": fewer than 3 configurations in common with the recording it repeats");
-  return spearman(a, b);
+  return memtune::spearman(a, b);
 }
 
 } // namespace
 
-int main(int argc, char** argv) {
+static int bench_main(int argc, char** argv) {
   CLI::App app{"memtune model validation: predicted vs measured ranking of a recorded space"};
   std::vector<std::string> files;
   std::string target_name;
@@ -120,7 +121,7 @@ int main(int argc, char** argv) {
       status = 1;
       continue;
     }
-    const double rho = spearman(measured, model);
+    const double rho = memtune::spearman(measured, model);
     std::string repeat_column;
     if (!repeats.empty()) {
       char buf[32];
@@ -141,4 +142,9 @@ int main(int argc, char** argv) {
   }
   if (csv) std::fclose(csv);
   return status;
+}
+
+// A bad recording or target file is a message and exit code 1, never `terminate called`.
+int main(int argc, char** argv) {
+  return memtune::run_reporting_errors("memtune_model_validation", std::cerr, [&] { return bench_main(argc, argv); });
 }

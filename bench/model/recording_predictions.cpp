@@ -1,54 +1,23 @@
 #include "recording_predictions.hpp"
 
+#include <memtune/number_text.hpp>
 #include <memtune/probe/prior.hpp>
+#include <memtune/rank_correlation.hpp>
 #include <memtune/templates/catalogue.hpp>
 #include <memtune/tuner.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <numeric>
 #include <stdexcept>
 
 namespace memtune::bench {
 namespace {
 
-// Average ranks (ties share the mean rank), as Spearman's rho needs.
-std::vector<double> ranks(const std::vector<double>& v) {
-  std::vector<std::size_t> idx(v.size());
-  std::iota(idx.begin(), idx.end(), 0);
-  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
-  std::vector<double> r(v.size());
-  for (std::size_t i = 0; i < idx.size();) {
-    std::size_t j = i;
-    while (j + 1 < idx.size() && v[idx[j + 1]] == v[idx[i]]) ++j;
-    for (std::size_t k = i; k <= j; ++k) r[idx[k]] = (static_cast<double>(i + j) / 2.0) + 1.0;
-    i = j + 1;
-  }
-  return r;
-}
-
-double pearson(const std::vector<double>& a, const std::vector<double>& b) {
-  const double n = static_cast<double>(a.size());
-  const double ma = std::accumulate(a.begin(), a.end(), 0.0) / n, mb = std::accumulate(b.begin(), b.end(), 0.0) / n;
-  double sab = 0, saa = 0, sbb = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    sab += (a[i] - ma) * (b[i] - mb);
-    saa += (a[i] - ma) * (a[i] - ma);
-    sbb += (b[i] - mb) * (b[i] - mb);
-  }
-  return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0.0;
-}
-
-std::string seconds_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", s);
-  return buf;
-}
+// A figure in a CSV column, six significant digits.
+std::string csv_number(double v) { return number_text("%.6g", v); }
 
 } // namespace
-
-double spearman(const std::vector<double>& a, const std::vector<double>& b) { return pearson(ranks(a), ranks(b)); }
 
 std::map<std::string, double> times_by_config(const search::Recording& rec) {
   std::map<std::string, double> times;
@@ -75,7 +44,7 @@ Predictions predict_recording(const search::Recording& rec, const Problem& probl
     }
     return p;
   }
-  const KernelTemplate& kernel = templates::find(rec.template_name);
+  const KernelDescription& kernel = templates::find_description(rec.template_name);
   TuneOptions options;
   options.exact_top = 0; // predict every configuration, not just the model's top k
   const TuningResult predicted = tune_modeled(kernel, problem, target, options);
@@ -88,11 +57,11 @@ Predictions predict_recording(const search::Recording& rec, const Problem& probl
                     std::to_string(e.resources.spill_store_bytes + e.resources.spill_load_bytes) + "," +
                     std::to_string(e.occupancy.warps_per_sm) + "," + std::to_string(e.occupancy.blocks_per_sm);
     if (e.model)
-      for (const auto& b : e.model->time.bounds) f += "," + seconds_text(b.modelled ? b.seconds : 0.0);
+      for (const auto& b : e.model->time.bounds) f += "," + csv_number(b.modelled ? b.seconds : 0.0);
     f += "," + (e.model ? std::to_string(e.model->overlap_units_per_sm) : std::string());
     if (e.model)
-      f += "," + seconds_text(e.model->dram_bytes) + "," + seconds_text(e.model->time.bytes_in_flight_per_sm) + "," +
-           seconds_text(e.model->time.latency_bound_gbs) + "," + seconds_text(e.model->time.exposed_seconds);
+      f += "," + csv_number(e.model->dram_bytes) + "," + csv_number(e.model->time.bytes_in_flight_per_sm) + "," +
+           csv_number(e.model->time.latency_bound_gbs) + "," + csv_number(e.model->time.exposed_seconds);
     else
       f += ",,,,";
     p.facts[key] = f;
@@ -126,7 +95,7 @@ Score score(const std::vector<std::pair<std::string, double>>& measured,
   }
   if (m.size() < 3) throw std::runtime_error("fewer than 3 configurations both measured and predicted");
   s.configs = m.size();
-  s.spearman = spearman(m, p);
+  s.spearman = memtune::spearman(m, p);
   return s;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the model-validation tools: the model's prediction for every
-// configuration of a recorded space, and rank statistics against measurement.
+// configuration of a recorded space, and rank statistics against measurement
+// (Spearman from rank_correlation.hpp).
 #include <memtune/problem.hpp>
 #include <memtune/search/recording.hpp>
 #include <memtune/target.hpp>
@@ -12,9 +13,6 @@
 #include <vector>
 
 namespace memtune::bench {
-
-// Spearman's rank correlation (ties share their mean rank).
-double spearman(const std::vector<double>& a, const std::vector<double>& b);
 
 // A recording's measured times by configuration (its JSON text), ok trials only.
 std::map<std::string, double> times_by_config(const search::Recording& rec);

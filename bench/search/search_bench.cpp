@@ -7,6 +7,9 @@
 //                        [--bayes-hedge-eta E] [--bayes-lcb-kappa K]
 //                        [--kernel-tuner kt.json] [--batch-sizes 1,2,4,8] [--bayes-fantasy kb|cl]
 //
+// --json adds, per strategy, the quartiles over the seeds of the best so far /
+// optimum after each evaluation ("best_so_far"), which `memtune report` plots.
+//
 // Per recording and strategy, over the seeds: evaluations until the best so far
 // is within 5% and within 1% of the recording's optimum, and the best found
 // (as time / optimum) after 10% and 20% of the grid's evaluations (the number
@@ -43,6 +46,7 @@
 // bayes_opt on the same recording (no more evaluations).
 #include "metrics.hpp"
 
+#include <memtune/io/errors.hpp>
 #include <memtune/model_prior.hpp>
 #include <memtune/probe/prior.hpp>
 #include <memtune/search/factory.hpp>
@@ -95,7 +99,27 @@ struct Row {
   double seconds_per_run = 0.0;
   std::size_t within5 = 0; // recorded configs within 5% of the optimum
   std::size_t batch = 1;    // parallel workers replayed (bayes rows only)
+  std::vector<std::vector<std::optional<double>>> best_so_far; // per seed: best / optimum after k evaluations
 };
+
+// Per evaluation k, the quartiles over the seeds of best so far / optimum (a
+// run that stopped early keeps its last value): the report's trajectory.
+nlohmann::json best_so_far_json(const Row& r) {
+  std::size_t longest = 0;
+  for (const auto& run : r.best_so_far) longest = std::max(longest, run.size());
+  nlohmann::json median = nlohmann::json::array(), q1 = nlohmann::json::array(), q3 = nlohmann::json::array();
+  auto num = [](double x) { return std::isinf(x) ? nlohmann::json(nullptr) : nlohmann::json(x); };
+  for (std::size_t k = 0; k < longest; ++k) {
+    std::vector<std::optional<double>> at;
+    for (const auto& run : r.best_so_far)
+      at.push_back(run.empty() ? std::nullopt : run[std::min(k, run.size() - 1)]);
+    const bench::Summary s = bench::summarize(at);
+    median.push_back(num(s.median));
+    q1.push_back(num(s.q1));
+    q3.push_back(num(s.q3));
+  }
+  return {{"median", median}, {"q1", q1}, {"q3", q3}};
+}
 
 // Median evaluations for a uniformly random order of `configs` to first hit
 // one of `good`: the smallest k with P(hit within k) >= 1/2, where
@@ -167,14 +191,14 @@ std::optional<std::function<double(const search::Config&)>> recording_prior(cons
   for (const auto& [name, value] : rec.problem.items())
     if (value.is_number_integer()) problem[name] = value.get<std::int64_t>();
   if (auto prior = probe::probe_prior(rec.template_name, problem, *target)) return prior;
-  const KernelTemplate* kernel = nullptr;
-  for (const KernelTemplate* k : templates::all())
-    if (k->name() == rec.template_name) kernel = k;
+  const KernelDescription* kernel = nullptr;
+  for (const KernelDescription* k : templates::descriptions())
+    if (k->name == rec.template_name && k->has_model()) kernel = k;
   if (!kernel) {
     why_not = "no model for template '" + rec.template_name + "'";
     return std::nullopt;
   }
-  problem = complete_problem(kernel->problem_parameters(), problem);
+  problem = kernel->complete(problem);
   return model_prior(*kernel, problem, *target, rec.space);
 }
 
@@ -284,7 +308,7 @@ void print_batch_table(const std::vector<Row>& rows, const std::vector<std::size
 
 } // namespace
 
-int main(int argc, char** argv) {
+static int bench_main(int argc, char** argv) {
   CLI::App app{"Search efficiency of memtune's strategies on recorded spaces (no GPU needed)"};
   std::vector<std::string> files;
   std::vector<std::string> strategies = search::strategy_names();
@@ -397,6 +421,10 @@ int main(int argc, char** argv) {
             row.to1.push_back(count(bench::evaluations_to_reach(result.trials, *best->time_s, 1.01)));
             row.at10.push_back(bench::best_ratio_after(result.trials, *best->time_s, at10));
             row.at20.push_back(bench::best_ratio_after(result.trials, *best->time_s, at20));
+            std::vector<std::optional<double>> curve;
+            for (std::size_t k = 1; k <= result.trials.size(); ++k)
+              curve.push_back(bench::best_ratio_after(result.trials, *best->time_s, k));
+            row.best_so_far.push_back(std::move(curve));
           }
           row.seconds_per_run =
               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() / seeds;
@@ -428,7 +456,8 @@ int main(int argc, char** argv) {
                          {"best_over_optimum_at_10pct", to_json(bench::summarize(r.at10), r.at10)},
                          {"best_over_optimum_at_20pct", to_json(bench::summarize(r.at20), r.at20)},
                          {"batch_size", r.batch},
-                         {"seconds_per_run", r.seconds_per_run}});
+                         {"seconds_per_run", r.seconds_per_run},
+                         {"best_so_far", best_so_far_json(r)}});
     out["results"] = results;
     std::cout << out.dump(2) << '\n';
     return 0;
@@ -474,4 +503,9 @@ int main(int argc, char** argv) {
   print_verdicts(rows, kernel_tuner, no_prior);
   if (batch_sizes.size() > 1) print_batch_table(rows, batch_sizes);
   return 0;
+}
+
+// A bad recording or target file is a message and exit code 1, never `terminate called`.
+int main(int argc, char** argv) {
+  return memtune::run_reporting_errors("memtune_search_bench", std::cerr, [&] { return bench_main(argc, argv); });
 }

@@ -1,10 +1,9 @@
 #include "transfer_options.hpp"
 
+#include <memtune/io/errors.hpp>
 #include <memtune/tuner.hpp>
 
 #include <CLI/CLI.hpp>
-
-#include <stdexcept>
 
 namespace memtune::cli {
 
@@ -23,7 +22,7 @@ void apply_transfer_options(TuneOptions& options, const TransferOptions& given, 
   if (!given.nvrtc_kepler.empty()) options.nvrtc_kepler = given.nvrtc_kepler;
   if (given.from.empty()) return;
   if (!modeled && options.strategy != "bayes")
-    throw std::invalid_argument("--from predicts a GPU that is not here (--target NAME) or, with --strategy bayes, "
+    throw ArgumentError("--from " + given.from, "predicts a GPU that is not here (--target NAME) or, with --strategy bayes, "
                                 "is the search's prior mean on this one");
   options.transfer_from = given.from;
 }

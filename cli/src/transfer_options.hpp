@@ -21,7 +21,7 @@ struct TransferOptions {
 // Adds --from and --nvrtc-kepler to a tuning subcommand.
 void add_transfer_options(CLI::App& command, TransferOptions& options);
 
-// Puts them into the run's options. Throws std::invalid_argument for --from
+// Puts them into the run's options. Throws ArgumentError for --from
 // on a measured run that is not a bayes search (there is nothing to transfer
 // to: the local GPU is measured).
 void apply_transfer_options(TuneOptions& options, const TransferOptions& given, bool modeled);

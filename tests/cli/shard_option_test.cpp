@@ -16,8 +16,8 @@
 #include <vector>
 
 using namespace memtune::cli;
-using memtune::cli::testing::Run;
-using memtune::cli::testing::run_cli;
+using Run = memtune::testing::CliRun;
+using memtune::testing::run_cli;
 using memtune::search::Shard;
 
 namespace {

@@ -26,7 +26,7 @@ const Target& h100() {
   return t;
 }
 
-Evaluation predict(const KernelTemplate& kernel, const Problem& problem, const Target& target, const std::string& config,
+Evaluation predict(const KernelDescription& kernel, const Problem& problem, const Target& target, const std::string& config,
                    int registers) {
   const search::Space space = kernel.space(problem, target);
   for (const search::Config& c : space.enumerate()) {
@@ -35,7 +35,7 @@ Evaluation predict(const KernelTemplate& kernel, const Problem& problem, const T
     e.config = c;
     e.resources.registers = registers;
     e.resources.static_smem_bytes = 0;
-    e.dynamic_smem_bytes = kernel.launch(c, problem).dynamic_smem_bytes;
+    e.dynamic_smem_bytes = kernel.launch(c, problem, target).dynamic_smem_bytes;
     predict_candidate(e, kernel, problem, target, kernel.bytes_moved(problem));
     REQUIRE(e.timing.has_value());
     return e;
@@ -47,13 +47,13 @@ Evaluation predict(const KernelTemplate& kernel, const Problem& problem, const T
 double seconds(const Evaluation& e) { return e.timing->median_s; }
 
 Problem aos_problem(int op) {
-  return complete_problem(templates::aos_soa().problem_parameters(), {{"n", 1 << 24}, {"op", op}, {"fields", 3}});
+  return complete_problem(templates::aos_soa_description().problem, {{"n", 1 << 24}, {"op", op}, {"fields", 3}});
 }
 
 } // namespace
 
 TEST_CASE("K20, reading structs of three floats: SoA beats AoS, and AoS through __ldg recovers the gap") {
-  const auto& a = templates::aos_soa();
+  const auto& a = templates::aos_soa_description();
   const Problem read = aos_problem(0);
   const double soa = seconds(predict(a, read, k20(), "layout=soa block_size=256 items=2", 24));
   const Evaluation aos = predict(a, read, k20(), "layout=aos block_size=256 items=2", 24);
@@ -69,7 +69,7 @@ TEST_CASE("K20, reading structs of three floats: SoA beats AoS, and AoS through 
 }
 
 TEST_CASE("K20, writing structs of three floats: SoA beats AoS (no L1 write combining before Volta)") {
-  const auto& a = templates::aos_soa();
+  const auto& a = templates::aos_soa_description();
   const Problem write = aos_problem(1);
   const double soa = seconds(predict(a, write, k20(), "layout=soa block_size=256 items=2", 24));
   const double aos = seconds(predict(a, write, k20(), "layout=aos block_size=256 items=2", 24));
@@ -77,8 +77,8 @@ TEST_CASE("K20, writing structs of three floats: SoA beats AoS (no L1 write comb
 }
 
 TEST_CASE("K20 stencil, the article's kernel: with NVRTC 11.8's registers 32x8 holds more warps than 32x16 and is faster") {
-  const auto& f = templates::fdtd();
-  const Problem problem = complete_problem(f.problem_parameters(), {});
+  const auto& f = templates::fdtd_description();
+  const Problem problem = complete_problem(f.problem, {});
   // NVRTC 11.8 for sm_35: 45 registers (32x16) and 48 (32x8) for one float
   // per thread without look-ahead; a K20 SM's 65536 registers then hold 2
   // blocks of 512 threads (32 warps) or 5 of 256 (40 warps).

@@ -55,8 +55,8 @@ TEST_CASE("top-k cut-off: a prediction below its bound turns the cut-off off") {
 TEST_CASE("no register count makes the model predict less than the bound, on every filter and aos_soa config") {
   for (const char* target_name : {"k20", "h100-sxm", "t4"}) {
     const Target& target = catalog().find(target_name);
-    for (const KernelTemplate* kernel : std::vector<const KernelTemplate*>{&templates::filter(), &templates::aos_soa()}) {
-      const Problem problem = complete_problem(kernel->problem_parameters(), {{"n", 1 << 22}});
+    for (const KernelDescription* kernel : std::vector<const KernelDescription*>{&templates::filter_description(), &templates::aos_soa_description()}) {
+      const Problem problem = complete_problem(kernel->problem, {{"n", 1 << 22}});
       const auto space = kernel->space(problem, target);
       for (const auto& config : space.enumerate()) {
         CAPTURE(target_name);
@@ -83,8 +83,8 @@ TEST_CASE("no register count makes the model predict less than the bound, on eve
 TEST_CASE("no register count makes the model predict less than the bound, on fdtd and matvec configs") {
   for (const char* target_name : {"h100-sxm", "k20"}) {
     const Target& target = catalog().find(target_name);
-    for (const KernelTemplate* kernel : std::vector<const KernelTemplate*>{&templates::fdtd(), &templates::matvec()}) {
-      const Problem problem = complete_problem(kernel->problem_parameters(), {});
+    for (const KernelDescription* kernel : std::vector<const KernelDescription*>{&templates::fdtd_description(), &templates::matvec_description()}) {
+      const Problem problem = complete_problem(kernel->problem, {});
       const auto configs = kernel->space(problem, target).enumerate();
       const auto space = kernel->space(problem, target);
       for (std::size_t i = 0; i < configs.size(); i += 5) {
@@ -112,7 +112,7 @@ TEST_CASE("no register count makes the model predict less than the bound, on fdt
 TEST_CASE("a bounded modeled grid ranks its top k exactly as the exhaustive one") {
   const auto cache = std::filesystem::temp_directory_path() / ("memtune-bounded-" + std::to_string(std::random_device{}()));
   const Target& k20 = catalog().find("k20");
-  const auto& kernel = templates::aos_soa();
+  const auto& kernel = templates::aos_soa_description();
   const Problem problem{{"n", 1 << 20}, {"op", 0}};
   TuneOptions options;
   options.cache_folder = cache;

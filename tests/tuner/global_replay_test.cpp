@@ -63,13 +63,13 @@ TEST_CASE("a long uniform loop is sampled: the same totals as the whole loop, at
 }
 
 TEST_CASE("a mat-vec of one row and 2^30 columns is modeled in well under a second (issue 13's hang)") {
-  const auto& mv = templates::matvec();
-  const Problem problem = complete_problem(mv.problem_parameters(), {{"rows", 1}, {"cols", std::int64_t{1} << 30}});
+  const auto& mv = templates::matvec_description();
+  const Problem problem = complete_problem(mv.problem, {{"rows", 1}, {"cols", std::int64_t{1} << 30}});
   const search::Space space = mv.space(problem, target("h100-sxm"));
   const auto start = std::chrono::steady_clock::now();
   std::size_t n = 0;
   for (const auto& c : space.enumerate()) {
-    const AccessPattern a = mv.access_pattern(c, problem, target("h100-sxm"));
+    const AccessPattern a = mv.hooks.access_pattern(c, problem, target("h100-sxm"));
     (void)replay_global(a, std::max(1, a.block_threads / 32), GlobalCaching::for_target(target("h100-sxm"), 64, 0));
     if (++n == 20) break;
   }

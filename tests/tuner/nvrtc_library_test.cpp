@@ -6,7 +6,7 @@
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/compile/nvrtc_compiler.hpp>
 #include <memtune/compile/nvrtc_library.hpp>
-#include <memtune/kernel_template.hpp>
+#include <memtune/description/kernel_description.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/templates/fdtd.hpp>
 
@@ -132,11 +132,11 @@ TEST_CASE("a real NVRTC 11.8 compiles the fdtd template for sm_35 (MEMTUNE_TEST_
   }
   const auto nvrtc = NvrtcLibrary::open(path);
   REQUIRE(nvrtc->supports(35));
-  const KernelTemplate& fdtd = templates::fdtd();
-  const Problem problem = complete_problem(fdtd.problem_parameters(), {});
+  const KernelDescription& fdtd = templates::fdtd_description();
+  const Problem problem = complete_problem(fdtd.problem, {});
   const Target k20 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("k20");
   const search::Config config = fdtd.default_config(problem, k20);
-  CompileRequest r = compile_request(fdtd, fdtd.launch(config, problem), 35);
+  CompileRequest r = fdtd.compile_request(fdtd.launch(config, problem, k20), 35);
   r.nvrtc_library = nvrtc->path().string();
   const CompileResult result = nvrtc_compile(r);
   REQUIRE_MESSAGE(result.ok, result.log);

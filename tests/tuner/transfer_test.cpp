@@ -52,7 +52,7 @@ fs::path modeled_recording(const Target& target, const Problem& problem) {
   TuneOptions o;
   o.exact_top = 0;
   o.only = {{"block_size", "256"}, {"packing", "1"}, {"items", "4"}};
-  TuningResult r = tune_modeled(templates::filter(), problem, target, o);
+  TuningResult r = tune_modeled(templates::filter_description(), problem, target, o);
   r.measured = true;
   r.device.name = target.aliases.empty() ? target.name : target.display_name;
   const fs::path file = temp_file("memtune-transfer-source");
@@ -63,8 +63,8 @@ fs::path modeled_recording(const Target& target, const Problem& problem) {
 } // namespace
 
 TEST_CASE("a recording of another GPU is read as a transfer source, the GPU found in the catalogue") {
-  const auto& f = templates::filter();
-  const Problem problem = complete_problem(f.problem_parameters(), {{"n", 1 << 24}});
+  const auto& f = templates::filter_description();
+  const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
   const TransferSource s = load_transfer_source(bench_data / "h100_filter_16M.json", f, problem, catalog());
   CHECK(s.kind == "recording");
   CHECK(s.device_name == "NVIDIA H100 80GB HBM3");
@@ -81,20 +81,20 @@ TEST_CASE("a recording of another GPU is read as a transfer source, the GPU foun
 }
 
 TEST_CASE("a source of another template, another problem or no known GPU is refused with the file named") {
-  const auto& f = templates::filter();
+  const auto& f = templates::filter_description();
   const fs::path file = bench_data / "h100_filter_16M.json";
-  const Problem n1m = complete_problem(f.problem_parameters(), {{"n", 1 << 20}});
+  const Problem n1m = complete_problem(f.problem, {{"n", 1 << 20}});
   CHECK(error_of([&] { (void)load_transfer_source(file, f, n1m, catalog()); }).find("recorded for n=16777216") !=
         std::string::npos);
-  const auto& mv = templates::matvec();
+  const auto& mv = templates::matvec_description();
   CHECK(error_of([&] {
-          (void)load_transfer_source(file, mv, complete_problem(mv.problem_parameters(), {}), catalog());
+          (void)load_transfer_source(file, mv, complete_problem(mv.problem, {}), catalog());
         }).find("a recording of filter, not of matvec") != std::string::npos);
   const fs::path other = temp_file("memtune-transfer-unknown");
   nlohmann::json j = nlohmann::json::parse(std::ifstream(file));
   j["device"]["name"] = "Some GPU 9000";
   std::ofstream(other) << j.dump();
-  const Problem n16m = complete_problem(f.problem_parameters(), {{"n", 1 << 24}});
+  const Problem n16m = complete_problem(f.problem, {{"n", 1 << 24}});
   CHECK(error_of([&] { (void)load_transfer_source(other, f, n16m, catalog()); }).find("\"Some GPU 9000\"") !=
         std::string::npos);
   std::ofstream(other) << "{\"neither\": 1}";
@@ -104,8 +104,8 @@ TEST_CASE("a source of another template, another problem or no known GPU is refu
 }
 
 TEST_CASE("a profile store's best configuration and runner-ups are a source too") {
-  const auto& f = templates::filter();
-  const Problem problem = complete_problem(f.problem_parameters(), {{"n", 1 << 24}});
+  const auto& f = templates::filter_description();
+  const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
   const fs::path file = temp_file("memtune-transfer-profile");
   ProfileEntry e;
   e.device = {"NVIDIA H100 80GB HBM3", 9, 0, 132};
@@ -125,8 +125,8 @@ TEST_CASE("a profile store's best configuration and runner-ups are a source too"
 }
 
 TEST_CASE("transfer_times: measured x target / source per configuration; the rest by the source's median ratio") {
-  const auto& f = templates::filter();
-  const Problem problem = complete_problem(f.problem_parameters(), {{"n", 1 << 24}});
+  const auto& f = templates::filter_description();
+  const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
   const search::Space space = f.space(problem, catalog().find("h100-sxm"));
   const auto configs = space.enumerate();
   TransferSource s;
@@ -143,8 +143,8 @@ TEST_CASE("transfer_times: measured x target / source per configuration; the res
 }
 
 TEST_CASE("a configuration maps to another GPU's space on the axes both have") {
-  const auto& f = templates::filter();
-  const Problem problem = complete_problem(f.problem_parameters(), {{"n", 1 << 24}});
+  const auto& f = templates::filter_description();
+  const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
   const search::Space k20 = f.space(problem, catalog().find("k20"));
   const search::Space h100 = f.space(problem, catalog().find("h100-sxm"));
   const search::Config kepler = k20.enumerate().front();
@@ -155,8 +155,8 @@ TEST_CASE("a configuration maps to another GPU's space on the axes both have") {
 }
 
 TEST_CASE("transferring a GPU's run to itself gives back its times; to another GPU, each scaled by the model's ratio") {
-  const auto& f = templates::filter();
-  const Problem problem = complete_problem(f.problem_parameters(), {{"n", 1 << 22}});
+  const auto& f = templates::filter_description();
+  const Problem problem = complete_problem(f.problem, {{"n", 1 << 22}});
   const Target& h100 = catalog().find("h100-sxm");
   const fs::path source = modeled_recording(h100, problem);
   TuneOptions o;

@@ -10,12 +10,19 @@ namespace memtune {
 
 namespace {
 
-Evaluation without_registers(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+Evaluation without_registers(const KernelDescription& kernel, const Problem& problem, const Target& target,
                              const search::Config& config, std::uint64_t bytes_moved,
                              const model::TimeModelParams& params, CacheShare share) {
-  const LaunchSpec launch = kernel.launch(config, problem);
   Evaluation e;
   e.config = config;
+  LaunchSpec launch;
+  try {
+    launch = kernel.launch(config, problem, target);
+  } catch (const std::invalid_argument& err) {
+    e.status = Status::launch_failed;
+    e.reason = err.what();
+    return e;
+  }
   e.block_threads = static_cast<int>(launch.block.count());
   e.dynamic_smem_bytes = launch.dynamic_smem_bytes;
   e.resources = {}; // no registers, no static shared memory: the most blocks per SM it can get
@@ -25,14 +32,14 @@ Evaluation without_registers(const KernelTemplate& kernel, const Problem& proble
 
 } // namespace
 
-Evaluation model_lower_bound(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& problem, const Target& target,
                              const search::Config& config, std::uint64_t bytes_moved) {
   model::TimeModelParams params;
   params.loaded_latency_gain = 0;
   return without_registers(kernel, problem, target, config, bytes_moved, params, CacheShare::one_block);
 }
 
-Evaluation model_estimate(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+Evaluation model_estimate(const KernelDescription& kernel, const Problem& problem, const Target& target,
                           const search::Config& config, std::uint64_t bytes_moved) {
   return without_registers(kernel, problem, target, config, bytes_moved, {}, CacheShare::resident_warps);
 }
@@ -46,7 +53,7 @@ void TopKCutoff::add(std::optional<double> predicted, double bound) {
   if (best_.size() > k_) best_.erase(std::prev(best_.end()));
 }
 
-void run_bounded_grid(const KernelTemplate& kernel, const Problem& problem, const Target& target, int compile_cc,
+void run_bounded_grid(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
                       const TuneOptions& options, CompilePool& pool, TuningResult& result,
                       const std::function<Evaluation(Pending&)>& evaluate) {
   const std::vector<search::Config> configs = result.space.enumerate();
@@ -55,7 +62,7 @@ void run_bounded_grid(const KernelTemplate& kernel, const Problem& problem, cons
   for (std::size_t i = 0; i < configs.size(); ++i) {
     Evaluation b = model_lower_bound(kernel, problem, target, configs[i], result.bytes_moved);
     if (!b.timing) {
-      // No block fits even without registers: nothing to compile.
+      // No block fits even without registers, or no launch: nothing to compile.
       result.evaluations.push_back(std::move(b));
       continue;
     }
@@ -75,10 +82,8 @@ void run_bounded_grid(const KernelTemplate& kernel, const Problem& problem, cons
   std::size_t next = 0;
   while (true) {
     while (next < order.size() && in_flight.size() < ahead && cutoff.worth_compiling(bound[order[next]])) {
-      const search::Config& c = configs[order[next]];
-      LaunchSpec launch = kernel.launch(c, problem);
-      auto future = pool.submit(compile_request(kernel, launch, compile_cc));
-      in_flight.push_back({Pending{c, std::move(launch), std::move(future)}, bound[order[next]]});
+      in_flight.push_back(
+          {submit_candidate(kernel, problem, target, compile_cc, pool, configs[order[next]]), bound[order[next]]});
       ++next;
     }
     if (in_flight.empty()) break;

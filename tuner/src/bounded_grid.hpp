@@ -32,12 +32,13 @@ namespace memtune {
 // block's (CacheShare::one_block), and the latency of a dependent round trip
 // is the unloaded one (loaded_latency_gain 0: the loaded latency grows with
 // the DRAM utilisation, which a higher occupancy can raise).
-Evaluation model_lower_bound(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+// A configuration that cannot be launched (a zero grid) gets launch_failed.
+Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& problem, const Target& target,
                              const search::Config& config, std::uint64_t bytes_moved);
 
 // The same configuration without registers (nothing compiled), predicted with
 // the model's own parameters: an estimate, not a bound (model_prior.hpp).
-Evaluation model_estimate(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+Evaluation model_estimate(const KernelDescription& kernel, const Problem& problem, const Target& target,
                           const search::Config& config, std::uint64_t bytes_moved);
 
 // The k best predicted times so far, and whether a bound can still beat them.
@@ -60,7 +61,7 @@ private:
 };
 
 // Fills result.evaluations, compile_cache_hits and configs_not_compiled.
-void run_bounded_grid(const KernelTemplate& kernel, const Problem& problem, const Target& target, int compile_cc,
+void run_bounded_grid(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
                       const TuneOptions& options, CompilePool& pool, TuningResult& result,
                       const std::function<Evaluation(Pending&)>& evaluate);
 

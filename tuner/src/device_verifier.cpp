@@ -4,6 +4,7 @@
 #include <memtune/device_verifier.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -13,15 +14,32 @@ namespace {
 
 // result[0] += number of elements out of tolerance; result[1] = max error
 // (as the bits of a non-negative double, whose order matches the integers');
-// result[2] = min index out of tolerance.
+// result[2] = min index out of tolerance. `type` is memtune::ElementType's
+// value: one kernel for every output type (the switch is uniform per launch).
 constexpr const char* kCompareSource = R"(
-extern "C" __global__ void memtune_compare(const float* __restrict__ out, const double* __restrict__ ref,
-                                           long long n, double tol, unsigned long long* result) {
+__device__ double memtune_load(const void* p, int type, long long i) {
+  switch (type) {
+  case 0: return ((const float*)p)[i];
+  case 1: return ((const double*)p)[i];
+  case 2: return ((const signed char*)p)[i];
+  case 3: return ((const unsigned char*)p)[i];
+  case 4: return ((const short*)p)[i];
+  case 5: return ((const unsigned short*)p)[i];
+  case 6: return ((const int*)p)[i];
+  case 7: return ((const unsigned int*)p)[i];
+  case 8: return (double)((const long long*)p)[i];
+  default: return (double)((const unsigned long long*)p)[i];
+  }
+}
+
+extern "C" __global__ void memtune_compare(const void* __restrict__ out, int type, const double* __restrict__ ref,
+                                           long long n, double abs_tol, double rel_tol, unsigned long long* result) {
   unsigned long long bad = 0, first = ~0ULL;
   double worst = 0.0;
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    double err = fabs((double)out[i] - ref[i]);
-    if (!(err <= tol)) {            // written so that NaN fails
+    const double r = ref[i];
+    double err = fabs(memtune_load(out, type, i) - r);
+    if (!(err <= abs_tol + rel_tol * fabs(r))) { // written so that NaN fails
       ++bad;
       if ((unsigned long long)i < first) first = (unsigned long long)i;
       if (err != err) err = __longlong_as_double(0x7ff0000000000000LL); // NaN counts as infinite
@@ -41,13 +59,14 @@ extern "C" __global__ void memtune_compare(const float* __restrict__ out, const 
 }
 )";
 
+static_assert(static_cast<int>(ElementType::f32) == 0 && static_cast<int>(ElementType::f64) == 1 &&
+                  static_cast<int>(ElementType::i8) == 2 && static_cast<int>(ElementType::i64) == 8 &&
+                  static_cast<int>(ElementType::u64) == 9,
+              "memtune_load's type codes follow ElementType");
+
 } // namespace
 
-DeviceVerifier::DeviceVerifier(std::span<const double> reference, double tolerance, const UploadContext& context)
-    : n_(static_cast<std::int64_t>(reference.size())), tolerance_(tolerance),
-      reference_(reference.size_bytes()), result_(3 * sizeof(unsigned long long)),
-      host_result_(3 * sizeof(unsigned long long)) {
-  reference_.upload(reference.data(), reference.size_bytes());
+CompareKernel::CompareKernel(const UploadContext& context) {
   CompileRequest request;
   request.source = kCompareSource;
   request.source_name = "memtune_compare.cu";
@@ -56,29 +75,49 @@ DeviceVerifier::DeviceVerifier(std::span<const double> reference, double toleran
   const CompileResult compiled = compile_cached(request, context.cache);
   if (!compiled.ok) throw std::logic_error("the verification kernel does not compile:\n" + compiled.log);
   module_ = cuda::Module(compiled.cubin);
-  compare_ = module_.function(compiled.lowered_name);
+  function_ = module_.function(compiled.lowered_name);
 }
+
+DeviceVerifier::DeviceVerifier(std::span<const double> expected, ElementType type, Tolerance tolerance,
+                               std::shared_ptr<const CompareKernel> kernel)
+    : n_(static_cast<std::int64_t>(expected.size())), type_(type), tolerance_(tolerance),
+      expected_(expected.size_bytes()),
+      result_(3 * sizeof(unsigned long long)), host_result_(3 * sizeof(unsigned long long)), kernel_(std::move(kernel)) {
+  expected_.upload(expected.data(), expected.size_bytes());
+  for (double e : expected) largest_expected_ = std::max(largest_expected_, std::fabs(e));
+}
+
+DeviceVerifier::DeviceVerifier(std::span<const double> expected, double tolerance, const UploadContext& context)
+    : DeviceVerifier(expected, ElementType::f32, Tolerance{tolerance, 0.0}, std::make_shared<const CompareKernel>(context)) {}
 
 Verification DeviceVerifier::verify(CUdeviceptr out, CUstream stream) {
   const cuda::DriverApi& cu = cuda::driver_api();
   MEMTUNE_CU(cu.cuMemsetD32Async(result_.get(), 0U, 4, stream));                                  // count, max error
   MEMTUNE_CU(cu.cuMemsetD32Async(result_.get() + 2 * sizeof(unsigned long long), ~0U, 2, stream)); // first bad
-  CUdeviceptr ref = reference_.get(), res = result_.get();
+  CUdeviceptr ref = expected_.get(), res = result_.get();
   long long n = n_;
-  double tol = tolerance_;
-  void* args[] = {&out, &ref, &n, &tol, &res};
+  int type = static_cast<int>(type_);
+  double abs_tol = tolerance_.abs, rel_tol = tolerance_.rel;
+  void* args[] = {&out, &type, &ref, &n, &abs_tol, &rel_tol, &res};
   const unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>((n_ + 255) / 256, 1, 4096));
-  MEMTUNE_CU(cu.cuLaunchKernel(compare_, blocks, 1, 1, 256, 1, 1, 0, stream, args, nullptr));
+  MEMTUNE_CU(cu.cuLaunchKernel(kernel_->function(), blocks, 1, 1, 256, 1, 1, 0, stream, args, nullptr));
   MEMTUNE_CU(cu.cuMemcpyDtoHAsync(host_result_.get(), result_.get(), 3 * sizeof(unsigned long long), stream));
   MEMTUNE_CU(cu.cuStreamSynchronize(stream));
 
   const auto r = host_result_.as<const unsigned long long>();
   Verification v;
-  v.tolerance = tolerance_;
   v.bad_count = static_cast<std::int64_t>(r[0]);
   std::memcpy(&v.max_abs_error, &r[1], sizeof(double));
   v.first_bad = r[2] == std::numeric_limits<unsigned long long>::max() ? -1 : static_cast<std::int64_t>(r[2]);
   v.ok = v.bad_count == 0;
+  const auto allowed = [&](double ref) { return tolerance_.abs + tolerance_.rel * std::fabs(ref); };
+  if (v.first_bad >= 0 && v.first_bad < n_) {
+    double ref = 0.0;
+    MEMTUNE_CU(cu.cuMemcpyDtoH(&ref, expected_.get() + static_cast<CUdeviceptr>(v.first_bad) * sizeof(double), sizeof ref));
+    v.tolerance = allowed(ref);
+  } else {
+    v.tolerance = allowed(largest_expected_);
+  }
   return v;
 }
 

@@ -55,11 +55,12 @@ void Timer::flush() {
   if (options_.flush_l2) flush_buffer_.fill_u32(0x3F800000U, stream_.get());
 }
 
-Timing Timer::time(const std::function<void(CUstream)>& launch) {
+Timing Timer::time(const std::function<void(CUstream)>& launch, const std::function<void(CUstream)>& before_sample) {
   const auto begin = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
 
   for (int i = 0; i < options_.warmup; ++i) {
+    if (before_sample) before_sample(stream_.get());
     flush();
     starts_[0].record(stream_.get());
     launch(stream_.get());
@@ -70,6 +71,7 @@ Timing Timer::time(const std::function<void(CUstream)>& launch) {
   std::vector<double> samples;
   while (true) {
     for (int i = 0; i < kBatch; ++i) {
+      if (before_sample) before_sample(stream_.get());
       flush();
       starts_[i].record(stream_.get());
       launch(stream_.get());

@@ -7,6 +7,7 @@
 #include <memtune/model_evaluator.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace memtune {
 namespace {
@@ -107,9 +108,19 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
 
 } // namespace
 
-void predict_candidate(Evaluation& e, const KernelTemplate& kernel, const Problem& problem, const Target& target,
+void predict_occupancy(Evaluation& e, const Target& target) {
+  e.occupancy = model::compute_occupancy(target, {e.block_threads, e.resources.registers, e.resources.static_smem_bytes,
+                                                  e.dynamic_smem_bytes});
+  if (e.occupancy.blocks_per_sm == 0) {
+    e.status = Status::exceeds_device_limits;
+    e.reason = e.occupancy.cannot_launch.empty() ? "no block fits on an SM" : e.occupancy.cannot_launch;
+  }
+}
+
+void predict_candidate(Evaluation& e, const KernelDescription& kernel, const Problem& problem, const Target& target,
                        std::uint64_t bytes_moved, const model::TimeModelParams& params, CacheShare share) {
-  const AccessPattern pattern = kernel.access_pattern(e.config, problem, target);
+  if (!kernel.has_model()) throw std::logic_error(kernel.name + " has no access pattern: its time cannot be modeled");
+  const AccessPattern pattern = kernel.hooks.access_pattern(e.config, problem, target);
   e.block_threads = pattern.block_threads;
   e.occupancy = model::compute_occupancy(target, {pattern.block_threads, e.resources.registers,
                                                   e.resources.static_smem_bytes, e.dynamic_smem_bytes});
@@ -128,10 +139,11 @@ void predict_candidate(Evaluation& e, const KernelTemplate& kernel, const Proble
   e.model = std::move(m);
 }
 
-void explain_measured_candidate(Evaluation& e, const KernelTemplate& kernel, const Problem& problem,
+void explain_measured_candidate(Evaluation& e, const KernelDescription& kernel, const Problem& problem,
                                 const Target& target, const model::TimeModelParams& params) {
-  if (e.occupancy.blocks_per_sm == 0) return;
-  e.model = analyze(e, kernel.access_pattern(e.config, problem, target), target, params, CacheShare::resident_warps);
+  if (e.occupancy.blocks_per_sm == 0 || !kernel.has_model()) return;
+  e.model = analyze(e, kernel.hooks.access_pattern(e.config, problem, target), target, params,
+                    CacheShare::resident_warps);
   e.model->compiled_for_cc = target.compute_capability();
 }
 

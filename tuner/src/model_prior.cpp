@@ -14,8 +14,10 @@ namespace {
 
 // The no-register-limit estimate [s] of every config of `space` the model
 // can place on `target` (bounded_grid.hpp, model_estimate): no compile.
-std::map<search::Config, double> predicted_seconds(const KernelTemplate& kernel, const Problem& problem,
+std::map<search::Config, double> predicted_seconds(const KernelDescription& kernel, const Problem& problem,
                                                    const Target& target, const search::Space& space) {
+  if (!kernel.has_model())
+    throw std::invalid_argument(kernel.name + " has no model (no access pattern), so the model cannot be a prior");
   const std::uint64_t bytes = kernel.bytes_moved(problem);
   std::map<search::Config, double> out;
   for (const search::Config& c : space.enumerate()) {
@@ -43,13 +45,13 @@ std::function<double(const search::Config&)> log_prior(const std::map<search::Co
 
 } // namespace
 
-std::function<double(const search::Config&)> model_prior(const KernelTemplate& kernel, const Problem& problem,
+std::function<double(const search::Config&)> model_prior(const KernelDescription& kernel, const Problem& problem,
                                                           const Target& target, const search::Space& space) {
   return log_prior(predicted_seconds(kernel, problem, target, space),
-                   "model prior: the model predicts no config of " + kernel.name() + " on " + target.name);
+                   "model prior: the model predicts no config of " + kernel.name + " on " + target.name);
 }
 
-std::function<double(const search::Config&)> transfer_prior(const KernelTemplate& kernel, const Problem& problem,
+std::function<double(const search::Config&)> transfer_prior(const KernelDescription& kernel, const Problem& problem,
                                                              const Target& target, const TransferSource& source,
                                                              const search::Space& space) {
   const std::map<search::Config, double> target_model = predicted_seconds(kernel, problem, target, space);
@@ -63,7 +65,7 @@ std::function<double(const search::Config&)> transfer_prior(const KernelTemplate
     if (e.timing && e.timing->median_s > 0.0) source_model.emplace(c, e.timing->median_s);
   }
   return log_prior(transfer_times(source, space, target_model, source_model).seconds,
-                   "transfer prior: the model predicts no config of " + kernel.name() + " on " + target.name);
+                   "transfer prior: the model predicts no config of " + kernel.name + " on " + target.name);
 }
 
 } // namespace memtune

@@ -11,18 +11,19 @@
 
 namespace memtune {
 
-TuningResult tune_modeled(const KernelTemplate& kernel, const Problem& given, const Target& target,
+TuningResult tune_modeled(const KernelDescription& kernel, const Problem& given, const Target& target,
                           const TuneOptions& options) {
   if (options.transfer_from) return tune_transferred(kernel, given, target, options);
   const auto start = std::chrono::steady_clock::now();
-  const Problem problem = complete_problem(kernel.problem_parameters(), given);
-  check_baseline_names(kernel, options.compare);
+  const Problem problem = kernel.complete(given);
+  kernel.check_baseline_names(options.compare);
 
   TuningResult result = new_tuning_result(kernel, problem, target, options, /*measured=*/false);
   const CompilerChoice compiler = choose_compiler(target.compute_capability(), options.nvrtc_kepler);
   result.compiled_for_cc = compiler.compute_capability;
   result.compiler = compiler.compiler;
   result.compiler_note = compiler.note;
+  result.time_modeled = kernel.has_model();
 
   std::optional<CompileCache> cache;
   if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
@@ -30,19 +31,36 @@ TuningResult tune_modeled(const KernelTemplate& kernel, const Problem& given, co
 
   const auto evaluate = [&](Pending& p) {
     Evaluation e;
-    if (!take_compiled(p, target, e)) return e;
+    const std::optional<CompileResult> compiled = take_compiled(p, target, e);
+    if (!compiled) return e;
+    check_signature(kernel, *compiled);
+    if (!result.time_modeled) {
+      predict_occupancy(e, target);
+      return e;
+    }
     predict_candidate(e, kernel, problem, target, result.bytes_moved);
     if (e.model) e.model->compiled_for_cc = result.compiled_for_cc;
     return e;
   };
-  // A whole grid with no stop rule is where compiling every candidate costs
-  // most and the top k is all that is shown: bound it (bounded_grid.hpp).
-  const bool whole_grid = options.strategy == "grid" && options.exact_top > 0 && options.budget == 0 &&
-                          options.time_budget_s <= 0 && options.patience == 0;
-  if (whole_grid)
-    run_bounded_grid(kernel, problem, target, result.compiled_for_cc, options, pool, result, evaluate);
-  else
-    run_search_loop(kernel, problem, result.compiled_for_cc, options, pool, result, evaluate);
+  if (!result.time_modeled) {
+    // Without predicted times no strategy can learn or rank: the candidates
+    // are compiled in grid order (within the budget) for their registers.
+    TuneOptions grid = options;
+    if (options.strategy != "grid")
+      result.strategy = "grid (" + options.strategy + " needs predicted times; " + kernel.name +
+                        " has no access pattern, so its time is not modeled)";
+    grid.strategy = "grid";
+    run_search_loop(kernel, problem, target, result.compiled_for_cc, grid, pool, result, evaluate);
+  } else {
+    // A whole grid with no stop rule is where compiling every candidate costs
+    // most and the top k is all that is shown: bound it (bounded_grid.hpp).
+    const bool whole_grid = options.strategy == "grid" && options.exact_top > 0 && options.budget == 0 &&
+                            options.time_budget_s <= 0 && options.patience == 0;
+    if (whole_grid)
+      run_bounded_grid(kernel, problem, target, result.compiled_for_cc, options, pool, result, evaluate);
+    else
+      run_search_loop(kernel, problem, target, result.compiled_for_cc, options, pool, result, evaluate);
+  }
   // Baselines are libraries timed on the local GPU: a modeled run has none.
   for (const std::string& name : options.compare)
     result.baselines.push_back({name, {}, false, false,

@@ -1,5 +1,9 @@
 #include "search_loop.hpp"
 
+#include "only_axes.hpp"
+
+#include <memtune/description/description_json.hpp>
+#include <memtune/description/kernel_signature.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/search/stop_rules.hpp>
 
@@ -21,30 +25,36 @@ search::StopRules stop_rules(const TuneOptions& o) {
 } // namespace
 
 void fix_axes(search::Space& space, const std::map<std::string, std::string>& only) {
-  for (const auto& [name, text] : only) {
-    const search::Axis* axis = nullptr;
-    std::string names;
-    for (const auto& a : space.axes()) {
-      if (a.name == name) axis = &a;
-      names += (names.empty() ? "" : ", ") + a.name;
-    }
-    if (!axis) throw std::invalid_argument("--only " + name + "=" + text + ": no axis '" + name + "' (axes: " + names + ")");
-    const std::optional<std::int64_t> value = axis->parse(text);
-    if (!value) {
-      std::string values;
-      for (const auto v : axis->values) values += (values.empty() ? "" : ", ") + axis->format(v);
-      throw std::invalid_argument("--only " + name + "=" + text + ": not a value of " + name + " (values: " + values + ")");
-    }
-    space.require((search::axis(name) == search::Expr(*value)).because("fixed by --only " + name + "=" + text));
-  }
+  for (search::Constraint& c : only_constraints(space, only)) space.require(std::move(c));
 }
 
-TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+Pending submit_candidate(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+                         CompilePool& pool, search::Config config) {
+  Pending p;
+  p.config = std::move(config);
+  try {
+    p.launch = kernel.launch(p.config, problem, target);
+  } catch (const std::invalid_argument& e) {
+    p.launch_error = e.what();
+    return p;
+  }
+  p.compiled = pool.submit(kernel.compile_request(p.launch, compile_cc));
+  return p;
+}
+
+void check_signature(const KernelDescription& kernel, const CompileResult& compiled) {
+  if (auto mismatch = signature_mismatch(kernel, compiled.lowered_name))
+    throw DescriptionError(kernel.origin.empty() ? "description '" + kernel.name + "'" : kernel.origin, "arguments",
+                           *mismatch);
+}
+
+TuningResult new_tuning_result(const KernelDescription& kernel, const Problem& problem, const Target& target,
                                const TuneOptions& options, bool measured) {
   TuningResult result;
-  result.template_name = kernel.name();
+  result.template_name = kernel.name;
+  result.kernel_fingerprint = kernel.fingerprint();
   result.problem = problem;
-  result.problem_parameters = kernel.problem_parameters();
+  result.problem_parameters = kernel.problem;
   result.device = fingerprint(target);
   result.target_name = target.name;
   result.measured = measured;
@@ -60,11 +70,17 @@ TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& prob
   }
   result.bytes_moved = kernel.bytes_moved(problem);
   result.peak_dram_gbs = target.dram_bandwidth_gbs;
+  if (options.on_start) options.on_start(result);
   return result;
 }
 
 std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Evaluation& e) {
   e.config = p.config;
+  if (!p.launch_error.empty()) {
+    e.status = Status::launch_failed;
+    e.reason = p.launch_error;
+    return std::nullopt;
+  }
   e.block_threads = static_cast<int>(p.launch.block.count());
   e.dynamic_smem_bytes = p.launch.dynamic_smem_bytes;
   CompileResult compiled;
@@ -119,8 +135,9 @@ std::string summarize_log(const std::string& log) {
   return out.empty() ? log.substr(0, 300) : out;
 }
 
-void run_search_loop(const KernelTemplate& kernel, const Problem& problem, int compile_cc, const TuneOptions& options,
-                     CompilePool& pool, TuningResult& result, const std::function<Evaluation(Pending&)>& evaluate,
+void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+                     const TuneOptions& options, CompilePool& pool, TuningResult& result,
+                     const std::function<Evaluation(Pending&)>& evaluate,
                      const search::StrategyOptions& strategy_options) {
   std::mt19937_64 engine(options.seed);
   auto strategy = search::make_strategy(options.strategy, result.space, engine, strategy_options);
@@ -144,9 +161,7 @@ void run_search_loop(const KernelTemplate& kernel, const Problem& problem, int c
         exhausted = true;
         break;
       }
-      LaunchSpec launch = kernel.launch(*next, problem);
-      auto future = pool.submit(compile_request(kernel, launch, compile_cc));
-      pending.push_back({std::move(*next), std::move(launch), std::move(future)});
+      pending.push_back(submit_candidate(kernel, problem, target, compile_cc, pool, std::move(*next)));
       ++proposed;
     }
     if (pending.empty()) break;

@@ -3,7 +3,7 @@
 // configurations, the pool compiles them ahead, `evaluate` turns each into an
 // Evaluation, the strategy learns from it, and the stop rules end the search.
 #include <memtune/compile/compile_pool.hpp>
-#include <memtune/kernel_template.hpp>
+#include <memtune/description/kernel_description.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/tuner.hpp>
 
@@ -17,8 +17,17 @@ namespace memtune {
 struct Pending {
   search::Config config;
   LaunchSpec launch;
-  std::future<CompileResult> compiled;
+  std::future<CompileResult> compiled; // not valid when launch_error is set
+  std::string launch_error;            // the description cannot launch this configuration (a zero grid, ...)
 };
+
+// A candidate for `config`: its launch, and its compile submitted to the pool.
+Pending submit_candidate(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+                         CompilePool& pool, search::Config config);
+
+// Throws DescriptionError when the description's arguments do not match the
+// compiled kernel's parameters (kernel_signature.hpp).
+void check_signature(const KernelDescription& kernel, const CompileResult& compiled);
 
 // Thrown by an evaluation when the GPU context is unusable (sticky error):
 // the run stops, keeping what was evaluated.
@@ -28,8 +37,8 @@ struct ContextLost {
 
 // Starts a candidate's evaluation from its compile: fills the config, launch
 // facts and resources into `e` and returns the compiled kernel; or records the
-// failure (compile error, resources over the target's limits) in `e` and
-// returns nullopt.
+// failure (no launch, compile error, resources over the target's limits) in
+// `e` and returns nullopt.
 std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Evaluation& e);
 
 // Why a compiled candidate cannot run on the target (registers or shared
@@ -44,13 +53,14 @@ void fix_axes(search::Space& space, const std::map<std::string, std::string>& on
 
 // A result with everything known before the search: problem, device, space,
 // bytes, and what the constraints pruned.
-TuningResult new_tuning_result(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+TuningResult new_tuning_result(const KernelDescription& kernel, const Problem& problem, const Target& target,
                                const TuneOptions& options, bool measured);
 
 // Fills result.evaluations, compile_cache_hits, stop_reason and aborted.
 // `strategy_options` reach search::make_strategy (e.g. bayes's prior mean).
-void run_search_loop(const KernelTemplate& kernel, const Problem& problem, int compile_cc, const TuneOptions& options,
-                     CompilePool& pool, TuningResult& result, const std::function<Evaluation(Pending&)>& evaluate,
+void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+                     const TuneOptions& options, CompilePool& pool, TuningResult& result,
+                     const std::function<Evaluation(Pending&)>& evaluate,
                      const search::StrategyOptions& strategy_options = {});
 
 } // namespace memtune

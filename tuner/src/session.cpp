@@ -14,27 +14,20 @@ cuda::Context open_context(int ordinal) {
   return cuda::Context(ordinal);
 }
 
-std::vector<std::string> size_keys(const KernelTemplate& kernel) {
-  std::vector<std::string> keys;
-  for (const auto& p : kernel.problem_parameters())
-    if (p.is_size) keys.push_back(p.name);
-  return keys;
-}
-
 } // namespace
 
 Session::Session(int device) : ordinal_(device), context_(open_context(device)), target_(local_target(device)) {}
 
-TuningResult Session::tune(const KernelTemplate& kernel, const Problem& problem, TuneOptions options) const {
+TuningResult Session::tune(const KernelDescription& kernel, const Problem& problem, TuneOptions options) const {
   options.device = ordinal_;
   context_.make_current();
   return memtune::tune(kernel, problem, options);
 }
 
-Choice Session::load(const KernelTemplate& kernel, const Problem& given, const search::Config& config,
+Choice Session::load(const KernelDescription& kernel, const Problem& given, const search::Config& config,
                      std::string origin, std::string rationale) const {
   context_.make_current();
-  const Problem problem = complete_problem(kernel.problem_parameters(), given);
+  const Problem problem = kernel.complete(given);
   const search::Space space = kernel.space(problem, target_);
   if (auto why = space.violation(config))
     throw std::invalid_argument("configuration " + space.format(config) + " is not valid here: " + *why);
@@ -43,9 +36,10 @@ Choice Session::load(const KernelTemplate& kernel, const Problem& given, const s
   c.config = config;
   c.origin = std::move(origin);
   c.rationale = std::move(rationale);
-  c.launch = kernel.launch(config, problem);
+  c.launch = kernel.launch(config, problem, target_);
+  c.target = target_;
   const CompileCache cache(CompileCache::default_folder());
-  const CompileResult compiled = compile_cached(compile_request(kernel, c.launch, target_.compute_capability()), &cache);
+  const CompileResult compiled = compile_cached(kernel.compile_request(c.launch, target_.compute_capability()), &cache);
   if (!compiled.ok) throw std::runtime_error("configuration " + space.format(config) + " does not compile:\n" + compiled.log);
   c.module = std::make_shared<cuda::Module>(compiled.cubin);
   c.function = c.module->function(compiled.lowered_name);
@@ -55,9 +49,9 @@ Choice Session::load(const KernelTemplate& kernel, const Problem& given, const s
   return c;
 }
 
-Choice Session::tune_or_load(const KernelTemplate& kernel, const Problem& given, ProfileStore& store,
+Choice Session::tune_or_load(const KernelDescription& kernel, const Problem& given, ProfileStore& store,
                              TuneOptions options) const {
-  const Problem problem = complete_problem(kernel.problem_parameters(), given);
+  const Problem problem = kernel.complete(given);
   const search::Space space = kernel.space(problem, target_);
 
   if (const char* pinned = std::getenv("MEMTUNE_CONFIG"); pinned && *pinned) {
@@ -65,7 +59,7 @@ Choice Session::tune_or_load(const KernelTemplate& kernel, const Problem& given,
     return load(kernel, problem, config, "MEMTUNE_CONFIG", "pinned by the MEMTUNE_CONFIG environment variable");
   }
 
-  if (auto entry = store.lookup(device(), kernel.name(), problem, size_keys(kernel))) {
+  if (auto entry = store.lookup(device(), kernel.name, problem, kernel.size_variables())) {
     const search::Config config = space.config_from_json(entry->config);
     if (space.is_valid(config)) {
       const bool exact = entry->problem == problem;
@@ -77,12 +71,12 @@ Choice Session::tune_or_load(const KernelTemplate& kernel, const Problem& given,
   const char* no_tune = std::getenv("MEMTUNE_NO_TUNE");
   if (no_tune && *no_tune && std::string(no_tune) != "0")
     return load(kernel, problem, kernel.default_config(problem, target_), "default",
-                "tuning disabled by MEMTUNE_NO_TUNE and no profile entry: the template's default configuration");
+                "tuning disabled by MEMTUNE_NO_TUNE and no profile entry: the description's default configuration");
 
   const TuningResult result = tune(kernel, problem, options);
   if (!result.best())
     return load(kernel, problem, kernel.default_config(problem, target_), "default",
-                "tuning found no working configuration; using the template's default");
+                "tuning found no working configuration; using the description's default");
   store.save(make_profile_entry(result));
   return load(kernel, problem, result.best()->config, "tuned", rationale(result));
 }

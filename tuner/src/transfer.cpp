@@ -55,7 +55,7 @@ std::string TransferSource::describe() const {
          " configuration" + (trials.size() == 1 ? "" : "s") + " measured";
 }
 
-TransferSource load_transfer_source(const std::filesystem::path& file, const KernelTemplate& kernel,
+TransferSource load_transfer_source(const std::filesystem::path& file, const KernelDescription& kernel,
                                     const Problem& problem, const model::TargetCatalog& catalog) {
   std::ifstream in(file);
   if (!in) throw TransferError(file.string() + ": cannot open the file");
@@ -77,8 +77,8 @@ TransferSource load_transfer_source(const std::filesystem::path& file, const Ker
     } catch (const std::exception& e) {
       throw TransferError(e.what());
     }
-    if (rec.template_name != kernel.name())
-      throw TransferError(file.string() + ": a recording of " + rec.template_name + ", not of " + kernel.name());
+    if (rec.template_name != kernel.name)
+      throw TransferError(file.string() + ": a recording of " + rec.template_name + ", not of " + kernel.name);
     const Problem recorded = rec.problem.get<Problem>();
     if (recorded != problem)
       throw TransferError(file.string() + ": recorded for " + format_problem(recorded) + ", not for " +
@@ -98,7 +98,7 @@ TransferSource load_transfer_source(const std::filesystem::path& file, const Ker
     }
     std::set<std::string> devices;
     for (const auto& e : entries) {
-      if (e.template_name != kernel.name() || e.problem != problem || e.mode != "measured") continue;
+      if (e.template_name != kernel.name || e.problem != problem || e.mode != "measured") continue;
       devices.insert(e.device.name);
       s.device_name = e.device.name;
       for (const auto& [name, value] : e.config.items()) s.axes.push_back(name);
@@ -108,7 +108,7 @@ TransferSource load_transfer_source(const std::filesystem::path& file, const Ker
           s.trials.emplace_back(r["config"], r["time_s"].get<double>());
     }
     if (devices.size() > 1)
-      throw TransferError(file.string() + ": measured entries of " + kernel.name() + " " + format_problem(problem) +
+      throw TransferError(file.string() + ": measured entries of " + kernel.name + " " + format_problem(problem) +
                           " for " + std::to_string(devices.size()) + " GPUs; keep one GPU's entries in the store");
     std::sort(s.axes.begin(), s.axes.end());
     s.axes.erase(std::unique(s.axes.begin(), s.axes.end()), s.axes.end());
@@ -118,7 +118,7 @@ TransferSource load_transfer_source(const std::filesystem::path& file, const Ker
   }
   std::sort(s.axes.begin(), s.axes.end());
   if (s.trials.empty())
-    throw TransferError(file.string() + ": no configuration of " + kernel.name() + " " + format_problem(problem) +
+    throw TransferError(file.string() + ": no configuration of " + kernel.name + " " + format_problem(problem) +
                         " measured successfully");
   return s;
 }

@@ -7,10 +7,13 @@
 
 namespace memtune {
 
-TuningResult tune_transferred(const KernelTemplate& kernel, const Problem& given, const Target& target,
+TuningResult tune_transferred(const KernelDescription& kernel, const Problem& given, const Target& target,
                               const TuneOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  const Problem problem = complete_problem(kernel.problem_parameters(), given);
+  if (!kernel.has_model())
+    throw TransferError(kernel.name + " has no access pattern: the model cannot scale its times from one GPU to "
+                        "another, so --from cannot predict it");
+  const Problem problem = kernel.complete(given);
   const TransferSource source = load_transfer_source(*options.transfer_from, kernel, problem, load_targets());
 
   // Both GPUs over the whole space: the transfer needs every configuration's

@@ -5,13 +5,14 @@
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/error.hpp>
 #include <memtune/cuda/module.hpp>
+#include <memtune/description/workload.hpp>
 #include <memtune/device.hpp>
-#include <memtune/device_verifier.hpp>
 #include <memtune/model_evaluator.hpp>
 #include <memtune/model_prior.hpp>
 #include <memtune/targets.hpp>
 #include <memtune/tuner.hpp>
 
+#include "reference_run.hpp"
 #include "search_loop.hpp"
 
 #include <chrono>
@@ -29,18 +30,28 @@ int function_attribute(CUfunction fn, CUfunction_attribute attribute) {
   return value;
 }
 
+// "12 of the outputs wrong (out), first at index 96; max error inf > tolerance 1e-06"
+std::string describe_wrong(const Verification& v) {
+  char buf[240];
+  std::snprintf(buf, sizeof buf, "%lld of the outputs wrong%s, first at index %lld; max error %.3g > tolerance %.3g",
+                static_cast<long long>(v.bad_count), v.buffer.empty() ? "" : (" (" + v.buffer + ")").c_str(),
+                static_cast<long long>(v.first_bad), v.max_abs_error, v.tolerance);
+  return v.note.empty() ? std::string(buf) : std::string(buf) + "; " + v.note;
+}
+
 class CandidateRunner {
 public:
-  CandidateRunner(const KernelTemplate& kernel, const Problem& problem, const Target& target, Workload& workload,
+  CandidateRunner(const KernelDescription& kernel, const Target& target, DescribedWorkload& workload,
                   std::uint64_t bytes_moved, Timer& timer, const search::Space& space)
-      : kernel_(kernel), problem_(problem), target_(target), workload_(workload), bytes_moved_(bytes_moved),
-        timer_(timer), space_(space) {}
+      : kernel_(kernel), target_(target), workload_(workload), bytes_moved_(bytes_moved), timer_(timer),
+        space_(space) {}
 
   Evaluation run(Pending& p, double ceiling_gbps) {
     Evaluation e;
     const std::optional<CompileResult> compiled_or_failed = take_compiled(p, target_, e);
     if (!compiled_or_failed) return e;
     const CompileResult& compiled = *compiled_or_failed;
+    check_signature(kernel_, compiled);
 
     const cuda::DriverApi& cu = cuda::driver_api();
     try {
@@ -62,8 +73,13 @@ public:
         return fail(std::move(e), Status::exceeds_device_limits,
                     "no block fits on an SM" + (e.occupancy.cannot_launch.empty() ? "" : ": " + e.occupancy.cannot_launch));
 
-      workload_.prepare(module.get());
-      std::vector<void*> args = workload_.kernel_args(p.config);
+      std::vector<void*> args;
+      try {
+        args = workload_.kernel_args(p.config);
+        workload_.prepare(module.get(), p.config);
+      } catch (const std::invalid_argument& err) {
+        return fail(std::move(e), Status::launch_failed, err.what());
+      }
       const LaunchSpec& l = p.launch;
       auto launch = [&](CUstream s) {
         MEMTUNE_CU(cu.cuLaunchKernel(fn, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y, l.block.z,
@@ -80,16 +96,13 @@ public:
       }
       const Verification v = workload_.verify(timer_.stream());
       e.max_abs_error = v.max_abs_error;
-      if (!v.ok) {
-        char buf[200];
-        std::snprintf(buf, sizeof buf, "%lld of the outputs wrong, first at index %lld; max error %.3g > tolerance %.3g",
-                      static_cast<long long>(v.bad_count), static_cast<long long>(v.first_bad), v.max_abs_error,
-                      v.tolerance);
-        return fail(std::move(e), Status::wrong_result, buf);
-      }
+      if (!v.ok) return fail(std::move(e), Status::wrong_result, describe_wrong(v));
 
       try {
-        e.timing = timer_.time(launch);
+        // An inout buffer is refilled before every sample, outside the timed region.
+        std::function<void(CUstream)> refill;
+        if (workload_.refills_before_launch()) refill = [&](CUstream s) { workload_.before_launch(s); };
+        e.timing = timer_.time(launch, refill);
       } catch (const Timeout& t) {
         return fail(std::move(e), Status::timeout, t.what());
       }
@@ -111,10 +124,9 @@ private:
     return e;
   }
 
-  const KernelTemplate& kernel_;
-  const Problem& problem_;
+  const KernelDescription& kernel_;
   const Target& target_;
-  Workload& workload_;
+  DescribedWorkload& workload_;
   std::uint64_t bytes_moved_;
   Timer& timer_;
   const search::Space& space_;
@@ -123,9 +135,10 @@ private:
 // The rationale's facts (conflict ways, sectors, bounds) come from the model.
 // Only for the candidates a user sees: replaying every candidate's accesses
 // would cost more than measuring it.
-void explain_shown_candidates(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+void explain_shown_candidates(const KernelDescription& kernel, const Problem& problem, const Target& target,
                               TuningResult& result) {
   constexpr std::size_t kShown = 10;
+  if (!kernel.has_model()) return;
   model::TimeModelParams params;
   if (target.dram_bandwidth_gbs > 0 && result.ceiling && result.ceiling->gbps > 0)
     params.dram_efficiency = std::min(1.0, result.ceiling->gbps / target.dram_bandwidth_gbs);
@@ -144,14 +157,15 @@ void explain_shown_candidates(const KernelTemplate& kernel, const Problem& probl
 // warm-up, median and spread) on the workload's buffers, after a poisoned
 // launch is verified against the reference. A baseline's failure is recorded,
 // like a candidate's.
-void time_baselines(const std::vector<std::string>& names, Workload& workload, Timer& timer,
-                    const cuda::Context& context, TuningResult& result) {
+void time_baselines(const KernelDescription& kernel, const Problem& problem, const std::vector<std::string>& names,
+                    DescribedWorkload& workload, Timer& timer, const cuda::Context& context, TuningResult& result) {
   for (const std::string& name : names) {
     BaselineResult b;
     b.name = name;
     try {
       context.make_current(); // libraries on the runtime API adopt the current context
-      std::unique_ptr<Baseline> baseline = workload.make_baseline(name);
+      const BaselineContext buffers{problem, [&](const std::string& buffer) { return workload.buffer(buffer); }};
+      std::unique_ptr<Baseline> baseline = kernel.hooks.baselines.at(name)(buffers);
       b.description = baseline->description();
       b.available = baseline->available();
       if (!b.available) {
@@ -163,11 +177,7 @@ void time_baselines(const std::vector<std::string>& names, Workload& workload, T
         b.max_abs_error = v.max_abs_error;
         b.verified = v.ok;
         if (!v.ok) {
-          char buf[200];
-          std::snprintf(buf, sizeof buf, "wrong result: %lld of the outputs wrong, first at index %lld; max error %.3g > tolerance %.3g",
-                        static_cast<long long>(v.bad_count), static_cast<long long>(v.first_bad), v.max_abs_error,
-                        v.tolerance);
-          b.message = buf;
+          b.message = "wrong result: " + describe_wrong(v);
         } else {
           b.timing = timer.time([&](CUstream s) { baseline->launch(s); });
           b.gbps = static_cast<double>(result.bytes_moved) / b.timing->median_s / 1e9;
@@ -189,12 +199,12 @@ void time_baselines(const std::vector<std::string>& names, Workload& workload, T
 
 } // namespace
 
-TuningResult tune(const KernelTemplate& kernel, const Problem& given, const TuneOptions& options) {
+TuningResult tune(const KernelDescription& kernel, const Problem& given, const TuneOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
 
-  const Problem problem = complete_problem(kernel.problem_parameters(), given);
-  check_baseline_names(kernel, options.compare);
+  const Problem problem = kernel.complete(given);
+  kernel.check_baseline_names(options.compare);
   if (options.transfer_from && options.strategy != "bayes")
     throw std::invalid_argument("a measured run uses --from only as the bayes search's prior mean (--strategy bayes)");
   if (!cuda::driver_available())
@@ -211,19 +221,27 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
   if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
   CompilePool pool(cache ? &*cache : nullptr, options.compile_threads);
 
-  auto workload = kernel.make_workload(problem, options.seed);
-  workload->upload({target.compute_capability(), cache ? &*cache : nullptr});
+  DescribedWorkload workload(kernel, problem, target, options.seed);
+  workload.upload({target.compute_capability(), cache ? &*cache : nullptr});
 
   Timer timer(target.l2_bytes, options.measure);
+  // Every candidate is verified against the reference: without one, nothing is measured.
+  if (auto why = run_reference(kernel, problem, target, workload, cache ? &*cache : nullptr, timer.stream())) {
+    result.aborted = "no reference to verify candidates against: " + *why;
+    result.wall_seconds = elapsed();
+    return result;
+  }
   // Copy as many bytes as the kernel reads, but never less than 2x L2 so the
   // copy streams from DRAM like the candidates do.
   result.ceiling = measure_copy_ceiling(timer, std::max<std::size_t>(result.bytes_moved / 2, 2 * target.l2_bytes));
 
-  CandidateRunner runner(kernel, problem, target, *workload, result.bytes_moved, timer, result.space);
+  CandidateRunner runner(kernel, target, workload, result.bytes_moved, timer, result.space);
   search::StrategyOptions strategy_options;
   if (options.strategy == "bayes") {
     result.search_prior = "none (--no-model-prior)";
-    if (options.transfer_from) {
+    if (!kernel.has_model()) {
+      result.search_prior = "none: " + kernel.name + " has no model (no access pattern), so bayes starts from a flat prior";
+    } else if (options.transfer_from) {
       // An unusable source is the caller's error (TransferError); a space the
       // model cannot predict is searched without a prior, as below.
       const TransferSource source = load_transfer_source(*options.transfer_from, kernel, problem, load_targets());
@@ -231,23 +249,23 @@ TuningResult tune(const KernelTemplate& kernel, const Problem& given, const Tune
         strategy_options.bayes.prior_mean = transfer_prior(kernel, problem, target, source, result.space);
         result.search_prior = "transferred from " + source.describe();
       } catch (const std::exception& err) {
-        result.search_prior = std::string("none: the model cannot predict this template (") + err.what() + ")";
+        result.search_prior = std::string("none: the model cannot predict this kernel (") + err.what() + ")";
       }
     } else if (options.model_prior) {
       try {
         strategy_options.bayes.prior_mean = model_prior(kernel, problem, target, result.space);
         result.search_prior = "analytical model";
       } catch (const std::exception& err) {
-        // A template the model cannot predict is searched without a prior, and the result says why.
-        result.search_prior = std::string("none: the model cannot predict this template (") + err.what() + ")";
+        // A kernel the model cannot predict is searched without a prior, and the result says why.
+        result.search_prior = std::string("none: the model cannot predict this kernel (") + err.what() + ")";
       }
     }
   }
-  run_search_loop(kernel, problem, target.compute_capability(), options, pool, result,
+  run_search_loop(kernel, problem, target, target.compute_capability(), options, pool, result,
                   [&](Pending& p) { return runner.run(p, result.ceiling->gbps); }, strategy_options);
   if (result.aborted.empty()) {
     try {
-      time_baselines(options.compare, *workload, timer, context, result);
+      time_baselines(kernel, problem, options.compare, workload, timer, context, result);
     } catch (const cuda::DriverError& err) {
       result.aborted = std::string("stopped while timing the baselines: ") + err.what();
     }

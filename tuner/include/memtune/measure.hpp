@@ -53,9 +53,12 @@ public:
   Timer(std::size_t l2_bytes, MeasureOptions options);
 
   // Times `launch` (which enqueues the work on the stream it is given).
-  // Throws Timeout when one launch exceeds options.timeout_seconds, and
-  // cuda::DriverError when a launch fails.
-  Timing time(const std::function<void(CUstream)>& launch);
+  // `before_sample`, when given, is enqueued before every launch (warm-up
+  // ones too) and before the L2 flush, outside the timed region: an inout
+  // buffer's refill. Throws Timeout when one launch exceeds
+  // options.timeout_seconds, and cuda::DriverError when a launch fails.
+  Timing time(const std::function<void(CUstream)>& launch,
+              const std::function<void(CUstream)>& before_sample = {});
 
   [[nodiscard]] CUstream stream() const { return stream_.get(); }
   [[nodiscard]] const MeasureOptions& options() const { return options_; }

@@ -5,15 +5,16 @@
 // docs/model.md). No GPU needed.
 #include <memtune/compile/compile_request.hpp>
 #include <memtune/evaluation.hpp>
-#include <memtune/kernel_template.hpp>
+#include <memtune/description/kernel_description.hpp>
 #include <memtune/model/time_model.hpp>
 
 namespace memtune {
 
 // Fills e.occupancy, e.model, e.timing (the prediction), e.gbps and
 // e.fraction_of_peak from the candidate's compiled resources; sets status
-// exceeds_device_limits when no block fits. `bytes_moved` is the template's
-// minimum for the problem.
+// exceeds_device_limits when no block fits. `bytes_moved` is the kernel's
+// minimum for the problem. The description must have a model
+// (KernelDescription::has_model).
 //
 // A warp's share of L1 (or of Kepler's read-only cache) is the cache over the
 // resident warps; CacheShare::one_block divides it among one block's warps
@@ -21,13 +22,18 @@ namespace memtune {
 // bound (bounded_grid.hpp) uses it, so that a higher occupancy, which only
 // shrinks the share, can never make the bound slower than the prediction.
 enum class CacheShare { resident_warps, one_block };
-void predict_candidate(Evaluation& e, const KernelTemplate& kernel, const Problem& problem, const Target& target,
+void predict_candidate(Evaluation& e, const KernelDescription& kernel, const Problem& problem, const Target& target,
                        std::uint64_t bytes_moved, const model::TimeModelParams& params = {},
                        CacheShare share = CacheShare::resident_warps);
 
+// A kernel without a model: e.occupancy (cuda_occupancy.h with the target's
+// limits and the candidate's real registers) and its limiter only, no time;
+// status exceeds_device_limits when no block fits.
+void predict_occupancy(Evaluation& e, const Target& target);
+
 // The model's facts (conflict ways, sector efficiency, traffic, bounds) for a
 // measured candidate, for its rationale; timing and occupancy stay as measured.
-void explain_measured_candidate(Evaluation& e, const KernelTemplate& kernel, const Problem& problem,
+void explain_measured_candidate(Evaluation& e, const KernelDescription& kernel, const Problem& problem,
                                 const Target& target, const model::TimeModelParams& params = {});
 
 } // namespace memtune

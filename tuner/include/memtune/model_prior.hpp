@@ -10,7 +10,7 @@
 // memory (bounded_grid.hpp, model_estimate), so nothing is compiled. Registers only lower occupancy, which the model
 // maps to a slower time; the prior is therefore optimistic for
 // register-hungry configs, and the GP corrects that from measurements.
-#include <memtune/kernel_template.hpp>
+#include <memtune/description/kernel_description.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/search/config.hpp>
 #include <memtune/search/space.hpp>
@@ -27,8 +27,8 @@ namespace memtune {
 // about feasibility, the feasibility model learns it from failures. A config
 // outside `space` gets the slowest prediction too. Throws std::runtime_error
 // when the model predicts no config at all (then no prior is better than a
-// flat one).
-[[nodiscard]] std::function<double(const search::Config&)> model_prior(const KernelTemplate& kernel,
+// flat one), and std::invalid_argument for a description without a model.
+[[nodiscard]] std::function<double(const search::Config&)> model_prior(const KernelDescription& kernel,
                                                                        const Problem& problem, const Target& target,
                                                                        const search::Space& space);
 
@@ -37,7 +37,7 @@ namespace memtune {
 // `target` and the source GPU (both no-register-limit predictions, as above,
 // so nothing is compiled). A second GPU then starts its search where the
 // first one's measurements say, corrected for what differs.
-[[nodiscard]] std::function<double(const search::Config&)> transfer_prior(const KernelTemplate& kernel,
+[[nodiscard]] std::function<double(const search::Config&)> transfer_prior(const KernelDescription& kernel,
                                                                           const Problem& problem,
                                                                           const Target& target,
                                                                           const TransferSource& source,

@@ -14,7 +14,7 @@
 //
 //   TransferSource s = load_transfer_source("bench/data/h100_filter_16M.json", filter, problem, catalog);
 //   s.device_name == "NVIDIA H100 80GB HBM3"; s.target.name == "h100-sxm"
-#include <memtune/kernel_template.hpp>
+#include <memtune/description/kernel_description.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/search/config.hpp>
@@ -67,7 +67,7 @@ private:
 // Reads a recording (memtune ... --record) or a profile store (--save; the
 // best configuration and its runner-ups). Keeps only what was measured for
 // `kernel` and `problem`. Throws TransferError.
-[[nodiscard]] TransferSource load_transfer_source(const std::filesystem::path& file, const KernelTemplate& kernel,
+[[nodiscard]] TransferSource load_transfer_source(const std::filesystem::path& file, const KernelDescription& kernel,
                                                   const Problem& problem, const model::TargetCatalog& catalog);
 
 // The configuration of `to` that is `config` of `from`: the same value on
@@ -98,7 +98,7 @@ struct Transferred {
 // registers) and each measured time is scaled by the ratio (transfer_times).
 // The result is a modeled one whose transferred_from names the source.
 // Throws TransferError for an unusable source.
-TuningResult tune_transferred(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+TuningResult tune_transferred(const KernelDescription& kernel, const Problem& problem, const Target& target,
                               const TuneOptions& options);
 
 } // namespace memtune

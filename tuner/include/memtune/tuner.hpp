@@ -1,9 +1,10 @@
 #pragma once
 // The tuning loop on the local GPU: a strategy proposes configurations, a pool
 // compiles them ahead on all cores, and each is loaded, checked against the
-// device's limits, launched, verified against the CPU reference and timed.
+// device's limits, launched, verified against the reference and timed. One
+// loop for every kernel description, built-in or a user's.
 #include <memtune/compile/compile_cache.hpp>
-#include <memtune/kernel_template.hpp>
+#include <memtune/description/kernel_description.hpp>
 #include <memtune/measure.hpp>
 #include <memtune/search/shard.hpp>
 #include <memtune/tuning_result.hpp>
@@ -21,7 +22,8 @@ namespace memtune {
 struct TuneOptions {
   std::string strategy = "grid";   // "grid" | "random" | "bayes" (search::make_strategy)
   // Measured runs with "bayes": the analytical model's prediction (no
-  // compile, model_prior.hpp) is the search's prior mean. False: plain bayes.
+  // compile, model_prior.hpp) is the search's prior mean, for descriptions
+  // with a model (an access pattern). False: plain bayes.
   bool model_prior = true;
   std::size_t budget = 0;          // max candidates evaluated; 0 = no limit
   double time_budget_s = 0.0;      // [seconds] stop after this much wall time; 0 = no limit
@@ -48,7 +50,7 @@ struct TuneOptions {
   std::optional<search::Shard> shard;
   std::string shard_source;
   // Baselines to time after the search, in the same run (names from
-  // KernelTemplate::baselines(), e.g. "cublas"); an unknown name throws
+  // KernelDescription::baseline_names(), e.g. "cublas"); an unknown name throws
   // std::invalid_argument before anything runs.
   std::vector<std::string> compare;
   // Modeled runs for an architecture the linked NVRTC cannot compile (Kepler,
@@ -62,6 +64,9 @@ struct TuneOptions {
   // ratio between the two GPUs (transfer.hpp). Measured bayes runs: the same
   // transferred prediction for the local GPU is the search's prior mean.
   std::optional<std::filesystem::path> transfer_from;
+  // Called once the space is known, before the first candidate (for progress
+  // output: the result holds the space, strategy and mode); may be empty.
+  std::function<void(const TuningResult&)> on_start;
   // Called after each candidate (for progress output); may be empty.
   std::function<void(const Evaluation&, std::size_t done)> on_evaluation;
 };
@@ -73,16 +78,22 @@ public:
 };
 
 // Measures every proposed configuration of `kernel` for `problem` on the
-// local GPU. Throws DeviceRequired without a GPU, std::invalid_argument for a
-// bad problem or strategy. A candidate's failure is recorded, not thrown; an
-// error that leaves the GPU unusable ends the run early, keeping what was
-// measured (TuningResult::aborted says why).
-TuningResult tune(const KernelTemplate& kernel, const Problem& problem, const TuneOptions& options);
+// local GPU. The description's reference (reference configuration or kernel)
+// runs first; without a usable reference nothing is measured and
+// TuningResult::aborted says why. Throws DeviceRequired without a GPU,
+// std::invalid_argument for a bad problem or strategy, and DescriptionError
+// when the description's arguments do not match the compiled kernel's
+// parameters. A candidate's failure is recorded, not thrown; an error that
+// leaves the GPU unusable ends the run early, keeping what was measured
+// (TuningResult::aborted says why).
+TuningResult tune(const KernelDescription& kernel, const Problem& problem, const TuneOptions& options);
 
 // Predicts every proposed configuration on `target` with the analytical model
 // (no GPU needed): registers from NVRTC compiling for the target's
-// architecture, or the nearest one NVRTC still supports.
-TuningResult tune_modeled(const KernelTemplate& kernel, const Problem& problem, const Target& target,
+// architecture, or the nearest one NVRTC still supports. A description
+// without an access pattern gets registers, occupancy and its limiter only
+// (TuningResult::time_modeled is false, candidates in grid order).
+TuningResult tune_modeled(const KernelDescription& kernel, const Problem& problem, const Target& target,
                           const TuneOptions& options);
 
 } // namespace memtune

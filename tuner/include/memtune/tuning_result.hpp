@@ -33,12 +33,18 @@ struct BaselineResult {
 };
 
 struct TuningResult {
-  std::string template_name;
+  std::string template_name;       // the kernel description's name ("filter", or a user's kernel)
+  std::string kernel_fingerprint;  // KernelDescription::fingerprint(): what exactly was tuned
   Problem problem;
-  std::vector<ProblemParameter> problem_parameters; // the template's, for labels ("layout=col")
+  std::vector<ProblemParameter> problem_parameters; // the description's, for labels ("layout=col")
   DeviceFingerprint device;
   std::string target_name;     // "local" when measured
   bool measured = true;        // false: predicted by the model
+  // Modeled runs of a kernel without an access pattern (a user's kernel): the
+  // candidates are compiled for registers and their occupancy and limiter
+  // computed, but no time is predicted (evaluations have no timing; nothing
+  // is ranked).
+  bool time_modeled = true;
   int compiled_for_cc = 0;     // architecture the candidates were compiled for (modeled: nearest NVRTC supports)
   std::string compiler;        // what compiled them and so produced the registers: "NVRTC 13.0", "NVRTC 11.8 (/path)"
   std::string compiler_note;   // why compiled_for_cc is not the target's architecture ("" when it is)
@@ -92,5 +98,8 @@ std::string describe_baseline(const TuningResult& result, const BaselineResult& 
 // Schema-versioned JSON of the whole run (the --json output).
 nlohmann::json to_json(const TuningResult& result, std::size_t top = SIZE_MAX);
 nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& e);
+// Every evaluation in evaluation order, as a recording's trials
+// (search/recording.hpp): {config, status, time_s} or {config, status, reason}.
+nlohmann::json trials_to_json(const TuningResult& result);
 
 } // namespace memtune

@@ -1,6 +1,6 @@
 #pragma once
 // Compares a kernel's output with a double-precision reference.
-#include <memtune/kernel_template.hpp>
+#include <memtune/verification.hpp>
 
 #include <span>
 

@@ -1,8 +1,12 @@
 #include <memtune/compile/compile_cache.hpp>
+#include <memtune/io/atomic_file.hpp>
 #include <memtune/compile/nvrtc_compiler.hpp>
+
+#include "../digest.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -11,39 +15,45 @@
 #include <iterator>
 #include <random>
 #include <sstream>
+#include <vector>
 
 namespace memtune {
 namespace {
 
-std::uint64_t fnv1a(const std::string& text, std::uint64_t basis) {
-  std::uint64_t h = basis;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
-std::string hex(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-// Writes through a unique temporary file and renames it into place.
-bool write_atomically(const std::filesystem::path& target, const std::string& bytes) {
-  static std::atomic<unsigned> counter{0};
-  std::random_device rd;
-  const std::filesystem::path tmp =
-      target.string() + ".tmp" + std::to_string(rd()) + "." + std::to_string(counter.fetch_add(1));
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) return false;
-  }
+// What NVRTC may read from an include folder: every file's name, size and
+// modification time, in a stable order. Bounded, so a huge folder (a system
+// include tree) costs a bounded scan; past the bound, changes go unnoticed.
+void list_include_folder(std::ostringstream& key, const std::string& folder) {
+  constexpr std::size_t kMaxEntries = 20000;
+  std::vector<std::string> lines;
   std::error_code ec;
-  std::filesystem::rename(tmp, target, ec);
-  if (ec) std::filesystem::remove(tmp, ec);
-  return !ec;
+  std::filesystem::recursive_directory_iterator it(folder, std::filesystem::directory_options::skip_permission_denied, ec);
+  for (; !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (lines.size() == kMaxEntries) {
+      lines.emplace_back("(listing truncated)");
+      break;
+    }
+    std::error_code entry_ec;
+    if (!it->is_regular_file(entry_ec)) continue;
+    const auto size = it->file_size(entry_ec);
+    const auto time = it->last_write_time(entry_ec).time_since_epoch().count();
+    lines.push_back(std::filesystem::relative(it->path(), folder, entry_ec).string() + " " + std::to_string(size) + " " +
+                    std::to_string(time));
+  }
+  if (ec) lines.push_back("(unreadable: " + ec.message() + ")");
+  std::sort(lines.begin(), lines.end());
+  key << "include_path=" << folder << "\n";
+  for (const auto& line : lines) key << "  " << line << "\n";
+}
+
+// A cache entry is rebuilt when lost: atomic, without the fsync a store pays.
+bool write_atomically(const std::filesystem::path& target, const std::string& bytes) {
+  try {
+    io::write_file_atomically(target, bytes, io::Durability::no_fsync);
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
 }
 
 void warn_once(const std::string& message) {
@@ -72,13 +82,15 @@ std::string CompileCache::key_text(const CompileRequest& r) {
       << "arch=sm_" << r.compute_capability << "\n"
       << "name=" << r.name_expression << "\n";
   for (const auto& o : r.options) key << "option=" << o << "\n";
+  // Only present when used, so the keys of requests without them are as before.
+  for (const auto& folder : r.include_paths) list_include_folder(key, folder);
+  for (const auto& h : r.headers) key << "header=" << h.name << " " << h.text.size() << "\n" << h.text << "\n";
   key << "source=" << r.source;
   return key.str();
 }
 
 std::string CompileCache::key_digest(const CompileRequest& r) {
-  const std::string text = key_text(r);
-  return hex(fnv1a(text, 0xcbf29ce484222325ULL)) + hex(fnv1a(text, 0x84222325cbf29ce4ULL));
+  return digest128(key_text(r));
 }
 
 std::optional<CompileResult> CompileCache::load(const CompileRequest& request) const {

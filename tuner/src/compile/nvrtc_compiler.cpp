@@ -81,12 +81,19 @@ CompileResult api_compile(const NvrtcApi& api, const std::string& compiler, cons
   disable_compute_cache_once();
   const auto start = std::chrono::steady_clock::now();
   Program program{api};
+  std::vector<const char*> header_texts, header_names;
+  for (const auto& h : request.headers) {
+    header_texts.push_back(h.text.c_str());
+    header_names.push_back(h.name.c_str());
+  }
   check(api,
-        api.CreateProgram(&program.handle, request.source.c_str(), request.source_name.c_str(), 0, nullptr, nullptr),
+        api.CreateProgram(&program.handle, request.source.c_str(), request.source_name.c_str(),
+                          static_cast<int>(request.headers.size()), header_texts.data(), header_names.data()),
         "nvrtcCreateProgram");
   check(api, api.AddNameExpression(program.handle, request.name_expression.c_str()), "nvrtcAddNameExpression");
 
   std::vector<std::string> options = request.options;
+  for (const auto& folder : request.include_paths) options.push_back("--include-path=" + folder);
   options.push_back("--gpu-architecture=sm_" + std::to_string(request.compute_capability));
   options.emplace_back("--ptxas-options=-v"); // registers, shared memory and spills in the log
   std::vector<const char*> argv;

@@ -37,6 +37,10 @@ void DeviceBuffer::fill_u32(unsigned pattern, CUstream stream) {
   MEMTUNE_CU(driver_api().cuMemsetD32Async(ptr_, pattern, bytes_ / 4, stream));
 }
 
+void DeviceBuffer::fill_u8(unsigned char pattern, CUstream stream) {
+  if (bytes_) MEMTUNE_CU(driver_api().cuMemsetD8Async(ptr_, pattern, bytes_, stream));
+}
+
 void DeviceBuffer::free() noexcept {
   if (!ptr_) return;
   MEMTUNE_CU_NOTHROW(driver_api().cuMemFree(ptr_));

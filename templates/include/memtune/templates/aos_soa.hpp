@@ -8,7 +8,7 @@
 // (elements per thread). The layout is the user-facing data layout of the
 // struct array: AoS is [n][F]; SoA is F arrays of n at a pitch of
 // aos_soa_pitch(n) floats.
-#include <memtune/kernel_template.hpp>
+#include <memtune/description/kernel_description.hpp>
 
 #include <cstdint>
 #include <map>
@@ -25,25 +25,8 @@ enum class AosSoaLayout : std::int64_t { aos = 0, soa = 1, aos_ldg = 2, aos_smem
 const std::vector<std::string>& aos_soa_op_labels();
 const std::vector<std::string>& aos_soa_layout_labels();
 
-class AosSoaTemplate final : public KernelTemplate {
-public:
-  [[nodiscard]] std::string name() const override { return "aos_soa"; }
-  [[nodiscard]] std::string description() const override;
-  [[nodiscard]] std::vector<ProblemParameter> problem_parameters() const override;
-  [[nodiscard]] const std::string& source() const override;
-  [[nodiscard]] std::string source_name() const override { return "aos_soa.cu"; }
-  [[nodiscard]] search::Space space(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] LaunchSpec launch(const search::Config& config, const Problem& problem) const override;
-  [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] std::uint64_t bytes_moved(const Problem& problem) const override;
-  [[nodiscard]] AccessPattern access_pattern(const search::Config& config, const Problem& problem,
-                                             const Target& target) const override;
-  [[nodiscard]] std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const override;
-  // What switching layout buys: aos_soa_layout_note over each layout's best.
-  [[nodiscard]] std::string explain(const TuningResult& result) const override;
-};
-
-const AosSoaTemplate& aos_soa();
+// The aos_soa as a kernel description (templates/aos_soa/aos_soa.cpp).
+const KernelDescription& aos_soa_description();
 
 // [floats] distance between two field arrays in the SoA layout: n rounded up
 // to 4, so every field array starts 16-byte aligned.
@@ -55,6 +38,8 @@ std::int64_t aos_soa_pitch(std::int64_t n);
 //   write:     in = n scalars, returns S[i*F+f] = in[i] * (f+1)
 //   readwrite: in = n*F struct floats (AoS order), returns S[i*F+f] = in[i*F+f] * c_f + 1
 std::vector<double> aos_soa_reference(AosSoaOp op, int fields, std::span<const float> in);
+// What the kernel's float arithmetic may differ from the reference by (|in| <= 1).
+double aos_soa_tolerance(AosSoaOp op, int fields);
 // c_f of readwrite: 0.5 + 0.25 f (exact in float).
 double aos_soa_readwrite_scale(int field);
 
@@ -70,5 +55,7 @@ template <class T> std::vector<T> soa_to_aos(std::span<const T> soa, std::int64_
 //    structs, so a warp's 4-byte load of one field touches 3.0x the 32-byte
 //    sectors it uses (12 sectors for 128 bytes) ..."
 std::string aos_soa_layout_note(const Problem& problem, const std::map<std::string, double>& best_seconds_by_layout);
+// aos_soa_layout_note over a run's best time per layout; empty with fewer than two layouts timed.
+std::string aos_soa_explain(const TuningResult& result);
 
 } // namespace memtune::templates

@@ -1,14 +1,16 @@
 #pragma once
 // The templates memtune ships, by name.
-#include <memtune/kernel_template.hpp>
+#include <memtune/description/kernel_description.hpp>
 
 #include <string>
 #include <vector>
 
 namespace memtune::templates {
 
-std::vector<const KernelTemplate*> all();
+// Every built-in template's kernel description, in catalogue order
+// (templates/catalogue.cmake; defined by the generated registry).
+std::vector<const KernelDescription*> descriptions();
 // Throws std::invalid_argument listing the known names.
-const KernelTemplate& find(const std::string& name);
+const KernelDescription& find_description(const std::string& name);
 
 } // namespace memtune::templates

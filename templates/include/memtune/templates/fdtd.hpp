@@ -11,7 +11,7 @@
 // prefetch (planes of look-ahead for the loads) and min_warps (the warps per
 // SM __launch_bounds__ asks for: the register cap). Shared rows are always
 // padded (see fdtd.cu: PAD), so the x halo's column stores are conflict-free.
-#include <memtune/kernel_template.hpp>
+#include <memtune/description/kernel_description.hpp>
 
 #include <cstdint>
 #include <span>
@@ -20,26 +20,8 @@
 
 namespace memtune::templates {
 
-class FdtdTemplate final : public KernelTemplate {
-public:
-  [[nodiscard]] std::string name() const override { return "fdtd"; }
-  [[nodiscard]] std::string description() const override;
-  [[nodiscard]] std::vector<ProblemParameter> problem_parameters() const override;
-  [[nodiscard]] const std::string& source() const override;
-  [[nodiscard]] std::string source_name() const override { return "fdtd.cu"; }
-  [[nodiscard]] search::Space space(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] LaunchSpec launch(const search::Config& config, const Problem& problem) const override;
-  [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] std::uint64_t bytes_moved(const Problem& problem) const override;
-  [[nodiscard]] AccessPattern access_pattern(const search::Config& config, const Problem& problem,
-                                             const Target& target) const override;
-  [[nodiscard]] std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const override;
-  // The best candidate of each block shape: its time, warps/SM and what
-  // limits them (the occupancy story of the article).
-  [[nodiscard]] std::string explain(const TuningResult& result) const override;
-};
-
-const FdtdTemplate& fdtd();
+// The fdtd as a kernel description (templates/fdtd/fdtd.cpp).
+const KernelDescription& fdtd_description();
 
 // The CPU reference, accumulated in double: for every point of the volume
 // (x fastest), c[0] * in + sum_{r=1..R} c[r] * (the six neighbours at
@@ -47,6 +29,9 @@ const FdtdTemplate& fdtd();
 // Throws std::invalid_argument when in.size() != nx*ny*nz or c is empty.
 std::vector<double> fdtd_reference(std::span<const float> in, std::int64_t nx, std::int64_t ny, std::int64_t nz,
                                    std::span<const float> c);
+
+// What the kernel's float sum of 6R+1 terms may differ from the reference by (|in| <= 1).
+double fdtd_tolerance(int radius);
 
 // Random coefficients c_0..c_R, never zero, normalised so that
 // |c_0| + 6 * sum_{r>=1} |c_r| = 1 (outputs stay in [-1, 1] for |in| <= 1).

@@ -7,30 +7,15 @@
 // segments n/packing apart), items (consecutive outputs per thread), vec
 // (floats per global access), align (16-byte aligned staged tile), and
 // bank_mode on targets that have one (Kepler).
-#include <memtune/kernel_template.hpp>
+#include <memtune/description/kernel_description.hpp>
 
 #include <span>
 #include <vector>
 
 namespace memtune::templates {
 
-class FilterTemplate final : public KernelTemplate {
-public:
-  [[nodiscard]] std::string name() const override { return "filter"; }
-  [[nodiscard]] std::string description() const override;
-  [[nodiscard]] std::vector<ProblemParameter> problem_parameters() const override;
-  [[nodiscard]] const std::string& source() const override;
-  [[nodiscard]] std::string source_name() const override { return "filter.cu"; }
-  [[nodiscard]] search::Space space(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] LaunchSpec launch(const search::Config& config, const Problem& problem) const override;
-  [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] std::uint64_t bytes_moved(const Problem& problem) const override;
-  [[nodiscard]] AccessPattern access_pattern(const search::Config& config, const Problem& problem,
-                                             const Target& target) const override;
-  [[nodiscard]] std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const override;
-};
-
-const FilterTemplate& filter();
+// The filter as a kernel description (templates/filter/filter.cpp).
+const KernelDescription& filter_description();
 
 // Segment length for a packing: n itself for packing 1, else ceil(n/packing)
 // rounded up to 4 elements so every segment starts 16-byte aligned.
@@ -39,6 +24,10 @@ std::int64_t filter_segment_length(std::int64_t n, std::int64_t packing);
 // The CPU reference, accumulated in double: out[i] = sum_k c[k] in[i - R + k],
 // R = taps/2, zero outside [0, n).
 std::vector<double> filter_reference(std::span<const float> in, std::span<const float> taps);
+
+// What the kernel's float sum may differ from the reference by: 2 taps eps
+// sum|c| (every FMA rounds once; |in| <= 1), plus a floor for exact zeros.
+double filter_tolerance(std::span<const float> taps);
 
 // Random coefficients normalised to sum |c| = 1 (so outputs stay in [-1, 1]).
 std::vector<float> random_filter_taps(int taps, std::uint64_t seed);

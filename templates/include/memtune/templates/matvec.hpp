@@ -9,7 +9,7 @@
 // block_size, threads_per_row, vec, unroll, x_stage (ldg / smem), pad
 // (tiled), splits (the columns split across blocks, with a deterministic
 // single-launch finish). Baseline: "cublas" (cublasSgemv, loaded at run time).
-#include <memtune/kernel_template.hpp>
+#include <memtune/description/kernel_description.hpp>
 
 #include <cstdint>
 #include <map>
@@ -28,27 +28,10 @@ const std::vector<std::string>& matvec_layout_labels();
 const std::vector<std::string>& matvec_kernel_labels();
 const std::vector<std::string>& matvec_x_stage_labels();
 
-class MatvecTemplate final : public KernelTemplate {
-public:
-  [[nodiscard]] std::string name() const override { return "matvec"; }
-  [[nodiscard]] std::string description() const override;
-  [[nodiscard]] std::vector<ProblemParameter> problem_parameters() const override;
-  [[nodiscard]] const std::string& source() const override;
-  [[nodiscard]] std::string source_name() const override { return "matvec.cu"; }
-  [[nodiscard]] search::Space space(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] LaunchSpec launch(const search::Config& config, const Problem& problem) const override;
-  [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const override;
-  // A once, x once, y once: 4 (rows cols + cols + rows) bytes.
-  [[nodiscard]] std::uint64_t bytes_moved(const Problem& problem) const override;
-  [[nodiscard]] AccessPattern access_pattern(const search::Config& config, const Problem& problem,
-                                             const Target& target) const override;
-  [[nodiscard]] std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const override;
-  [[nodiscard]] std::vector<std::string> baselines() const override { return {"cublas"}; }
-  // What the blog's tiled kernel and its padding cost against the stream kernel.
-  [[nodiscard]] std::string explain(const TuningResult& result) const override;
-};
-
-const MatvecTemplate& matvec();
+// The matvec as a kernel description (templates/matvec/matvec.cpp). Its
+// buffers, in matvec.cu's order: A, x, y, then the scalars M, N, chunk, then
+// the split workspace (scratch: partial, counters).
+const KernelDescription& matvec_description();
 
 // Values of the splits axis; the workspace holds matvec_max_splits(cols) of them.
 const std::vector<std::int64_t>& matvec_split_values();
@@ -82,5 +65,7 @@ double matvec_tolerance(MatvecLayout layout, std::int64_t rows, std::int64_t col
 // Example: "stream is 4.7x faster than the blog's tiled kernel (best tiled:
 // pad=1, 410 us vs 87 us): ..."
 std::string matvec_note(const Problem& problem, const std::map<std::string, double>& best_seconds_by_variant);
+// matvec_note over a run's best time per variant; empty with fewer than two variants timed.
+std::string matvec_explain(const TuningResult& result);
 
 } // namespace memtune::templates

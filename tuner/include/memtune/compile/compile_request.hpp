@@ -8,12 +8,24 @@
 
 namespace memtune {
 
+// A header given to NVRTC in memory: what `#include "name"` finds.
+struct CompileHeader {
+  std::string name; // as the source includes it: "tile.cuh"
+  std::string text;
+  friend bool operator==(const CompileHeader&, const CompileHeader&) = default;
+};
+
 struct CompileRequest {
   std::string source;               // complete CUDA C++ source
   std::string source_name;          // shown in compiler messages, e.g. "filter.cu"
   std::string name_expression;      // instantiation to compile: "filter_kernel<256, 2, 4, 4, 1>"
   std::vector<std::string> options; // NVRTC options besides the architecture, e.g. "-DMEMTUNE_TAPS=21"
   int compute_capability = 0;       // 90 for sm_90
+  std::vector<CompileHeader> headers;     // in-memory headers (part of the cache key)
+  // -I folders: NVRTC reads headers from them. The cache key holds every
+  // file's name, size and modification time in them, so an edited header
+  // misses the cache.
+  std::vector<std::string> include_paths;
   // An NVRTC loaded at run time to compile with (nvrtc_library.hpp: NVRTC
   // 11.8 for Kepler), by path; empty: the NVRTC memtune links.
   std::string nvrtc_library;

@@ -25,6 +25,8 @@ public:
   void download(void* host, std::size_t bytes) const; // synchronous
   // Fills with a 32-bit pattern (e.g. a NaN to poison outputs).
   void fill_u32(unsigned pattern, CUstream stream = nullptr);
+  // Fills every byte (any size: 1- and 2-byte elements, 0xA5 poison, zeroing).
+  void fill_u8(unsigned char pattern, CUstream stream = nullptr);
 
 private:
   void free() noexcept;

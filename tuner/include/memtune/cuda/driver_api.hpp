@@ -50,6 +50,7 @@ namespace memtune::cuda {
   X(cuMemcpyHtoDAsync)                                                                                                \
   X(cuMemcpyDtoHAsync)                                                                                                \
   X(cuMemcpyDtoDAsync)                                                                                                \
+  X(cuMemsetD8Async)                                                                                                  \
   X(cuMemsetD32Async)                                                                                                 \
   X(cuStreamCreate)                                                                                                   \
   X(cuStreamDestroy)                                                                                                  \

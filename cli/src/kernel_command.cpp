@@ -1,0 +1,134 @@
+#include "kernel_command.hpp"
+
+#include "app.hpp"
+#include "option_checks.hpp"
+#include "output_options.hpp"
+#include "recording.hpp"
+#include "report_command.hpp"
+#include "shard_option.hpp"
+#include "transfer_options.hpp"
+#include "tune_progress.hpp"
+
+#include <memtune/cuda/driver_api.hpp>
+#include <memtune/io/atomic_file.hpp>
+#include <memtune/profile_store.hpp>
+#include <memtune/search/factory.hpp>
+#include <memtune/targets.hpp>
+#include <memtune/tuner.hpp>
+#include <memtune/tuning_document.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace memtune::cli {
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+} // namespace
+
+void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::string>& baselines) {
+  sub.add_option("--strategy", o.strategy, "search strategy: grid, random, bayes")
+      ->check(CLI::IsMember(search::strategy_names()))
+      ->capture_default_str();
+  sub.add_option("--patience", o.patience, "stop after this many candidates without a new best (0: never)")
+      ->check(whole_number());
+  sub.add_option("--budget", o.budget, "evaluate at most this many candidates (0: no limit)")->check(whole_number());
+  sub.add_option("--time-budget", o.time_budget, "stop proposing candidates after this many seconds")->check(seconds());
+  sub.add_option("--seed", o.seed, "seed for data and search randomness")->capture_default_str()->check(whole_number());
+  sub.add_option("--device", o.device, "CUDA device ordinal")->capture_default_str()->check(whole_number(1023));
+  sub.add_option("--target", o.target, "GPU to tune for: local (measured) or a name from `memtune targets` (modeled)")
+      ->capture_default_str();
+  sub.add_flag("--warm", o.warm, "keep caches warm between samples (default: flush L2 before each)");
+  add_format_options(sub, o.format, &o.json);
+  sub.add_option("--save", o.save, "add/update this run's best configuration in a JSON profile store");
+  sub.add_option("--record", o.record, "write every candidate's time or failure (for replayed search)");
+  sub.add_option("--report", o.report, "write an HTML report of the run (memtune report) at the end");
+  sub.add_option("--top", o.top, "rows of the ranked table")->capture_default_str()->check(whole_number());
+  sub.add_option("--cache-dir", o.cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
+  sub.add_flag("--no-cache", o.no_cache, "compile everything, read and write no cache");
+  sub.add_flag("--no-model-prior", o.no_model_prior,
+               "bayes on the local GPU: search without the analytical model's prediction as the prior mean");
+  sub.add_flag("-q,--quiet", o.quiet, "no progress on stderr");
+  add_shard_option(sub, o.shard);
+  add_transfer_options(sub, o.transfer);
+  sub.add_option("--only", o.only, "fix an axis to one value, AXIS=VALUE (repeatable): e.g. measure one configuration under ncu")
+      ->delimiter(',');
+  sub.add_option("--compare", o.compare,
+                 "also time a baseline in the same run and show the ratio (" +
+                     (baselines.empty() ? std::string("this kernel has none") : "known: " + join(baselines)) + ")");
+}
+
+int run_kernel(const KernelDescription& kernel, const Problem& problem, const CommonOptions& o, std::ostream& out,
+               std::ostream& err) {
+  check_output_files(o.record, o.save);
+  try {
+    kernel.check_baseline_names(o.compare);
+  } catch (const std::invalid_argument& e) {
+    throw ArgumentError("--compare", e.what());
+  }
+
+  TuneOptions t;
+  t.compare = o.compare;
+  t.strategy = o.strategy;
+  t.budget = o.budget;
+  t.patience = o.patience;
+  t.time_budget_s = o.time_budget;
+  t.seed = o.seed;
+  t.device = o.device;
+  t.measure.flush_l2 = !o.warm;
+  t.use_cache = !o.no_cache;
+  t.only = parse_only(o.only);
+  t.model_prior = !o.no_model_prior;
+  apply_shard(t, o.shard, !o.save.empty());
+  apply_transfer_options(t, o.transfer, o.target != "local");
+  // A modeled grid compiles only what can reach the table; a recording needs every prediction.
+  t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
+  if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
+  std::optional<ProgressLine> progress;
+  if (!o.quiet) attach_progress(t, progress.emplace(err, stderr_is_terminal(err)));
+
+  TuningResult result;
+  try {
+    const bool local = o.target == "local";
+    if (local && !cuda::driver_available())
+      throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason() +
+                           ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).");
+    const ResolvedTarget target = resolve_target(o.target, o.device);
+    check_fits_memory(kernel, problem, target.target);
+    result = target.measured ? tune(kernel, problem, t) : tune_modeled(kernel, problem, target.target, t);
+    if (progress) progress->finish(run_summary(result));
+  } catch (const DeviceRequired& e) {
+    err << "memtune " << kernel.name << ": " << e.what() << "\n";
+    return kExitNoDevice;
+  }
+
+  const output::Format format = chosen_format(o.format, o.json);
+  const std::string note = kernel.hooks.explain ? kernel.hooks.explain(result) : std::string{};
+  output::print(out, to_document(result, o.top, note), format);
+  if (!o.record.empty()) io::write_file_atomically(o.record, recording_json(result).dump(2) + "\n");
+  if (!o.report.empty()) write_run_report(result, o.report);
+  if (!o.save.empty() && result.best()) {
+    ProfileStore store(o.save);
+    store.save(make_profile_entry(result));
+    if (format == output::Format::table) out << "\nsaved to " << o.save << "\n";
+  } else if (!o.save.empty()) {
+    err << "memtune " << kernel.name << ": --save " << o.save << ": nothing saved, no configuration "
+        << (result.measured || result.time_modeled ? "succeeded" : "has a time (its time is not modeled)") << "\n";
+  }
+  if (!result.measured && !result.time_modeled) {
+    // Registers and occupancy only: a success when something compiled and fits.
+    const bool any = std::any_of(result.evaluations.begin(), result.evaluations.end(),
+                                 [](const Evaluation& e) { return e.ok(); });
+    return any && result.aborted.empty() ? kExitOk : kExitError;
+  }
+  if (!result.best()) return kExitError;
+  return result.aborted.empty() ? kExitOk : kExitError;
+}
+
+} // namespace memtune::cli

@@ -1,0 +1,56 @@
+#pragma once
+// What every tuning command shares, whatever the kernel: the options
+// (strategy, budgets, target, output, cache), reading the problem from text,
+// and the run itself (tune or predict, print, record, save). The built-in
+// templates' commands and `memtune tune --spec` are both made of these.
+#include "transfer_options.hpp"
+
+#include <memtune/description/kernel_description.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace memtune::cli {
+
+struct CommonOptions {
+  std::string strategy = "grid";
+  std::size_t budget = 0;
+  std::size_t patience = 0;
+  double time_budget = 0.0;
+  std::uint64_t seed = 1;
+  int device = 0;
+  bool warm = false;
+  bool json = false;             // --json, an alias of --format json
+  std::string format = "table";
+  std::string save;
+  std::string record;
+  std::string report;            // an HTML report of the run
+  std::size_t top = 10;
+  std::string cache_dir;
+  std::string target = "local";
+  bool no_cache = false;
+  bool no_model_prior = false;
+  bool quiet = false;
+  std::vector<std::string> compare;
+  std::vector<std::string> only; // "axis=value"
+  std::string shard;             // "I/N"; empty: from a Slurm job array, else none
+  TransferOptions transfer;      // --from, --nvrtc-kepler
+};
+
+// Adds the shared options to a tuning command; `baselines` are the names
+// --compare knows (empty: none).
+void add_tuning_options(CLI::App& command, CommonOptions& o, const std::vector<std::string>& baselines);
+
+// Tunes on the local GPU or predicts for --target, prints the result (--format),
+// writes --record, --report and --save. Returns the exit code; a bad argument
+// throws ArgumentError, a bad file InputError (io/errors.hpp).
+int run_kernel(const KernelDescription& kernel, const Problem& problem, const CommonOptions& o, std::ostream& out,
+               std::ostream& err);
+
+} // namespace memtune::cli

@@ -1,0 +1,151 @@
+// The aos_soa template's kernel description: templates/aos_soa/aos_soa.cu as
+// data. The struct input and the expected outputs depend on the layout axis
+// (AoS or SoA arrangement of the same values).
+#include <memtune/description/kernel_builder.hpp>
+#include <memtune/random_data.hpp>
+#include <memtune/templates/aos_soa.hpp>
+#include "embedded_sources.hpp"
+
+#include "aos_soa_geometry.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace memtune::templates {
+
+using search::Axis;
+
+namespace {
+// Block indices stay far inside the grid limit; element indices are 64-bit in the kernel.
+constexpr std::int64_t kMaxN = (std::int64_t{1} << 31) - (std::int64_t{1} << 20);
+constexpr std::int64_t kMaxFields = 8;
+
+AosSoaOp op_of(const Problem& problem) { return static_cast<AosSoaOp>(problem.at("op")); }
+bool is_soa(const search::Config& config) {
+  return static_cast<AosSoaLayout>(config.at("layout")) == AosSoaLayout::soa;
+}
+
+// The input: the structs (read, readwrite) or the scalars (write), random; the
+// structs arranged as the configuration's layout reads them.
+void fill_input(const FillRequest& request, std::span<std::byte> out) {
+  const std::int64_t n = request.problem.at("n"), fields = request.problem.at("fields");
+  const bool structs = op_of(request.problem) != AosSoaOp::write;
+  std::vector<float> values(static_cast<std::size_t>(structs ? n * fields : n));
+  fill_random(values, request.seed);
+  if (structs && is_soa(request.config)) values = aos_to_soa<float>(values, static_cast<int>(fields), 0.0F);
+  if (out.size() != values.size() * sizeof(float))
+    throw std::logic_error("aos_soa: the input buffer holds " + std::to_string(out.size()) + " bytes, not " +
+                           std::to_string(values.size()) + " floats");
+  std::memcpy(out.data(), values.data(), out.size());
+}
+
+// The reference in the configuration's layout: AoS order, or one range per
+// field array at the SoA pitch (the padding between them is not checked).
+std::vector<ExpectedOutput> expected_outputs(const ReferenceRequest& request) {
+  const std::int64_t n = request.problem.at("n"), fields = request.problem.at("fields");
+  const AosSoaOp op = op_of(request.problem);
+  const bool soa = is_soa(request.config);
+  const auto in = request.input_as<float>("in");
+  const Tolerance tolerance{aos_soa_tolerance(op, static_cast<int>(fields)), 0.0};
+  const std::vector<double> reference =
+      op != AosSoaOp::write && soa
+          ? aos_soa_reference(op, static_cast<int>(fields), soa_to_aos<float>(in, n, static_cast<int>(fields)))
+          : aos_soa_reference(op, static_cast<int>(fields), in);
+  if (op == AosSoaOp::read || !soa) return {{"out", 0, reference, tolerance}};
+  std::vector<ExpectedOutput> per_field;
+  const std::int64_t pitch = aos_soa_pitch(n);
+  for (std::int64_t k = 0; k < fields; ++k) {
+    std::vector<double> field(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i)
+      field[static_cast<std::size_t>(i)] = reference[static_cast<std::size_t>(i * fields + k)];
+    per_field.push_back({"out", k * pitch, std::move(field), tolerance});
+  }
+  return per_field;
+}
+
+KernelDescription describe() {
+  ProblemParameter op{"op", 0, 0, 2, "read (out[i] = sum of the fields), write (field f = in[i]*(f+1)) or "
+                                     "readwrite (field f = field f * c_f + 1)", false};
+  op.labels = aos_soa_op_labels();
+  Fill input;
+  input.kind = Fill::Kind::custom;
+  input.custom = fill_input;
+  input.depends_on = {"layout"};
+  return KernelBuilder("aos_soa")
+      .summary("array of n structs of F floats (read: sum the fields; write: fields from a scalar; readwrite: scale "
+               "in place) in AoS, SoA, AoS via __ldg, AoS staged in shared memory, or AoS with vector accesses")
+      .source("aos_soa.cu", embedded::aos_soa_cu)
+      // `+ 0`: the enumerations' indices (aos_soa.cu's OP and LAYOUT), not their labels.
+      .kernel("aos_soa_kernel<{op + 0}, {layout + 0}, {fields}, {block_size}, {items}>")
+      .size("n", std::int64_t{1} << 24, "elements (structs)", 1, kMaxN)
+      .problem(op)
+      .problem({"fields", 3, 1, kMaxFields, "floats per struct", false})
+      .parameter(Axis::categorical("layout", aos_soa_layout_labels(),
+                                   "struct array layout and access: aos (4-byte field accesses), soa (field arrays, "
+                                   "up to 16-byte accesses), aos_ldg (aos through the read-only cache), aos_smem "
+                                   "(tile staged through shared memory with 16-byte accesses), aos_vec (8/16-byte "
+                                   "accesses over a thread's consecutive structs)"))
+      .parameter(Axis::ordinal("block_size", {64, 128, 256, 512, 1024}, "threads per block"))
+      .parameter(Axis::ordinal("items", {1, 2, 4, 8}, "elements per thread (independent accesses in flight)"))
+      .derived("pitch", "round_up(n, 4)") // aos_soa_pitch: every SoA field array starts 16-byte aligned
+      .derived("tile", "block_size * items")
+      .constraint("block_size <= max_threads_per_block", "threads per block above the device limit")
+      .constraint("op != \"write\" || layout != \"aos_ldg\"",
+                  "write reads no struct: the read-only path would only carry the scalar input")
+      // aos_vec moves a thread's items*F consecutive floats in 8- or 16-byte
+      // vectors; with an odd count it would be aos again.
+      .constraint("layout != \"aos_vec\" || items * fields % 2 == 0",
+                  "aos_vec needs an even items*fields (8/16-byte accesses that stay aligned)")
+      // A thread keeps items*fields floats in registers; __launch_bounds__(block)
+      // leaves it 65536/block of them (64K registers per block on every GPU since
+      // Kepler), and about 40 go to addresses and guards. Beyond that NVRTC spills
+      // to local memory (seen at block 1024 with 32 and 64 floats per thread).
+      .constraint("block_size * (items * fields + 40) <= 65536",
+                  "items*fields floats per thread do not fit in the registers a block_size block leaves each thread "
+                  "(would spill)")
+      .constraint("layout != \"aos_smem\" || tile * fields * 4 <= max_shared_memory_per_block_optin",
+                  "aos_smem tile (block_size*items*fields floats) exceeds shared memory per block")
+      .block("block_size")
+      .grid("ceil_div(n, tile)")
+      .shared_memory("layout == \"aos_smem\" ? tile * fields * 4 : 0")
+      // in: the scalars (write) or the structs in the layout's arrangement;
+      // out: the sums (read) or the structs, sized for either arrangement.
+      .buffer("in", ElementType::f32, "op == \"write\" ? n : layout == \"soa\" ? fields * pitch : n * fields",
+              BufferRole::in, input)
+      .buffer("out", ElementType::f32, "op == \"read\" ? n : max(n * fields, fields * pitch)", BufferRole::out)
+      .scalar("n", ElementType::i64, "n")
+      .scalar("pitch", ElementType::i64, "pitch")
+      // The structs in and the sums out (read), the scalars in and the structs
+      // out (write), the structs in and out (readwrite).
+      .bytes_moved("op == \"readwrite\" ? 2 * n * fields * 4 : (n * fields + n) * 4")
+      .verify_with(expected_outputs, {"layout"})
+      .access_pattern(aos_soa_access_pattern)
+      .explain(aos_soa_explain)
+      // SoA with one float4 per field and thread: coalesced 16-byte accesses on
+      // every GPU, no shared memory, valid for every op and field count.
+      .default_config(nlohmann::json{{"layout", "soa"}, {"block_size", 256}, {"items", 4}})
+      .build();
+}
+} // namespace
+
+const std::vector<std::string>& aos_soa_op_labels() {
+  static const std::vector<std::string> labels{"read", "write", "readwrite"};
+  return labels;
+}
+
+const std::vector<std::string>& aos_soa_layout_labels() {
+  static const std::vector<std::string> labels{"aos", "soa", "aos_ldg", "aos_smem", "aos_vec"};
+  return labels;
+}
+
+std::int64_t aos_soa_pitch(std::int64_t n) { return (n + 3) / 4 * 4; }
+
+double aos_soa_readwrite_scale(int field) { return 0.5 + 0.25 * field; }
+
+const KernelDescription& aos_soa_description() {
+  static const KernelDescription description = describe();
+  return description;
+}
+
+} // namespace memtune::templates

@@ -1,0 +1,47 @@
+#pragma once
+// The fdtd kernel's geometry for one configuration: the same arithmetic as
+// templates/fdtd/fdtd.cu, in one place for the launch, the space and the model.
+#include <memtune/access_pattern.hpp>
+#include <memtune/problem.hpp>
+#include <memtune/search/config.hpp>
+#include <memtune/target.hpp>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace memtune::templates {
+
+struct FdtdGeometry {
+  std::int64_t nx, ny, nz, radius;
+  std::int64_t bx, by, vx, zsplit, prefetch, min_warps;
+  std::int64_t threads;       // per block
+  std::int64_t min_blocks;    // __launch_bounds__ minimum blocks per SM: min_warps / warps per block, at least 1
+  std::int64_t pad;           // 0/1: shared rows padded by H floats (PAD in fdtd.cu); 1 when the config has no pad axis
+  std::int64_t tx, ty;        // tile: points per plane and block in x, y
+  std::int64_t halo_x;        // H: halo columns each side, rounded up to vx
+  std::int64_t pitch;         // [floats] shared row
+  std::int64_t rows;          // shared rows per plane buffer: ty + 2R
+  std::int64_t y_halo_vectors; // 2R rows of bx vectors per plane
+  std::int64_t halo_vectors;  // y halo + x halo (2*ty*H/vx) vectors per plane
+  std::int64_t halo_rounds;   // halo vectors per thread
+  std::int64_t chunk;         // planes per block
+  std::int64_t grid_x, grid_y, grid_z;
+
+  FdtdGeometry(const search::Config& c, const Problem& p)
+      : nx(p.at("nx")), ny(p.at("ny")), nz(p.at("nz")), radius(p.at("radius")), bx(c.at("bx")), by(c.at("by")),
+        vx(c.at("vx")), zsplit(c.at("zsplit")), prefetch(c.at("prefetch")), min_warps(c.at("min_warps")),
+        threads(bx * by), min_blocks(std::max<std::int64_t>(1, min_warps * 32 / threads)), pad(c.has("pad") ? c.at("pad") : 1), tx(bx * vx),
+        ty(by), halo_x((radius + vx - 1) / vx * vx), pitch(tx + 2 * halo_x + pad * halo_x), rows(ty + 2 * radius),
+        y_halo_vectors(2 * radius * bx), halo_vectors(y_halo_vectors + 2 * ty * (halo_x / vx)),
+        halo_rounds((halo_vectors + threads - 1) / threads), chunk((nz + zsplit - 1) / zsplit),
+        grid_x((nx + tx - 1) / tx), grid_y((ny + ty - 1) / ty), grid_z((nz + chunk - 1) / chunk) {}
+
+  [[nodiscard]] std::int64_t blocks() const { return grid_x * grid_y * grid_z; }
+  [[nodiscard]] std::size_t static_smem_bytes() const { return static_cast<std::size_t>(2 * rows * pitch * 4); }
+};
+
+// The configuration's memory accesses for the analytical model (no GPU): fdtd_access.cpp.
+[[nodiscard]] AccessPattern fdtd_access_pattern(const search::Config& config, const Problem& problem,
+                                                const Target& target);
+
+} // namespace memtune::templates

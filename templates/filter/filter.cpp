@@ -1,0 +1,104 @@
+// The filter template's kernel description: templates/filter/filter.cu as data.
+#include <memtune/description/kernel_builder.hpp>
+#include <memtune/templates/filter.hpp>
+#include "embedded_sources.hpp"
+
+#include "filter_geometry.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace memtune::templates {
+
+using search::Axis;
+
+namespace {
+constexpr std::int64_t kMaxTaps = 255;
+// Block indices times the tile must stay inside int in the kernel.
+constexpr std::int64_t kMaxN = (std::int64_t{1} << 31) - (std::int64_t{1} << 20);
+
+// The coefficients: random, normalised to sum |c| = 1 (outputs stay in [-1, 1]).
+void fill_taps(const FillRequest& request, std::span<std::byte> out) {
+  const std::vector<float> taps = random_filter_taps(static_cast<int>(request.problem.at("taps")), request.seed);
+  if (out.size() != taps.size() * sizeof(float))
+    throw std::logic_error("filter: the coefficient symbol holds " + std::to_string(out.size()) + " bytes, not " +
+                           std::to_string(taps.size()) + " floats");
+  std::memcpy(out.data(), taps.data(), out.size());
+}
+
+std::vector<ExpectedOutput> expected_outputs(const ReferenceRequest& request) {
+  const auto taps = request.input_as<float>("memtune_filter_taps");
+  return {{"out", 0, filter_reference(request.input_as<float>("in"), taps), {filter_tolerance(taps), 0.0}}};
+}
+
+search::Config default_configuration(const Problem&, const Target& target) {
+  // One float4 per thread and access, 256 threads: fast on every GPU since
+  // Kepler, and valid for any number of taps (align = 1 makes the halo a
+  // multiple of 4).
+  search::Config c{{"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1}};
+  if (target.has_bank_mode_choice()) c.set("bank_mode", 4);
+  return c;
+}
+
+KernelDescription describe() {
+  Fill taps;
+  taps.kind = Fill::Kind::custom;
+  taps.custom = fill_taps;
+  return KernelBuilder("filter")
+      .summary("1D FIR filter (coefficients in constant memory, input tile plus halo staged in shared memory)")
+      .source("filter.cu", embedded::filter_cu)
+      .kernel("filter_kernel<{block_size}, {packing}, {items}, {vec}, {align}>")
+      .define("MEMTUNE_TAPS", "{taps}")
+      .size("n", std::int64_t{1} << 24, "signal length (elements)", 1, kMaxN)
+      .problem({"taps", 21, 1, kMaxTaps, "filter taps", false})
+      .parameter(Axis::ordinal("block_size", {32, 64, 128, 256, 512, 1024}, "threads per block"))
+      .parameter(Axis::ordinal("packing", {1, 2, 4},
+                               "segments packed per shared element: 1 float, 2 = float2 (outputs n/2 apart), 4 = float4"))
+      .parameter(Axis::ordinal("items", {1, 2, 4, 8}, "consecutive outputs per thread and segment"))
+      .parameter(Axis::ordinal("vec", {1, 2, 4}, "floats per global load/store instruction"))
+      .parameter(Axis::ordinal("align", {0, 1}, "1 = halo rounded up to 4 elements: 16-byte aligned staged tile"))
+      .parameter_if(Axis::ordinal("bank_mode", {4, 8}, "shared-memory bank width in bytes (cuFuncSetSharedMemConfig)"),
+                    "bank_mode_choice",
+                    "sm_{compute_capability} has fixed 4-byte shared-memory banks (the 8-byte mode existed on "
+                    "Kepler, sm_3x, only)")
+      // filter.cu's arithmetic (FilterGeometry): the halo each side, the
+      // outputs per block and segment, the staged elements, the segment length.
+      .derived("radius", "taps / 2")
+      .derived("halo", "align ? round_up(radius, 4) : radius")
+      .derived("tile", "block_size * items")
+      .derived("ext", "tile + 2 * halo")
+      .derived("seg", "packing == 1 ? n : round_up(ceil_div(n, packing), 4)")
+      .constraint("halo % vec == 0", "a vector access must not straddle the halo's start")
+      .constraint("items % vec == 0", "a thread stores its items in whole vectors")
+      .constraint("block_size <= max_threads_per_block", "threads per block above the device limit")
+      .constraint("ext * packing * 4 <= max_shared_memory_per_block_optin",
+                  "staged tile exceeds shared memory per block")
+      .block("block_size")
+      .grid("ceil_div(seg, tile)")
+      .shared_memory("ext * packing * 4")
+      .buffer("in", ElementType::f32, "n", BufferRole::in)
+      .buffer("out", ElementType::f32, "n", BufferRole::out)
+      .scalar("n", ElementType::i32, "n")
+      .scalar("seg", ElementType::i32, "seg")
+      .constant("memtune_filter_taps", ElementType::f32, "taps", taps)
+      .bytes_moved("2 * n * 4") // read the input, write the output
+      .verify_with(expected_outputs)
+      .access_pattern(filter_access_pattern)
+      .default_config(default_configuration)
+      .build();
+}
+} // namespace
+
+std::int64_t filter_segment_length(std::int64_t n, std::int64_t packing) {
+  if (packing == 1) return n;
+  const std::int64_t per = (n + packing - 1) / packing;
+  return (per + 3) / 4 * 4;
+}
+
+const KernelDescription& filter_description() {
+  static const KernelDescription description = describe();
+  return description;
+}
+
+} // namespace memtune::templates

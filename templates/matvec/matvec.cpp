@@ -1,0 +1,223 @@
+// The matvec template's kernel description: templates/matvec/matvec.cu (two
+// kernels, stream and tiled, over one space) as data.
+#include <memtune/description/kernel_builder.hpp>
+#include <memtune/templates/matvec.hpp>
+#include "embedded_sources.hpp"
+
+#include "matvec_cublas.hpp"
+#include "matvec_geometry.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace memtune::templates {
+
+using search::Axis;
+
+namespace {
+constexpr std::int64_t kMaxDim = (std::int64_t{1} << 31) - 1; // cuBLAS takes int sizes
+constexpr std::int64_t kMinSplitCols = 64;
+
+MatvecLayout layout_of(const Problem& problem) { return static_cast<MatvecLayout>(problem.at("layout")); }
+
+std::vector<ExpectedOutput> expected_outputs(const ReferenceRequest& request) {
+  const MatvecLayout layout = layout_of(request.problem);
+  const std::int64_t rows = request.problem.at("rows"), cols = request.problem.at("cols");
+  const auto a = request.input_as<float>("A");
+  const auto x = request.input_as<float>("x");
+  return {{"y", 0, matvec_reference(layout, rows, cols, a, x), {matvec_tolerance(layout, rows, cols, a, x), 0.0}}};
+}
+
+std::unique_ptr<Baseline> cublas(const BaselineContext& context) {
+  return make_cublas_sgemv(layout_of(context.problem), context.problem.at("rows"), context.problem.at("cols"),
+                           context.buffer("A"), context.buffer("x"), context.buffer("y"));
+}
+
+search::Config default_configuration(const Problem& problem, const Target& target) {
+  // Stream with the widest aligned vector, 4 loads in flight and enough
+  // column splits for about 4 blocks per SM: coalesced and latency-hiding on
+  // every GPU. Falls back to the first valid configuration.
+  const MatvecLayout layout = layout_of(problem);
+  const bool col = layout == MatvecLayout::col;
+  const search::Space s = matvec_description().space(problem, target);
+  const std::int64_t vec = matvec_max_vec(layout, problem.at("rows"), problem.at("cols"));
+  const std::int64_t sms = target.sm_count > 0 ? target.sm_count : 128;
+  const auto& splits = matvec_split_values();
+  for (auto it = splits.rbegin(); it != splits.rend(); ++it) {
+    search::Config c{{"kernel", static_cast<std::int64_t>(MatvecKernel::stream)},
+                     {"block_size", 256},
+                     {"threads_per_row", col ? 4 : 32},
+                     {"vec", vec},
+                     {"unroll", 4},
+                     {"prefetch", 0},
+                     {"x_stage", static_cast<std::int64_t>(MatvecXStage::ldg)},
+                     {"pad", 0},
+                     {"splits", *it}};
+    const MatvecGeometry g(c, problem);
+    if (s.is_valid(c) && (*it == 1 || g.row_tiles * *it <= 4 * sms)) return c;
+  }
+  const auto all = s.enumerate();
+  if (all.empty()) throw std::logic_error("matvec: the space is empty for " + format_problem(problem));
+  return all.front();
+}
+
+KernelDescription describe() {
+  ProblemParameter layout{"layout", 0, 0, 1, "how the caller stores A: col (column-major, A(i,j) at i + j*rows) or "
+                                             "row (row-major, A(i,j) at i*cols + j)", false};
+  layout.labels = matvec_layout_labels();
+  return KernelBuilder("matvec")
+      .summary("y = A x in fp32, A of rows x cols stored column- or row-major: A streamed through registers with wide "
+               "loads and a split reduction, or the blog's shared-memory tile; --compare cublas times cublasSgemv")
+      .source("matvec.cu", embedded::matvec_cu)
+      // Two kernels with different template parameters: the tiled kernel is the blog's.
+      .kernel_if("kernel == \"stream\"", "matvec_stream<{layout == \"row\"}, {block_size}, {threads_per_row}, {vec}, {unroll}, "
+                                         "{x_stage == \"smem\"}, {prefetch}>")
+      .kernel("matvec_tiled<{layout == \"row\"}, {block_size}, {pad}>")
+      .size("rows", 8192, "rows of A (length of y)", 1, kMaxDim)
+      .size("cols", 8192, "columns of A (length of x)", 1, kMaxDim)
+      .problem(layout)
+      .parameter(Axis::categorical("kernel", matvec_kernel_labels(),
+                                   "stream: A streamed through registers (vector loads, unroll loads in flight, no A "
+                                   "tile); tiled: the blog's kernel, an A tile of block_size x (block_size + pad) "
+                                   "floats and an x slice in shared memory, one thread per row"))
+      .parameter(Axis::ordinal("block_size", {32, 64, 128, 256},
+                               "threads per block (tiled: also the tile width, 32 or 64; stream: 128 or 256)"))
+      // Column-major A has no use for a warp or more per row (a warp lies along the rows of one column).
+      .parameter_values_if(Axis::ordinal("threads_per_row", {1, 4, 32, 128},
+                                         "threads sharing a row's dot product (col: each taking every "
+                                         "threads_per_row-th column; row: a sub-warp, a warp or several warps)"),
+                           "layout == \"row\" || threads_per_row <= 4")
+      .parameter(Axis::ordinal("vec", {1, 2, 4},
+                               "floats per A load: consecutive rows of a column (col) or columns of a row (row, x "
+                               "too)"))
+      .parameter(Axis::ordinal("unroll", {1, 2, 4, 8}, "A loads each thread issues before using the first (in flight)"))
+      .parameter(Axis::ordinal("prefetch", {0, 1},
+                               "1: the next batch of unroll loads is issued before this batch's FMAs (software "
+                               "pipelining: loads in flight guaranteed, twice the registers); 0: load a batch, then "
+                               "use it"))
+      .parameter(Axis::categorical("x_stage", matvec_x_stage_labels(),
+                                   "how x reaches the threads: ldg (read-only cache) or smem (staged in shared "
+                                   "memory)"))
+      .parameter(Axis::ordinal("pad", {0, 1}, "tiled: extra floats per row of the shared A tile (1 = the blog's "
+                                              "BLOCK+1)"))
+      .parameter(Axis::ordinal("splits", matvec_split_values(),
+                               "blocks sharing a row tile's reduction over columns (partial sums, last block adds "
+                               "them)"))
+      // matvec.cu's arithmetic (MatvecGeometry): rows per block, the column
+      // chunk per split, the widest aligned vector, the most splits.
+      .derived("stream_rows", "layout == \"col\" ? block_size * vec / threads_per_row : block_size / threads_per_row")
+      // At least 1 for configurations other constraints reject (block 32 over 128 threads per row).
+      .derived("tile_rows", "max(1, kernel == \"stream\" ? stream_rows : block_size)")
+      .derived("row_tiles", "ceil_div(rows, tile_rows)")
+      .derived("chunk", "round_up(ceil_div(cols, splits), 4)")
+      .derived("along", "layout == \"col\" ? rows : cols")
+      .derived("max_vec", "along % 4 == 0 ? 4 : along % 2 == 0 ? 2 : 1")
+      .derived("max_splits", "min(64, max(1, cols / 64))")
+      // Splits stop at one wave of full occupancy (below).
+      .derived("wave_threads", "(max_threads_per_sm > 0 ? max_threads_per_sm : 2048) * (sm_count > 0 ? sm_count : "
+                               "128)")
+      .constraint("block_size <= max_threads_per_block", "threads per block above the device limit")
+      .constraint("kernel != \"stream\" || block_size >= 128",
+                  "stream blocks have 128 or 256 threads (32 and 64 are the tiled kernel's tile widths)")
+      .constraint("kernel != \"tiled\" || block_size <= 64",
+                  "the tiled kernel's tile is block_size x (block_size + pad) floats: 32 or 64 wide")
+      .constraint("kernel != \"tiled\" || threads_per_row == 1 && vec == 1 && unroll == 1 && prefetch == 0 && "
+                  "x_stage == \"smem\"",
+                  "the tiled kernel is the blog's: one thread per row, 4-byte loads, x in shared memory "
+                  "(threads_per_row=1 vec=1 unroll=1 prefetch=0 x_stage=smem)")
+      .constraint("kernel != \"stream\" || pad == 0", "pad is the tiled kernel's shared tile padding")
+      .constraint("layout != \"col\" || kernel != \"stream\" || 32 * threads_per_row <= block_size",
+                  "column-major: a warp must lie along the rows of one column (block_size / threads_per_row >= 32) "
+                  "so that its loads are contiguous")
+      .constraint("layout != \"col\" || kernel != \"stream\" || x_stage != \"smem\"",
+                  "column-major: a warp reads one x element per column (a broadcast); shared memory has nothing to "
+                  "coalesce")
+      .constraint("layout != \"row\" || kernel != \"stream\" || threads_per_row >= 4",
+                  "row-major with one thread per row puts a warp's loads a row apart (uncoalesced); the tiled kernel "
+                  "covers that case")
+      .constraint("vec <= max_vec",
+                  "float2/float4 loads need the rows (column-major) or the cols (row-major) to be a multiple of vec "
+                  "(each column or row must start 8/16-byte aligned)")
+      .constraint("vec == 1 || vec == max_vec",
+                  "vec is 1 or the widest aligned vector (float2 is float4's fallback where the size is not a "
+                  "multiple of 4)")
+      .constraint("splits <= max_splits", "each column split must get at least 64 columns")
+      // A thread's share of its split: cols / (splits x tpr) columns (col-major)
+      // or that over vec vectors (row-major); a batch larger than that is the
+      // same kernel with dead loads.
+      .constraint("(splits * unroll - 1) * (layout == \"col\" ? threads_per_row : threads_per_row * vec) < cols",
+                  "a batch of unroll loads must not run past a thread's share of the columns ((splits x unroll - 1) "
+                  "x threads_per_row x vec(row-major) < cols)")
+      .constraint("prefetch == 0 || unroll >= 2",
+                  "prefetch with unroll 1 keeps about as many loads in flight as unroll 2 without it")
+      // Splitting the reduction costs partial-sum traffic and a finish; it pays
+      // while the row tiles alone leave the GPU without enough threads.
+      .constraint("row_tiles * (splits - 1) * block_size < wave_threads",
+                  "more column splits than the GPU needs: row tiles x (splits - 1) x block_size must stay below one "
+                  "wave of full occupancy")
+      .block("block_size")
+      .grid("row_tiles", "splits")
+      .buffer("A", ElementType::f32, "rows * cols", BufferRole::in)
+      .buffer("x", ElementType::f32, "cols", BufferRole::in)
+      .buffer("y", ElementType::f32, "rows", BufferRole::out)
+      .scalar("M", ElementType::i64, "rows")
+      .scalar("N", ElementType::i64, "cols")
+      .scalar("chunk", ElementType::i64, "chunk")
+      // The split workspace: partial sums of up to max_splits splits, and one
+      // counter per row tile (a tile has at least one row), which every launch
+      // leaves at zero for the next.
+      .buffer("partial", ElementType::f32, "max_splits * rows", BufferRole::scratch)
+      .buffer("counters", ElementType::u32, "rows", BufferRole::scratch)
+      .bytes_moved("(rows * cols + cols + rows) * 4") // A once, x once, y once
+      .verify_with(expected_outputs)
+      .access_pattern(matvec_access_pattern)
+      .explain(matvec_explain)
+      .baseline("cublas", cublas)
+      .default_config(default_configuration)
+      .build();
+}
+} // namespace
+
+const std::vector<std::string>& matvec_layout_labels() {
+  static const std::vector<std::string> labels{"col", "row"};
+  return labels;
+}
+const std::vector<std::string>& matvec_kernel_labels() {
+  static const std::vector<std::string> labels{"stream", "tiled"};
+  return labels;
+}
+const std::vector<std::string>& matvec_x_stage_labels() {
+  static const std::vector<std::string> labels{"ldg", "smem"};
+  return labels;
+}
+const std::vector<std::int64_t>& matvec_split_values() {
+  static const std::vector<std::int64_t> values{1, 4, 16, 64};
+  return values;
+}
+
+std::int64_t matvec_max_splits(std::int64_t cols) {
+  return std::min<std::int64_t>(matvec_split_values().back(), std::max<std::int64_t>(1, cols / kMinSplitCols));
+}
+
+std::int64_t matvec_chunk(std::int64_t cols, std::int64_t splits) {
+  const std::int64_t per_split = (cols + splits - 1) / splits;
+  return (per_split + 3) / 4 * 4;
+}
+
+std::int64_t matvec_tile_rows(MatvecKernel kernel, MatvecLayout layout, std::int64_t block, std::int64_t tpr,
+                              std::int64_t vec) {
+  if (kernel == MatvecKernel::tiled) return block;
+  return layout == MatvecLayout::col ? block * vec / tpr : block / tpr;
+}
+
+std::int64_t matvec_max_vec(MatvecLayout layout, std::int64_t rows, std::int64_t cols) {
+  const std::int64_t along = layout == MatvecLayout::col ? rows : cols;
+  return along % 4 == 0 ? 4 : along % 2 == 0 ? 2 : 1;
+}
+
+const KernelDescription& matvec_description() {
+  static const KernelDescription description = describe();
+  return description;
+}
+
+} // namespace memtune::templates

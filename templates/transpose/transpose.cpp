@@ -1,0 +1,60 @@
+// The transpose template's kernel description: templates/transpose/transpose.cu
+// (the tiled transpose of NVIDIA's 2008 article) as data.
+#include <memtune/description/kernel_builder.hpp>
+#include <memtune/templates/transpose.hpp>
+#include "embedded_sources.hpp"
+
+#include "transpose_geometry.hpp"
+
+namespace memtune::templates {
+
+using search::Axis;
+
+namespace {
+// Block rows and columns are int in the kernel; the grid's y dimension (row
+// tiles) holds at most 65535 blocks, which a constraint checks per tile size.
+constexpr std::int64_t kMaxSide = std::int64_t{1} << 20;
+
+std::vector<ExpectedOutput> expected_outputs(const ReferenceRequest& request) {
+  const std::int64_t rows = request.problem.at("rows"), cols = request.problem.at("cols");
+  // A copy: exact.
+  return {{"out", 0, transpose_reference(request.input_as<float>("in"), rows, cols), {0.0, 0.0}}};
+}
+
+KernelDescription describe() {
+  return KernelBuilder("transpose")
+      .summary("out = in^T for a rows x cols float matrix (row-major), through a padded tile in shared memory")
+      .source("transpose.cu", embedded::transpose_cu)
+      .kernel("transpose_kernel<{tile}, {block_rows}, {pad}>")
+      .size("rows", 4096, "rows of the input (columns of the output)", 1, kMaxSide)
+      .size("cols", 4096, "columns of the input (rows of the output)", 1, kMaxSide)
+      .parameter(Axis::ordinal("tile", {16, 32, 64}, "tile side in elements (threads per block in x)"))
+      .parameter(Axis::ordinal("block_rows", {1, 2, 4, 8, 16, 32},
+                               "threads per block in y: each thread copies tile / block_rows elements"))
+      .parameter(Axis::ordinal("pad", {0, 1},
+                               "floats of padding per shared tile row: 1 puts a column of the tile in 32 different "
+                               "banks (the article's TILE_DIM + 1); 0 = one bank for a tile of 32 or 64"))
+      .constraint("block_rows <= tile", "a thread copies tile / block_rows >= 1 elements")
+      .constraint("tile * block_rows >= 32", "blocks of whole warps (a 16 x 1 block is half a warp)")
+      .constraint("tile * block_rows <= max_threads_per_block", "threads per block above the device limit")
+      .constraint("ceil_div(rows, tile) <= 65535", "more row tiles than the grid's y dimension holds (65535)")
+      .block("tile", "block_rows")
+      .grid("ceil_div(cols, tile)", "ceil_div(rows, tile)")
+      .buffer("in", ElementType::f32, "rows * cols", BufferRole::in)
+      .buffer("out", ElementType::f32, "rows * cols", BufferRole::out)
+      .scalar("rows", ElementType::i32, "rows")
+      .scalar("cols", ElementType::i32, "cols")
+      .verify_with(expected_outputs)
+      .access_pattern(transpose_access_pattern)
+      // The article's configuration: 32 x 32 tiles, 8 rows of threads, padded.
+      .default_config(nlohmann::json{{"tile", 32}, {"block_rows", 8}, {"pad", 1}})
+      .build();
+}
+} // namespace
+
+const KernelDescription& transpose_description() {
+  static const KernelDescription description = describe();
+  return description;
+}
+
+} // namespace memtune::templates

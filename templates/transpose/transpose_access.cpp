@@ -1,0 +1,115 @@
+// The transpose kernel's memory accesses for the analytical model: each
+// instruction of templates/transpose/transpose.cu, as addresses per (warp,
+// lane, iteration k = copy) of the block in the middle of the grid (with the
+// kernel's guards, so a matrix smaller than a tile is modelled as it runs).
+// Global addresses are relative to each matrix's base (256-byte aligned).
+#include "transpose_geometry.hpp"
+
+#include <memtune/model/global_access.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace memtune::templates {
+
+using model::AccessKind;
+using Address = std::optional<std::uint64_t>;
+
+namespace {
+
+// What a thread copies in iteration k: in(row, col) -> out(col, row), through
+// the shared tile at tile[ty + k ROWS][tx] (stored) and tile[tx][ty + k ROWS] (loaded).
+struct Copy {
+  std::int64_t tx, ty;           // thread in the block
+  std::int64_t row, col;         // element of `in` it loads
+  std::int64_t out_row, out_col; // element of `out` it stores
+};
+
+Copy copy_of(const TransposeGeometry& g, std::int64_t row0, std::int64_t col0, int warp, int lane, std::int64_t k) {
+  Copy c{};
+  const std::int64_t t = std::int64_t{warp} * 32 + lane;
+  c.tx = t % g.tile;
+  c.ty = t / g.tile + k * g.block_rows;
+  c.row = row0 + c.ty;
+  c.col = col0 + c.tx;
+  c.out_row = col0 + c.ty;
+  c.out_col = row0 + c.tx;
+  return c;
+}
+
+// Bytes moved (sectors x 32) per distinct byte used, over every warp and
+// iteration of the block: 1 when every sector is used whole.
+double moved_per_used(const GlobalInstruction& g, int warps) {
+  double used = 0, moved = 0;
+  for (int w = 0; w < warps; ++w)
+    for (std::int64_t it = 0; it < g.iterations; ++it) {
+      const auto a = model::analyze_global(model::WarpAccess::from_function(
+          [&](int lane) { return g.address(w, lane, it); }, g.width_bytes, g.kind));
+      used += static_cast<double>(a.unique_bytes);
+      moved += static_cast<double>(a.bytes_moved);
+    }
+  return used > 0 ? std::max(1.0, moved / used) : 1.0;
+}
+
+} // namespace
+
+AccessPattern transpose_access_pattern(const search::Config& config, const Problem& problem, const Target&) {
+  const TransposeGeometry g(config, problem);
+  AccessPattern a;
+  a.block_threads = static_cast<int>(g.threads());
+  a.blocks = g.grid_x * g.grid_y;
+  a.barrier_between_load_and_compute = true; // load the tile, __syncthreads, write it transposed
+  const int warps = static_cast<int>((g.threads() + 31) / 32);
+  const std::int64_t row0 = (g.grid_y / 2) * g.tile, col0 = (g.grid_x / 2) * g.tile;
+
+  const auto loaded = [g, row0, col0](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
+    const Copy c = copy_of(g, row0, col0, warp, lane, k);
+    if (c.ty >= g.tile || c.row >= g.rows || c.col >= g.cols) return std::nullopt;
+    return c;
+  };
+  const auto stored = [g, row0, col0](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
+    const Copy c = copy_of(g, row0, col0, warp, lane, k);
+    if (c.ty >= g.tile || c.out_row >= g.cols || c.out_col >= g.rows) return std::nullopt;
+    return c;
+  };
+
+  // An instruction's addresses: where each of its copies' elements lies, [bytes].
+  const auto at = [](auto copies, auto byte_offset) {
+    return [=](int warp, int lane, std::int64_t k) -> Address {
+      const std::optional<Copy> c = copies(warp, lane, k);
+      if (!c) return std::nullopt;
+      return static_cast<std::uint64_t>(byte_offset(*c));
+    };
+  };
+  // Phase 1: rows of `in`, coalesced, into rows of the shared tile.
+  a.global.push_back({"load tile rows", 4, AccessKind::load, g.copies,
+                      at(loaded, [g](const Copy& c) { return (c.row * g.cols + c.col) * 4; })});
+  a.shared.push_back({"store tile rows", 4, AccessKind::store, g.copies,
+                      at(loaded, [g](const Copy& c) { return (c.ty * g.pitch + c.tx) * 4; })});
+  // Phase 2: columns of the shared tile (lanes a pitch apart: the bank
+  // conflict the padding removes) to rows of `out`, coalesced.
+  a.shared.push_back({"load tile columns", 4, AccessKind::load, g.copies,
+                      at(stored, [g](const Copy& c) { return (c.tx * g.pitch + c.ty) * 4; })});
+  a.global.push_back({"store transposed rows", 4, AccessKind::store, g.copies,
+                      at(stored, [g](const Copy& c) { return (c.out_row * g.rows + c.out_col) * 4; })});
+
+  // Traffic: every element is read once and written once; a tile row of
+  // TILE floats that does not start on a sector boundary (cols or rows not a
+  // multiple of 8) moves the partial sectors at its ends too.
+  const double bytes = std::ceil(static_cast<double>(g.rows * g.cols) * 4 / 32.0) * 32.0;
+  a.arrays.push_back({"in", bytes, bytes * moved_per_used(a.global[0], warps), 0, false});
+  a.arrays.push_back({"out", bytes, bytes * moved_per_used(a.global[1], warps), 0, true});
+
+  // The unrolled load loop issues all of a thread's copies before the barrier.
+  a.loads_in_flight_per_thread = static_cast<double>(g.copies);
+  a.bytes_per_load = 4;
+  // Issued instructions per thread, as the unrolled kernel compiles: per copy
+  // a global load and a shared store, a shared load and a global store, each
+  // global access with its 64-bit address and bounds guard (about 4 more);
+  // plus a fixed prologue (indices, barrier, exit).
+  const double per_thread = static_cast<double>(g.copies) * (2.0 + 2.0 * 5.0) + 15.0;
+  a.warp_instructions_per_block = per_thread * warps;
+  return a;
+}
+
+} // namespace memtune::templates

@@ -1,0 +1,142 @@
+// The transpose template's description: its space on real targets, its
+// launches at odd sizes, its reference, and the access pattern the model
+// replays (the shared tile's column reads: 32-way conflicts unpadded, none
+// padded, the lesson of NVIDIA's 2008 article).
+#include <memtune/model/bank_replay.hpp>
+#include <memtune/model/target_catalog.hpp>
+#include <memtune/templates/transpose.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace memtune;
+
+namespace {
+
+const Target& target(const std::string& name) {
+  static const model::TargetCatalog c = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR);
+  return c.find(name);
+}
+
+const KernelDescription& transpose() { return templates::transpose_description(); }
+
+// Worst ways and total wavefronts of one shared instruction of a configuration, per block.
+model::InstructionTotals shared_totals(const search::Config& c, const Problem& p, const std::string& instruction) {
+  const AccessPattern a = transpose().hooks.access_pattern(c, p, target("h100-sxm"));
+  const model::BankReplay r = model::replay_block(a.shared, a.block_threads / 32, model::BankConfig::fixed_4byte());
+  for (const auto& i : r.per_instruction)
+    if (i.name == instruction) return i;
+  FAIL("no shared instruction named " << instruction);
+  return {};
+}
+
+} // namespace
+
+TEST_CASE("transpose space: tile x block_rows blocks of whole warps within the device limit, padded or not") {
+  const Problem p = transpose().complete({});
+  CHECK(p.at("rows") == 4096);
+  CHECK(p.at("cols") == 4096);
+  const search::Space s = transpose().space(p, target("h100-sxm"));
+  REQUIRE(s.axes().size() == 3);
+  CHECK(s.pruned().empty());
+  const auto configs = s.enumerate();
+  // tile 16: block_rows 2..16; tile 32: 1..32; tile 64: 1..16 (1024 threads); each with pad 0 and 1.
+  CHECK(configs.size() == (4 + 6 + 5) * 2);
+  for (const auto& c : configs) {
+    CHECK(c.at("tile") % c.at("block_rows") == 0);
+    CHECK(c.at("tile") * c.at("block_rows") % 32 == 0);
+    CHECK(c.at("tile") * c.at("block_rows") <= 1024);
+  }
+  CHECK(s.is_valid(transpose().default_config(p, target("h100-sxm"))));
+  CHECK(transpose().default_config(p, target("k20")) == search::Config{{"tile", 32}, {"block_rows", 8}, {"pad", 1}});
+  CHECK(transpose().bytes_moved(p) == 2ULL * 4096 * 4096 * 4);
+  CHECK(transpose().has_model());
+
+  // A matrix taller than 65535 row tiles of 16 leaves only the larger tiles.
+  const search::Space tall = transpose().space(transpose().complete({{"rows", 1048576}, {"cols", 1}}), target("a100"));
+  for (const auto& c : tall.enumerate()) CHECK(c.at("tile") >= 32);
+  CHECK_FALSE(tall.enumerate().empty());
+}
+
+TEST_CASE("transpose launch: the grid covers every element of odd matrices with tiles, the block is tile x rows") {
+  for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 1}, {33, 17}, {100, 1000}}) {
+    const Problem p = transpose().complete({{"rows", rows}, {"cols", cols}});
+    for (const auto& c : transpose().space(p, target("h100-sxm")).enumerate()) {
+      const LaunchSpec l = transpose().launch(c, p, target("h100-sxm"));
+      const std::int64_t tile = c.at("tile");
+      CHECK(l.name_expression == "transpose_kernel<" + std::to_string(tile) + ", " +
+                                     std::to_string(c.at("block_rows")) + ", " + std::to_string(c.at("pad")) + ">");
+      CHECK(l.block == Dim3{static_cast<unsigned>(tile), static_cast<unsigned>(c.at("block_rows")), 1});
+      CHECK(static_cast<std::int64_t>(l.grid.x) * tile >= cols);
+      CHECK(static_cast<std::int64_t>(l.grid.x - 1) * tile < cols);
+      CHECK(static_cast<std::int64_t>(l.grid.y) * tile >= rows);
+      CHECK(static_cast<std::int64_t>(l.grid.y - 1) * tile < rows);
+      CHECK(l.dynamic_smem_bytes == 0); // the tile is a static __shared__ array
+      CHECK(l.options.empty());
+    }
+  }
+}
+
+TEST_CASE("transpose reference: out(j, i) = in(i, j) on odd shapes, and its verification is exact") {
+  for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 1}, {1, 7}, {5, 1}, {3, 4}}) {
+    std::vector<float> in(static_cast<std::size_t>(rows * cols));
+    for (std::size_t k = 0; k < in.size(); ++k) in[k] = static_cast<float>(k) + 0.5F;
+    const std::vector<double> out = templates::transpose_reference(in, rows, cols);
+    REQUIRE(out.size() == in.size());
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (std::int64_t j = 0; j < cols; ++j)
+        CHECK(out[static_cast<std::size_t>(j * rows + i)] == in[static_cast<std::size_t>(i * cols + j)]);
+  }
+  CHECK_THROWS_AS(templates::transpose_reference(std::vector<float>(5), 2, 3), std::invalid_argument);
+
+  const Problem p = transpose().complete({{"rows", 3}, {"cols", 2}});
+  const std::vector<float> in{1, 2, 3, 4, 5, 6};
+  REQUIRE(transpose().verify.mode == VerifySpec::Mode::callback);
+  const auto outputs = transpose().verify.callback(
+      ReferenceRequest{p, {}, [&](const std::string& name) {
+                         REQUIRE(name == "in");
+                         return std::as_bytes(std::span<const float>(in));
+                       }});
+  REQUIRE(outputs.size() == 1);
+  CHECK(outputs[0].buffer == "out");
+  CHECK(outputs[0].values == std::vector<double>{1, 3, 5, 2, 4, 6});
+  CHECK(outputs[0].tolerance.abs == 0.0);
+  CHECK(outputs[0].tolerance.rel == 0.0);
+}
+
+TEST_CASE("transpose access pattern: the tile's column reads conflict 32 ways unpadded and not at all padded") {
+  const Problem p = transpose().complete({{"rows", 1024}, {"cols", 1024}});
+  for (std::int64_t tile : {32, 64}) {
+    CAPTURE(tile);
+    const search::Config bare{{"tile", tile}, {"block_rows", 8}, {"pad", 0}};
+    const search::Config padded{{"tile", tile}, {"block_rows", 8}, {"pad", 1}};
+    CHECK(shared_totals(bare, p, "load tile columns").worst_ways == 32);
+    CHECK(shared_totals(padded, p, "load tile columns").worst_ways == 1);
+    // Row stores are conflict-free either way.
+    CHECK(shared_totals(bare, p, "store tile rows").worst_ways == 1);
+    CHECK(shared_totals(padded, p, "store tile rows").worst_ways == 1);
+  }
+  // 16-wide tiles: a warp spans two tile rows; unpadded, its column reads land
+  // on 4 banks (8 ways), padded on 31 (one bank shared by the two rows' ends).
+  const search::Config bare16{{"tile", 16}, {"block_rows", 4}, {"pad", 0}};
+  const search::Config padded16{{"tile", 16}, {"block_rows", 4}, {"pad", 1}};
+  CHECK(shared_totals(bare16, p, "load tile columns").worst_ways == 8);
+  CHECK(shared_totals(padded16, p, "load tile columns").worst_ways == 2);
+
+  // Global accesses: a warp of a 32-wide tile reads and writes 128 contiguous bytes.
+  const search::Config c{{"tile", 32}, {"block_rows", 8}, {"pad", 1}};
+  const AccessPattern a = transpose().hooks.access_pattern(c, p, target("h100-sxm"));
+  CHECK(a.block_threads == 256);
+  CHECK(a.blocks == 32 * 32);
+  REQUIRE(a.arrays.size() == 2);
+  CHECK(a.arrays[0].requested_bytes == doctest::Approx(1024.0 * 1024 * 4)); // fully used sectors
+  CHECK(a.arrays[1].written);
+  CHECK(a.loads_in_flight_per_thread == 4);
+  // Rows of 1001 floats start off sector boundaries: the tile rows touch partial sectors.
+  const Problem odd = transpose().complete({{"rows", 1001}, {"cols", 1001}});
+  CHECK(transpose().hooks.access_pattern(c, odd, target("h100-sxm")).arrays[0].requested_bytes >
+        1001.0 * 1001 * 4 * 1.1);
+}

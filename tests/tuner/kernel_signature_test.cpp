@@ -1,0 +1,62 @@
+#include <memtune/compile/nvrtc_compiler.hpp>
+#include <memtune/description/description_json.hpp>
+#include <memtune/description/kernel_signature.hpp>
+
+#include <doctest/doctest.h>
+
+using namespace memtune;
+
+namespace {
+const std::filesystem::path kAssets = MEMTUNE_TEST_ASSETS_DIR "/descriptions";
+constexpr const char* kTransposeMangled = "_Z9transposeILi32ELi8ELi1EEvPfPKfii";
+} // namespace
+
+TEST_CASE("the kernel's parameters come from its mangled name; extern \"C\" names tell nothing") {
+  CHECK(kernel_parameters(kTransposeMangled) == std::vector<std::string>{"float*", "float const*", "int", "int"});
+  CHECK_FALSE(kernel_parameters("memtune_compare").has_value());
+  CHECK(kernel_parameters("_Z1kv") == std::vector<std::string>{});
+  // Template arguments with commas and parentheses do not split parameters.
+  CHECK(kernel_parameters("_Z6reduceIfLi256EEvPKT_PS0_x") ==
+        std::vector<std::string>{"float const*", "float*", "long long"});
+}
+
+TEST_CASE("a description whose arguments do not match the kernel is refused, naming both") {
+  KernelDescription d = load_description(kAssets / "transpose.json");
+  // The name NVRTC gives the compiled kernel.
+  const search::Config c{{"TILE", 32}, {"ROWS", 8}, {"PAD", 1}};
+  Target t;
+  t.cc_major = 9;
+  t.max_threads_per_block = 1024;
+  const CompileResult compiled = nvrtc_compile(d.compile_request(d.launch(c, d.complete({}), t), 90));
+  REQUIRE_MESSAGE(compiled.ok, compiled.log);
+  CHECK(compiled.lowered_name == kTransposeMangled);
+  CHECK_FALSE(signature_mismatch(d, compiled.lowered_name).has_value());
+
+  KernelDescription fewer = d;
+  fewer.arguments.pop_back();
+  const auto count = signature_mismatch(fewer, kTransposeMangled);
+  REQUIRE(count.has_value());
+  CHECK(*count == "transpose_test (" + d.origin + ") describes 3 arguments (out, in, rows) but the kernel takes 4: "
+                  "void transpose<32, 8, 1>(float*, float const*, int, int)");
+
+  KernelDescription wrong_element = d;
+  std::get<BufferArgument>(wrong_element.arguments[1]).type = ElementType::f64;
+  const auto element = signature_mismatch(wrong_element, kTransposeMangled);
+  REQUIRE(element.has_value());
+  CHECK(element->find("arguments[1] ('in') is a buffer of double, but the kernel's parameter 1 is 'float const*'") !=
+        std::string::npos);
+
+  KernelDescription scalar_for_pointer = d;
+  scalar_for_pointer.arguments[0] = ScalarArgument{"out", ElementType::i64, 0, std::nullopt, false};
+  CHECK(signature_mismatch(scalar_for_pointer, kTransposeMangled).value().find("is a scalar int64") != std::string::npos);
+
+  KernelDescription float_scalar = d;
+  std::get<ScalarArgument>(float_scalar.arguments[2]).type = ElementType::f32;
+  CHECK(signature_mismatch(float_scalar, kTransposeMangled).value().find("('rows') is a scalar float") != std::string::npos);
+
+  KernelDescription unsigned_scalar = d; // signedness is not compared
+  std::get<ScalarArgument>(unsigned_scalar.arguments[2]).type = ElementType::u32;
+  CHECK_FALSE(signature_mismatch(unsigned_scalar, kTransposeMangled).has_value());
+
+  CHECK_FALSE(signature_mismatch(fewer, "transpose_extern_c").has_value());
+}

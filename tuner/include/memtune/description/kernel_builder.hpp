@@ -1,0 +1,87 @@
+#pragma once
+// Builds a KernelDescription in C++ (the built-in templates, and applications
+// that describe their kernel in code rather than in a JSON file). Expression
+// arguments are text, parsed at once (search::parse_expr); build() validates
+// the whole description. Every error is a DescriptionError naming the field.
+//
+//   KernelDescription saxpy = KernelBuilder("saxpy")
+//       .summary("y = a x + y")
+//       .source("saxpy.cu", saxpy_source)
+//       .kernel("saxpy<{BLOCK}, {ITEMS}>")
+//       .size("n", 1 << 24, "elements")
+//       .parameter(search::Axis::ordinal("BLOCK", {128, 256, 512}))
+//       .parameter(search::Axis::ordinal("ITEMS", {1, 2, 4}))
+//       .constraint("BLOCK <= max_threads_per_block", "threads per block above the device limit")
+//       .block("BLOCK").grid("ceil_div(n, BLOCK * ITEMS)")
+//       .buffer("x", ElementType::f32, "n", BufferRole::in)
+//       .buffer("y", ElementType::f32, "n", BufferRole::inout)
+//       .scalar("a", ElementType::f32, 2.0, /*from_caller=*/true)
+//       .scalar("n", ElementType::i32, "n")
+//       .verify_with_config({{"BLOCK", 128}, {"ITEMS", 1}}, {0.0, 1e-6})
+//       .build();
+#include <memtune/description/kernel_description.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace memtune {
+
+class KernelBuilder {
+public:
+  explicit KernelBuilder(std::string name);
+
+  KernelBuilder& summary(std::string text);
+  // A source file by name and text; the first is compiled, later ones are headers it may include.
+  KernelBuilder& source(std::string file_name, std::string text);
+  KernelBuilder& include_path(std::string folder);
+  KernelBuilder& nvrtc_option(std::string option);
+  KernelBuilder& kernel(std::string name_pattern);          // "filter_kernel<{block_size}, {packing}>"
+  // A kernel name used where `condition` holds, tried in order before kernel() (matvec's two kernels).
+  KernelBuilder& kernel_if(std::string_view condition, std::string name_pattern);
+  KernelBuilder& define(std::string macro, std::string value_pattern); // -Dmacro=value
+
+  KernelBuilder& problem(ProblemParameter variable);
+  // A problem size with a default (profiles fall back to the nearest size), in [min, max].
+  KernelBuilder& size(std::string name, std::int64_t default_value, std::string description,
+                      std::int64_t min = 1, std::int64_t max = INT64_MAX);
+
+  KernelBuilder& parameter(search::Axis axis);
+  // A parameter present only where `only_if` (text) holds; `pruned_reason` is a pattern.
+  KernelBuilder& parameter_if(search::Axis axis, std::string_view only_if, std::string pruned_reason);
+  // An integer parameter whose values are kept per problem and device where `values_if` holds
+  // (reading the parameter's own name as the value).
+  KernelBuilder& parameter_values_if(search::Axis axis, std::string_view values_if);
+  KernelBuilder& derived(std::string name, std::string_view expression);
+  KernelBuilder& constraint(std::string_view condition, std::string reason);
+
+  KernelBuilder& block(std::string_view x, std::string_view y = "1", std::string_view z = "1");
+  KernelBuilder& grid(std::string_view x, std::string_view y = "1", std::string_view z = "1");
+  KernelBuilder& shared_memory(std::string_view bytes);
+
+  KernelBuilder& buffer(std::string name, ElementType type, std::string_view count, BufferRole role, Fill fill = {});
+  KernelBuilder& scalar(std::string name, ElementType type, std::string_view value, bool from_caller = false);
+  KernelBuilder& scalar(std::string name, ElementType type, double value, bool from_caller = false);
+  KernelBuilder& constant(std::string symbol, ElementType type, std::string_view count, Fill fill = {},
+                          bool from_caller = true);
+  KernelBuilder& bytes_moved(std::string_view expression);
+
+  KernelBuilder& verify_with_config(nlohmann::json reference_config, Tolerance tolerance);
+  KernelBuilder& verify_with_kernel(ReferenceKernel kernel, Tolerance tolerance);
+  // `depends_on`: axes whose value changes the expected outputs.
+  KernelBuilder& verify_with(ReferenceFunction reference, std::vector<std::string> depends_on = {});
+
+  KernelBuilder& default_config(nlohmann::json config);
+  KernelBuilder& hooks(DescriptionHooks hooks);
+  KernelBuilder& access_pattern(std::function<AccessPattern(const search::Config&, const Problem&, const Target&)> f);
+  KernelBuilder& explain(std::function<std::string(const TuningResult&)> f);
+  KernelBuilder& baseline(std::string name, BaselineFactory factory);
+  KernelBuilder& default_config(std::function<search::Config(const Problem&, const Target&)> f);
+
+  // Validates (KernelDescription::validate) and returns the description.
+  [[nodiscard]] KernelDescription build() const;
+
+private:
+  KernelDescription d_;
+};
+
+} // namespace memtune

@@ -1,0 +1,65 @@
+#pragma once
+// Internal to the description files: the names a description's expressions
+// read, label resolution, the evaluation environment and `{expr}` patterns.
+#include <memtune/description/kernel_description.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace memtune::description_detail {
+
+// "<origin>" for errors: the JSON file, or "description 'name'" for one built in C++.
+std::string origin_of(const KernelDescription& d);
+
+enum class NameKind { parameter, problem, device, derived };
+const char* to_string(NameKind kind); // "tunable parameter", "problem variable", ...
+
+// Every name an expression of `d` may read, with its kind. Assumes no clashes
+// (validate() checks them first).
+std::map<std::string, NameKind> name_kinds(const KernelDescription& d);
+
+// The labels of an enumeration: a categorical parameter or a problem variable with labels.
+std::optional<std::vector<std::string>> labels_of(const KernelDescription& d, const std::string& name);
+// `e` with its labels resolved (throws std::invalid_argument when one is not a label).
+search::Expr resolved(const KernelDescription& d, const search::Expr& e);
+
+// Whether derived value i reads a parameter or a device attribute, directly or
+// through earlier derived values.
+struct DerivedReads {
+  std::vector<bool> parameter, device;
+};
+DerivedReads derived_reads(const KernelDescription& d);
+// Whether `e` reads a tunable parameter, directly or through derived values.
+bool reads_parameter(const KernelDescription& d, const search::Expr& e);
+
+// Names and values an expression sees: problem variables, device attributes
+// (when target is given), the configuration's parameters (when given), then
+// each derived value whose names are all present. Throws std::invalid_argument
+// naming a derived value that cannot be evaluated.
+search::Config environment(const KernelDescription& d, const search::Config* config, const Problem& problem,
+                           const Target* target);
+
+// Evaluates `e` (labels resolved) in `env`; errors become std::invalid_argument "<field> = <text>: <why>".
+std::int64_t evaluate(const KernelDescription& d, const search::Expr& e, const search::Config& env,
+                      const std::string& field);
+
+// A pattern: text with `{expression}` placeholders; `{{` and `}}` are braces.
+struct PatternPiece {
+  bool is_expr = false;
+  std::string text;            // literal text, or the placeholder's expression text
+  std::size_t position = 0;    // of the placeholder's expression in the pattern
+  std::optional<search::Expr> expr;
+};
+// Throws search::ExprSyntaxError with the position in the pattern.
+std::vector<PatternPiece> parse_pattern(std::string_view pattern);
+// An enumeration named alone renders its label, anything else its integer value.
+std::string render_pattern(const KernelDescription& d, std::string_view pattern, const search::Config& env,
+                           const std::string& field);
+
+// "syntax error at column 9: ...\n    TILE * ) <= 4\n            ^"
+std::string explain_syntax_error(const search::ExprSyntaxError& e, std::string_view text);
+
+} // namespace memtune::description_detail

@@ -1,0 +1,529 @@
+// Reads a kernel description file (format: description_json.hpp and
+// docs/kernel-description.md). Strict: unknown fields, wrong types and
+// duplicate keys are errors naming the file, the JSON path and the reason.
+#include <memtune/description/description_json.hpp>
+
+#include "description_internal.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace memtune {
+
+DescriptionError::DescriptionError(std::string file, std::string field, std::string reason)
+    : InputError(std::move(file), 0, std::move(field), std::move(reason)) {}
+
+DescriptionError::DescriptionError(std::string file, std::size_t line, std::string reason)
+    : InputError(std::move(file), line, "", std::move(reason)) {}
+
+namespace {
+
+using nlohmann::ordered_json;
+using description_detail::explain_syntax_error;
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+class Reader {
+public:
+  Reader(std::string origin, std::filesystem::path base) : origin_(std::move(origin)), base_(std::move(base)) {}
+
+  KernelDescription read(const ordered_json& doc) {
+    KernelDescription d;
+    d.origin = origin_;
+    fields(doc, "", {"schema_version", "name", "summary", "source", "problem", "parameters", "derived", "constraints",
+                     "launch", "arguments", "constants", "bytes_moved", "verify", "default"});
+    if (!doc.contains("schema_version")) fail("schema_version", "missing (this format is schema_version 1)");
+    const auto& version = doc.at("schema_version");
+    if (!version.is_number_integer())
+      fail("schema_version", "expected the integer 1, got " + describe(version));
+    if (version.get<std::int64_t>() != kDescriptionSchemaVersion)
+      fail("schema_version", version.dump() + " is not supported (this memtune reads schema_version 1)");
+    d.name = string(required(doc, "name", ""), "name");
+    if (doc.contains("summary")) d.summary = string(doc.at("summary"), "summary");
+    read_source(required(doc, "source", ""), d.source);
+    if (doc.contains("problem")) read_problem(doc.at("problem"), d);
+    read_parameters(required(doc, "parameters", ""), d);
+    if (doc.contains("derived")) {
+      const auto& derived = object(doc.at("derived"), "derived");
+      for (const auto& [name, value] : derived.items()) d.derived.push_back({name, expr(value, "derived." + name)});
+    }
+    if (doc.contains("constraints")) read_constraints(doc.at("constraints"), d);
+    read_launch(required(doc, "launch", ""), d.launch_exprs);
+    const auto& args = array(required(doc, "arguments", ""), "arguments");
+    for (std::size_t i = 0; i < args.size(); ++i) d.arguments.push_back(argument(args[i], "arguments[" + std::to_string(i) + "]"));
+    if (doc.contains("constants")) {
+      const auto& consts = array(doc.at("constants"), "constants");
+      for (std::size_t i = 0; i < consts.size(); ++i)
+        d.constants.push_back(constant(consts[i], "constants[" + std::to_string(i) + "]"));
+    }
+    if (doc.contains("bytes_moved")) d.bytes_moved_expr = expr(doc.at("bytes_moved"), "bytes_moved");
+    if (!doc.contains("verify"))
+      fail("verify", "missing: say how outputs are checked: {\"reference_config\": {...}} (one configuration of this "
+                     "kernel is the truth) or {\"reference_kernel\": {...}} (a separate kernel)");
+    read_verify(doc.at("verify"), d.verify);
+    if (doc.contains("default")) d.default_config_json = nlohmann::json::parse(object(doc.at("default"), "default").dump());
+    d.validate();
+    return d;
+  }
+
+private:
+  [[noreturn]] void fail(const std::string& field, const std::string& reason) const {
+    throw DescriptionError(origin_, field, reason);
+  }
+
+  static std::string describe(const ordered_json& j) {
+    const std::string text = j.dump();
+    return std::string(j.type_name()) + " (" + (text.size() > 40 ? text.substr(0, 37) + "..." : text) + ")";
+  }
+
+  static std::string join_path(const std::string& path, const std::string& key) {
+    return path.empty() ? key : path + "." + key;
+  }
+
+  // An object holding only `known` fields.
+  const ordered_json& fields(const ordered_json& j, const std::string& path, std::initializer_list<const char*> known) const {
+    object(j, path.empty() ? "(document)" : path);
+    for (const auto& [key, _] : j.items()) {
+      bool ok = false;
+      std::vector<std::string> names;
+      for (const char* k : known) {
+        ok = ok || key == k;
+        names.emplace_back(k);
+      }
+      if (!ok) fail(join_path(path, key), "unknown field (known here: " + join(names) + ")");
+    }
+    return j;
+  }
+
+  const ordered_json& required(const ordered_json& j, const char* key, const std::string& path) const {
+    if (!j.contains(key)) fail(join_path(path, key), "missing");
+    return j.at(key);
+  }
+
+  const ordered_json& object(const ordered_json& j, const std::string& path) const {
+    if (!j.is_object()) fail(path, "expected an object, got " + describe(j));
+    return j;
+  }
+
+  const ordered_json& array(const ordered_json& j, const std::string& path) const {
+    if (!j.is_array()) fail(path, "expected an array, got " + describe(j));
+    return j;
+  }
+
+  std::string string(const ordered_json& j, const std::string& path) const {
+    if (!j.is_string()) fail(path, "expected a string, got " + describe(j));
+    return j.get<std::string>();
+  }
+
+  bool boolean(const ordered_json& j, const std::string& path) const {
+    if (!j.is_boolean()) fail(path, "expected true or false, got " + describe(j));
+    return j.get<bool>();
+  }
+
+  double number(const ordered_json& j, const std::string& path) const {
+    if (!j.is_number()) fail(path, "expected a number, got " + describe(j));
+    return j.get<double>();
+  }
+
+  std::vector<std::string> strings(const ordered_json& j, const std::string& path) const {
+    std::vector<std::string> out;
+    const auto& a = array(j, path);
+    for (std::size_t i = 0; i < a.size(); ++i) out.push_back(string(a[i], path + "[" + std::to_string(i) + "]"));
+    return out;
+  }
+
+  // An expression: text (parsed) or an integer.
+  search::Expr expr(const ordered_json& j, const std::string& path) const {
+    if (j.is_number_integer()) {
+      if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+        fail(path, j.dump() + " does not fit in 64 bits");
+      return search::Expr(j.get<std::int64_t>());
+    }
+    if (!j.is_string()) fail(path, "expected an expression (text or an integer), got " + describe(j));
+    const std::string text = j.get<std::string>();
+    try {
+      return search::parse_expr(text);
+    } catch (const search::ExprSyntaxError& e) {
+      fail(path, explain_syntax_error(e, text));
+    }
+  }
+
+  // An integer, or size text such as "16M" (any expression of constants).
+  std::int64_t integer(const ordered_json& j, const std::string& path) const {
+    if (j.is_number_float()) fail(path, "expected an integer, got " + describe(j));
+    const search::Expr e = expr(j, path);
+    if (!e.is_constant()) fail(path, "expected an integer or a size such as \"16M\", got " + describe(j));
+    return e.constant_value();
+  }
+
+  std::vector<search::Expr> dims(const ordered_json& j, const std::string& path) const {
+    if (!j.is_array()) return {expr(j, path)};
+    if (j.empty() || j.size() > 3) fail(path, "1 to 3 expressions (x, y, z), got " + std::to_string(j.size()));
+    std::vector<search::Expr> out;
+    for (std::size_t i = 0; i < j.size(); ++i) out.push_back(expr(j[i], path + "[" + std::to_string(i) + "]"));
+    return out;
+  }
+
+  std::string pattern(const ordered_json& j, const std::string& path) const {
+    if (j.is_number_integer()) return j.dump();
+    return string(j, path);
+  }
+
+  std::vector<SourceFile> files(const ordered_json& j, const std::string& path) const {
+    std::vector<SourceFile> out;
+    const auto names = strings(j, path);
+    if (names.empty()) fail(path, "no file: the first one is compiled");
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::filesystem::path file = base_ / names[i];
+      std::ifstream in(file, std::ios::binary);
+      std::ostringstream text;
+      if (!in || !(text << in.rdbuf()))
+        fail(path + "[" + std::to_string(i) + "]", "cannot read " + file.string() + " (paths are relative to the description's folder)");
+      out.push_back({names[i], text.str()});
+    }
+    return out;
+  }
+
+  void read_source(const ordered_json& j, SourceSpec& s) const {
+    fields(j, "source", {"files", "include_paths", "options", "kernel", "defines"});
+    s.files = files(required(j, "files", "source"), "source.files");
+    if (j.contains("include_paths"))
+      for (const auto& p : strings(j.at("include_paths"), "source.include_paths"))
+        s.include_paths.push_back((base_ / p).lexically_normal().string());
+    if (j.contains("options")) s.options = strings(j.at("options"), "source.options");
+    const auto& kernel = required(j, "kernel", "source");
+    if (kernel.is_array()) {
+      // [{"if": condition, "name": pattern}, ..., {"name": pattern}]: the first whose condition holds.
+      if (kernel.empty()) fail("source.kernel", "an empty list: give a name, or choices ending with one without \"if\"");
+      for (std::size_t i = 0; i < kernel.size(); ++i) {
+        const std::string path = "source.kernel[" + std::to_string(i) + "]";
+        const bool last = i + 1 == kernel.size();
+        const auto& choice = last ? fields(kernel[i], path, {"name"}) : fields(kernel[i], path, {"if", "name"});
+        std::string name = pattern(required(choice, "name", path), path + ".name");
+        if (last) s.kernel = std::move(name);
+        else s.kernel_if.push_back({expr(required(choice, "if", path), path + ".if"), std::move(name)});
+      }
+    } else {
+      s.kernel = string(kernel, "source.kernel");
+    }
+    if (!j.contains("defines")) return;
+    const auto& defines = j.at("defines");
+    if (defines.is_array()) {
+      for (const auto& macro : strings(defines, "source.defines")) s.defines.emplace_back(macro, "{" + macro + "}");
+    } else {
+      for (const auto& [macro, value] : object(defines, "source.defines").items())
+        s.defines.emplace_back(macro, pattern(value, "source.defines." + macro));
+    }
+  }
+
+  void read_problem(const ordered_json& j, KernelDescription& d) const {
+    for (const auto& [name, spec] : object(j, "problem").items()) {
+      const std::string path = "problem." + name;
+      ProblemParameter p;
+      p.name = name;
+      if (!spec.is_object()) { // "n": "16M" is a default alone
+        p.default_value = integer(spec, path);
+        d.problem.push_back(std::move(p));
+        continue;
+      }
+      fields(spec, path, {"default", "min", "max", "size", "description", "values"});
+      if (spec.contains("description")) p.description = string(spec.at("description"), path + ".description");
+      if (spec.contains("values")) {
+        for (const char* numeric : {"min", "max", "size"})
+          if (spec.contains(numeric)) fail(path + "." + numeric, "a choice (values) has no " + std::string(numeric));
+        p.labels = strings(spec.at("values"), path + ".values");
+        if (p.labels.empty()) fail(path + ".values", "a choice needs at least one label");
+        p.min = 0;
+        p.max = static_cast<std::int64_t>(p.labels.size()) - 1;
+        const std::string label = spec.contains("default") ? string(spec.at("default"), path + ".default") : p.labels[0];
+        const auto it = std::find(p.labels.begin(), p.labels.end(), label);
+        if (it == p.labels.end()) fail(path + ".default", "\"" + label + "\" is not one of: " + join(p.labels));
+        p.default_value = it - p.labels.begin();
+      } else {
+        p.default_value = integer(required(spec, "default", path), path + ".default");
+        if (spec.contains("min")) p.min = integer(spec.at("min"), path + ".min");
+        if (spec.contains("max")) p.max = integer(spec.at("max"), path + ".max");
+        if (spec.contains("size")) p.is_size = boolean(spec.at("size"), path + ".size");
+      }
+      d.problem.push_back(std::move(p));
+    }
+  }
+
+  search::Axis axis(const std::string& name, const ordered_json& values, const std::string& description,
+                    const std::string& path) const {
+    if (values.is_string()) {
+      if (values.get<std::string>() != "bool")
+        fail(path, "expected \"bool\", or an array of integers or of labels, got " + describe(values));
+      return search::Axis::categorical(name, {"false", "true"}, description);
+    }
+    const auto& a = array(values, path);
+    if (a.empty()) fail(path, "a parameter needs at least one value");
+    if (a[0].is_string()) {
+      return search::Axis::categorical(name, strings(a, path), description);
+    }
+    std::vector<std::int64_t> ints;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const std::string item = path + "[" + std::to_string(i) + "]";
+      if (!a[i].is_number_integer()) fail(item, "expected an integer like the first value, got " + describe(a[i]));
+      ints.push_back(integer(a[i], item));
+    }
+    for (std::size_t i = 1; i < ints.size(); ++i)
+      if (ints[i] <= ints[i - 1])
+        fail(path, "integer values must be strictly increasing (the grid's order): " + std::to_string(ints[i]) +
+                       " after " + std::to_string(ints[i - 1]));
+    return search::Axis::ordinal(name, std::move(ints), description);
+  }
+
+  void read_parameters(const ordered_json& j, KernelDescription& d) const {
+    for (const auto& [name, spec] : object(j, "parameters").items()) {
+      const std::string path = "parameters." + name;
+      Parameter p;
+      if (!spec.is_object()) {
+        p.axis = axis(name, spec, {}, path);
+      } else {
+        fields(spec, path, {"values", "description", "only_if", "pruned_reason", "values_if"});
+        const std::string description =
+            spec.contains("description") ? string(spec.at("description"), path + ".description") : std::string{};
+        p.axis = axis(name, required(spec, "values", path), description, path + ".values");
+        if (spec.contains("only_if")) p.only_if = expr(spec.at("only_if"), path + ".only_if");
+        if (spec.contains("pruned_reason")) p.pruned_reason = string(spec.at("pruned_reason"), path + ".pruned_reason");
+        if (!p.only_if && !p.pruned_reason.empty()) fail(path + ".pruned_reason", "only a parameter with only_if is pruned");
+        if (spec.contains("values_if")) p.values_if = expr(spec.at("values_if"), path + ".values_if");
+      }
+      d.parameters.push_back(std::move(p));
+    }
+  }
+
+  void read_constraints(const ordered_json& j, KernelDescription& d) const {
+    const auto& a = array(j, "constraints");
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const std::string path = "constraints[" + std::to_string(i) + "]";
+      if (a[i].is_object()) {
+        fields(a[i], path, {"expr", "reason"});
+        d.constraints.push_back({expr(required(a[i], "expr", path), path + ".expr"),
+                                 a[i].contains("reason") ? string(a[i].at("reason"), path + ".reason") : std::string{}});
+      } else {
+        d.constraints.push_back({expr(a[i], path), {}});
+      }
+    }
+  }
+
+  void read_launch(const ordered_json& j, LaunchExprs& l) const {
+    fields(j, "launch", {"block", "grid", "shared_memory"});
+    const auto block = dims(required(j, "block", "launch"), "launch.block");
+    const auto grid = dims(required(j, "grid", "launch"), "launch.grid");
+    l.block_x = block[0];
+    if (block.size() > 1) l.block_y = block[1];
+    if (block.size() > 2) l.block_z = block[2];
+    l.grid_x = grid[0];
+    if (grid.size() > 1) l.grid_y = grid[1];
+    if (grid.size() > 2) l.grid_z = grid[2];
+    if (j.contains("shared_memory")) l.shared_memory = expr(j.at("shared_memory"), "launch.shared_memory");
+  }
+
+  ElementType type(const ordered_json& j, const std::string& path) const {
+    const std::string text = string(j, path);
+    if (const auto t = element_type_from_string(text)) return *t;
+    fail(path, "unknown element type '" + text + "' (float, double, int8 ... int64, uint8 ... uint64, or C names such as int, unsigned)");
+  }
+
+  Fill fill(const ordered_json& j, const std::string& path) const {
+    Fill f;
+    if (j.is_string()) {
+      if (j.get<std::string>() != "random") fail(path, "expected \"random\", {\"random\": [lo, hi]} or {\"constant\": v}");
+      return f;
+    }
+    fields(j, path, {"random", "constant"});
+    if (j.size() != 1) fail(path, "one of random or constant");
+    if (j.contains("random")) {
+      const auto& range = array(j.at("random"), path + ".random");
+      if (range.size() != 2) fail(path + ".random", "expected [lo, hi]");
+      f.lo = number(range[0], path + ".random[0]");
+      f.hi = number(range[1], path + ".random[1]");
+    } else {
+      f.kind = Fill::Kind::constant;
+      f.value = number(j.at("constant"), path + ".constant");
+    }
+    return f;
+  }
+
+  Argument argument(const ordered_json& j, const std::string& path) const {
+    object(j, path);
+    if (j.contains("buffer") == j.contains("scalar"))
+      fail(path, "an argument is either {\"buffer\": TYPE, ...} or {\"scalar\": TYPE, ...}");
+    if (j.contains("buffer")) {
+      fields(j, path, {"name", "buffer", "count", "role", "fill"});
+      BufferArgument b;
+      b.name = string(required(j, "name", path), path + ".name");
+      b.type = type(j.at("buffer"), path + ".buffer");
+      b.count = expr(required(j, "count", path), path + ".count");
+      const std::string role = string(required(j, "role", path), path + ".role");
+      if (role == "in") b.role = BufferRole::in;
+      else if (role == "out") b.role = BufferRole::out;
+      else if (role == "inout") b.role = BufferRole::inout;
+      else if (role == "scratch") b.role = BufferRole::scratch;
+      else fail(path + ".role", "'" + role + "' is not a role (in, out, inout, scratch)");
+      if (j.contains("fill")) {
+        if (b.role == BufferRole::out || b.role == BufferRole::scratch)
+          fail(path + ".fill", std::string(b.role == BufferRole::out ? "an out buffer is poisoned" : "a scratch buffer is zeroed") +
+                                   " before every verified launch, never filled");
+        b.fill = fill(j.at("fill"), path + ".fill");
+      }
+      return b;
+    }
+    fields(j, path, {"name", "scalar", "value", "from_caller"});
+    ScalarArgument s;
+    s.name = string(required(j, "name", path), path + ".name");
+    s.type = type(j.at("scalar"), path + ".scalar");
+    const auto& value = required(j, "value", path);
+    if (value.is_number_float()) s.float_value = value.get<double>();
+    else if (value.is_number_integer() && is_floating(s.type)) s.float_value = value.get<double>();
+    else s.value = expr(value, path + ".value");
+    if (j.contains("from_caller")) s.from_caller = boolean(j.at("from_caller"), path + ".from_caller");
+    return s;
+  }
+
+  ConstantSymbol constant(const ordered_json& j, const std::string& path) const {
+    fields(j, path, {"symbol", "type", "count", "fill", "from_caller"});
+    ConstantSymbol c;
+    c.symbol = string(required(j, "symbol", path), path + ".symbol");
+    c.type = type(required(j, "type", path), path + ".type");
+    if (j.contains("count")) c.count = expr(j.at("count"), path + ".count");
+    if (j.contains("fill")) c.fill = fill(j.at("fill"), path + ".fill");
+    if (j.contains("from_caller")) c.from_caller = boolean(j.at("from_caller"), path + ".from_caller");
+    return c;
+  }
+
+  void read_verify(const ordered_json& j, VerifySpec& v) const {
+    fields(j, "verify", {"reference_config", "reference_kernel", "tolerance", "callback"});
+    if (j.contains("callback"))
+      fail("verify.callback", "a C++ callback cannot come from a file: use reference_config or reference_kernel "
+                              "(or build the description with KernelBuilder::verify_with)");
+    if (j.contains("reference_config") == j.contains("reference_kernel"))
+      fail("verify", "exactly one of reference_config and reference_kernel");
+    if (j.contains("tolerance")) {
+      const auto& t = fields(j.at("tolerance"), "verify.tolerance", {"abs", "rel"});
+      v.tolerance = {0.0, 0.0};
+      if (t.contains("abs")) v.tolerance.abs = number(t.at("abs"), "verify.tolerance.abs");
+      if (t.contains("rel")) v.tolerance.rel = number(t.at("rel"), "verify.tolerance.rel");
+    }
+    if (j.contains("reference_config")) {
+      v.mode = VerifySpec::Mode::reference_config;
+      v.reference_config = nlohmann::json::parse(object(j.at("reference_config"), "verify.reference_config").dump());
+      return;
+    }
+    v.mode = VerifySpec::Mode::reference_kernel;
+    const std::string path = "verify.reference_kernel";
+    const auto& k = fields(j.at("reference_kernel"), path, {"kernel", "files", "block", "grid", "shared_memory"});
+    ReferenceKernel r;
+    r.kernel = pattern(required(k, "kernel", path), path + ".kernel");
+    if (k.contains("files")) r.files = files(k.at("files"), path + ".files");
+    r.block = dims(required(k, "block", path), path + ".block");
+    r.grid = dims(required(k, "grid", path), path + ".grid");
+    if (k.contains("shared_memory")) r.shared_memory = expr(k.at("shared_memory"), path + ".shared_memory");
+    v.reference_kernel = std::move(r);
+  }
+
+  std::string origin_;
+  std::filesystem::path base_;
+};
+
+// nlohmann keeps the last of duplicate keys silently; in a description a
+// duplicate is a mistake (a parameter given twice), so the parse refuses it,
+// naming the JSON path. Arrays count their elements to name paths like
+// arguments[2].
+class DuplicateKeyCheck {
+public:
+  explicit DuplicateKeyCheck(std::string origin) : origin_(std::move(origin)) {}
+
+  bool operator()(int /*depth*/, nlohmann::ordered_json::parse_event_t event, nlohmann::ordered_json& parsed) {
+    using E = nlohmann::ordered_json::parse_event_t;
+    switch (event) {
+    case E::object_start: frames_.push_back({false, 0, {}, {}}); break;
+    case E::array_start: frames_.push_back({true, 0, {}, {}}); break;
+    case E::key: {
+      Frame& f = frames_.back();
+      f.key = parsed.get<std::string>();
+      if (!f.keys.insert(f.key).second) throw DescriptionError(origin_, path(), "the key \"" + f.key + "\" appears twice");
+      break;
+    }
+    case E::object_end:
+    case E::array_end:
+      frames_.pop_back();
+      element_done();
+      break;
+    case E::value: element_done(); break;
+    }
+    return true;
+  }
+
+private:
+  struct Frame {
+    bool is_array;
+    std::size_t index;
+    std::string key;
+    std::set<std::string> keys;
+  };
+  void element_done() {
+    if (!frames_.empty() && frames_.back().is_array) ++frames_.back().index;
+  }
+  std::string path() const {
+    std::string out;
+    for (const auto& f : frames_) {
+      if (f.is_array) out += "[" + std::to_string(f.index) + "]";
+      else out += (out.empty() ? "" : ".") + f.key;
+    }
+    return out;
+  }
+  std::string origin_;
+  std::vector<Frame> frames_;
+};
+
+std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t byte) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+} // namespace
+
+KernelDescription description_from_json(const nlohmann::ordered_json& document, const std::string& origin,
+                                        const std::filesystem::path& base_folder) {
+  return Reader(origin, base_folder).read(document);
+}
+
+KernelDescription load_description(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream buffer;
+  if (!in || !(buffer << in.rdbuf()))
+    throw DescriptionError(file.string(), "", std::string("cannot read the file: ") + std::strerror(errno));
+  const std::string text = buffer.str();
+  nlohmann::ordered_json document;
+  try {
+    document = nlohmann::ordered_json::parse(text, DuplicateKeyCheck(file.string()));
+  } catch (const nlohmann::json::parse_error& e) {
+    // nlohmann's byte is one past the offending character.
+    const auto [line, column] = line_and_column(text, e.byte > 0 ? e.byte - 1 : 0);
+    std::string message = e.what();
+    if (const auto at = message.find("syntax error"); at != std::string::npos) message = message.substr(at);
+    throw DescriptionError(file.string(), line, "not valid JSON (column " + std::to_string(column) + "): " + message);
+  }
+  return description_from_json(document, file.string(), file.parent_path());
+}
+
+} // namespace memtune

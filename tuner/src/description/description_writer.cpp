@@ -1,0 +1,187 @@
+// A description as a file (the format description_json.hpp reads back), and
+// its fingerprint.
+#include <memtune/description/kernel_description.hpp>
+
+#include "../digest.hpp"
+#include "description_internal.hpp"
+
+namespace memtune {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json expr_json(const search::Expr& e) {
+  if (e.is_constant()) return e.constant_value();
+  return e.to_string();
+}
+
+ordered_json dims_json(const std::vector<search::Expr>& dims) {
+  ordered_json out = ordered_json::array();
+  for (const auto& e : dims) out.push_back(expr_json(e));
+  return out;
+}
+
+ordered_json fill_json(const Fill& f) {
+  ordered_json j = ordered_json::object();
+  switch (f.kind) {
+  case Fill::Kind::random:
+    if (!f.lo) return "random";
+    j["random"] = {*f.lo, *f.hi};
+    break;
+  case Fill::Kind::constant: j["constant"] = f.value; break;
+  case Fill::Kind::custom: j["custom"] = "C++"; break; // not readable from a file: a built-in's hook
+  }
+  if (!f.depends_on.empty()) j["depends_on"] = f.depends_on;
+  return j;
+}
+
+ordered_json tolerance_json(const Tolerance& t) { return {{"abs", t.abs}, {"rel", t.rel}}; }
+
+ordered_json problem_json(const ProblemParameter& p) {
+  ordered_json j = ordered_json::object();
+  if (!p.labels.empty()) {
+    j["values"] = p.labels;
+    j["default"] = p.labels.at(static_cast<std::size_t>(p.default_value));
+  } else {
+    j["default"] = p.default_value;
+    j["min"] = p.min;
+    if (p.max != INT64_MAX) j["max"] = p.max;
+    if (p.is_size) j["size"] = true;
+  }
+  if (!p.description.empty()) j["description"] = p.description;
+  return j;
+}
+
+ordered_json parameter_json(const Parameter& p) {
+  ordered_json j = ordered_json::object();
+  if (p.is_boolean()) j["values"] = "bool";
+  else if (p.axis.kind == search::AxisKind::categorical) j["values"] = p.axis.labels;
+  else j["values"] = p.axis.values;
+  if (!p.axis.description.empty()) j["description"] = p.axis.description;
+  if (p.only_if) j["only_if"] = p.only_if->to_string();
+  if (!p.pruned_reason.empty()) j["pruned_reason"] = p.pruned_reason;
+  if (p.values_if) j["values_if"] = p.values_if->to_string();
+  return j;
+}
+
+ordered_json argument_json(const Argument& a) {
+  ordered_json j{{"name", argument_name(a)}};
+  if (const auto* b = std::get_if<BufferArgument>(&a)) {
+    j["buffer"] = to_string(b->type);
+    j["count"] = expr_json(b->count);
+    j["role"] = to_string(b->role);
+    if (b->role == BufferRole::in || b->role == BufferRole::inout) j["fill"] = fill_json(b->fill);
+  } else {
+    const auto& s = std::get<ScalarArgument>(a);
+    j["scalar"] = to_string(s.type);
+    if (s.float_value) j["value"] = *s.float_value;
+    else j["value"] = expr_json(s.value);
+    if (s.from_caller) j["from_caller"] = true;
+  }
+  return j;
+}
+
+ordered_json verify_json(const VerifySpec& v) {
+  ordered_json j = ordered_json::object();
+  switch (v.mode) {
+  case VerifySpec::Mode::reference_config: j["reference_config"] = ordered_json::parse(v.reference_config.dump()); break;
+  case VerifySpec::Mode::reference_kernel: {
+    const ReferenceKernel& k = *v.reference_kernel;
+    ordered_json rk{{"kernel", k.kernel}};
+    if (!k.files.empty()) {
+      rk["files"] = ordered_json::array();
+      for (const auto& f : k.files) rk["files"].push_back(f.name);
+    }
+    rk["block"] = dims_json(k.block);
+    rk["grid"] = dims_json(k.grid);
+    if (!k.shared_memory.is_constant() || k.shared_memory.constant_value() != 0)
+      rk["shared_memory"] = expr_json(k.shared_memory);
+    j["reference_kernel"] = std::move(rk);
+    break;
+  }
+  case VerifySpec::Mode::callback:
+    j["callback"] = "C++"; // not readable from a file: the built-ins' references
+    if (!v.depends_on.empty()) j["depends_on"] = v.depends_on;
+    return j;
+  }
+  j["tolerance"] = tolerance_json(v.tolerance);
+  return j;
+}
+
+} // namespace
+
+nlohmann::ordered_json KernelDescription::to_json() const {
+  ordered_json j{{"schema_version", kDescriptionSchemaVersion}, {"name", name}};
+  if (!summary.empty()) j["summary"] = summary;
+
+  ordered_json src = ordered_json::object();
+  src["files"] = ordered_json::array();
+  for (const auto& f : source.files) src["files"].push_back(f.name);
+  if (!source.include_paths.empty()) src["include_paths"] = source.include_paths;
+  if (!source.options.empty()) src["options"] = source.options;
+  if (source.kernel_if.empty()) {
+    src["kernel"] = source.kernel;
+  } else {
+    ordered_json choices = ordered_json::array();
+    for (const auto& c : source.kernel_if) choices.push_back({{"if", c.condition.to_string()}, {"name", c.kernel}});
+    choices.push_back({{"name", source.kernel}});
+    src["kernel"] = std::move(choices);
+  }
+  if (!source.defines.empty()) {
+    ordered_json defines = ordered_json::object();
+    for (const auto& [macro, value] : source.defines) defines[macro] = value;
+    src["defines"] = std::move(defines);
+  }
+  j["source"] = std::move(src);
+
+  ordered_json prob = ordered_json::object();
+  for (const auto& p : problem) prob[p.name] = problem_json(p);
+  j["problem"] = std::move(prob);
+  ordered_json params = ordered_json::object();
+  for (const auto& p : parameters) params[p.axis.name] = parameter_json(p);
+  j["parameters"] = std::move(params);
+  if (!derived.empty()) {
+    ordered_json dv = ordered_json::object();
+    for (const auto& v : derived) dv[v.name] = v.value.to_string();
+    j["derived"] = std::move(dv);
+  }
+  ordered_json cons = ordered_json::array();
+  for (const auto& c : constraints) {
+    if (c.reason.empty()) cons.push_back(c.condition.to_string());
+    else cons.push_back({{"expr", c.condition.to_string()}, {"reason", c.reason}});
+  }
+  j["constraints"] = std::move(cons);
+
+  const auto& l = launch_exprs;
+  j["launch"] = {{"block", dims_json({l.block_x, l.block_y, l.block_z})},
+                 {"grid", dims_json({l.grid_x, l.grid_y, l.grid_z})},
+                 {"shared_memory", expr_json(l.shared_memory)}};
+  ordered_json args = ordered_json::array();
+  for (const auto& a : arguments) args.push_back(argument_json(a));
+  j["arguments"] = std::move(args);
+  if (!constants.empty()) {
+    ordered_json consts = ordered_json::array();
+    for (const auto& c : constants)
+      consts.push_back({{"symbol", c.symbol}, {"type", to_string(c.type)}, {"count", expr_json(c.count)},
+                        {"fill", fill_json(c.fill)}, {"from_caller", c.from_caller}});
+    j["constants"] = std::move(consts);
+  }
+  if (bytes_moved_expr) j["bytes_moved"] = expr_json(*bytes_moved_expr);
+  j["verify"] = verify_json(verify);
+  if (default_config_json.is_object() && !default_config_json.empty())
+    j["default"] = ordered_json::parse(default_config_json.dump());
+  return j;
+}
+
+std::string KernelDescription::fingerprint() const {
+  std::string text = to_json().dump();
+  const auto add_files = [&](const std::vector<SourceFile>& files) {
+    for (const auto& f : files) text += "\n--- " + f.name + " " + std::to_string(f.text.size()) + "\n" + f.text;
+  };
+  add_files(source.files);
+  if (verify.reference_kernel) add_files(verify.reference_kernel->files);
+  return digest128(text);
+}
+
+} // namespace memtune

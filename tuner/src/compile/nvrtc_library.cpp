@@ -66,19 +66,22 @@ std::shared_ptr<const NvrtcLibrary> NvrtcLibrary::open(const fs::path& given) {
   library->api_ = std::make_unique<Api>();
   Api& a = *library->api_;
   void* h = library->handle_;
-  resolve(h, "nvrtcGetErrorString", a.GetErrorString, file);
-  resolve(h, "nvrtcVersion", a.Version, file);
-  resolve(h, "nvrtcGetNumSupportedArchs", a.GetNumSupportedArchs, file);
-  resolve(h, "nvrtcGetSupportedArchs", a.GetSupportedArchs, file);
-  resolve(h, "nvrtcCreateProgram", a.CreateProgram, file);
-  resolve(h, "nvrtcDestroyProgram", a.DestroyProgram, file);
-  resolve(h, "nvrtcAddNameExpression", a.AddNameExpression, file);
-  resolve(h, "nvrtcCompileProgram", a.CompileProgram, file);
-  resolve(h, "nvrtcGetProgramLogSize", a.GetProgramLogSize, file);
-  resolve(h, "nvrtcGetProgramLog", a.GetProgramLog, file);
-  resolve(h, "nvrtcGetLoweredName", a.GetLoweredName, file);
-  resolve(h, "nvrtcGetCUBINSize", a.GetCUBINSize, file);
-  resolve(h, "nvrtcGetCUBIN", a.GetCUBIN, file);
+  // Every entry point, by its C name: nvrtcVersion into a.Version, ...
+#define MEMTUNE_RESOLVE(entry) resolve(h, "nvrtc" #entry, a.entry, file)
+  MEMTUNE_RESOLVE(GetErrorString);
+  MEMTUNE_RESOLVE(Version);
+  MEMTUNE_RESOLVE(GetNumSupportedArchs);
+  MEMTUNE_RESOLVE(GetSupportedArchs);
+  MEMTUNE_RESOLVE(CreateProgram);
+  MEMTUNE_RESOLVE(DestroyProgram);
+  MEMTUNE_RESOLVE(AddNameExpression);
+  MEMTUNE_RESOLVE(CompileProgram);
+  MEMTUNE_RESOLVE(GetProgramLogSize);
+  MEMTUNE_RESOLVE(GetProgramLog);
+  MEMTUNE_RESOLVE(GetLoweredName);
+  MEMTUNE_RESOLVE(GetCUBINSize);
+  MEMTUNE_RESOLVE(GetCUBIN);
+#undef MEMTUNE_RESOLVE
   try {
     if (a.Version(&library->major_, &library->minor_) != NVRTC_SUCCESS)
       throw NvrtcLibraryError(file.string() + ": nvrtcVersion failed");

@@ -4,7 +4,9 @@
 # about 6 minutes):
 #   record  every template's whole grid at its default size (run 1), then the
 #           model and the transfer against it (memtune_model_validation and
-#           memtune_gpu_validation over bench/data plus this run)
+#           memtune_gpu_validation over bench/data plus this run); transpose_4096
+#           has no H100 recording in bench/data yet: run this step on an H100
+#           too to give it one
 #   repeat  the same grids again (run 2): how well run 2 ranks run 1 is the
 #           noise ceiling of any model's Spearman (--repeat)
 #   bayes   measured bayes, 10 evaluations, with the prior transferred from the
@@ -39,7 +41,7 @@ memtune="$build/cli/memtune"
 
 # The spaces of bench/data, at each template's default size.
 # SPACES="filter_16M fdtd_512x512x256_r4" limits a step to some (a call that would run past the device's limit).
-read -r -a spaces <<<"${SPACES:-aos_soa_read_16M aos_soa_write_16M fdtd_512x512x256_r4 filter_16M matvec_col_8192 matvec_row_8192}"
+read -r -a spaces <<<"${SPACES:-aos_soa_read_16M aos_soa_write_16M fdtd_512x512x256_r4 filter_16M matvec_col_8192 matvec_row_8192 transpose_4096}"
 args_of() {
   case $1 in
     aos_soa_read_16M) echo "aos_soa --n 16M --op read" ;;
@@ -48,6 +50,7 @@ args_of() {
     filter_16M) echo "filter --n 16M" ;;
     matvec_col_8192) echo "matvec --rows 8192 --cols 8192 --layout col" ;;
     matvec_row_8192) echo "matvec --rows 8192 --cols 8192 --layout row" ;;
+    transpose_4096) echo "transpose --rows 4096 --cols 4096" ;;
   esac
 }
 record_all() { # run folder

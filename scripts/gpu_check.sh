@@ -1,111 +1,119 @@
 #!/usr/bin/env bash
-# On a machine with an NVIDIA GPU: build, run the GPU test suite, the example
-# application, the filter benchmark, the catalogue benchmark (aos_soa, matvec
-# against cuBLAS, fdtd) and, where ncu exists, the filter bank-conflict check;
-# print a short table last.
-#   scripts/gpu_check.sh [build-dir]
-# Logs and JSON land in $OUT (or ./gpu-check-out).
+# The project's GPU check, on a machine with an NVIDIA GPU, in steps that each
+# fit one device call (10 minutes); a short table is printed last.
+#   scripts/gpu_check.sh [STEP ...]          (default: every step, in this order)
+# Steps:
+#   build      configure and build everything (CLI, worker, GPU tests, examples, benches)
+#   tests      the GPU test suite (every template's candidates verified at odd sizes, the
+#              launcher, the fault corpus, the flushes, the worker)
+#   catalogue  every template's whole grid at the issues' sizes and the small sizes against
+#              the copy ceiling, the same-size copy and cuBLAS (bench/catalogue_tuning.sh);
+#              the recordings named like bench/data's (<gpu>_<space>.json), then the model
+#              and the cross-GPU transfer against them (memtune_gpu_validation)
+#   cost       the filter grid's tuning time, cold and warm compile cache (bench/filter_tuning.sh)
+#   launcher   scripts/launcher_gpu_check.sh (user kernels, apps, start-up cost)
+#   isolation  scripts/isolation_gpu_check.sh (fault corpus, watchdog, overhead, kill -9 + resume)
+#   shard      scripts/shard_check.sh -- fdtd (4 shards merged against one run)
+#   report     scripts/report_gpu_check.sh (report HTML, progress line)
+#   probes     memtune probe, the model against this run's probe spaces, the filter's bank model
+#              against ncu's counters
+# Environment: BUILD (default build-gpu), OUT (default gpu-check-out); logs and JSON under $OUT,
+# each step's rows in $OUT/<step>.table.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build-gpu}
+build=${BUILD:-build-gpu}
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost launcher isolation shard report probes)
+memtune="$build/cli/memtune"
+name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+case $name in
+  *H200*) gpu=h200 ;;
+  *H100*) gpu=h100 ;;
+  *) gpu=$(echo "${name:-unknown}" | tr 'A-Z ' 'a-z_') ;;
+esac
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv >"$out/gpu.txt" 2>&1
+row() { echo "| $1 | $2 |" >>"$out/$step.table"; }
+last_table() { grep '^|' "$1" | grep -v '^| *check *|\|^|---\|^| *step *|' || true; } # a sub-script's rows
 
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$out/gpu.txt"
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 || { cat "$out/cmake.log"; exit 1; }
-# Only what runs here: the CPU suites (every candidate compiled with NVRTC) belong to scripts/test.sh.
-cmake --build "$build" -j "$(nproc)" --target memtune_cli memtune_gpu_tests memtune_filter_app memtune_model_validation \
-  >"$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
-
-echo "== GPU tests"
-"$build/tests/memtune_gpu_tests" >"$out/gpu_tests.log" 2>&1
-gpu_status=$?
-tail -4 "$out/gpu_tests.log"
-
-echo "== example application (tunes on first start, loads the profile on the second)"
-profile="$out/filter_app.memtune.json"
-rm -f "$profile"
-"$build/examples/memtune_filter_app" 4194304 "$profile" | tee "$out/example.log"
-app_first=${PIPESTATUS[0]}
-"$build/examples/memtune_filter_app" 4194304 "$profile" | tee -a "$out/example.log"
-app_second=${PIPESTATUS[0]}
-
-echo "== filter benchmark"
-bench/filter_tuning.sh "$build/cli/memtune" "$out" >"$out/bench.txt"
-bench_status=$?
-grep -v '^|' "$out/bench.txt"
-
-echo "== catalogue benchmark (whole grids at the issues' sizes)"
-bench/catalogue_tuning.sh "$build/cli/memtune" "$out/catalogue" >"$out/catalogue.txt" 2>&1
-grep '^==' "$out/catalogue.txt"
-
-echo "== probes (calibrated profile of this GPU) and the model against this run's recordings"
-"$build/cli/memtune" probe --save-target "$out/probed_target.json" --json "$out/probe.json" --record "$out/probe-record" \
-  >"$out/probe.txt" 2>&1
-probe_status=$?
-head -1 "$out/probe.txt"
-grep -A3 '^L2 read\|^block launch' "$out/probe.txt" | grep -v '^--' || true
-# The probe spaces measured a second time: how well one run ranks the other is
-# the most any model can score against one run (the noise ceiling).
-"$build/cli/memtune" probe --only coalescing,bank --record "$out/probe-repeat" >"$out/probe_repeat.txt" 2>&1
-recordings=("$out/filter_16M_record.json" "$out/probe-record"/*.json "$out/catalogue"/aos_soa*_record.json)
-"$build/bench/model/memtune_model_validation" "${recordings[@]}" --target-file "$out/probed_target.json" \
-  --dump "$out/model_validation.csv" >"$out/model_validation.txt" 2>&1
-cat "$out/model_validation.txt"
-probe_recordings=("$out/probe-record"/*.json)
-probe_repeats=()
-for r in "${probe_recordings[@]}"; do probe_repeats+=("$out/probe-repeat/$(basename "$r")"); done
-"$build/bench/model/memtune_model_validation" "${probe_recordings[@]}" --target-file "$out/probed_target.json" \
-  --repeat "${probe_repeats[@]}" >"$out/probe_repeat_validation.txt" 2>&1
-cat "$out/probe_repeat_validation.txt"
-
-echo "== measured Bayesian search with the model prior (20 evaluations) against this check's whole grids"
-"$build/cli/memtune" filter --n 16M --strategy bayes --budget 20 --json -q >"$out/bayes_filter.json" 2>"$out/bayes_filter.err"
-"$build/cli/memtune" matvec --rows 8192 --cols 8192 --strategy bayes --budget 20 --json -q \
-  >"$out/bayes_matvec_col.json" 2>"$out/bayes_matvec_col.err"
-bayes_line=$(python3 - "$out" <<'PY'
-import json, os, sys
-out = sys.argv[1]
-parts = []
-for name, grid in (("filter", "filter_16M_cold.json"), ("matvec_col", "catalogue/matvec_col.json")):
-    try:
-        b = json.load(open(os.path.join(out, f"bayes_{name}.json")))
-        g = json.load(open(os.path.join(out, grid)))
-        tb, tg = b["best"]["time_s"], g["best"]["time_s"]
-        parts.append(f"{name}: {tb * 1e6:.1f} us after {b['evaluated']} evaluations, prior {b.get('search_prior', '?')}; "
-                     f"grid best {tg * 1e6:.1f} us ({100 * (tb / tg - 1):+.1f}%, separate runs)")
-    except Exception as e:
-        parts.append(f"{name}: no result ({e})")
-print("; ".join(parts))
-PY
-)
-echo "$bayes_line"
-
-ncu_line=""
-ncu_space_line=""
-if command -v ncu >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ncu ]; then
-  echo "== filter shared-memory wavefronts: model vs ncu"
-  scripts/filter_ncu_validation.sh "$build" "$out/filter-ncu" >"$out/filter_ncu.txt" 2>&1
-  grep -v '^$' "$out/filter_ncu.txt" | tail -14
-  ncu_line=$(tail -1 "$out/filter_ncu.txt")
-  echo "== filter bank conflicts: model vs ncu's hardware counters, every configuration, every launch"
-  scripts/filter_ncu_space.sh "$build" "$out/filter-ncu-space" >"$out/filter_ncu_space.txt" 2>&1
-  tail -3 "$out/filter_ncu_space.txt"
-  ncu_space_line=$(grep -A1 '^filter configurations' "$out/filter_ncu_space.txt" | tr '\n' ' ')
-fi
+for step in "${steps[@]}"; do
+  : >"$out/$step.table"
+  start=$SECONDS
+  echo "== $step ($name)"
+  case $step in
+    build)
+      cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
+      cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1
+      status=$?
+      grep -E "error" "$out/build.log" | head -20
+      row "build" "exit $status in $((SECONDS - start)) s"
+      [ $status -eq 0 ] || exit 1 ;;
+    tests)
+      "$build/tests/memtune_gpu_tests" >"$out/gpu_tests.log" 2>&1
+      status=$?
+      grep -E "ERROR|FATAL|TEST CASE" "$out/gpu_tests.log" | head -40
+      tail -4 "$out/gpu_tests.log"
+      row "GPU tests" "exit $status: $(grep -E 'test cases' "$out/gpu_tests.log" | sed 's/\[doctest\] //'); $(grep -E 'assertions' "$out/gpu_tests.log" | sed 's/\[doctest\] //'), $((SECONDS - start)) s" ;;
+    catalogue)
+      bench/catalogue_tuning.sh "$memtune" "$out/catalogue" >"$out/catalogue.txt" 2>&1
+      grep '^==' "$out/catalogue.txt"
+      grep '^|' "$out/catalogue.txt" | grep -v '^| template run\|^|---' >>"$out/$step.table"
+      # bench/data's names for the grids the model and the search benchmark read.
+      mkdir -p "$out/data"
+      for pair in filter_16M:filter_16M aos_soa_read:aos_soa_read_16M aos_soa_write:aos_soa_write_16M \
+                  matvec_col:matvec_col_8192 matvec_row:matvec_row_8192 fdtd_512x512x256_r4:fdtd_512x512x256_r4; do
+        [ -f "$out/catalogue/${pair%%:*}_record.json" ] && cp "$out/catalogue/${pair%%:*}_record.json" "$out/data/${gpu}_${pair##*:}.json"
+      done
+      # The model and the transfer: bench/data's recordings of other GPUs plus this run's.
+      mkdir -p "$out/validation"
+      for f in bench/data/h1*_*.json bench/data/h2*_*.json; do
+        case $f in *probe*) ;; *) [ -f "$out/data/$(basename "$f")" ] || cp "$f" "$out/validation/" ;; esac
+      done
+      cp "$out"/data/*.json "$out/validation/" 2>/dev/null
+      "$build/bench/model/memtune_gpu_validation" --data "$out/validation" >"$out/gpu_validation.txt" 2>&1
+      cat "$out/gpu_validation.txt"
+      row "model and transfer on this GPU (memtune_gpu_validation)" "see gpu_validation.txt: $(grep -c . "$out/gpu_validation.txt") lines" ;;
+    cost)
+      bench/filter_tuning.sh "$memtune" "$out/cost" >"$out/cost.txt" 2>&1
+      status=$?
+      grep -v '^|' "$out/cost.txt" | tail -5
+      last_table "$out/cost.txt" >>"$out/$step.table"
+      row "filter tuning cost" "exit $status" ;;
+    launcher)
+      OUT="$out/launcher" scripts/launcher_gpu_check.sh "$build" >"$out/launcher.txt" 2>&1
+      row "launcher check" "exit $?"
+      last_table "$out/launcher.txt" >>"$out/$step.table" ;;
+    isolation)
+      OUT="$out/isolation" scripts/isolation_gpu_check.sh "$build" >"$out/isolation.txt" 2>&1
+      row "isolation check" "exit $?"
+      last_table "$out/isolation.txt" >>"$out/$step.table" ;;
+    shard)
+      scripts/shard_check.sh --memtune "$memtune" --out "$out/shard" -- fdtd >"$out/shard.txt" 2>&1
+      row "fdtd as 4 shards + memtune merge vs one run" "exit $?"
+      last_table "$out/shard.txt" >>"$out/$step.table" ;;
+    report)
+      OUT="$out/report" scripts/report_gpu_check.sh "$build" >"$out/report.txt" 2>&1
+      row "report check" "exit $?"
+      last_table "$out/report.txt" >>"$out/$step.table" ;;
+    probes)
+      "$memtune" probe --save-target "$out/probed_target.json" --json "$out/probe.json" --record "$out/probe-record" \
+        >"$out/probe.txt" 2>&1
+      row "memtune probe --save-target" "exit $?; $(grep -c ' yes$\| yes ' "$out/probe.txt") verified rows"
+      "$build/bench/model/memtune_model_validation" "$out/probe-record"/*.json --target-file "$out/probed_target.json" \
+        >"$out/probe_validation.txt" 2>&1
+      cat "$out/probe_validation.txt"
+      if command -v ncu >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ncu ]; then
+        scripts/filter_ncu_validation.sh "$build" "$out/filter-ncu" >"$out/filter_ncu.txt" 2>&1
+        row "filter bank model vs ncu" "$(tail -1 "$out/filter_ncu.txt")"
+      fi ;;
+    *) echo "unknown step $step (build tests catalogue cost launcher isolation shard report probes)"; exit 2 ;;
+  esac
+  echo "   ($((SECONDS - start)) s)"
+done
 
 echo
-echo "| GPU check | result |"
+echo "GPU check on $name ($(head -2 "$out/gpu.txt" | tail -1)), steps: ${steps[*]}"
+echo "| check | result |"
 echo "|---|---|"
-echo "| GPU tests | $(grep -E 'test cases' "$out/gpu_tests.log" | sed 's/\[doctest\] //') |"
-echo "| example app (tune, then load) | exit $app_first, exit $app_second: $(grep -c 'configuration (profile' "$out/example.log") load(s) from profile |"
-echo "| memtune probe --save-target | exit $probe_status; $(grep -c ' yes$\| yes ' "$out/probe.txt") verified rows |"
-grep '^|' "$out/bench.txt" | grep -v '^| check\|^|---' || true
-[ -n "$ncu_line" ] && echo "| filter bank model vs ncu | $ncu_line |"
-[ -n "$ncu_space_line" ] && echo "| filter bank model vs ncu hardware counters, whole space | $ncu_space_line |"
-echo "| measured bayes + model prior, budget 20 | $bayes_line |"
-echo "| model vs this run (Spearman; model's pick vs best), calibrated profile | $(awk 'NR > 1 { n = split($1, p, "/"); sub(/_record.json|.json/, "", p[n]); printf "%s %s (%s); ", p[n], $4, $7 }' "$out/model_validation.txt") |"
-echo "| probe spaces measured twice: Spearman model vs run 1; run 2 vs run 1 (noise ceiling) | $(awk 'NR > 1 { n = split($1, p, "/"); sub(/.json/, "", p[n]); printf "%s %s; %s. ", p[n], $4, $8 }' "$out/probe_repeat_validation.txt") |"
-echo
-grep '^|' "$out/catalogue.txt" || true
-[ "$gpu_status" -eq 0 ] && [ "$probe_status" -eq 0 ] && [ "$app_first" -eq 0 ] && [ "$app_second" -eq 0 ] && [ "$bench_status" -eq 0 ]
+for step in "${steps[@]}"; do cat "$out/$step.table"; done

@@ -12,6 +12,8 @@
 //
 //   memtune_model_validation bench/data/h100_filter_16M.json [--target h100-sxm | --target-file probed.json]
 //                            [--repeat second_filter_record.json]
+#include "recording_predictions.hpp"
+
 #include <memtune/io/errors.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/probe/prior.hpp>
@@ -35,13 +37,7 @@
 
 namespace {
 
-// A recording's measured times by configuration (its JSON text).
-std::map<std::string, double> times_by_config(const memtune::search::Recording& rec) {
-  std::map<std::string, double> times;
-  for (const auto& t : rec.trials)
-    if (t.ok()) times[rec.space.config_to_json(t.config).dump()] = *t.time_s;
-  return times;
-}
+using memtune::bench::times_by_config;
 
 // Spearman between two measurements of one space, over the configurations
 // both measured.
@@ -61,54 +57,6 @@ double repeat_spearman(const memtune::search::Recording& first, const memtune::s
   if (a.size() < 3)
     throw std::runtime_error(second_file + ": fewer than 3 configurations in common with the recording it repeats");
   return memtune::spearman(a, b);
-}
-
-std::string seconds_text(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", s);
-  return buf;
-}
-
-// The model's prediction for every configuration of a recording, by the
-// configuration's JSON: a template's through the modeled tuner (every
-// configuration compiled for its registers), a probe's through the
-// descriptions the probe runs with (probe/prior.hpp).
-struct Predictions {
-  std::map<std::string, double> seconds;
-  std::map<std::string, std::string> bound; // the binding bound ("" for probes)
-  std::map<std::string, std::string> facts; // CSV columns: registers ... overlap units
-};
-
-Predictions predict_recording(const memtune::search::Recording& rec, const memtune::Problem& problem,
-                              const memtune::Target& target) {
-  Predictions p;
-  if (auto prior = memtune::probe::probe_prior(rec.template_name, problem, target)) {
-    for (const auto& t : rec.trials) {
-      const std::string key = rec.space.config_to_json(t.config).dump();
-      p.seconds[key] = std::exp((*prior)(t.config));
-      p.bound[key] = "";
-      p.facts[key] = ",,,,,,,,,,";
-    }
-    return p;
-  }
-  const memtune::KernelDescription& kernel = memtune::templates::find_description(rec.template_name);
-  memtune::TuneOptions options;
-  options.exact_top = 0; // predict every configuration, not just the model's top k
-  const memtune::TuningResult predicted = memtune::tune_modeled(kernel, problem, target, options);
-  for (const auto& e : predicted.evaluations) {
-    if (!e.ok()) continue;
-    const std::string key = predicted.space.config_to_json(e.config).dump();
-    p.seconds[key] = e.timing->median_s;
-    p.bound[key] = e.model ? memtune::model::to_string(e.model->time.binding) : "";
-    std::string f = std::to_string(e.resources.registers) + "," +
-                    std::to_string(e.resources.spill_store_bytes + e.resources.spill_load_bytes) + "," +
-                    std::to_string(e.occupancy.warps_per_sm) + "," + std::to_string(e.occupancy.blocks_per_sm);
-    if (e.model)
-      for (const auto& b : e.model->time.bounds) f += "," + seconds_text(b.modelled ? b.seconds : 0.0);
-    f += "," + (e.model ? std::to_string(e.model->overlap_units_per_sm) : std::string());
-    p.facts[key] = f;
-  }
-  return p;
 }
 
 } // namespace
@@ -137,7 +85,7 @@ static int bench_main(int argc, char** argv) {
     return 2;
   }
   std::FILE* csv = dump.empty() ? nullptr : std::fopen(dump.c_str(), "w");
-  if (csv) std::fprintf(csv, "recording,config,measured_s,predicted_s,bound,registers,spill_bytes,warps_per_sm,blocks_per_sm,dram_s,l2_s,smem_s,issue_s,pipeline_s,launch_s,overlap_units\n");
+  if (csv) std::fprintf(csv, "recording,config,measured_s,predicted_s,bound,registers,spill_bytes,warps_per_sm,blocks_per_sm,dram_s,l2_s,smem_s,issue_s,pipeline_s,launch_s,overlap_units,dram_bytes,inflight_per_sm,latency_gbs,exposed_s\n");
 
   std::printf("%-34s %-10s %8s %8s %10s %10s %10s%s\n", "recording", "target", "configs", "spearman", "model pick",
               "its time", "vs best", repeats.empty() ? "" : "   repeat");
@@ -149,7 +97,7 @@ static int bench_main(int argc, char** argv) {
     const std::string name = target_name.empty() ? rec.device.at("name").get<std::string>() : target_name;
     const memtune::Target target =
         target_file.empty() ? memtune::load_targets().find(name) : memtune::model::load_target_file(target_file);
-    const Predictions p = predict_recording(rec, problem, target);
+    const memtune::bench::Predictions p = memtune::bench::predict_recording(rec, problem, target);
     const std::map<std::string, double>& predicted_s = p.seconds;
     std::vector<double> measured, model;
     double best_measured = INFINITY, pick_measured = 0, pick_predicted = INFINITY;

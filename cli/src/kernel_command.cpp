@@ -6,6 +6,7 @@
 #include "recording.hpp"
 #include "report_command.hpp"
 #include "shard_option.hpp"
+#include "transfer_options.hpp"
 #include "tune_progress.hpp"
 
 #include <memtune/cuda/driver_api.hpp>
@@ -60,6 +61,7 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
                "bayes on the local GPU: search without the analytical model's prediction as the prior mean");
   sub.add_flag("-q,--quiet", o.quiet, "no progress on stderr");
   add_shard_option(sub, o.shard);
+  add_transfer_options(sub, o.transfer);
   sub.add_option("--only", o.only, "fix an axis to one value, AXIS=VALUE (repeatable): e.g. measure one configuration under ncu")
       ->delimiter(',');
   sub.add_option("--compare", o.compare,
@@ -90,6 +92,7 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
   t.only = parse_only(o.only);
   t.model_prior = !o.no_model_prior;
   apply_shard(t, o.shard, !o.save.empty());
+  apply_transfer_options(t, o.transfer, o.target != "local");
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
   t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
   if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;

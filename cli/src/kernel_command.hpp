@@ -3,6 +3,8 @@
 // (strategy, budgets, target, output, cache), reading the problem from text,
 // and the run itself (tune or predict, print, record, save). The built-in
 // templates' commands and `memtune tune --spec` are both made of these.
+#include "transfer_options.hpp"
+
 #include <memtune/description/kernel_description.hpp>
 
 #include <CLI/CLI.hpp>
@@ -39,6 +41,7 @@ struct CommonOptions {
   std::vector<std::string> compare;
   std::vector<std::string> only; // "axis=value"
   std::string shard;             // "I/N"; empty: from a Slurm job array, else none
+  TransferOptions transfer;      // --from, --nvrtc-kepler
 };
 
 // Adds the shared options to a tuning command; `baselines` are the names

@@ -4,6 +4,7 @@
 // each array's base (256-byte aligned); SoA field f starts at f * pitch floats.
 #include "aos_soa_geometry.hpp"
 
+#include <memtune/global_replay.hpp>
 #include <memtune/model/global_access.hpp>
 #include <memtune/templates/aos_soa.hpp>
 
@@ -13,23 +14,6 @@ namespace memtune::templates {
 
 using model::AccessKind;
 using Address = std::optional<std::uint64_t>;
-
-namespace {
-
-// Sectors x 32 the representative block requests through an instruction,
-// summed over its warps and iterations.
-double requested_bytes(const GlobalInstruction& g, int warps) {
-  double bytes = 0;
-  for (int w = 0; w < warps; ++w)
-    for (std::int64_t it = 0; it < g.iterations; ++it) {
-      const auto access = model::WarpAccess::from_function([&](int lane) { return g.address(w, lane, it); },
-                                                           g.width_bytes, g.kind);
-      bytes += static_cast<double>(model::analyze_global(access).bytes_moved);
-    }
-  return bytes;
-}
-
-} // namespace
 
 AccessPattern aos_soa_access_pattern(const search::Config& c, const Problem& problem, const Target&) {
   const AosSoaGeometry g(c, problem);
@@ -72,7 +56,10 @@ AccessPattern aos_soa_access_pattern(const search::Config& c, const Problem& pro
         return bytes((tile_base + k * g.block + thread(warp, lane)) * F + f);
       };
       const std::string via = g.layout == AosSoaLayout::aos_ldg ? " (__ldg)" : "";
-      if (g.reads_struct()) struct_in.push_back({"load field " + std::to_string(f) + via, 4, struct_kind_in, g.items, address});
+      if (g.reads_struct()) {
+        struct_in.push_back({"load field " + std::to_string(f) + via, 4, struct_kind_in, g.items, address});
+        if (g.layout == AosSoaLayout::aos_ldg) struct_in.back().path = GlobalPath::read_only;
+      }
       if (g.writes_struct()) struct_out.push_back({"store field " + std::to_string(f), 4, struct_kind_out, g.items, address});
     }
     break;
@@ -132,8 +119,10 @@ AccessPattern aos_soa_access_pattern(const search::Config& c, const Problem& pro
   for (auto& i : loads) a.global.push_back(i);
   if (g.op == AosSoaOp::read) a.global.insert(a.global.end(), scalar.begin(), scalar.end());
   a.global.insert(a.global.end(), struct_out.begin(), struct_out.end());
-  // aos and soa store every field of item k (round r) before the next item.
+  // aos and soa load and store every field of item k (round r) before the
+  // next item.
   a.stores_iteration_major = true;
+  a.loads_iteration_major = true;
 
   // Traffic: every array's footprint once; requests from the representative
   // block scaled to the launch (field loads of AoS request F times the bytes
@@ -143,7 +132,7 @@ AccessPattern aos_soa_access_pattern(const search::Config& c, const Problem& pro
   const double scalar_bytes = static_cast<double>(g.n) * 4;
   auto sum_requested = [&](const std::vector<GlobalInstruction>& list) {
     double b = 0;
-    for (const auto& i : list) b += requested_bytes(i, warps);
+    for (const auto& i : list) b += touched_bytes(i, warps);
     return b * nb;
   };
   if (g.reads_struct()) a.arrays.push_back({"structs in", struct_bytes, sum_requested(struct_in), 0, false});
@@ -173,6 +162,8 @@ AccessPattern aos_soa_access_pattern(const search::Config& c, const Problem& pro
   for (const auto& i : a.shared) memory += static_cast<double>(i.iterations);
   const double per_thread = 5.0 * memory + static_cast<double>(g.items * F) + 20.0;
   a.warp_instructions_per_block = per_thread * warps;
+  // read: F - 1 adds per item; write: F multiplies; readwrite: F FMAs.
+  a.fp32_instructions_per_block = static_cast<double>(g.items * (g.op == AosSoaOp::read ? F - 1 : F)) * warps;
   return a;
 }
 

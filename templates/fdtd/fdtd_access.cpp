@@ -4,6 +4,7 @@
 // Addresses are relative to the input/output base (256-byte aligned).
 #include "fdtd_geometry.hpp"
 
+#include <memtune/global_replay.hpp>
 #include <memtune/model/global_access.hpp>
 #include <memtune/templates/fdtd.hpp>
 
@@ -41,20 +42,6 @@ HaloVector halo_vector(const FdtdGeometry& g, std::int64_t x0, std::int64_t y0, 
   return h;
 }
 
-// Sectors x 32 a representative block requests through an instruction,
-// counting repeats.
-double sectors_bytes(const GlobalInstruction& ins, int warps) {
-  double bytes = 0;
-  for (int w = 0; w < warps; ++w)
-    for (std::int64_t it = 0; it < ins.iterations; ++it) {
-      const auto access = model::WarpAccess::from_function([&](int lane) { return ins.address(w, lane, it); },
-                                                           ins.width_bytes, ins.kind);
-      if (access.active_lanes() == 0) continue;
-      bytes += static_cast<double>(model::analyze_global(access).bytes_moved);
-    }
-  return bytes * static_cast<double>(ins.repeat);
-}
-
 // How many z in [begin, end) satisfy lo <= z + offset < hi.
 std::int64_t count_in(std::int64_t begin, std::int64_t end, std::int64_t offset, std::int64_t lo, std::int64_t hi) {
   const std::int64_t first = std::max(begin, lo - offset), last = std::min(end, hi - offset);
@@ -63,7 +50,7 @@ std::int64_t count_in(std::int64_t begin, std::int64_t end, std::int64_t offset,
 
 } // namespace
 
-AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& problem, const Target& target) {
+AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& problem, const Target&) {
   const FdtdGeometry g(c, problem);
   AccessPattern a;
   a.block_threads = static_cast<int>(g.threads);
@@ -181,30 +168,42 @@ AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& proble
                       steps});
 
   // Traffic. The volume is read once from DRAM while the halo re-reads by the
-  // x/y neighbours (a few planes later) hit L2; the planes a z-chunk reads
-  // beyond its own (2R per chunk) were read by the neighbouring chunk a whole
-  // chunk earlier or later, and hit L2 only if everything the resident blocks
-  // touch in that time fits.
+  // x/y neighbours (a few planes later) hit L2. The 2R planes a z-chunk
+  // shares with the chunk below are read by that chunk at the end of its life
+  // and by this one at the start of its own. Blocks are dispatched x, then y,
+  // then z: this chunk's block starts slice / resident blocks lifetimes after
+  // the one below, which read the planes one lifetime after it started, so
+  // the planes wait |slice / resident - 1| lifetimes (0 when one z-slice
+  // fills the GPU exactly, a whole chunk when the z-chunks run side by side)
+  // and hit L2 only if what the resident blocks touch meanwhile fits.
   const double volume_bytes = static_cast<double>(plane * g.nz) * 4;
   const double footprint = std::ceil(volume_bytes / 32) * 32;
   const double blocks = static_cast<double>(a.blocks);
   double requested_in = 0;
   for (const auto& ins : a.global)
-    if (ins.kind == AccessKind::load) requested_in += sectors_bytes(ins, warps);
+    if (ins.kind == AccessKind::load) requested_in += touched_bytes(ins, warps);
   requested_in *= blocks;
-  const double requested_out = std::max(footprint, sectors_bytes(a.global.back(), warps) * blocks);
-  const int threads_per_sm = target.max_threads_per_sm > 0 ? target.max_threads_per_sm : 2048;
-  const double resident_blocks = std::min(
-      blocks, static_cast<double>(std::max(1, target.sm_count)) * std::max<double>(1.0, threads_per_sm / static_cast<double>(g.threads)));
+  const double requested_out = std::max(footprint, touched_bytes(a.global.back(), warps) * blocks);
   const double tile_plane_bytes = static_cast<double>(g.tx * g.ty) * 4 * 2; // in + out per plane
   const double overlap_bytes = g.grid_z > 1 ? static_cast<double>((g.grid_z - 1) * 2 * R * plane) * 4 : 0.0;
   const double xy_requested = std::max(footprint, requested_in - overlap_bytes);
-  a.arrays.push_back({"input", footprint, xy_requested, resident_blocks * tile_plane_bytes * static_cast<double>(R + PF + 1),
+  const double slice = static_cast<double>(g.grid_x * g.grid_y);
+  const std::int64_t chunk = g.chunk;
+  // The reuse windows depend on how many blocks run at once, which the
+  // registers decide: the model supplies it (AccessPattern::arrays_by_residency).
+  a.arrays_by_residency = [=](double resident_blocks) {
+    std::vector<model::ArrayTraffic> arrays;
+    arrays.push_back({"input", footprint, xy_requested, resident_blocks * tile_plane_bytes * static_cast<double>(R + PF + 1),
                       false});
-  if (overlap_bytes > 0)
-    a.arrays.push_back({"input (z-chunk overlap)", 0, overlap_bytes,
-                        resident_blocks * tile_plane_bytes * static_cast<double>(g.chunk), false});
-  a.arrays.push_back({"output", footprint, requested_out, 0, true});
+    if (overlap_bytes > 0)
+      arrays.push_back({"input (z-chunk overlap)", 0, overlap_bytes,
+                        resident_blocks * tile_plane_bytes *
+                            (static_cast<double>(2 * R + PF + 1) +
+                             static_cast<double>(chunk) * std::abs(slice / resident_blocks - 1.0)),
+                        false});
+    arrays.push_back({"output", footprint, requested_out, 0, true});
+    return arrays;
+  };
 
   // Loads in flight per thread: the column and the thread's share of the
   // halo, for each plane of look-ahead.
@@ -217,6 +216,7 @@ AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& proble
   a.barrier_between_load_and_compute = PF == 0;
   // A load issued PF planes ahead is waited for at most once per PF+1 planes.
   a.memory_round_trips_per_block = 1.0 + static_cast<double>(steps) / static_cast<double>(PF + 1);
+  a.main_loop_trips_per_thread = static_cast<double>(steps);
 
   // Issued instructions per thread and plane: guarded global loads (~4 each),
   // shared stores and loads, the queue shift (one move per float, unless the
@@ -228,6 +228,8 @@ AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& proble
                            10.0;
   const double per_thread = per_plane * static_cast<double>(steps) + 4.0 * static_cast<double>(fill) + 40.0;
   a.warp_instructions_per_block = per_thread * warps;
+  // The stencil: 6R + 1 multiply-adds per point.
+  a.fp32_instructions_per_block = static_cast<double>((6 * R + 1) * g.vx * steps) * warps;
   return a;
 }
 

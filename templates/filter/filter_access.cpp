@@ -126,6 +126,7 @@ AccessPattern filter_access_pattern(const search::Config& c, const Problem& prob
   const double global_stores = static_cast<double>(g.packing * g.items / g.vec);
   const double per_thread = fmas + window_loads + smem_stores + 4.0 * (global_loads + global_stores) + 20.0;
   a.warp_instructions_per_block = per_thread * static_cast<double>((g.block + 31) / 32);
+  a.fp32_instructions_per_block = fmas * static_cast<double>((g.block + 31) / 32);
   return a;
 }
 

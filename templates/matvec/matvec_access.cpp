@@ -6,6 +6,7 @@
 // UNROLL copies with the same addresses).
 #include "matvec_geometry.hpp"
 
+#include <memtune/global_replay.hpp>
 #include <memtune/model/global_access.hpp>
 #include <memtune/templates/matvec.hpp>
 
@@ -24,30 +25,18 @@ constexpr std::int64_t kXPiece = 2048; // [floats] matvec.cu's x slice in shared
 std::uint64_t bytes(std::int64_t floats) { return static_cast<std::uint64_t>(floats) * 4; }
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-model::WarpAccess warp_access(const GlobalInstruction& g, int warp, std::int64_t it) {
-  return model::WarpAccess::from_function([&](int lane) { return g.address(warp, lane, it); }, g.width_bytes, g.kind);
-}
-
 // Bytes moved (sectors x 32) per byte requested by the instruction, over its
 // first two iterations in every warp of the block: 1 when coalesced.
 double moved_per_requested(const GlobalInstruction& g, int warps) {
   double requested = 0, moved = 0;
   for (int w = 0; w < warps; ++w)
     for (std::int64_t it = 0; it < std::min<std::int64_t>(2, g.iterations); ++it) {
-      const auto a = model::analyze_global(warp_access(g, w, it));
+      const auto a = model::analyze_global(
+          model::WarpAccess::from_function([&](int lane) { return g.address(w, lane, it); }, g.width_bytes, g.kind));
       requested += static_cast<double>(a.unique_bytes);
       moved += static_cast<double>(a.bytes_moved);
     }
   return requested > 0 ? std::max(1.0, moved / requested) : 1.0;
-}
-
-// Bytes moved by the instruction in a whole block, from its first iteration
-// (every iteration of an x load moves the same sectors).
-double block_moved(const GlobalInstruction& g, int warps) {
-  double moved = 0;
-  for (int w = 0; w < warps; ++w)
-    if (g.iterations > 0) moved += static_cast<double>(model::analyze_global(warp_access(g, w, 0)).bytes_moved);
-  return moved * static_cast<double>(g.iterations);
 }
 
 double sector_round(double b) { return std::ceil(b / 32.0) * 32.0; }
@@ -71,11 +60,18 @@ AccessPattern matvec_access_pattern(const search::Config& c, const Problem& prob
   GlobalInstruction load_a, load_x;
   std::vector<GlobalInstruction> stores;
   double per_thread = 30; // index set-up, guards, the finish
+  double fmas = 0;        // per thread
   double round_trips = split ? 3 : 1;
   // PREFETCH keeps a batch in flight while the previous one is used (U to 2U
   // loads); without it ptxas places each load next to its FMAs, and about
   // two stay in flight (seen in the sm_90 SASS at unroll 4 and 8).
-  double loads_in_flight = g.prefetch ? 1.5 * static_cast<double>(U) : std::min(2.0, static_cast<double>(U));
+  double loads_in_flight = g.prefetch ? 1.5 * static_cast<double>(U) : 2.0;
+  // Loads one thread waits for together: a batch of U, or with UNROLL 1 the
+  // two that ptxas keeps in flight across iterations of the loop it unrolls
+  // itself (the column-major mat-vec without splits: 1648 us measured on the
+  // H100 at unroll 1, 1705 us at unroll 2; one load per round trip would
+  // make the first twice as slow).
+  const std::int64_t batch = g.prefetch ? U : std::max<std::int64_t>(U, 2);
 
   if (g.kernel == MatvecKernel::stream && g.col_major()) {
     const std::int64_t TX = B / T;
@@ -118,8 +114,9 @@ AccessPattern matvec_access_pattern(const search::Config& c, const Problem& prob
     }
     per_thread += static_cast<double>(iters) * static_cast<double>(4 + V) + static_cast<double>(ceil_div(iters, U)) * 3 +
                   static_cast<double>(T * ceil_div(R, B));
-    round_trips += static_cast<double>(ceil_div(iters, U));
+    round_trips += static_cast<double>(ceil_div(iters, batch));
     a.bytes_per_load = static_cast<double>(V * 4);
+    fmas = static_cast<double>(iters * V);
   } else if (g.kernel == MatvecKernel::stream) { // row-major
     const std::int64_t step = T * V;
     const std::int64_t iters = ceil_div(c1, step);
@@ -171,8 +168,9 @@ AccessPattern matvec_access_pattern(const search::Config& c, const Problem& prob
                       }});
     per_thread += static_cast<double>(iters) * static_cast<double>(2 + V + 2) +
                   static_cast<double>(ceil_div(iters, U)) * 3 + 2.0 * 5;
-    round_trips += static_cast<double>(ceil_div(iters, U));
+    round_trips += static_cast<double>(ceil_div(iters, batch));
     a.bytes_per_load = static_cast<double>(V * 4);
+    fmas = static_cast<double>(iters * V);
   } else { // tiled
     const std::int64_t tiles = ceil_div(c1, B);
     const std::int64_t P = B + g.pad;
@@ -214,8 +212,12 @@ AccessPattern matvec_access_pattern(const search::Config& c, const Problem& prob
     round_trips += static_cast<double>(tiles);
     loads_in_flight = 4; // the compiler unrolls the staging loop by about 4
     a.bytes_per_load = 4;
+    fmas = static_cast<double>(tiles * B);
   }
 
+  // x goes through the read-only path (__ldg) unless it is staged in shared
+  // memory from plain loads (tiled, x_stage=smem).
+  if (!g.x_smem && g.kernel == MatvecKernel::stream) load_x.path = GlobalPath::read_only;
   a.global.push_back(load_a);
   a.global.push_back(load_x);
   a.global.insert(a.global.end(), stores.begin(), stores.end());
@@ -228,7 +230,7 @@ AccessPattern matvec_access_pattern(const search::Config& c, const Problem& prob
   const double x_bytes = sector_round(static_cast<double>(N) * 4);
   const double y_bytes = sector_round(static_cast<double>(M) * 4);
   a.arrays.push_back({"A", a_bytes, a_bytes * moved_per_requested(load_a, warps), 0, false});
-  a.arrays.push_back({"x", x_bytes, std::max(x_bytes, block_moved(load_x, warps) * blocks), static_cast<double>(c1) * 4, false});
+  a.arrays.push_back({"x", x_bytes, std::max(x_bytes, touched_bytes(load_x, warps) * blocks), static_cast<double>(c1) * 4, false});
   a.arrays.push_back({"y", y_bytes, y_bytes, 0, true});
   if (split) {
     const double p_bytes = sector_round(static_cast<double>(g.splits) * static_cast<double>(M) * 4);
@@ -237,7 +239,13 @@ AccessPattern matvec_access_pattern(const search::Config& c, const Problem& prob
 
   a.loads_in_flight_per_thread = loads_in_flight;
   a.warp_instructions_per_block = per_thread * warps;
+  a.fp32_instructions_per_block = fmas * warps;
   a.memory_round_trips_per_block = round_trips;
+  // Staging x (or the tile) in shared memory puts a __syncthreads between the
+  // block's loads and its FMAs: the block, not the warp, alternates memory
+  // and compute (time_model.hpp, overlap).
+  a.barrier_between_load_and_compute = g.x_smem || g.kernel == MatvecKernel::tiled;
+  a.main_loop_trips_per_thread = round_trips;
   return a;
 }
 

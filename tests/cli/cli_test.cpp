@@ -101,10 +101,27 @@ TEST_CASE("a modeled target runs without a GPU and says it is modeled") {
   const Run r = run_cli({"filter", "--n", "1M", "--target", "k20", "--strategy", "random", "--budget", "6", "-q"});
   CHECK(r.code == kExitOk);
   CHECK(r.out.find("MODELED for Tesla K20c") != std::string::npos);
-  CHECK(r.out.find("registers from NVRTC for sm_") != std::string::npos);
+  CHECK(r.out.find("registers from NVRTC ") != std::string::npos); // 13.x for sm_75, or a found 11.8 for sm_35
+  CHECK(r.out.find(" for sm_") != std::string::npos);
   CHECK(r.out.find("best: ") != std::string::npos);
   CHECK(r.out.find("why:  ") != std::string::npos);
   CHECK(r.out.find("warps/SM") != std::string::npos);
+}
+
+TEST_CASE("--from: a target predicted from another GPU's recording says so; an unusable file exits 1, misuse 2") {
+  const std::string h100 = std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/h100_filter_16M.json";
+  Run r = run_cli({"filter", "--n", "16M", "--target", "h200", "--from", h100.c_str(), "--only",
+                   "block_size=256,packing=1,items=4", "-q"});
+  CHECK(r.code == kExitOk);
+  CHECK(r.out.find("TRANSFERRED: the measured times of h100_filter_16M.json (recording): NVIDIA H100 80GB HBM3") !=
+        std::string::npos);
+  CHECK(r.out.find("us transferred, ") != std::string::npos);
+  r = run_cli({"filter", "--n", "1M", "--target", "h200", "--from", h100.c_str(), "-q"});
+  CHECK(r.code == kExitError); // a file memtune cannot use (io/errors.hpp)
+  CHECK(r.err.find("recorded for n=16777216 taps=21, not for n=1048576 taps=21") != std::string::npos);
+  r = run_cli({"filter", "--n", "16M", "--from", h100.c_str(), "-q"}); // measured grid: nothing to transfer to
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("--strategy bayes") != std::string::npos);
 }
 
 TEST_CASE("--compare: an unknown baseline is a usage error that lists the known ones") {

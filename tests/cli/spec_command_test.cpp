@@ -91,7 +91,9 @@ TEST_CASE("tune --spec: headers, include paths, choices and GPU-dependent parame
   REQUIRE(r.code == kExitOk);
   CHECK(r.out.find("n=1048576 op=scale") != std::string::npos);
   CHECK(r.out.find("axis WAVES pruned: sm_35 runs one wave") != std::string::npos);
-  CHECK(r.out.find("sm_75 is the nearest architecture this NVRTC supports") != std::string::npos);
+  // NVRTC 13 gives sm_75's registers and says why; an NVRTC 11.8 found on this machine compiles sm_35 itself.
+  CHECK((r.out.find("registers come from sm_75") != std::string::npos ||
+         r.out.find("NVRTC 11.8") != std::string::npos));
   CHECK(r.out.find("ACCUMULATE=false") != std::string::npos);
   CHECK(r.out.find("ACCUMULATE=true") == std::string::npos);
 }

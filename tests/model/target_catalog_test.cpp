@@ -49,7 +49,7 @@ TEST_CASE("every catalogue file loads and is sane") {
     CHECK(t.sm_clock_mhz < 3000);
     CHECK(t.memory_latency_ns > 200);
     CHECK(t.memory_latency_ns < 1000);
-    CHECK(t.l2_bytes >= 1536u * 1024u);
+    CHECK(t.l2_bytes >= 1280u * 1024u); // the K20's 1.25 MB is the smallest
     CHECK(t.smem_per_sm <= t.l1_bytes + (t.cc_major == 6 ? 64u * 1024u : 0u)); // P100's shared memory is separate
     CHECK(t.has_bank_mode_choice() == (t.cc_major == 3));
   }
@@ -157,6 +157,38 @@ TEST_CASE("the targets directory comes from MEMTUNE_TARGETS_DIR, then the candid
                        std::runtime_error);
   if (saved) ::setenv("MEMTUNE_TARGETS_DIR", restore.c_str(), 1);
   else ::unsetenv("MEMTUNE_TARGETS_DIR");
+}
+
+TEST_CASE("every catalogue target has an L2 bandwidth and the SM figures the model needs, Kepler's as documented") {
+  const TargetCatalog c = TargetCatalog::load_directory(targets_dir);
+  for (const Target& t : c.targets()) {
+    CAPTURE(t.name);
+    CHECK(t.l2_bandwidth_gbs > t.dram_bandwidth_gbs); // an L2 slower than DRAM would be a typo
+    CHECK(t.fp32_lanes_per_sm % 32 == 0);
+  }
+  const Target& k20 = c.find("k20");
+  CHECK_FALSE(k20.l1_caches_global_loads);           // L2 only, 32-byte transactions
+  CHECK(k20.read_only_cache_bytes == 48 * 1024);     // __ldg's own cache
+  CHECK(k20.dispatch_per_scheduler == 2);            // dual issue
+  CHECK(k20.fp32_lanes_per_sm == 192);
+  CHECK(k20.l1_write_combining_lines == 0);
+  const Target& h100 = c.find("h100");
+  CHECK(h100.l1_caches_global_loads);
+  CHECK(h100.read_only_cache_bytes == 0);
+  CHECK(h100.l1_write_combining_lines == 4);
+  // The H200 is the H100 SXM5's die with faster memory: every SM-side figure is the same.
+  const Target& h200 = c.find("h200");
+  CHECK(h200.l2_bandwidth_gbs == h100.l2_bandwidth_gbs);
+  CHECK(h200.sm_clock_mhz == h100.sm_clock_mhz);
+  CHECK(h200.dram_bandwidth_gbs > h100.dram_bandwidth_gbs);
+}
+
+TEST_CASE("a dispatch count other than 1 or 2 is refused with the field named") {
+  Target t = TargetCatalog::load_directory(targets_dir).find("k20");
+  t.dispatch_per_scheduler = 3;
+  bool named = false;
+  for (const auto& p : target_problems(t)) named |= contains(p, "dispatch_per_scheduler");
+  CHECK(named);
 }
 
 // Added with the input checks of the "bad input" issue: values that used to be

@@ -70,10 +70,10 @@ TEST_CASE("shared-memory and issue bounds bind when they are the largest") {
   const TimePrediction smem = predict_time(k20, f);
   CHECK(smem.binding == Bound::shared_memory);
   CHECK(smem.seconds == doctest::Approx(1e8 / (13 * 706e6)));
-  f.warp_instructions = 1e9; // 1e9 / (13 x 4 x 706 MHz) = 27.2 ms
+  f.warp_instructions = 1e9; // x 1.5 overhead / (13 x 4 schedulers x 2 dispatch x 706 MHz) = 20.4 ms
   const TimePrediction issue = predict_time(k20, f);
   CHECK(issue.binding == Bound::issue);
-  CHECK(issue.seconds == doctest::Approx(1e9 / (13 * 4 * 706e6)));
+  CHECK(issue.seconds == doctest::Approx(1.5e9 / (13 * 4 * 2 * 706e6)));
 }
 
 TEST_CASE("overlap: phases serial within a unit are hidden only by the other resident units") {
@@ -93,20 +93,22 @@ TEST_CASE("overlap: phases serial within a unit are hidden only by the other res
 
 TEST_CASE("the L2 bound is reported as not modelled without a figure, and used with one") {
   Target t = catalog().find("v100");
+  t.l2_bandwidth_gbs = 0; // a hand-written profile without the figure
   KernelFacts f = copy(64, 2, 16);
   f.l2_bytes = 20 * f.dram_bytes; // heavy re-reads that hit L2
   const TimePrediction none = predict_time(t, f);
   CHECK_FALSE(none.bound(Bound::l2).modelled);
   CHECK(none.binding != Bound::l2);
-  t.l2_bandwidth_gbs = 2000;
+  t.l2_bandwidth_gbs = 2000 / TimeModelParams{}.l2_efficiency; // theoretical: reaches 2000 GB/s
   const TimePrediction with = predict_time(t, f);
   CHECK(with.bound(Bound::l2).modelled);
   CHECK(with.binding == Bound::l2);
   CHECK(with.seconds == doctest::Approx(f.l2_bytes / 2000e9));
 }
 
-TEST_CASE("a measured L2 read bandwidth stands in for a missing L2 figure") {
+TEST_CASE("a measured L2 read bandwidth is used as it is, before any theoretical figure") {
   Target t = catalog().find("v100");
+  t.l2_bandwidth_gbs = 0;
   KernelFacts f = copy(64, 2, 16);
   f.l2_bytes = 20 * f.dram_bytes;
   t.measured = Target::Measured{};
@@ -115,13 +117,13 @@ TEST_CASE("a measured L2 read bandwidth stands in for a missing L2 figure") {
   CHECK(p.bound(Bound::l2).modelled);
   CHECK(p.bound(Bound::l2).seconds == doctest::Approx(f.l2_bytes / 2500e9));
   CHECK(p.bound(Bound::l2).detail.find("measured") != std::string::npos);
-  t.l2_bandwidth_gbs = 4000; // a figure in the target file wins over the probe's
-  CHECK(predict_time(t, f).bound(Bound::l2).seconds == doctest::Approx(f.l2_bytes / 4000e9));
+  t.l2_bandwidth_gbs = 4000; // a theoretical figure does not override what was measured on this GPU
+  CHECK(predict_time(t, f).bound(Bound::l2).seconds == doctest::Approx(f.l2_bytes / 2500e9));
 }
 
 TEST_CASE("stores count in the L2 bound per write request, not per sector") {
   Target t = catalog().find("v100");
-  t.l2_bandwidth_gbs = 2000;
+  t.l2_bandwidth_gbs = 2000 / TimeModelParams{}.l2_efficiency;
   KernelFacts f = copy(64, 2, 16);
   f.l2_bytes = 20 * f.dram_bytes;
   f.l2_store_bytes = f.dram_bytes / 2;
@@ -183,4 +185,55 @@ TEST_CASE("the time model rejects impossible input") {
   TimeModelParams p;
   p.dram_efficiency = 1.5;
   CHECK_THROWS_AS((void)predict_time(k20, copy(64, 1, 4), p), std::invalid_argument);
+}
+
+TEST_CASE("the L2 bound uses a theoretical L2 bandwidth scaled by the H100's measured efficiency, or a measured one") {
+  Target h200 = catalog().find("h200");
+  KernelFacts f = copy(64, 4, 16);
+  f.l2_bytes = 4 * f.dram_bytes; // partial sectors: four times the traffic reaches L2
+  const TimePrediction p = predict_time(h200, f);
+  REQUIRE(p.bound(Bound::l2).modelled);
+  const double l2_gbs = h200.l2_bandwidth_gbs * TimeModelParams{}.l2_efficiency;
+  CHECK(l2_gbs == doctest::Approx(6865).epsilon(0.01)); // the same GH100 L2 as the H100 SXM5's
+  CHECK(p.bound(Bound::l2).seconds == doctest::Approx(f.l2_bytes / (l2_gbs * 1e9)));
+  CHECK(p.bound(Bound::l2).detail.find("theoretical") != std::string::npos);
+
+  h200.measured = Target::Measured{};
+  h200.measured->l2_read_gbs = 5000; // a probe's figure is taken as it is
+  CHECK(predict_time(h200, f).bound(Bound::l2).seconds == doctest::Approx(f.l2_bytes / 5000e9));
+}
+
+TEST_CASE("Kepler's dual issue halves the issue bound; its 192 FP32 lanes cap FP32-heavy code at 6 per clock") {
+  const Target& k20 = catalog().find("k20");
+  REQUIRE(k20.dispatch_per_scheduler == 2);
+  KernelFacts f;
+  f.warp_instructions = 1e8;
+  TimeModelParams p;
+  p.instruction_overhead = 1;
+  const double clock = 13 * 706e6;
+  CHECK(predict_time(k20, f, p).bound(Bound::issue).seconds == doctest::Approx(1e8 / (clock * 8)));
+  f.fp32_instructions = 0.9e8; // 90% FMAs: 6 per SM and clock bind before the 8 dispatch slots
+  const TimePrediction fp32 = predict_time(k20, f, p);
+  CHECK(fp32.bound(Bound::issue).seconds == doctest::Approx(0.9e8 / (clock * 6)));
+  CHECK(fp32.bound(Bound::issue).detail.find("FP32") != std::string::npos);
+  const Target& h100 = catalog().find("h100");
+  CHECK(predict_time(h100, f, p).bound(Bound::issue).seconds ==
+        doctest::Approx(1e8 / (132 * 1980e6 * 4))); // 128 lanes = the 4 schedulers' rate: dispatch binds
+}
+
+TEST_CASE("a dependent round trip waits longer in a busy memory system: loaded latency") {
+  const Target& h100 = catalog().find("h100");
+  KernelFacts f = copy(8, 4, 16);
+  f.blocks = 128; // one wave: 128 blocks of 8 warps on 132 SMs
+  f.blocks_per_sm = 1;
+  f.memory_round_trips_per_block = 128;
+  f.instructions_per_warp = 100;
+  f.warp_instructions = f.instructions_per_warp * 8 * 128;
+  TimeModelParams unloaded;
+  unloaded.loaded_latency_gain = 0;
+  const double idle = predict_time(h100, f, unloaded).bound(Bound::block_pipeline).seconds;
+  const TimePrediction busy = predict_time(h100, f);
+  // DRAM is the next bound, so the utilisation is near 1 and the latency nearly doubles.
+  CHECK(busy.bound(Bound::block_pipeline).seconds > 1.8 * (idle - 100 * 1.5 / 1980e6));
+  CHECK(busy.bound(Bound::block_pipeline).detail.find("loaded latency") != std::string::npos);
 }

@@ -1,6 +1,6 @@
 // The analytical model as bayes's prior mean (model_prior.hpp): one finite
-// log-time per valid config, equal to the bounded grid's no-register
-// prediction, and the slowest prediction where the model fits no block.
+// log-time per valid config, equal to the no-register estimate, and the
+// slowest prediction where the model fits no block.
 #include "bounded_grid.hpp"
 
 #include <memtune/model/target_catalog.hpp>
@@ -13,7 +13,7 @@
 
 using namespace memtune;
 
-TEST_CASE("model_prior is the log of model_lower_bound's time on every valid config") {
+TEST_CASE("model_prior is the log of model_estimate's time on every valid config") {
   const auto catalog = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR);
   const Target& h100 = catalog.find("h100-sxm");
   const KernelDescription& filter = templates::filter_description();
@@ -23,7 +23,7 @@ TEST_CASE("model_prior is the log of model_lower_bound's time on every valid con
   double slowest = -1e300;
   std::size_t predicted = 0;
   for (const search::Config& c : space.enumerate()) {
-    const Evaluation e = model_lower_bound(filter, problem, h100, c, filter.bytes_moved(problem));
+    const Evaluation e = model_estimate(filter, problem, h100, c, filter.bytes_moved(problem));
     CHECK(std::isfinite(prior(c)));
     if (e.timing) {
       CHECK(prior(c) == doctest::Approx(std::log(e.timing->median_s)));
@@ -33,5 +33,5 @@ TEST_CASE("model_prior is the log of model_lower_bound's time on every valid con
   }
   CHECK(predicted > 0);
   for (const search::Config& c : space.enumerate())
-    if (!model_lower_bound(filter, problem, h100, c, filter.bytes_moved(problem)).timing) CHECK(prior(c) == slowest);
+    if (!model_estimate(filter, problem, h100, c, filter.bytes_moved(problem)).timing) CHECK(prior(c) == slowest);
 }

@@ -8,8 +8,11 @@
 
 namespace memtune {
 
-Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& problem, const Target& target,
-                             const search::Config& config, std::uint64_t bytes_moved) {
+namespace {
+
+Evaluation without_registers(const KernelDescription& kernel, const Problem& problem, const Target& target,
+                             const search::Config& config, std::uint64_t bytes_moved,
+                             const model::TimeModelParams& params, CacheShare share) {
   Evaluation e;
   e.config = config;
   LaunchSpec launch;
@@ -23,8 +26,22 @@ Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& pro
   e.block_threads = static_cast<int>(launch.block.count());
   e.dynamic_smem_bytes = launch.dynamic_smem_bytes;
   e.resources = {}; // no registers, no static shared memory: the most blocks per SM it can get
-  predict_candidate(e, kernel, problem, target, bytes_moved);
+  predict_candidate(e, kernel, problem, target, bytes_moved, params, share);
   return e;
+}
+
+} // namespace
+
+Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& problem, const Target& target,
+                             const search::Config& config, std::uint64_t bytes_moved) {
+  model::TimeModelParams params;
+  params.loaded_latency_gain = 0;
+  return without_registers(kernel, problem, target, config, bytes_moved, params, CacheShare::one_block);
+}
+
+Evaluation model_estimate(const KernelDescription& kernel, const Problem& problem, const Target& target,
+                          const search::Config& config, std::uint64_t bytes_moved) {
+  return without_registers(kernel, problem, target, config, bytes_moved, {}, CacheShare::resident_warps);
 }
 
 void TopKCutoff::add(std::optional<double> predicted, double bound) {

@@ -26,9 +26,20 @@ namespace memtune {
 // The model's prediction for `config` with no register limit: a lower bound
 // on its prediction with real registers. Its status is exceeds_device_limits
 // when no block fits on the target even so (shared memory, threads).
+//
+// Two parts of the model are taken at their most optimistic, because they do
+// not fall monotonically with occupancy: each warp's cache share is one
+// block's (CacheShare::one_block), and the latency of a dependent round trip
+// is the unloaded one (loaded_latency_gain 0: the loaded latency grows with
+// the DRAM utilisation, which a higher occupancy can raise).
 // A configuration that cannot be launched (a zero grid) gets launch_failed.
 Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& problem, const Target& target,
                              const search::Config& config, std::uint64_t bytes_moved);
+
+// The same configuration without registers (nothing compiled), predicted with
+// the model's own parameters: an estimate, not a bound (model_prior.hpp).
+Evaluation model_estimate(const KernelDescription& kernel, const Problem& problem, const Target& target,
+                          const search::Config& config, std::uint64_t bytes_moved);
 
 // The k best predicted times so far, and whether a bound can still beat them.
 class TopKCutoff {

@@ -1,3 +1,4 @@
+#include <memtune/global_replay.hpp>
 #include <memtune/model/bank_replay.hpp>
 #include <memtune/model/global_access.hpp>
 #include <memtune/model/occupancy.hpp>
@@ -11,61 +12,9 @@
 namespace memtune {
 namespace {
 
-struct GlobalTotals {
-  double requested = 0;      // [bytes] per block
-  double moved = 0;          // [bytes] per block
-  double stores_moved = 0;   // [bytes] per block, of `moved`
-  double write_requests = 0; // L1 -> L2, per block (store_combining.hpp)
-};
-
-// Each warp's global instructions in program order: instruction by
-// instruction, each over its iterations, or (stores_iteration_major) the
-// store instructions interleaved iteration by iteration, as in a loop whose
-// body stores every field.
-void replay_warp(const AccessPattern& pattern, int warp, GlobalTotals& t) {
-  model::StoreCombiner combiner;
-  const auto replay = [&](const GlobalInstruction& ins, std::int64_t it) {
-    const model::WarpAccess access = model::WarpAccess::from_function(
-        [&](int lane) { return ins.address(warp, lane, it); }, ins.width_bytes, ins.kind);
-    if (access.active_lanes() == 0) return;
-    const model::GlobalAccess g = model::analyze_global(access);
-    const auto repeat = static_cast<double>(ins.repeat);
-    // A broadcast (lanes reading one word) wastes nothing: distinct bytes,
-    // as GlobalAccess::efficiency counts them, so efficiency stays <= 1.
-    t.requested += static_cast<double>(g.unique_bytes) * repeat;
-    t.moved += static_cast<double>(g.bytes_moved) * repeat;
-    if (ins.kind == model::AccessKind::store) {
-      t.stores_moved += static_cast<double>(g.bytes_moved) * repeat;
-      t.write_requests += static_cast<double>(combiner.store(access)) * repeat;
-    }
-  };
-  const auto& all = pattern.global;
-  std::int64_t max_iterations = 0;
-  for (const auto& ins : all)
-    if (ins.repeat > 0) max_iterations = std::max(max_iterations, ins.iterations);
-  for (const auto& ins : all) {
-    if (ins.repeat <= 0 || (pattern.stores_iteration_major && ins.kind == model::AccessKind::store)) continue;
-    for (std::int64_t it = 0; it < ins.iterations; ++it) replay(ins, it);
-  }
-  if (pattern.stores_iteration_major)
-    for (std::int64_t it = 0; it < max_iterations; ++it)
-      for (const auto& ins : all)
-        if (ins.repeat > 0 && ins.kind == model::AccessKind::store && it < ins.iterations) replay(ins, it);
-}
-
-GlobalTotals replay_global(const AccessPattern& pattern, int warps_per_block) {
-  GlobalTotals t;
-  for (int w = 0; w < warps_per_block; ++w) replay_warp(pattern, w, t);
-  return t;
-}
-
-} // namespace
-
-namespace {
-
 // The model's view of one candidate whose occupancy is known.
 ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const Target& target,
-                       const model::TimeModelParams& params) {
+                       const model::TimeModelParams& params, CacheShare share) {
   const int warps = e.occupancy.warps_per_block;
   const auto blocks = static_cast<double>(pattern.blocks);
   ModelBreakdown m;
@@ -79,19 +28,65 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
       m.worst_conflict_instruction = ins.name;
     }
   }
-  const GlobalTotals global = replay_global(pattern, warps);
+  // The caches are shared by every resident warp; shared memory takes its
+  // part of a unified L1/shared array first.
+  const std::size_t smem_per_sm =
+      static_cast<std::size_t>(e.occupancy.blocks_per_sm) *
+      (e.resources.static_smem_bytes + e.dynamic_smem_bytes + target.reserved_smem_per_block);
+  const bool one_block = share == CacheShare::one_block;
+  const GlobalTraffic global = replay_global(
+      pattern, warps,
+      GlobalCaching::for_target(target, one_block ? warps : e.occupancy.warps_per_sm,
+                                one_block ? smem_per_sm / std::max(1, e.occupancy.blocks_per_sm) : smem_per_sm));
   m.global_bytes_requested = global.requested * blocks;
   m.global_bytes_moved = global.moved * blocks;
-  const model::Traffic traffic = model::estimate_traffic(pattern.arrays, target.l2_bytes);
+  // Traffic whose L2 reuse depends on the resident blocks: with the real
+  // occupancy; for the bounded grid's lower bound, the least DRAM traffic any
+  // occupancy up to this one gives (a lower occupancy can shorten a reuse
+  // window, so the bound must not take the higher one's).
+  const auto traffic_at = [&](int blocks_per_sm) {
+    const double resident = std::min(blocks, static_cast<double>(target.sm_count) * blocks_per_sm);
+    return model::estimate_traffic(pattern.arrays_by_residency(resident), target.l2_bytes);
+  };
+  model::Traffic traffic;
+  if (!pattern.arrays_by_residency) {
+    traffic = model::estimate_traffic(pattern.arrays, target.l2_bytes);
+  } else if (share == CacheShare::one_block) {
+    traffic = traffic_at(1);
+    for (int b = 2; b <= e.occupancy.blocks_per_sm; ++b) {
+      model::Traffic t = traffic_at(b);
+      if (t.dram_bytes < traffic.dram_bytes) traffic = std::move(t);
+    }
+  } else {
+    traffic = traffic_at(e.occupancy.blocks_per_sm);
+  }
   m.dram_bytes = traffic.dram_bytes;
 
   model::KernelFacts facts;
   facts.dram_bytes = traffic.dram_bytes;
-  facts.l2_bytes = m.global_bytes_moved;
+  facts.l2_bytes = (global.l2_load_bytes + global.stores_moved) * blocks;
   facts.l2_store_bytes = global.stores_moved * blocks;
   facts.l2_write_requests = global.write_requests * blocks;
-  facts.smem_wavefronts = static_cast<double>(m.smem_wavefronts);
+  facts.smem_wavefronts = static_cast<double>(m.smem_wavefronts) + global.l1_wavefronts * blocks;
   facts.warp_instructions = pattern.warp_instructions_per_block * blocks;
+  // Register spills (ptxas' report): every spilled byte moves once per trip
+  // of the kernel's main loop, through the same L1 data path as shared
+  // memory. Local memory interleaves threads, so 4 spilled bytes per thread
+  // are one 128-byte warp access: one wavefront and one instruction. What
+  // the resident warps spill beyond the L1 that shared memory leaves goes on
+  // to L2 and back.
+  const double spilled = static_cast<double>(e.resources.spill_store_bytes + e.resources.spill_load_bytes);
+  if (spilled > 0) {
+    const double accesses = spilled / 4 * pattern.main_loop_trips_per_thread * warps * blocks;
+    m.local_wavefronts = accesses;
+    facts.smem_wavefronts += accesses;
+    facts.warp_instructions += accesses;
+    const double footprint = static_cast<double>(e.resources.spill_store_bytes) * 32 * e.occupancy.warps_per_sm;
+    const double l1_left =
+        std::max(0.0, static_cast<double>(target.l1_bytes) - static_cast<double>(smem_per_sm));
+    if (footprint > l1_left) facts.l2_bytes += accesses * 128 * (1 - l1_left / footprint);
+  }
+  facts.fp32_instructions = pattern.fp32_instructions_per_block * blocks;
   // Little's law needs the warps that actually run: a grid smaller than the
   // GPU's resident capacity (a mat-vec with one thread per row, 64 blocks on
   // 132 SMs) leaves SMs idle, and its bytes in flight are those of its own
@@ -123,7 +118,7 @@ void predict_occupancy(Evaluation& e, const Target& target) {
 }
 
 void predict_candidate(Evaluation& e, const KernelDescription& kernel, const Problem& problem, const Target& target,
-                       std::uint64_t bytes_moved, const model::TimeModelParams& params) {
+                       std::uint64_t bytes_moved, const model::TimeModelParams& params, CacheShare share) {
   if (!kernel.has_model()) throw std::logic_error(kernel.name + " has no access pattern: its time cannot be modeled");
   const AccessPattern pattern = kernel.hooks.access_pattern(e.config, problem, target);
   e.block_threads = pattern.block_threads;
@@ -134,7 +129,7 @@ void predict_candidate(Evaluation& e, const KernelDescription& kernel, const Pro
     e.reason = e.occupancy.cannot_launch.empty() ? "no block fits on an SM" : e.occupancy.cannot_launch;
     return;
   }
-  ModelBreakdown m = analyze(e, pattern, target, params);
+  ModelBreakdown m = analyze(e, pattern, target, params, share);
   Timing t;
   t.median_s = t.min_s = t.max_s = m.time.seconds;
   t.cold = true;
@@ -147,7 +142,8 @@ void predict_candidate(Evaluation& e, const KernelDescription& kernel, const Pro
 void explain_measured_candidate(Evaluation& e, const KernelDescription& kernel, const Problem& problem,
                                 const Target& target, const model::TimeModelParams& params) {
   if (e.occupancy.blocks_per_sm == 0 || !kernel.has_model()) return;
-  e.model = analyze(e, kernel.hooks.access_pattern(e.config, problem, target), target, params);
+  e.model = analyze(e, kernel.hooks.access_pattern(e.config, problem, target), target, params,
+                    CacheShare::resident_warps);
   e.model->compiled_for_cc = target.compute_capability();
 }
 

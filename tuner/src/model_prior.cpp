@@ -10,27 +10,62 @@
 #include <stdexcept>
 
 namespace memtune {
+namespace {
 
-std::function<double(const search::Config&)> model_prior(const KernelDescription& kernel, const Problem& problem,
-                                                          const Target& target, const search::Space& space) {
+// The no-register-limit estimate [s] of every config of `space` the model
+// can place on `target` (bounded_grid.hpp, model_estimate): no compile.
+std::map<search::Config, double> predicted_seconds(const KernelDescription& kernel, const Problem& problem,
+                                                   const Target& target, const search::Space& space) {
   if (!kernel.has_model())
     throw std::invalid_argument(kernel.name + " has no model (no access pattern), so the model cannot be a prior");
   const std::uint64_t bytes = kernel.bytes_moved(problem);
-  auto predicted = std::make_shared<std::map<search::Config, double>>();
-  double slowest = -std::numeric_limits<double>::infinity();
+  std::map<search::Config, double> out;
   for (const search::Config& c : space.enumerate()) {
-    const Evaluation e = model_lower_bound(kernel, problem, target, c, bytes);
-    if (!e.timing || !(e.timing->median_s > 0.0) || !std::isfinite(e.timing->median_s)) continue;
-    const double log_time = std::log(e.timing->median_s);
-    predicted->emplace(c, log_time);
-    slowest = std::max(slowest, log_time);
+    const Evaluation e = model_estimate(kernel, problem, target, c, bytes);
+    if (e.timing && e.timing->median_s > 0.0 && std::isfinite(e.timing->median_s)) out.emplace(c, e.timing->median_s);
   }
-  if (predicted->empty())
-    throw std::runtime_error("model prior: the model predicts no config of " + kernel.name + " on " + target.name);
-  return [predicted, slowest](const search::Config& c) {
-    const auto it = predicted->find(c);
-    return it == predicted->end() ? slowest : it->second;
+  return out;
+}
+
+// log(time) by config, the slowest for a config it lacks.
+std::function<double(const search::Config&)> log_prior(const std::map<search::Config, double>& seconds,
+                                                       const std::string& what) {
+  if (seconds.empty()) throw std::runtime_error(what);
+  auto logs = std::make_shared<std::map<search::Config, double>>();
+  double slowest = -std::numeric_limits<double>::infinity();
+  for (const auto& [c, s] : seconds) {
+    logs->emplace(c, std::log(s));
+    slowest = std::max(slowest, std::log(s));
+  }
+  return [logs, slowest](const search::Config& c) {
+    const auto it = logs->find(c);
+    return it == logs->end() ? slowest : it->second;
   };
+}
+
+} // namespace
+
+std::function<double(const search::Config&)> model_prior(const KernelDescription& kernel, const Problem& problem,
+                                                          const Target& target, const search::Space& space) {
+  return log_prior(predicted_seconds(kernel, problem, target, space),
+                   "model prior: the model predicts no config of " + kernel.name + " on " + target.name);
+}
+
+std::function<double(const search::Config&)> transfer_prior(const KernelDescription& kernel, const Problem& problem,
+                                                             const Target& target, const TransferSource& source,
+                                                             const search::Space& space) {
+  const std::map<search::Config, double> target_model = predicted_seconds(kernel, problem, target, space);
+  const search::Space source_space = kernel.space(problem, source.target);
+  std::map<search::Config, double> source_model;
+  for (const auto& [c, s] : target_model) {
+    (void)s;
+    const auto mapped = corresponding_config(space, c, source_space);
+    if (!mapped) continue;
+    const Evaluation e = model_estimate(kernel, problem, source.target, *mapped, kernel.bytes_moved(problem));
+    if (e.timing && e.timing->median_s > 0.0) source_model.emplace(c, e.timing->median_s);
+  }
+  return log_prior(transfer_times(source, space, target_model, source_model).seconds,
+                   "transfer prior: the model predicts no config of " + kernel.name + " on " + target.name);
 }
 
 } // namespace memtune

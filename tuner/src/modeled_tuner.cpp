@@ -1,5 +1,7 @@
 #include <memtune/compile/nvrtc_compiler.hpp>
+#include <memtune/compile/nvrtc_library.hpp>
 #include <memtune/model_evaluator.hpp>
+#include <memtune/transfer.hpp>
 #include <memtune/tuner.hpp>
 
 #include "bounded_grid.hpp"
@@ -11,17 +13,21 @@ namespace memtune {
 
 TuningResult tune_modeled(const KernelDescription& kernel, const Problem& given, const Target& target,
                           const TuneOptions& options) {
+  if (options.transfer_from) return tune_transferred(kernel, given, target, options);
   const auto start = std::chrono::steady_clock::now();
   const Problem problem = kernel.complete(given);
   kernel.check_baseline_names(options.compare);
 
   TuningResult result = new_tuning_result(kernel, problem, target, options, /*measured=*/false);
-  result.compiled_for_cc = nearest_supported_arch(target.compute_capability());
+  const CompilerChoice compiler = choose_compiler(target.compute_capability(), options.nvrtc_kepler);
+  result.compiled_for_cc = compiler.compute_capability;
+  result.compiler = compiler.compiler;
+  result.compiler_note = compiler.note;
   result.time_modeled = kernel.has_model();
 
   std::optional<CompileCache> cache;
   if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
-  CompilePool pool(cache ? &*cache : nullptr, options.compile_threads);
+  CompilePool pool(cache ? &*cache : nullptr, options.compile_threads, compiler.nvrtc_library);
 
   const auto evaluate = [&](Pending& p) {
     Evaluation e;

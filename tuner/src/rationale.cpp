@@ -88,9 +88,11 @@ std::string rationale(const TuningResult& r) {
   if (rank.empty()) return {};
   const Evaluation& best = r.evaluations[rank.front()];
   std::string s = r.space.format(best.config) + ": " + fmt("%.1f us", best.timing->median_s * 1e6) +
-                  (r.measured ? " measured" : " predicted") + ", " + bandwidth_text(r, best) + ". " +
+                  (r.measured ? " measured" : r.transferred_from.empty() ? " predicted" : " transferred") + ", " +
+                  bandwidth_text(r, best) + ". " +
                   std::to_string(best.resources.registers) + " registers/thread";
-  if (!r.measured) s += " (compiled for sm_" + std::to_string(r.compiled_for_cc) + ")";
+  if (!r.measured)
+    s += " (compiled for sm_" + std::to_string(r.compiled_for_cc) + (r.compiler.empty() ? "" : " by " + r.compiler) + ")";
   s += ", " + std::to_string(best.dynamic_smem_bytes + best.resources.static_smem_bytes) +
        " bytes of shared memory/block; " + occupancy_text(best) + ".";
   if (best.resources.spills()) s += " It spills registers to local memory.";

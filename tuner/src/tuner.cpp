@@ -1,4 +1,5 @@
 #include <memtune/compile/compile_pool.hpp>
+#include <memtune/compile/nvrtc_compiler.hpp>
 #include <memtune/copy_ceiling.hpp>
 #include <memtune/cuda/context.hpp>
 #include <memtune/cuda/driver_api.hpp>
@@ -204,6 +205,8 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
 
   const Problem problem = kernel.complete(given);
   kernel.check_baseline_names(options.compare);
+  if (options.transfer_from && options.strategy != "bayes")
+    throw std::invalid_argument("a measured run uses --from only as the bayes search's prior mean (--strategy bayes)");
   if (!cuda::driver_available())
     throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason());
 
@@ -212,6 +215,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
 
   TuningResult result = new_tuning_result(kernel, problem, target, options, /*measured=*/true);
   result.compiled_for_cc = target.compute_capability();
+  result.compiler = "NVRTC " + nvrtc_version();
 
   std::optional<CompileCache> cache;
   if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
@@ -235,6 +239,16 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
     result.search_prior = "none (--no-model-prior)";
     if (!kernel.has_model()) {
       result.search_prior = "none: " + kernel.name + " has no model (no access pattern), so bayes starts from a flat prior";
+    } else if (options.transfer_from) {
+      // An unusable source is the caller's error (TransferError); a space the
+      // model cannot predict is searched without a prior, as below.
+      const TransferSource source = load_transfer_source(*options.transfer_from, kernel, problem, load_targets());
+      try {
+        strategy_options.bayes.prior_mean = transfer_prior(kernel, problem, target, source, result.space);
+        result.search_prior = "transferred from " + source.describe();
+      } catch (const std::exception& err) {
+        result.search_prior = std::string("none: the model cannot predict this kernel (") + err.what() + ")";
+      }
     } else if (options.model_prior) {
       try {
         strategy_options.bayes.prior_mean = model_prior(kernel, problem, target, result.space);

@@ -17,21 +17,30 @@ std::string title(const TuningResult& r) {
          (r.search_prior.empty() ? "" : " (prior mean: " + r.search_prior + ")");
 }
 
+// "registers from NVRTC 11.8 (/path) for sm_35", with why the architecture is
+// not the target's where it is not.
+std::string registers_source(const TuningResult& r) {
+  std::string s = "registers from " + (r.compiler.empty() ? std::string("NVRTC") : r.compiler) + " for sm_" +
+                  std::to_string(r.compiled_for_cc);
+  if (!r.compiler_note.empty())
+    s += " (" + r.compiler_note + ")";
+  else if (r.compiled_for_cc != r.device.cc_major * 10 + r.device.cc_minor)
+    s += " (sm_" + std::to_string(r.compiled_for_cc) + " is the nearest architecture this NVRTC supports)";
+  return s;
+}
+
 void add_facts(output::Document& d, const TuningResult& r) {
   if (!r.measured && !r.time_modeled) {
-    std::string s = "time is not modeled: " + r.template_name +
-                    " has no access pattern for the model; registers from NVRTC for sm_" +
-                    std::to_string(r.compiled_for_cc) +
-                    ", occupancy and its limiter from cuda_occupancy.h with the target's limits";
-    if (r.compiled_for_cc != r.device.cc_major * 10 + r.device.cc_minor)
-      s += " (sm_" + std::to_string(r.compiled_for_cc) + " is the nearest architecture this NVRTC supports)";
-    d.fact(s);
+    d.fact("time is not modeled: " + r.template_name + " has no access pattern for the model; " + registers_source(r) +
+           "; occupancy and its limiter from cuda_occupancy.h with the target's limits");
   } else if (!r.measured) {
-    std::string s = "predicted by the analytical model, not measured (target \"" + r.target_name +
-                    "\"); registers from NVRTC for sm_" + std::to_string(r.compiled_for_cc);
-    if (r.compiled_for_cc != r.device.cc_major * 10 + r.device.cc_minor)
-      s += ", the nearest architecture this NVRTC supports";
-    d.fact(s);
+    if (!r.transferred_from.empty())
+      d.fact("TRANSFERRED: the measured times of " + r.transferred_from +
+             ", each scaled by the model's ratio between the two GPUs for that configuration (target \"" +
+             r.target_name + "\")");
+    else
+      d.fact("predicted by the analytical model, not measured (target \"" + r.target_name + "\")");
+    d.fact(registers_source(r));
   }
   for (const auto& p : r.space.pruned()) d.fact("axis " + p.name + " pruned: " + p.reason);
   if (!r.shard.empty()) d.fact(r.shard + "; the other shards' jobs run the rest");
@@ -69,6 +78,9 @@ void add_data(output::Document& d, const TuningResult& r) {
   j["mode"] = r.measured ? "measured" : "modeled";
   j["time_modeled"] = r.measured || r.time_modeled;
   j["compiled_for"] = "sm_" + std::to_string(r.compiled_for_cc);
+  j["compiler"] = r.compiler;
+  j["compiler_note"] = r.compiler_note;
+  j["transferred_from"] = r.transferred_from;
   j["peak_dram_gbps"] = r.peak_dram_gbs;
   j["strategy"] = r.strategy;
   j["search_prior"] = r.search_prior;

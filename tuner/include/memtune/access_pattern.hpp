@@ -16,6 +16,15 @@
 
 namespace memtune {
 
+// Which cache a global load goes through on its way from L2. Whether that
+// cache holds anything depends on the target (Target::l1_caches_global_loads,
+// Target::read_only_cache_bytes): the same description fits every GPU.
+enum class GlobalPath {
+  standard,  // ld.global (ld.ca): L1 where the GPU caches global loads in L1, else L2 only
+  read_only, // __ldg (ld.global.nc): the read-only data cache (Kepler) or the unified L1/texture cache
+  l2_only,   // __ldcg (ld.global.cg): never cached in L1
+};
+
 // One global-memory instruction of a representative block.
 struct GlobalInstruction {
   std::string name;                     // "load input tile"
@@ -27,6 +36,7 @@ struct GlobalInstruction {
   // Each replayed iteration stands for `repeat` executions (see
   // model::SharedInstruction::repeat): a loop whose trips access alike.
   std::int64_t repeat = 1;
+  GlobalPath path = GlobalPath::standard; // loads only
 };
 
 struct AccessPattern {
@@ -35,15 +45,33 @@ struct AccessPattern {
   std::vector<model::SharedInstruction> shared;     // per block
   std::vector<GlobalInstruction> global;            // per block (a block away from the edges)
   std::vector<model::ArrayTraffic> arrays;          // whole launch: footprints and requests per array
+  // When set, replaces `arrays`: traffic whose reuse in L2 depends on how many
+  // blocks run at once over the whole GPU (resident_blocks = SMs x blocks per
+  // SM, at most the grid), which only occupancy, so the compiled registers,
+  // decides. The fdtd's z-chunks re-read their neighbour's planes a lifetime
+  // apart that grows with |one z-slice / resident blocks - 1|.
+  std::function<std::vector<model::ArrayTraffic>(double resident_blocks)> arrays_by_residency;
   double loads_in_flight_per_thread = 1;            // independent global loads outstanding at once
   double bytes_per_load = 4;                        // [bytes] per thread and load
   double warp_instructions_per_block = 0;           // issued, approximately
   double memory_round_trips_per_block = 1;          // dependent global-memory waits in a block's life
+  // Trips of the kernel's main loop per thread (planes of a sweep, batches
+  // of a reduction; 1 without a loop): register spills are taken to move once
+  // per trip.
+  double main_loop_trips_per_thread = 1;
   // Program order of the stores for L1 write combining: false, each store
   // instruction runs all its iterations before the next (a loop per
   // instruction); true, iteration by iteration across the store
   // instructions (one loop whose body stores every field).
   bool stores_iteration_major = false;
+  // The same for the loads: true when one loop's body issues every load
+  // instruction of an iteration before the next (a struct's fields), which is
+  // what lets a cache serve the later fields from the first one's sectors.
+  bool loads_iteration_major = false;
+  // Of warp_instructions_per_block, those that run on the FP32 pipe (FADD,
+  // FMUL, FFMA): Kepler has 192 FP32 lanes per SM for 8 dispatch slots, GA100
+  // 64 for 4, so a shader-heavy kernel can be bound by this pipe rather than by issue.
+  double fp32_instructions_per_block = 0;
   int bank_width_bytes = 4;                         // the shared-memory bank mode this config runs in
   // True when a __syncthreads separates the block's global loads from its
   // compute: then a whole block, not a warp, is the unit whose memory and

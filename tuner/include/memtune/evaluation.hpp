@@ -27,6 +27,7 @@ struct ModelBreakdown {
   double global_bytes_requested = 0;  // [bytes] distinct bytes per warp instruction, all blocks
   double global_bytes_moved = 0;      // [bytes] sectors x 32, all blocks
   double dram_bytes = 0;              // [bytes]
+  double local_wavefronts = 0;        // register spills' local-memory accesses, all blocks (0: no spills)
   int overlap_units_per_sm = 0;       // resident blocks (barrier between load and compute) or warps
   model::TimePrediction time;
   [[nodiscard]] double sector_efficiency() const {

@@ -15,8 +15,16 @@ namespace memtune {
 // exceeds_device_limits when no block fits. `bytes_moved` is the kernel's
 // minimum for the problem. The description must have a model
 // (KernelDescription::has_model).
+//
+// A warp's share of L1 (or of Kepler's read-only cache) is the cache over the
+// resident warps; CacheShare::one_block divides it among one block's warps
+// only, the largest share any occupancy gives: the bounded grid's lower
+// bound (bounded_grid.hpp) uses it, so that a higher occupancy, which only
+// shrinks the share, can never make the bound slower than the prediction.
+enum class CacheShare { resident_warps, one_block };
 void predict_candidate(Evaluation& e, const KernelDescription& kernel, const Problem& problem, const Target& target,
-                       std::uint64_t bytes_moved, const model::TimeModelParams& params = {});
+                       std::uint64_t bytes_moved, const model::TimeModelParams& params = {},
+                       CacheShare share = CacheShare::resident_warps);
 
 // A kernel without a model: e.occupancy (cuda_occupancy.h with the target's
 // limits and the candidate's real registers) and its limiter only, no time;

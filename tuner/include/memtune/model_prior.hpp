@@ -6,9 +6,8 @@
 //   search::BayesOptions o;
 //   o.prior_mean = model_prior(kernel, problem, target, space);   // ~2 ms a config, no compile
 //
-// Each config is predicted as the bounded grid bounds it (bounded_grid.hpp,
-// model_lower_bound): with no register limit and no static shared memory,
-// so nothing is compiled. Registers only lower occupancy, which the model
+// Each config is predicted with no register limit and no static shared
+// memory (bounded_grid.hpp, model_estimate), so nothing is compiled. Registers only lower occupancy, which the model
 // maps to a slower time; the prior is therefore optimistic for
 // register-hungry configs, and the GP corrects that from measurements.
 #include <memtune/description/kernel_description.hpp>
@@ -16,6 +15,7 @@
 #include <memtune/search/config.hpp>
 #include <memtune/search/space.hpp>
 #include <memtune/target.hpp>
+#include <memtune/transfer.hpp>
 
 #include <functional>
 
@@ -31,5 +31,16 @@ namespace memtune {
 [[nodiscard]] std::function<double(const search::Config&)> model_prior(const KernelDescription& kernel,
                                                                        const Problem& problem, const Target& target,
                                                                        const search::Space& space);
+
+// The prior for a GPU from another GPU's measured run (transfer.hpp): each
+// config's measured time on `source` scaled by the model's ratio between
+// `target` and the source GPU (both no-register-limit predictions, as above,
+// so nothing is compiled). A second GPU then starts its search where the
+// first one's measurements say, corrected for what differs.
+[[nodiscard]] std::function<double(const search::Config&)> transfer_prior(const KernelDescription& kernel,
+                                                                          const Problem& problem,
+                                                                          const Target& target,
+                                                                          const TransferSource& source,
+                                                                          const search::Space& space);
 
 } // namespace memtune

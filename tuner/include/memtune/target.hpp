@@ -53,10 +53,34 @@ struct Target {
   double mem_clock_mhz = 0;      // [MHz]
   // Added for the time model. 0 means no public figure: the L2 bound is then
   // reported as not modelled rather than guessed.
+  // Theoretical (bytes per clock x clock) unless the figure was measured on
+  // this very GPU; the time model scales a theoretical figure by
+  // TimeModelParams::l2_efficiency.
   double l2_bandwidth_gbs = 0;   // [GB/s, 1e9 bytes/s] L2 -> SM read bandwidth, whole GPU
   // Added for the time model's issue bound: warp schedulers per SM, each
   // issuing up to one warp instruction per clock (Kepler's dual issue ignored).
   int schedulers_per_sm = 4;
+  // Added for Kepler and for cross-GPU generality (issue 14): how an SM's
+  // caches and pipes treat what the model replays.
+  // Instructions each scheduler may dispatch per clock for one warp: 2 on
+  // Kepler, Maxwell and Pascal (two dispatch units, dual issue), 1 since Volta.
+  int dispatch_per_scheduler = 1;
+  // FP32 lanes per SM (192 on Kepler, 64 on GP100/GV100/GA100, 128 on
+  // Maxwell, GA10x, Ada, Hopper): FP32 warp instructions per SM per clock = lanes / 32.
+  int fp32_lanes_per_sm = 128;
+  // Whether a plain global load (ld.ca) allocates in L1: no on Kepler (L2
+  // only, 32-byte transactions), Maxwell and GP10x except GP100; yes on GP100
+  // and since Volta.
+  bool l1_caches_global_loads = true;
+  // [bytes] per SM of the read-only data cache that __ldg (ld.global.nc) goes
+  // through when it is separate from L1 (Kepler GK110: 48 KiB); 0 = __ldg is
+  // cached in the unified L1/texture cache like any load (Maxwell on).
+  std::size_t read_only_cache_bytes = 0;
+  // 128-byte lines per warp whose consecutive global stores L1 merges into one
+  // L2 write request (store_combining.hpp): 4, measured with ncu on an H100
+  // and taken for every GPU since Volta; 0 where L1 handles no global stores
+  // (Kepler to Pascal write through to L2 without allocating).
+  int l1_write_combining_lines = 4;
 
   // Added for `memtune probe`: figures measured on this very GPU by the probes
   // (optional in target files, as "measured": {...}; 0 = not measured). The

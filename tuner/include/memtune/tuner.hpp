@@ -10,6 +10,7 @@
 #include <memtune/tuning_result.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -52,6 +53,17 @@ struct TuneOptions {
   // KernelDescription::baseline_names(), e.g. "cublas"); an unknown name throws
   // std::invalid_argument before anything runs.
   std::vector<std::string> compare;
+  // Modeled runs for an architecture the linked NVRTC cannot compile (Kepler,
+  // sm_35/sm_37): an NVRTC 11.8 library or its folder to compile with
+  // (nvrtc_library.hpp); unset: $MEMTUNE_NVRTC_KEPLER, else one found in a
+  // Python site-packages (pip install nvidia-cuda-nvrtc-cu11), else the
+  // nearest architecture the linked NVRTC supports, and the result says so.
+  std::optional<std::filesystem::path> nvrtc_kepler;
+  // Modeled runs: predict the target from this measured recording or profile
+  // store of another GPU, each configuration's time scaled by the model's
+  // ratio between the two GPUs (transfer.hpp). Measured bayes runs: the same
+  // transferred prediction for the local GPU is the search's prior mean.
+  std::optional<std::filesystem::path> transfer_from;
   // Called once the space is known, before the first candidate (for progress
   // output: the result holds the space, strategy and mode); may be empty.
   std::function<void(const TuningResult&)> on_start;

@@ -47,6 +47,12 @@ struct TuningResult {
   // is ranked).
   bool time_modeled = true;
   int compiled_for_cc = 0;     // architecture the candidates were compiled for (modeled: nearest NVRTC supports)
+  std::string compiler;        // what compiled them and so produced the registers: "NVRTC 13.0", "NVRTC 11.8 (/path)"
+  std::string compiler_note;   // why compiled_for_cc is not the target's architecture ("" when it is)
+  // A transferred prediction (TuneOptions::transfer_from): the measured
+  // source it was scaled from ("h100_filter_16M.json: NVIDIA H100 80GB HBM3,
+  // 288 configurations measured"); empty otherwise.
+  std::string transferred_from;
   double peak_dram_gbs = 0;    // [GB/s] the target's theoretical DRAM bandwidth
   std::string strategy;
   // Measured bayes runs: what the search used as its prior mean, "analytical

@@ -19,13 +19,17 @@ std::int64_t StoreCombiner::store(const WarpAccess& access) {
   lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
 
   std::int64_t added = 0;
+  if (window_ <= 0) {
+    requests_ += static_cast<std::int64_t>(lines.size());
+    return static_cast<std::int64_t>(lines.size());
+  }
   for (const std::uint64_t line : lines) {
     const auto it = std::find(held_.begin(), held_.end(), line);
     if (it != held_.end()) {
       held_.erase(it); // combined: becomes the most recently used
     } else {
       ++added;
-      if (held_.size() == static_cast<std::size_t>(write_combining_lines)) held_.erase(held_.begin());
+      if (held_.size() == static_cast<std::size_t>(window_)) held_.erase(held_.begin());
     }
     held_.push_back(line);
   }

@@ -59,7 +59,8 @@ const std::vector<std::string>& figure_fields() {
       "max_regs_per_block", "max_regs_per_thread", "smem_per_block", "smem_per_block_optin",
       "reserved_smem_per_block", "bank_count", "bank_widths_bytes", "l1_bytes", "l2_bytes",
       "dram_bandwidth_gbs", "memory_latency_ns", "sm_clock_mhz", "mem_clock_mhz", "l2_bandwidth_gbs",
-      "schedulers_per_sm"};
+      "schedulers_per_sm", "dispatch_per_scheduler", "fp32_lanes_per_sm", "l1_caches_global_loads",
+      "read_only_cache_bytes", "l1_write_combining_lines"};
   return f;
 }
 
@@ -94,6 +95,11 @@ public:
     const json& v = at(field);
     if (!v.is_number()) wrong_type(field, "a number");
     return v.get<double>();
+  }
+  bool boolean(const std::string& field) const {
+    const json& v = at(field);
+    if (!v.is_boolean()) wrong_type(field, "true or false");
+    return v.get<bool>();
   }
   std::string string(const std::string& field) const {
     const json& v = at(field);
@@ -192,6 +198,12 @@ std::vector<std::string> target_problems(const Target& t) {
   need(t.l2_bandwidth_gbs == 0 || (t.l2_bandwidth_gbs >= 1 && t.l2_bandwidth_gbs <= 1e6), "l2_bandwidth_gbs",
        "must be 0 (unknown) or in 1..1000000 [GB/s]", t.l2_bandwidth_gbs);
   need(t.schedulers_per_sm > 0 && t.schedulers_per_sm <= 16, "schedulers_per_sm", "must be 1..16", t.schedulers_per_sm);
+  need(t.dispatch_per_scheduler == 1 || t.dispatch_per_scheduler == 2, "dispatch_per_scheduler", "must be 1 or 2",
+       t.dispatch_per_scheduler);
+  need(t.fp32_lanes_per_sm >= 32 && t.fp32_lanes_per_sm % 32 == 0, "fp32_lanes_per_sm",
+       "must be a positive multiple of 32", t.fp32_lanes_per_sm);
+  need(t.l1_write_combining_lines >= 0 && t.l1_write_combining_lines <= 64, "l1_write_combining_lines",
+       "must be 0..64", t.l1_write_combining_lines);
   if (p.empty()) {
     // cuda_occupancy.h knows a fixed list of architectures: a target outside it cannot be modeled.
     try {
@@ -253,6 +265,11 @@ Target parse_target(const json& j, const std::string& origin) {
   t.mem_clock_mhz = r.number("mem_clock_mhz");
   t.l2_bandwidth_gbs = r.number("l2_bandwidth_gbs");
   t.schedulers_per_sm = r.integer("schedulers_per_sm");
+  t.dispatch_per_scheduler = r.integer("dispatch_per_scheduler");
+  t.fp32_lanes_per_sm = r.integer("fp32_lanes_per_sm");
+  t.l1_caches_global_loads = r.boolean("l1_caches_global_loads");
+  t.read_only_cache_bytes = r.size("read_only_cache_bytes");
+  t.l1_write_combining_lines = r.integer("l1_write_combining_lines");
   // Optional (0: unknown) so that target files written before it still load.
   if (j.contains("memory_bytes")) t.memory_bytes = r.size("memory_bytes");
 

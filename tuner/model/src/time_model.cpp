@@ -40,7 +40,7 @@ std::string bytes_text(double b) {
 
 TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeModelParams& p) {
   if (f.dram_bytes < 0 || f.l2_bytes < 0 || f.l2_store_bytes < 0 || f.l2_write_requests < 0 ||
-      f.smem_wavefronts < 0 || f.warp_instructions < 0 || f.loads_in_flight_per_thread < 0 || f.bytes_per_load < 0)
+      f.smem_wavefronts < 0 || f.warp_instructions < 0 || f.fp32_instructions < 0 || f.loads_in_flight_per_thread < 0 || f.bytes_per_load < 0)
     throw std::invalid_argument("time model: kernel facts must be non-negative");
   if (f.l2_store_bytes > f.l2_bytes)
     throw std::invalid_argument("time model: l2_store_bytes (the stores' part) exceeds l2_bytes");
@@ -50,9 +50,11 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   if (f.dram_bytes > 0 && (f.warps_per_sm <= 0 || f.loads_in_flight_per_thread <= 0 || f.bytes_per_load <= 0))
     throw std::invalid_argument("time model: DRAM traffic needs warps_per_sm, loads in flight and bytes per load > 0");
   if (p.dram_efficiency <= 0 || p.dram_efficiency > 1 || p.smem_wavefronts_per_clock <= 0 ||
-      p.block_launch_ns_per_sm < 0 || p.l2_write_request_reads <= 0)
+      p.block_launch_ns_per_sm < 0 || p.l2_write_request_reads <= 0 || p.l2_efficiency <= 0 || p.l2_efficiency > 1 ||
+      p.instruction_overhead < 1 || p.loaded_latency_gain < 0)
     throw std::invalid_argument("time model: dram_efficiency must be in (0, 1], wavefronts per clock > 0, "
-                                "block launch ns >= 0, L2 write request cost > 0");
+                                "block launch ns >= 0, L2 write request cost > 0, l2_efficiency in (0, 1], "
+                                "instruction_overhead >= 1, loaded_latency_gain >= 0");
 
   const double sms = t.sm_count;
   const double clock_hz = t.sm_clock_mhz * 1e6;
@@ -85,8 +87,8 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   // L2: every sector a warp request touches crosses L2 <-> SM, a store's
   // partial sector as much as a full one. NVIDIA publishes no L2 bandwidth, so
   // the figure is the target file's, else the one memtune probe measured.
-  const bool l2_measured = t.l2_bandwidth_gbs <= 0 && t.measured && t.measured->l2_read_gbs > 0;
-  const double l2_gbs = l2_measured ? t.measured->l2_read_gbs : t.l2_bandwidth_gbs;
+  const bool l2_measured = t.measured && t.measured->l2_read_gbs > 0;
+  const double l2_gbs = l2_measured ? t.measured->l2_read_gbs : t.l2_bandwidth_gbs * p.l2_efficiency;
   BoundTime l2{Bound::l2, 0, l2_gbs > 0, {}};
   if (!l2.modelled) {
     l2.detail = "not modelled: no L2 bandwidth figure for " + t.name + " (memtune probe measures one)";
@@ -101,7 +103,10 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
     if (per_request)
       l2.detail += " (stores: " + fmt("%.3g", f.l2_write_requests / 1e6) + " M write requests at " +
                    fmt("%.2g", p.l2_write_request_reads) + " line reads each)";
-    l2.detail += " at " + fmt("%.0f", l2_gbs) + " GB/s" + (l2_measured ? " (measured L2 read bandwidth)" : "");
+    l2.detail += " at " + fmt("%.0f", l2_gbs) + " GB/s" +
+                 (l2_measured ? " (measured L2 read bandwidth)"
+                              : " (" + fmt("%.0f", 100 * p.l2_efficiency) + "% of the " +
+                                    fmt("%.0f", t.l2_bandwidth_gbs) + " GB/s theoretical)");
   }
 
   BoundTime smem{Bound::shared_memory, 0, true, {}};
@@ -109,28 +114,66 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   smem.detail = fmt("%.4g", f.smem_wavefronts) + " wavefronts / (" + std::to_string(t.sm_count) + " SMs × " +
                 fmt("%.0f", t.sm_clock_mhz) + " MHz)";
 
+  // Issue: each scheduler dispatches up to dispatch_per_scheduler
+  // instructions of a warp per clock (Kepler to Pascal pair independent
+  // ones: dual issue), but FP32 instructions also need the FP32 lanes: 192
+  // per Kepler SMX (6 warp instructions per clock for 8 dispatch slots), 64
+  // per GA100 SM (2 for 4).
   BoundTime issue{Bound::issue, 0, true, {}};
-  issue.seconds = f.warp_instructions / (sms * t.schedulers_per_sm * clock_hz);
-  issue.detail = fmt("%.4g", f.warp_instructions) + " warp instructions / (" + std::to_string(t.sm_count) +
-                 " SMs × " + std::to_string(t.schedulers_per_sm) + " schedulers × " + fmt("%.0f", t.sm_clock_mhz) +
-                 " MHz)";
+  const double slots = static_cast<double>(t.schedulers_per_sm) * std::max(1, t.dispatch_per_scheduler);
+  const double dispatch_s = p.instruction_overhead * f.warp_instructions / (sms * slots * clock_hz);
+  const double fp32_rate = std::max(1, t.fp32_lanes_per_sm) / 32.0; // warp instructions per SM per clock
+  const double fp32_s = f.fp32_instructions / (sms * fp32_rate * clock_hz);
+  issue.seconds = std::max(dispatch_s, fp32_s);
+  if (fp32_s > dispatch_s)
+    issue.detail = fmt("%.4g", f.fp32_instructions) + " FP32 warp instructions / (" + std::to_string(t.sm_count) +
+                   " SMs × " + std::to_string(t.fp32_lanes_per_sm) + " FP32 lanes / 32 × " +
+                   fmt("%.0f", t.sm_clock_mhz) + " MHz)";
+  else
+    issue.detail = fmt("%.4g", f.warp_instructions * p.instruction_overhead) + " warp instructions / (" + std::to_string(t.sm_count) +
+                   " SMs × " + std::to_string(t.schedulers_per_sm) + " schedulers" +
+                   (t.dispatch_per_scheduler > 1 ? " × " + std::to_string(t.dispatch_per_scheduler) + " dispatch" : "") +
+                   " × " + fmt("%.0f", t.sm_clock_mhz) + " MHz)";
 
-  // Block pipeline: waves of resident blocks, each living one memory round
-  // trip plus the time its warps need to issue their instructions while
-  // sharing the SM's schedulers with every other resident warp.
+  // Block pipeline: waves of resident blocks, each living its dependent
+  // memory round trips plus the time its warps need to issue their
+  // instructions while sharing the SM's schedulers with every other resident
+  // warp. A round trip takes the loaded latency: queueing in a busy memory
+  // system lengthens it by loaded_latency_gain x the DRAM utilisation (the
+  // share of the kernel's time its DRAM traffic needs at full bandwidth).
   BoundTime pipeline{Bound::block_pipeline, 0, f.blocks > 0 && f.blocks_per_sm > 0, {}};
+  // At least one wave: a grid smaller than the GPU still waits for one block's life.
+  const double waves = pipeline.modelled ? std::max(1.0, f.blocks / (sms * f.blocks_per_sm)) : 0.0;
+  // A warp issues at most dispatch_per_scheduler instructions per clock, and
+  // shares the SM's issue rate (the issue bound's, FP32 lanes included) with
+  // the other resident warps.
+  const double sm_issue_rate = issue.seconds > 0 ? p.instruction_overhead * f.warp_instructions /
+                                                       (issue.seconds * sms * clock_hz)
+                                                 : slots;
+  const double warp_rate = std::min(static_cast<double>(std::max(1, t.dispatch_per_scheduler)),
+                                    sm_issue_rate / std::max(1.0, f.warps_per_sm));
+  const double issue_share = 1.0 / warp_rate; // cycles per instruction of one warp
+  const double instructions_s = p.instruction_overhead * f.instructions_per_warp * issue_share / clock_hz;
+  const auto block_seconds = [&](double latency_ns) {
+    return f.memory_round_trips_per_block * latency_ns * 1e-9 + instructions_s;
+  };
+  double loaded_latency_ns = t.memory_latency_ns;
   if (pipeline.modelled) {
-    // At least one wave: a grid smaller than the GPU still waits for one block's life.
-    const double waves = std::max(1.0, f.blocks / (sms * f.blocks_per_sm));
-    const double issue_share = std::max(1.0, f.warps_per_sm / t.schedulers_per_sm);
-    const double block_s = f.memory_round_trips_per_block * t.memory_latency_ns * 1e-9 +
-                           f.instructions_per_warp * issue_share / clock_hz;
+    double unloaded = waves * block_seconds(t.memory_latency_ns);
+    for (const BoundTime* b : {&dram, &l2, &smem, &issue}) unloaded = std::max(unloaded, b->modelled ? b->seconds : 0.0);
+    const double utilisation = unloaded > 0 ? std::min(1.0, dram.seconds / unloaded) : 0.0;
+    loaded_latency_ns = t.memory_latency_ns * (1 + p.loaded_latency_gain * utilisation);
+    const double block_s = block_seconds(loaded_latency_ns);
     pipeline.seconds = waves * block_s;
-    pipeline.detail = fmt("%.3g", waves) + " waves of " + std::to_string(f.blocks_per_sm) + " blocks/SM x " +
+    // Which part of a block's life dominates: its warps' instructions
+    // (issue) or its dependent memory round trips (latency).
+    const bool issue_dominates = instructions_s > block_s - instructions_s;
+    pipeline.detail = std::string(issue_dominates ? "issue within each block: " : "memory latency within each block: ") +
+                      fmt("%.3g", waves) + " waves of " + std::to_string(f.blocks_per_sm) + " blocks/SM x " +
                       fmt("%.3g", block_s * 1e6) + " us per block (" + fmt("%.0f", f.memory_round_trips_per_block) +
-                      " memory round trip(s) of " + fmt("%.0f", t.memory_latency_ns) + " ns + " +
-                      fmt("%.0f", f.instructions_per_warp) + " instructions/warp at 1 per " + fmt("%.2g", issue_share) +
-                      " cycles)";
+                      " memory round trip(s) of " + fmt("%.0f", loaded_latency_ns) + " ns loaded latency + " +
+                      fmt("%.0f", f.instructions_per_warp * p.instruction_overhead) + " instructions/warp at 1 per " +
+                      fmt("%.2g", issue_share) + " cycles)";
   } else {
     pipeline.detail = "not modelled: no block facts";
   }

@@ -76,7 +76,9 @@ std::filesystem::path CompileCache::default_folder() {
 std::string CompileCache::key_text(const CompileRequest& r) {
   std::ostringstream key;
   key << "memtune-compile-cache-v1\n"
-      << "nvrtc=" << nvrtc_version() << "\n"
+      // The linked NVRTC by version (as before loaded ones existed, so caches
+      // stay warm); a loaded one by version and path.
+      << "nvrtc=" << (r.nvrtc_library.empty() ? nvrtc_version() : compiler_identity(r)) << "\n"
       << "arch=sm_" << r.compute_capability << "\n"
       << "name=" << r.name_expression << "\n";
   for (const auto& o : r.options) key << "option=" << o << "\n";
@@ -105,6 +107,7 @@ std::optional<CompileResult> CompileCache::load(const CompileRequest& request) c
     r.lowered_name = meta.at("lowered_name").get<std::string>();
     r.log = meta.at("log").get<std::string>();
     r.resources = parse_ptxas_report(r.log, r.lowered_name);
+    r.compiler = compiler_identity(request);
     r.cubin.assign(std::istreambuf_iterator<char>(cubin_in), std::istreambuf_iterator<char>());
     if (r.cubin.size() != meta.at("cubin_bytes").get<std::size_t>()) return std::nullopt; // truncated
     return r;

@@ -4,7 +4,8 @@
 
 namespace memtune {
 
-CompilePool::CompilePool(const CompileCache* cache, unsigned threads) : cache_(cache) {
+CompilePool::CompilePool(const CompileCache* cache, unsigned threads, std::string nvrtc_library)
+    : cache_(cache), nvrtc_library_(std::move(nvrtc_library)) {
   if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
   for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
 }
@@ -19,6 +20,7 @@ CompilePool::~CompilePool() {
 }
 
 std::future<CompileResult> CompilePool::submit(CompileRequest request) {
+  if (request.nvrtc_library.empty()) request.nvrtc_library = nvrtc_library_;
   const std::string key = CompileCache::key_digest(request);
   std::shared_future<CompileResult> shared;
   bool fresh = false;

@@ -65,6 +65,21 @@ Target calibrated_target(const ProbeReport& report, const Target* base, const st
   t.sources["schedulers_per_sm"] = base && base->sources.count("schedulers_per_sm")
                                        ? base->sources.at("schedulers_per_sm") + from_base
                                        : "assumed: 4 warp schedulers per SM (every architecture since Maxwell)";
+  // The SM's pipes and caches: the catalogue entry's, else what every GPU
+  // since Volta has (the driver reports none of them).
+  const auto from_catalogue = [&](const char* field, auto Target::*member, auto fallback, const char* assumption) {
+    t.*member = base ? base->*member : fallback;
+    t.sources[field] = base && base->sources.count(field) ? base->sources.at(field) + from_base : assumption;
+  };
+  from_catalogue("dispatch_per_scheduler", &Target::dispatch_per_scheduler, 1,
+                 "assumed: one dispatch unit per scheduler (every architecture since Volta)");
+  from_catalogue("fp32_lanes_per_sm", &Target::fp32_lanes_per_sm, 128, "assumed: 128 FP32 lanes per SM");
+  from_catalogue("l1_caches_global_loads", &Target::l1_caches_global_loads, true,
+                 "assumed: L1 caches global loads (every architecture since Volta)");
+  from_catalogue("read_only_cache_bytes", &Target::read_only_cache_bytes, std::size_t{0},
+                 "assumed: __ldg goes through the unified L1/texture cache (every architecture since Maxwell)");
+  from_catalogue("l1_write_combining_lines", &Target::l1_write_combining_lines, 4,
+                 "assumed: L1 merges a warp's stores to its 4 most recent lines (measured on an H100, docs/model.md)");
   if (base) t.aliases.clear();
 
   Target::Measured m;
@@ -148,6 +163,11 @@ json target_file_json(const Target& t) {
   j["mem_clock_mhz"] = t.mem_clock_mhz;
   j["l2_bandwidth_gbs"] = t.l2_bandwidth_gbs;
   j["schedulers_per_sm"] = t.schedulers_per_sm;
+  j["dispatch_per_scheduler"] = t.dispatch_per_scheduler;
+  j["fp32_lanes_per_sm"] = t.fp32_lanes_per_sm;
+  j["l1_caches_global_loads"] = t.l1_caches_global_loads;
+  j["read_only_cache_bytes"] = t.read_only_cache_bytes;
+  j["l1_write_combining_lines"] = t.l1_write_combining_lines;
   if (t.measured)
     j["measured"] = {{"copy_gbs", t.measured->copy_gbs},
                      {"float4_copy_gbs", t.measured->float4_copy_gbs},

@@ -1,6 +1,7 @@
 #pragma once
 // On-disk cache of compiled kernels, keyed by everything that changes the
-// CUBIN: source, name expression, options, architecture and NVRTC version.
+// CUBIN: source, name expression, options, architecture and the compiler
+// (the linked NVRTC's version, or a loaded NVRTC's version and path).
 //
 // One entry is two files in the cache folder: <key>.cubin and <key>.json (the
 // lowered name, the ptxas report and the full key text, compared on lookup so

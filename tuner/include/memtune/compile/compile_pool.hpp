@@ -19,7 +19,9 @@ namespace memtune {
 class CompilePool {
 public:
   // threads == 0: one per hardware thread. The cache may be null.
-  CompilePool(const CompileCache* cache, unsigned threads = 0);
+  // `nvrtc_library` (CompilerChoice::nvrtc_library): requests that name no
+  // compiler are compiled with that loaded NVRTC; empty: the linked one.
+  CompilePool(const CompileCache* cache, unsigned threads = 0, std::string nvrtc_library = {});
   ~CompilePool(); // finishes queued work, joins; never throws
   CompilePool(const CompilePool&) = delete;
   CompilePool& operator=(const CompilePool&) = delete;
@@ -34,6 +36,7 @@ public:
 private:
   void work();
   const CompileCache* cache_;
+  std::string nvrtc_library_;
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<std::packaged_task<CompileResult()>> queue_;

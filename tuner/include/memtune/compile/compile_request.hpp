@@ -26,6 +26,9 @@ struct CompileRequest {
   // file's name, size and modification time in them, so an edited header
   // misses the cache.
   std::vector<std::string> include_paths;
+  // An NVRTC loaded at run time to compile with (nvrtc_library.hpp: NVRTC
+  // 11.8 for Kepler), by path; empty: the NVRTC memtune links.
+  std::string nvrtc_library;
 };
 
 // Resources of the compiled kernel, from ptxas' verbose report.
@@ -46,6 +49,7 @@ struct CompileResult {
   KernelResources resources;  // when ok
   double seconds = 0.0;       // [seconds] compile wall time (0 on a cache hit)
   bool from_cache = false;
+  std::string compiler;       // "NVRTC 13.0" or "NVRTC 11.8 (/path/libnvrtc.so.11.2)": what produced the registers
 };
 
 } // namespace memtune

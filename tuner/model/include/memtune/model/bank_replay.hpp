@@ -44,9 +44,11 @@ struct BankReplay {
   InstructionTotals total; // name "total"
 };
 
-// Every instruction, every warp of one block, every iteration. Cost is
-// warps x iterations x 32 lanes per instruction: fine for tile sizes, so no
-// sampling is done. Throws std::invalid_argument on a malformed access.
+// Every instruction, every warp of one block, every iteration of loops up
+// to replay_iteration_cap trips; longer loops are sampled
+// (iteration_sample.hpp), so the cost does not grow with the problem (a
+// mat-vec tile loop over a million columns). Throws std::invalid_argument on
+// a malformed access.
 [[nodiscard]] BankReplay replay_block(const std::vector<SharedInstruction>& instructions, int warps_per_block,
                                       const BankConfig& config);
 

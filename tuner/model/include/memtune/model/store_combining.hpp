@@ -25,11 +25,15 @@
 
 namespace memtune::model {
 
-// 128-byte lines one warp's write combining holds at once (see above).
+// 128-byte lines one warp's write combining holds at once (see above), on
+// the H100; Target::l1_write_combining_lines gives it per GPU.
 inline constexpr int write_combining_lines = 4;
 
 class StoreCombiner {
 public:
+  // window_lines 0: no combining (an L1 that does not handle global stores,
+  // Kepler to Pascal): every line of every store instruction is a request.
+  explicit StoreCombiner(int window_lines = write_combining_lines) : window_(window_lines) {}
   // Feeds one warp-level store instruction in program order and returns the
   // write requests it adds: one per line not already held. A load or an
   // access with no active lane adds none. Throws std::invalid_argument on a
@@ -38,6 +42,7 @@ public:
   [[nodiscard]] std::int64_t requests() const { return requests_; }
 
 private:
+  int window_;
   std::vector<std::uint64_t> held_; // lines, least recently used first
   std::int64_t requests_ = 0;
 };

@@ -25,6 +25,7 @@ struct KernelFacts {
   double l2_write_requests = 0;
   double smem_wavefronts = 0;         // shared-memory wavefronts over all blocks (bank_replay.hpp)
   double warp_instructions = 0;       // warp-level instructions issued, all warps (approximate)
+  double fp32_instructions = 0;       // of warp_instructions, those on the FP32 pipe (0 = not counted)
   // Warps per SM that run at once, averaged over the SMs: the occupancy's
   // resident warps (occupancy.hpp), or fewer when the grid cannot fill every
   // SM (blocks x warps per block / SMs).
@@ -67,6 +68,28 @@ struct TimeModelParams {
   // items 8, 4, 2): 2.25, 2.34, 1.98, 1.60, 2.13 reads. Other GPUs: an
   // assumption, the same ratio.
   double l2_write_request_reads = 2.1;
+  // Fraction of a target's theoretical L2 bandwidth (bytes per clock x clock,
+  // configs/targets) that all SMs reading an L2-resident buffer reach:
+  // memtune's L2 read probe measured 6865 GB/s on an H100 SXM5 whose L2 is
+  // 5120 B/clk x 1980 MHz = 10138 GB/s. A target with a measured L2 read
+  // bandwidth (Target::measured, memtune probe) uses that figure instead.
+  double l2_efficiency = 6865.0 / 10138.0;
+  // How much a dependent load's latency grows in a memory system kept busy:
+  // latency x (1 + gain x DRAM utilisation). Queueing makes the loaded
+  // latency a multiple of the unloaded one; 1 (twice the latency at full
+  // bandwidth) is what the H100 recordings show for the kernels bound by
+  // their dependent round trips: the column-major mat-vec with 128 blocks
+  // on 132 SMs (4 round trips of 16 B per thread per batch: 120.6 us
+  // measured, 59 us with the unloaded 450 ns, 118 us with twice it) and the
+  // fdtd sweep (one block of 16 warps per SM marching 256 planes).
+  double loaded_latency_gain = 1.0;
+  // Issued instructions per instruction the templates count. Their counts
+  // (access_pattern.hpp) take the memory accesses, the arithmetic and a few
+  // instructions of indexing each; the compiled code also computes 64-bit
+  // addresses, predicates and loop control. Nsight Compute counted 1.4-1.6x
+  // the filter's estimate on seven H100 configurations
+  // (docs/results-h100.md, "Where the filter's time goes"): 1.5.
+  double instruction_overhead = 1.5;
 };
 
 enum class Bound { dram, l2, shared_memory, issue, block_pipeline, block_launch };

@@ -1,0 +1,52 @@
+#pragma once
+// Shared by the model-validation tools: the model's prediction for every
+// configuration of a recorded space, and rank statistics against measurement
+// (Spearman from rank_correlation.hpp).
+#include <memtune/problem.hpp>
+#include <memtune/search/recording.hpp>
+#include <memtune/target.hpp>
+#include <memtune/tuning_result.hpp>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace memtune::bench {
+
+// A recording's measured times by configuration (its JSON text), ok trials only.
+std::map<std::string, double> times_by_config(const search::Recording& rec);
+
+// Times [s] by configuration JSON text of a result's successful evaluations.
+std::map<std::string, double> times_by_config(const TuningResult& result);
+
+// The model's prediction for every configuration of a recording: a
+// template's through the modeled tuner (every configuration compiled for its
+// registers), a probe's through the descriptions the probe runs with
+// (probe/prior.hpp).
+struct Predictions {
+  std::map<std::string, double> seconds;
+  std::map<std::string, std::string> bound; // the binding bound ("" for probes)
+  std::map<std::string, std::string> facts; // CSV columns: registers ... exposed_s
+};
+Predictions predict_recording(const search::Recording& rec, const Problem& problem, const Target& target);
+
+// A recording's ok trials in its order (grid order): (configuration JSON text, time [s]).
+std::vector<std::pair<std::string, double>> measured_in_order(const search::Recording& rec);
+
+// Measured against predicted over the configurations both have. Among
+// predictions that tie, the pick is the first in the recording's order, as
+// a modeled grid run ranks them.
+struct Score {
+  std::size_t configs = 0;
+  double spearman = 0;
+  double pick_predicted_s = 0; // the prediction's fastest, as predicted
+  double pick_measured_s = 0;  // ... as measured
+  double best_measured_s = 0;  // the measured best
+  [[nodiscard]] double pick_error() const { return pick_measured_s / best_measured_s - 1.0; } // 0.05 = 5 % slower
+};
+// Throws std::runtime_error when fewer than 3 configurations are in common.
+Score score(const std::vector<std::pair<std::string, double>>& measured,
+            const std::map<std::string, double>& predicted);
+
+} // namespace memtune::bench

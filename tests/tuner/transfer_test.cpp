@@ -1,0 +1,194 @@
+// Cross-GPU transfer (transfer.hpp): reading a source, the per-configuration
+// scaling, and the whole path from a recording of one GPU to a prediction
+// for another.
+#include "recording.hpp"
+
+#include <memtune/model/target_catalog.hpp>
+#include <memtune/model_prior.hpp>
+#include <memtune/profile_store.hpp>
+#include <memtune/targets.hpp>
+#include <memtune/templates/filter.hpp>
+#include <memtune/templates/matvec.hpp>
+#include <memtune/transfer.hpp>
+#include <memtune/tuner.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+using namespace memtune;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path bench_data = MEMTUNE_TEST_BENCH_DATA_DIR;
+
+const model::TargetCatalog& catalog() {
+  static const model::TargetCatalog c = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR);
+  return c;
+}
+
+fs::path temp_file(const std::string& stem) {
+  std::random_device rd;
+  return fs::temp_directory_path() / (stem + "-" + std::to_string(rd()) + ".json");
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const TransferError& e) {
+    return e.what();
+  }
+  return "no TransferError";
+}
+
+// A small filter space, predicted for `target` and saved as if measured there.
+fs::path modeled_recording(const Target& target, const Problem& problem) {
+  TuneOptions o;
+  o.exact_top = 0;
+  o.only = {{"block_size", "256"}, {"packing", "1"}, {"items", "4"}};
+  TuningResult r = tune_modeled(templates::filter_description(), problem, target, o);
+  r.measured = true;
+  r.device.name = target.aliases.empty() ? target.name : target.display_name;
+  const fs::path file = temp_file("memtune-transfer-source");
+  std::ofstream(file) << cli::recording_json(r).dump();
+  return file;
+}
+
+} // namespace
+
+TEST_CASE("a recording of another GPU is read as a transfer source, the GPU found in the catalogue") {
+  const auto& f = templates::filter_description();
+  const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
+  const TransferSource s = load_transfer_source(bench_data / "h100_filter_16M.json", f, problem, catalog());
+  CHECK(s.kind == "recording");
+  CHECK(s.device_name == "NVIDIA H100 80GB HBM3");
+  CHECK(s.target.name == "h100-sxm");
+  CHECK(s.trials.size() == 288);
+  CHECK(s.describe() == "h100_filter_16M.json (recording): NVIDIA H100 80GB HBM3, 288 configurations measured");
+  // A Kepler configuration has a bank mode the H100 recording does not: it is
+  // looked up on the axes both spaces have.
+  const search::Space k20_space = f.space(problem, catalog().find("k20"));
+  const search::Config c = k20_space.config_from_json(
+      {{"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1}, {"bank_mode", 8}});
+  REQUIRE(s.measured(k20_space, c).has_value());
+  CHECK(*s.measured(k20_space, c) == doctest::Approx(4.944e-05).epsilon(0.01));
+}
+
+TEST_CASE("a source of another template, another problem or no known GPU is refused with the file named") {
+  const auto& f = templates::filter_description();
+  const fs::path file = bench_data / "h100_filter_16M.json";
+  const Problem n1m = complete_problem(f.problem, {{"n", 1 << 20}});
+  CHECK(error_of([&] { (void)load_transfer_source(file, f, n1m, catalog()); }).find("recorded for n=16777216") !=
+        std::string::npos);
+  const auto& mv = templates::matvec_description();
+  CHECK(error_of([&] {
+          (void)load_transfer_source(file, mv, complete_problem(mv.problem, {}), catalog());
+        }).find("a recording of filter, not of matvec") != std::string::npos);
+  const fs::path other = temp_file("memtune-transfer-unknown");
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(file));
+  j["device"]["name"] = "Some GPU 9000";
+  std::ofstream(other) << j.dump();
+  const Problem n16m = complete_problem(f.problem, {{"n", 1 << 24}});
+  CHECK(error_of([&] { (void)load_transfer_source(other, f, n16m, catalog()); }).find("\"Some GPU 9000\"") !=
+        std::string::npos);
+  std::ofstream(other) << "{\"neither\": 1}";
+  CHECK(error_of([&] { (void)load_transfer_source(other, f, n16m, catalog()); }).find("neither a recording") !=
+        std::string::npos);
+  fs::remove(other);
+}
+
+TEST_CASE("a profile store's best configuration and runner-ups are a source too") {
+  const auto& f = templates::filter_description();
+  const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
+  const fs::path file = temp_file("memtune-transfer-profile");
+  ProfileEntry e;
+  e.device = {"NVIDIA H100 80GB HBM3", 9, 0, 132};
+  e.template_name = "filter";
+  e.problem = problem;
+  e.config = {{"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1}};
+  e.time_s = 49e-6;
+  e.runner_ups = nlohmann::json::array(
+      {{{"config", {{"block_size", 128}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1}}}, {"time_s", 50e-6}}});
+  ProfileStore(file).save(e);
+  const TransferSource s = load_transfer_source(file, f, problem, catalog());
+  CHECK(s.kind == "profile store");
+  CHECK(s.trials.size() == 2);
+  CHECK(s.target.name == "h100-sxm");
+  fs::remove(file);
+  fs::remove(file.string() + ".lock");
+}
+
+TEST_CASE("transfer_times: measured x target / source per configuration; the rest by the source's median ratio") {
+  const auto& f = templates::filter_description();
+  const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
+  const search::Space space = f.space(problem, catalog().find("h100-sxm"));
+  const auto configs = space.enumerate();
+  TransferSource s;
+  s.axes = {"align", "block_size", "items", "packing", "vec"};
+  s.trials = {{space.config_to_json(configs[0]), 10.0}, {space.config_to_json(configs[1]), 20.0}};
+  const std::map<search::Config, double> target{{configs[0], 4.0}, {configs[1], 12.0}, {configs[2], 6.0}};
+  const std::map<search::Config, double> source{{configs[0], 5.0}, {configs[1], 10.0}, {configs[2], 3.0}};
+  const Transferred t = transfer_times(s, space, target, source);
+  CHECK(t.seconds.at(configs[0]) == doctest::Approx(8.0));  // 10 x 4 / 5
+  CHECK(t.seconds.at(configs[1]) == doctest::Approx(24.0)); // 20 x 12 / 10
+  CHECK(t.median_ratio == doctest::Approx(2.0));            // measured / modeled on the source: 2 and 2
+  CHECK(t.seconds.at(configs[2]) == doctest::Approx(12.0)); // not measured: 6 x 2
+  CHECK(t.model_only == 1);
+}
+
+TEST_CASE("a configuration maps to another GPU's space on the axes both have") {
+  const auto& f = templates::filter_description();
+  const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
+  const search::Space k20 = f.space(problem, catalog().find("k20"));
+  const search::Space h100 = f.space(problem, catalog().find("h100-sxm"));
+  const search::Config kepler = k20.enumerate().front();
+  const auto mapped = corresponding_config(k20, kepler, h100);
+  REQUIRE(mapped.has_value());
+  CHECK(h100.format(*mapped) + " bank_mode=" + std::to_string(kepler.at("bank_mode")) == k20.format(kepler));
+  CHECK_FALSE(corresponding_config(h100, *mapped, k20).has_value()); // the H100 has no bank mode to give
+}
+
+TEST_CASE("transferring a GPU's run to itself gives back its times; to another GPU, each scaled by the model's ratio") {
+  const auto& f = templates::filter_description();
+  const Problem problem = complete_problem(f.problem, {{"n", 1 << 22}});
+  const Target& h100 = catalog().find("h100-sxm");
+  const fs::path source = modeled_recording(h100, problem);
+  TuneOptions o;
+  o.only = {{"block_size", "256"}, {"packing", "1"}, {"items", "4"}};
+  o.transfer_from = source;
+  const TuningResult same = tune_modeled(f, problem, h100, o);
+  CHECK(same.transferred_from.find("(recording): " + h100.display_name) != std::string::npos);
+  o.transfer_from.reset();
+  o.exact_top = 0;
+  const TuningResult modeled = tune_modeled(f, problem, h100, o);
+  REQUIRE(same.evaluations.size() == modeled.evaluations.size());
+  for (std::size_t i = 0; i < same.evaluations.size(); ++i)
+    if (same.evaluations[i].ok()) CHECK(same.evaluations[i].timing->median_s == doctest::Approx(modeled.evaluations[i].timing->median_s));
+
+  const Target& h200 = catalog().find("h200");
+  o.transfer_from = source;
+  const TuningResult other = tune_modeled(f, problem, h200, o);
+  o.transfer_from.reset();
+  const TuningResult h200_model = tune_modeled(f, problem, h200, o);
+  // Measured (here: the H100 model) x H200 model / H100 model = the H200 model.
+  for (std::size_t i = 0; i < other.evaluations.size(); ++i)
+    if (other.evaluations[i].ok())
+      CHECK(other.evaluations[i].timing->median_s == doctest::Approx(h200_model.evaluations[i].timing->median_s));
+  CHECK(other.strategy == "grid (transferred)");
+
+  // The same source as a bayes prior for the H100: its argmin is the source's best.
+  const search::Space space = f.space(problem, h100);
+  const auto prior = transfer_prior(f, problem, h100, load_transfer_source(source, f, problem, catalog()), space);
+  const Evaluation* best = modeled.best();
+  REQUIRE(best != nullptr);
+  double lowest = INFINITY;
+  for (const auto& c : space.enumerate()) lowest = std::min(lowest, prior(c));
+  CHECK(std::isfinite(lowest));
+  fs::remove(source);
+}

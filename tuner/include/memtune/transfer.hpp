@@ -1,0 +1,104 @@
+#pragma once
+// Cross-GPU transfer: a target's times predicted from a run measured on
+// another GPU. Each configuration's measured time is scaled by the model's
+// ratio between the two GPUs for that configuration:
+//
+//   t_target(c) = t_measured(c) x model_target(c) / model_source(c)
+//
+// The model only has to be right about how each configuration changes from
+// one GPU to the other, not about its absolute time or its rank against the
+// others; what the model gets wrong on both GPUs alike cancels. A
+// configuration the source did not measure gets the model's target time
+// scaled by the median measured / modeled ratio of the source (the model,
+// calibrated on the source), and is counted as such.
+//
+//   TransferSource s = load_transfer_source("bench/data/h100_filter_16M.json", filter, problem, catalog);
+//   s.device_name == "NVIDIA H100 80GB HBM3"; s.target.name == "h100-sxm"
+#include <memtune/description/kernel_description.hpp>
+#include <memtune/model/target_catalog.hpp>
+#include <memtune/problem.hpp>
+#include <memtune/search/config.hpp>
+#include <memtune/search/space.hpp>
+#include <memtune/target.hpp>
+#include <memtune/tuner.hpp>
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <utility>
+#include <vector>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace memtune {
+
+// A source that cannot be used: another template or problem, no measured
+// configuration, a GPU the catalogue does not know. The message names the file.
+class TransferError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+struct TransferSource {
+  std::filesystem::path file;
+  std::string kind;        // "recording" or "profile store"
+  std::string device_name; // as measured: "NVIDIA H100 80GB HBM3"
+  Target target;           // the catalogue entry of that GPU
+  // Every configuration measured successfully, as the source's JSON
+  // (Space::config_to_json), with its time [s].
+  std::vector<std::pair<nlohmann::json, double>> trials;
+  std::vector<std::string> axes; // the source's axis names, sorted
+
+  // The measured time of a configuration of `space` (the target's space):
+  // compared on the axes both spaces have (an axis only the target has, such
+  // as Kepler's bank mode, is ignored; one only the source has takes its
+  // fastest value). nullopt when the source did not measure it.
+  [[nodiscard]] std::optional<double> measured(const search::Space& space, const search::Config& config) const;
+  // "h100_filter_16M.json (recording): NVIDIA H100 80GB HBM3, 288 configurations measured"
+  [[nodiscard]] std::string describe() const;
+
+private:
+  // Fastest time by key, for each set of shared axes asked so far.
+  mutable std::map<std::vector<std::string>, std::map<std::string, double>> index_;
+};
+
+// Reads a recording (memtune ... --record) or a profile store (--save; the
+// best configuration and its runner-ups). Keeps only what was measured for
+// `kernel` and `problem`. Throws TransferError.
+[[nodiscard]] TransferSource load_transfer_source(const std::filesystem::path& file, const KernelDescription& kernel,
+                                                  const Problem& problem, const model::TargetCatalog& catalog);
+
+// The configuration of `to` that is `config` of `from`: the same value on
+// every axis of `to` (an axis only `from` has, such as Kepler's bank mode, is
+// dropped). nullopt when `to` has an axis `from` lacks, or the result is not
+// valid in `to`.
+[[nodiscard]] std::optional<search::Config> corresponding_config(const search::Space& from,
+                                                                 const search::Config& config,
+                                                                 const search::Space& to);
+
+// The transferred time [s] of every configuration `target_model` and
+// `source_model` both predict, from their predicted times by configuration
+// (the same keys): measured configurations are scaled per configuration, the
+// others by the source's median measured / modeled ratio. `model_only` counts
+// the latter.
+struct Transferred {
+  std::map<search::Config, double> seconds;
+  std::size_t model_only = 0;
+  double median_ratio = 1; // the source's measured / modeled, over the configurations it measured
+};
+[[nodiscard]] Transferred transfer_times(const TransferSource& source, const search::Space& space,
+                                         const std::map<search::Config, double>& target_model,
+                                         const std::map<search::Config, double>& source_model);
+
+// Predicts every configuration of `kernel`'s space on `target` from
+// options.transfer_from (a recording or profile store of another GPU): both
+// GPUs are modeled over the whole space (every candidate compiled for its
+// registers) and each measured time is scaled by the ratio (transfer_times).
+// The result is a modeled one whose transferred_from names the source.
+// Throws TransferError for an unusable source.
+TuningResult tune_transferred(const KernelDescription& kernel, const Problem& problem, const Target& target,
+                              const TuneOptions& options);
+
+} // namespace memtune

@@ -1,0 +1,168 @@
+#include <memtune/transfer.hpp>
+
+#include <memtune/profile_store.hpp>
+#include <memtune/search/recording.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+
+namespace memtune {
+namespace {
+
+using nlohmann::json;
+
+// A configuration's key on a set of axes: its values by name, in name order.
+std::string key_on(const json& config, const std::vector<std::string>& axes) {
+  json key = json::object();
+  for (const auto& a : axes)
+    if (auto it = config.find(a); it != config.end()) key[a] = *it;
+  return key.dump();
+}
+
+void keep_fastest(std::map<std::string, double>& seconds, const std::string& key, double s) {
+  auto [it, inserted] = seconds.emplace(key, s);
+  if (!inserted) it->second = std::min(it->second, s);
+}
+
+const Target& source_target(const model::TargetCatalog& catalog, const std::string& device,
+                            const std::filesystem::path& file) {
+  if (const Target* t = catalog.try_find(device)) return *t;
+  throw TransferError(file.string() + ": measured on \"" + device +
+                      "\", which no catalogue target names (memtune targets lists them; add the name to that "
+                      "GPU's aliases in configs/targets)");
+}
+
+} // namespace
+
+std::optional<double> TransferSource::measured(const search::Space& space, const search::Config& config) const {
+  const json target = space.config_to_json(config);
+  std::vector<std::string> common;
+  for (const auto& a : axes)
+    if (target.contains(a)) common.push_back(a);
+  auto [index, fresh] = index_.try_emplace(common);
+  if (fresh)
+    for (const auto& [source_config, s] : trials) keep_fastest(index->second, key_on(source_config, common), s);
+  const auto it = index->second.find(key_on(target, common));
+  if (it == index->second.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string TransferSource::describe() const {
+  return file.filename().string() + " (" + kind + "): " + device_name + ", " + std::to_string(trials.size()) +
+         " configuration" + (trials.size() == 1 ? "" : "s") + " measured";
+}
+
+TransferSource load_transfer_source(const std::filesystem::path& file, const KernelDescription& kernel,
+                                    const Problem& problem, const model::TargetCatalog& catalog) {
+  std::ifstream in(file);
+  if (!in) throw TransferError(file.string() + ": cannot open the file");
+  json document;
+  try {
+    document = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw TransferError(file.string() + ": not JSON: " + e.what());
+  }
+  TransferSource s;
+  s.file = file;
+  // The axes the target's space has for this problem, for keys; the source's
+  // own axes where it is a recording.
+  if (document.is_object() && document.contains("trials")) {
+    s.kind = "recording";
+    search::Recording rec;
+    try {
+      rec = search::load_recording(file);
+    } catch (const std::exception& e) {
+      throw TransferError(e.what());
+    }
+    if (rec.template_name != kernel.name)
+      throw TransferError(file.string() + ": a recording of " + rec.template_name + ", not of " + kernel.name);
+    const Problem recorded = rec.problem.get<Problem>();
+    if (recorded != problem)
+      throw TransferError(file.string() + ": recorded for " + format_problem(recorded) + ", not for " +
+                          format_problem(problem) + " (transfer needs the same problem measured)");
+    s.device_name = rec.device.value("name", std::string());
+    s.target = source_target(catalog, s.device_name, file);
+    for (const auto& axis : rec.space.axes()) s.axes.push_back(axis.name);
+    for (const auto& t : rec.trials)
+      if (t.ok()) s.trials.emplace_back(rec.space.config_to_json(t.config), *t.time_s);
+  } else if (document.is_object() && document.contains("entries")) {
+    s.kind = "profile store";
+    std::vector<ProfileEntry> entries;
+    try {
+      entries = ProfileStore(file).entries();
+    } catch (const std::exception& e) {
+      throw TransferError(e.what());
+    }
+    std::set<std::string> devices;
+    for (const auto& e : entries) {
+      if (e.template_name != kernel.name || e.problem != problem || e.mode != "measured") continue;
+      devices.insert(e.device.name);
+      s.device_name = e.device.name;
+      for (const auto& [name, value] : e.config.items()) s.axes.push_back(name);
+      s.trials.emplace_back(e.config, e.time_s);
+      for (const auto& r : e.runner_ups)
+        if (r.contains("config") && r["config"].is_object() && r.contains("time_s") && r["time_s"].is_number())
+          s.trials.emplace_back(r["config"], r["time_s"].get<double>());
+    }
+    if (devices.size() > 1)
+      throw TransferError(file.string() + ": measured entries of " + kernel.name + " " + format_problem(problem) +
+                          " for " + std::to_string(devices.size()) + " GPUs; keep one GPU's entries in the store");
+    std::sort(s.axes.begin(), s.axes.end());
+    s.axes.erase(std::unique(s.axes.begin(), s.axes.end()), s.axes.end());
+    if (!s.trials.empty()) s.target = source_target(catalog, s.device_name, file);
+  } else {
+    throw TransferError(file.string() + ": neither a recording (memtune ... --record) nor a profile store (--save)");
+  }
+  std::sort(s.axes.begin(), s.axes.end());
+  if (s.trials.empty())
+    throw TransferError(file.string() + ": no configuration of " + kernel.name + " " + format_problem(problem) +
+                        " measured successfully");
+  return s;
+}
+
+std::optional<search::Config> corresponding_config(const search::Space& from, const search::Config& config,
+                                                   const search::Space& to) {
+  const json values = from.config_to_json(config);
+  json mapped = json::object();
+  for (const auto& axis : to.axes()) {
+    const auto it = values.find(axis.name);
+    if (it == values.end()) return std::nullopt;
+    mapped[axis.name] = *it;
+  }
+  try {
+    search::Config c = to.config_from_json(mapped);
+    if (!to.is_valid(c)) return std::nullopt;
+    return c;
+  } catch (const std::invalid_argument&) {
+    return std::nullopt; // a value `to` does not have
+  }
+}
+
+Transferred transfer_times(const TransferSource& source, const search::Space& space,
+                           const std::map<search::Config, double>& target_model,
+                           const std::map<search::Config, double>& source_model) {
+  Transferred out;
+  std::vector<double> ratios; // measured / modeled on the source
+  for (const auto& [config, modeled] : source_model)
+    if (const auto m = source.measured(space, config); m && modeled > 0) ratios.push_back(*m / modeled);
+  if (!ratios.empty()) {
+    std::nth_element(ratios.begin(), ratios.begin() + static_cast<std::ptrdiff_t>(ratios.size() / 2), ratios.end());
+    out.median_ratio = ratios[ratios.size() / 2];
+  }
+  for (const auto& [config, target_s] : target_model) {
+    const auto s = source_model.find(config);
+    const auto m = source.measured(space, config);
+    if (m && s != source_model.end() && s->second > 0) {
+      out.seconds[config] = *m * target_s / s->second;
+    } else {
+      out.seconds[config] = target_s * out.median_ratio;
+      ++out.model_only;
+    }
+  }
+  return out;
+}
+
+} // namespace memtune

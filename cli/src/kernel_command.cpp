@@ -59,6 +59,7 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
   sub.add_option("--compare", o.compare,
                  "also time a baseline in the same run and show the ratio (" +
                      (baselines.empty() ? std::string("this kernel has none") : "known: " + join(baselines)) + ")");
+  add_survival_options(sub, o.survival);
 }
 
 std::optional<Problem> parse_problem(const KernelDescription& kernel, const std::map<std::string, std::string>& text,
@@ -130,6 +131,10 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
     t.only[fixed.substr(0, eq)] = fixed.substr(eq + 1);
   }
   t.model_prior = !o.no_model_prior;
+  if (auto bad = apply_survival_options(t, o.survival, o.record)) {
+    err << "memtune " << kernel.name << ": " << *bad << "\n";
+    return kExitUsage;
+  }
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
   t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
   if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
@@ -140,14 +145,17 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
 
   TuningResult result;
   try {
-    const bool local = o.target == "local";
-    if (local && !cuda::driver_available())
-      throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason() +
-                           ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).");
-    const ResolvedTarget target = resolve_target(o.target, o.device);
-    result = target.measured ? tune(kernel, problem, t) : tune_modeled(kernel, problem, target.target, t);
+    // "local" goes straight to tune(): with isolation, this process never
+    // initialises CUDA (the worker does, and says when there is no GPU).
+    if (o.target == "local") {
+      result = tune(kernel, problem, t);
+    } else {
+      const ResolvedTarget target = resolve_target(o.target, o.device);
+      result = target.measured ? tune(kernel, problem, t) : tune_modeled(kernel, problem, target.target, t);
+    }
   } catch (const DeviceRequired& e) {
-    err << "memtune " << kernel.name << ": " << e.what() << "\n";
+    err << "memtune " << kernel.name << ": " << e.what()
+        << ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).\n";
     return kExitNoDevice;
   }
 
@@ -162,7 +170,10 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
     if (!result.baselines.empty()) out << "\ncompared in the same run (same timing protocol and verification):\n";
     for (const auto& b : result.baselines) out << "  " << describe_baseline(result, b) << "\n";
   }
-  if (!o.record.empty()) write_file(o.record, recording_json(result));
+  if (!o.record.empty()) {
+    write_file(o.record, recording_json(result));
+    finish_record_journal(t, o.record, result);
+  }
   if (!o.save.empty() && result.best()) {
     ProfileStore store(o.save);
     store.save(make_profile_entry(result));

@@ -5,6 +5,8 @@
 // templates' commands and `memtune tune --spec` are both made of these.
 #include <memtune/description/kernel_description.hpp>
 
+#include "survival_options.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -35,6 +37,7 @@ struct CommonOptions {
   bool quiet = false;
   std::vector<std::string> compare;
   std::vector<std::string> only; // "axis=value"
+  SurvivalOptions survival;       // isolation, watchdog, journal
 };
 
 // Adds the shared options to a tuning command; `baselines` are the names

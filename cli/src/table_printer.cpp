@@ -70,6 +70,12 @@ void print_table(std::ostream& out, const TuningResult& r, std::size_t top) {
     out << "\n";
   }
   for (const auto& p : r.space.pruned()) out << "  axis " << p.name << " pruned: " << p.reason << "\n";
+  if (r.measured && !r.isolation.empty()) {
+    out << "  candidates launched in: " << r.isolation;
+    if (r.worker_restarts) out << ", " << r.worker_restarts << " replaced after a crash, a hang or a sticky error";
+    out << "\n";
+  }
+  if (!r.journal.empty()) out << "  " << r.journal << "\n";
   if (r.ceiling)
     out << "  copy ceiling: " << format("%.0f GB/s", r.ceiling->gbps) << " (device-to-device copy of "
         << r.ceiling->bytes / (1 << 20) << " MiB, " << (r.ceiling->timing.cold ? "L2 flushed" : "warm L2")

@@ -114,6 +114,9 @@ std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Eva
 }
 
 std::optional<std::string> resource_limit_violation(const Evaluation& e, const Target& target) {
+  if (e.block_threads > target.max_threads_per_block)
+    return std::to_string(e.block_threads) + " threads per block exceed the " + std::to_string(target.max_threads_per_block) +
+           " the GPU allows";
   if (static_cast<long long>(e.resources.registers) * e.block_threads > target.max_regs_per_block)
     return std::to_string(e.resources.registers) + " registers x " + std::to_string(e.block_threads) +
            " threads exceed " + std::to_string(target.max_regs_per_block) + " registers per block";

@@ -51,8 +51,8 @@ struct ContextLost {
 // `e` and returns nullopt.
 std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Evaluation& e);
 
-// Why a compiled candidate cannot run on the target (registers or shared
-// memory per block over the limit); nullopt when it fits.
+// Why a compiled candidate cannot run on the target (threads, registers or
+// shared memory per block over the limit); nullopt when it fits.
 std::optional<std::string> resource_limit_violation(const Evaluation& e, const Target& target);
 
 // The first lines of a compiler log that carry errors, for the reason column.

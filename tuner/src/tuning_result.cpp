@@ -128,6 +128,8 @@ nlohmann::json to_json(const TuningResult& r, std::size_t top) {
                         {"not_compiled", r.configs_not_compiled},
                         {"bound_violated", r.bound_violated}};
   }
+  if (r.measured) j["isolation"] = {{"where", r.isolation}, {"worker_restarts", r.worker_restarts}};
+  if (!r.journal.empty()) j["journal"] = {{"note", r.journal}, {"resumed", r.resumed}};
   if (!r.stop_reason.empty()) j["stop_reason"] = r.stop_reason;
   if (!r.aborted.empty()) j["aborted"] = r.aborted;
   const auto rank = r.ranking();

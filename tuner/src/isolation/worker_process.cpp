@@ -157,7 +157,7 @@ std::string WorkerProcess::exit_description() const {
   if (WIFSIGNALED(wait_status_)) {
     const int sig = WTERMSIG(wait_status_);
     const char* name = ::strsignal(sig);
-    return "killed by signal " + std::to_string(sig) + (name ? std::string(" (") + name + ")" : std::string{});
+    return "was killed by signal " + std::to_string(sig) + (name ? std::string(" (") + name + ")" : std::string{});
   }
   return "ended (wait status " + std::to_string(wait_status_) + ")";
 }

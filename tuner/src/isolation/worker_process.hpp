@@ -46,7 +46,7 @@ public:
   // SIGKILL to its process group, then waits for it to be gone (its GPU
   // context destroyed, so the GPU is free for the next worker).
   void kill_and_reap();
-  // "exited with status 3", "killed by signal 11 (Segmentation fault)"; after kill_and_reap.
+  // "exited with status 3", "was killed by signal 11 (Segmentation fault)"; after kill_and_reap.
   [[nodiscard]] std::string exit_description() const;
   // The last bytes of its stdout and stderr, trimmed, for a reason.
   [[nodiscard]] std::string output_tail() const;

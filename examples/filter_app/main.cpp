@@ -39,9 +39,9 @@ int main(int argc, char** argv) {
     options.strategy = "random"; // a start-up budget: 40 candidates, not the whole grid
     options.budget = 40;
     memtune::Choice choice =
-        session.tune_or_load(memtune::templates::filter(), {{"n", n}, {"taps", kTaps}}, store, options);
+        session.tune_or_load(memtune::templates::filter_description(), {{"n", n}, {"taps", kTaps}}, store, options);
     std::cout << "configuration (" << choice.origin << "): "
-              << memtune::templates::filter()
+              << memtune::templates::filter_description()
                      .space({{"n", n}, {"taps", kTaps}}, session.target())
                      .format(choice.config)
               << "\nwhy: " << choice.rationale << "\n";

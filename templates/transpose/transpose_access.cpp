@@ -73,33 +73,25 @@ AccessPattern transpose_access_pattern(const search::Config& config, const Probl
     return c;
   };
 
+  // An instruction's addresses: where each of its copies' elements lies, [bytes].
+  const auto at = [](auto copies, auto byte_offset) {
+    return [=](int warp, int lane, std::int64_t k) -> Address {
+      const std::optional<Copy> c = copies(warp, lane, k);
+      if (!c) return std::nullopt;
+      return static_cast<std::uint64_t>(byte_offset(*c));
+    };
+  };
   // Phase 1: rows of `in`, coalesced, into rows of the shared tile.
   a.global.push_back({"load tile rows", 4, AccessKind::load, g.copies,
-                      [g, loaded](int warp, int lane, std::int64_t k) -> Address {
-                        const auto c = loaded(warp, lane, k);
-                        if (!c) return std::nullopt;
-                        return static_cast<std::uint64_t>((c->row * g.cols + c->col) * 4);
-                      }});
+                      at(loaded, [g](const Copy& c) { return (c.row * g.cols + c.col) * 4; })});
   a.shared.push_back({"store tile rows", 4, AccessKind::store, g.copies,
-                      [g, loaded](int warp, int lane, std::int64_t k) -> Address {
-                        const auto c = loaded(warp, lane, k);
-                        if (!c) return std::nullopt;
-                        return static_cast<std::uint64_t>((c->ty * g.pitch + c->tx) * 4);
-                      }});
+                      at(loaded, [g](const Copy& c) { return (c.ty * g.pitch + c.tx) * 4; })});
   // Phase 2: columns of the shared tile (lanes a pitch apart: the bank
   // conflict the padding removes) to rows of `out`, coalesced.
   a.shared.push_back({"load tile columns", 4, AccessKind::load, g.copies,
-                      [g, stored](int warp, int lane, std::int64_t k) -> Address {
-                        const auto c = stored(warp, lane, k);
-                        if (!c) return std::nullopt;
-                        return static_cast<std::uint64_t>((c->tx * g.pitch + c->ty) * 4);
-                      }});
+                      at(stored, [g](const Copy& c) { return (c.tx * g.pitch + c.ty) * 4; })});
   a.global.push_back({"store transposed rows", 4, AccessKind::store, g.copies,
-                      [g, stored](int warp, int lane, std::int64_t k) -> Address {
-                        const auto c = stored(warp, lane, k);
-                        if (!c) return std::nullopt;
-                        return static_cast<std::uint64_t>((c->out_row * g.rows + c->out_col) * 4);
-                      }});
+                      at(stored, [g](const Copy& c) { return (c.out_row * g.rows + c.out_col) * 4; })});
 
   // Traffic: every element is read once and written once; a tile row of
   // TILE floats that does not start on a sector boundary (cols or rows not a

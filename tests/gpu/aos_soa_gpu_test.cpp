@@ -44,7 +44,7 @@ TEST_CASE("aos_soa: every candidate is verified at odd sizes, every op, 1/3/4 fi
         CAPTURE(n);
         CAPTURE(static_cast<int>(op));
         CAPTURE(fields);
-        const memtune::TuningResult r = memtune::tune(memtune::templates::aos_soa(), problem(n, op, fields), quick_options());
+        const memtune::TuningResult r = memtune::tune(memtune::templates::aos_soa_description(), problem(n, op, fields), quick_options());
         check_whole_space_verified(r);
         for (const auto& e : r.evaluations) {
           CAPTURE(r.space.format(e.config));
@@ -61,7 +61,7 @@ TEST_CASE("aos_soa: the widest structs (8 fields) and odd field counts verify to
     for (auto op : kOps) {
       CAPTURE(fields);
       CAPTURE(static_cast<int>(op));
-      const memtune::TuningResult r = memtune::tune(memtune::templates::aos_soa(), problem(100003, op, fields), quick_options());
+      const memtune::TuningResult r = memtune::tune(memtune::templates::aos_soa_description(), problem(100003, op, fields), quick_options());
       REQUIRE(!r.evaluations.empty());
       for (const auto& e : r.evaluations) {
         CAPTURE(r.space.format(e.config));
@@ -81,7 +81,7 @@ TEST_CASE("aos_soa at 2^24: the best layouts approach the copy ceiling, and the 
   for (auto op : {memtune::templates::AosSoaOp::read, memtune::templates::AosSoaOp::write}) {
     CAPTURE(static_cast<int>(op));
     const memtune::Problem p = problem(1 << 24, op, 3);
-    const memtune::TuningResult r = memtune::tune(memtune::templates::aos_soa(), p, o);
+    const memtune::TuningResult r = memtune::tune(memtune::templates::aos_soa_description(), p, o);
     REQUIRE(r.ceiling.has_value());
     const auto* best = r.best();
     REQUIRE(best != nullptr);
@@ -90,13 +90,13 @@ TEST_CASE("aos_soa at 2^24: the best layouts approach the copy ceiling, and the 
               << " GB/s = " << fraction * 100 << "% of the copy ceiling (" << r.ceiling->gbps << " GB/s)\n";
     const auto per_layout = best_per_layout(r);
     for (const auto& [layout, seconds] : per_layout) {
-      const double gbps = static_cast<double>(memtune::templates::aos_soa().bytes_moved(p)) / seconds / 1e9;
+      const double gbps = static_cast<double>(memtune::templates::aos_soa_description().bytes_moved(p)) / seconds / 1e9;
       std::cout << "  " << layout << ": " << gbps << " GB/s (" << gbps / r.ceiling->gbps * 100 << "%)\n";
     }
     std::cout << "  " << memtune::templates::aos_soa_layout_note(p, per_layout) << "\n";
     CHECK(fraction >= 0.85);
     REQUIRE(per_layout.count("soa"));
-    CHECK(static_cast<double>(memtune::templates::aos_soa().bytes_moved(p)) / per_layout.at("soa") / 1e9 >=
+    CHECK(static_cast<double>(memtune::templates::aos_soa_description().bytes_moved(p)) / per_layout.at("soa") / 1e9 >=
           0.85 * r.ceiling->gbps);
     CHECK(!memtune::templates::aos_soa_layout_note(p, per_layout).empty());
   }

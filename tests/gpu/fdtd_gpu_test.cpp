@@ -24,7 +24,7 @@ TEST_CASE("fdtd: every candidate is verified at odd sizes, radius 1 and 4") {
   for (const auto& p : {problem(1, 1, 1, 4), problem(31, 17, 9, 4), problem(67, 35, 20, 4), problem(1, 1, 1, 1),
                         problem(31, 17, 9, 1), problem(67, 35, 20, 1)}) {
     CAPTURE(memtune::format_problem(p));
-    const memtune::TuningResult r = memtune::tune(memtune::templates::fdtd(), p, quick_options());
+    const memtune::TuningResult r = memtune::tune(memtune::templates::fdtd_description(), p, quick_options());
     check_whole_space_verified(r);
     for (const auto& e : r.evaluations) {
       CAPTURE(r.space.format(e.config));
@@ -40,14 +40,14 @@ TEST_CASE("fdtd at 512x512x256, radius 4: the best candidate against the copy ce
   o.measure.max_samples = 30;
   o.measure.max_seconds = 0.2;
   const memtune::Problem p = problem(512, 512, 256, 4);
-  const memtune::TuningResult r = memtune::tune(memtune::templates::fdtd(), p, o);
+  const memtune::TuningResult r = memtune::tune(memtune::templates::fdtd_description(), p, o);
   REQUIRE(r.ceiling.has_value());
   const auto* best = r.best();
   REQUIRE(best != nullptr);
   const double fraction = best->gbps / r.ceiling->gbps;
   std::cout << "fdtd 512x512x256 r=4: best " << r.space.format(best->config) << " " << best->timing->median_s * 1e6
             << " us, " << best->gbps << " GB/s = " << fraction * 100 << "% of the copy ceiling (" << r.ceiling->gbps
-            << " GB/s)\n  " << memtune::rationale(r) << "\n  " << memtune::templates::fdtd().explain(r) << "\n";
+            << " GB/s)\n  " << memtune::rationale(r) << "\n  " << memtune::templates::fdtd_description().hooks.explain(r) << "\n";
   // The article's kernel: 32x4 threads, one float each, no look-ahead, one z-chunk.
   for (const auto& e : r.evaluations)
     if (e.ok() && e.config == memtune::search::Config{{"bx", 32}, {"by", 4}, {"vx", 1}, {"zsplit", 1}, {"prefetch", 0},
@@ -55,5 +55,5 @@ TEST_CASE("fdtd at 512x512x256, radius 4: the best candidate against the copy ce
       std::cout << "  the article's 32x4: " << e.timing->median_s * 1e6 << " us = "
                 << e.gbps / r.ceiling->gbps * 100 << "% of the copy ceiling\n";
   CHECK(fraction >= 0.75);
-  CHECK(!memtune::templates::fdtd().explain(r).empty());
+  CHECK(!memtune::templates::fdtd_description().hooks.explain(r).empty());
 }

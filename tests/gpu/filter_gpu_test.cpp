@@ -13,7 +13,7 @@
 TEST_CASE("filter: every candidate is verified at odd sizes") {
   for (std::int64_t n : {1LL, 31LL, 1000003LL}) {
     CAPTURE(n);
-    check_whole_space_verified(memtune::tune(memtune::templates::filter(), {{"n", n}}, quick_options()));
+    check_whole_space_verified(memtune::tune(memtune::templates::filter_description(), {{"n", n}}, quick_options()));
   }
 }
 
@@ -23,7 +23,7 @@ TEST_CASE("filter: other tap counts, including even and a single tap") {
     memtune::TuneOptions o = quick_options();
     o.strategy = "random";
     o.budget = 40;
-    const memtune::TuningResult r = memtune::tune(memtune::templates::filter(), {{"n", 100003}, {"taps", taps}}, o);
+    const memtune::TuningResult r = memtune::tune(memtune::templates::filter_description(), {{"n", 100003}, {"taps", taps}}, o);
     REQUIRE(!r.evaluations.empty());
     for (const auto& e : r.evaluations) {
       CAPTURE(r.space.format(e.config));
@@ -37,7 +37,7 @@ TEST_CASE("tuning result: ranked by time, with a copy ceiling and occupancy") {
   memtune::TuneOptions o = quick_options();
   o.strategy = "random";
   o.budget = 20;
-  const memtune::TuningResult r = memtune::tune(memtune::templates::filter(), {{"n", 1 << 22}}, o);
+  const memtune::TuningResult r = memtune::tune(memtune::templates::filter_description(), {{"n", 1 << 22}}, o);
   REQUIRE(r.ceiling.has_value());
   CHECK(r.ceiling->gbps > 10.0);
   const auto rank = r.ranking();
@@ -56,13 +56,13 @@ TEST_CASE("measured bayes: the analytical model is the prior mean, and the resul
   memtune::TuneOptions o = quick_options();
   o.strategy = "bayes";
   o.budget = 12;
-  const memtune::TuningResult with = memtune::tune(memtune::templates::filter(), {{"n", 1 << 22}}, o);
+  const memtune::TuningResult with = memtune::tune(memtune::templates::filter_description(), {{"n", 1 << 22}}, o);
   CHECK(with.search_prior == "analytical model");
   CHECK(with.aborted.empty());
   CHECK(with.evaluations.size() == 12);
   CHECK(with.best() != nullptr);
   o.model_prior = false;
-  const memtune::TuningResult without = memtune::tune(memtune::templates::filter(), {{"n", 1 << 22}}, o);
+  const memtune::TuningResult without = memtune::tune(memtune::templates::filter_description(), {{"n", 1 << 22}}, o);
   CHECK(without.search_prior == "none (--no-model-prior)");
   CHECK(without.evaluations.size() == 12);
 }

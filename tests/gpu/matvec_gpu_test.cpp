@@ -11,7 +11,8 @@
 #include <memtune/templates/matvec.hpp>
 #include <memtune/tuner.hpp>
 
-#include "../../templates/src/matvec_workload.hpp"
+#include <memtune/description/workload.hpp>
+#include <memtune/device.hpp>
 
 #include "quick_options.hpp"
 
@@ -42,7 +43,7 @@ TEST_CASE("matvec: every candidate is verified at odd sizes, both layouts") {
       CAPTURE(static_cast<int>(layout));
       CAPTURE(m);
       CAPTURE(n);
-      const memtune::TuningResult r = memtune::tune(memtune::templates::matvec(), problem(m, n, layout), quick_options());
+      const memtune::TuningResult r = memtune::tune(memtune::templates::matvec_description(), problem(m, n, layout), quick_options());
       check_whole_space_verified(r);
       for (const auto& e : r.evaluations) {
         CAPTURE(r.space.format(e.config));
@@ -64,15 +65,12 @@ TEST_CASE("matvec: every split launch leaves its counters at zero for the next")
   MEMTUNE_CU(cuda::driver_api().cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, context.device()));
   MEMTUNE_CU(cuda::driver_api().cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, context.device()));
   const int cc = major * 10 + minor;
-  const auto& t = templates::matvec();
+  const auto& t = templates::matvec_description();
   for (auto layout : kLayouts) {
     const Problem p = problem(2052, 4098, layout);
-    templates::MatvecWorkload workload(2052, 4098, layout, 7);
+    Target target = local_target(0);
+    DescribedWorkload workload(t, p, target, 7);
     workload.upload({cc, nullptr});
-    Target target;
-    target.name = "test";
-    target.sm_count = 132;
-    target.max_threads_per_block = 1024;
     const search::Space space = t.space(p, target);
     int split_configs = 0;
     std::map<std::string, CompileResult> binaries; // configurations differing only in splits share one
@@ -80,18 +78,21 @@ TEST_CASE("matvec: every split launch leaves its counters at zero for the next")
       if (c.at("splits") == 1) continue;
       CAPTURE(space.format(c));
       ++split_configs;
-      const LaunchSpec l = t.launch(c, p);
+      const LaunchSpec l = t.launch(c, p, target);
       auto it = binaries.find(l.name_expression);
       if (it == binaries.end())
-        it = binaries.emplace(l.name_expression, compile_cached(compile_request(t, l, cc), nullptr)).first;
+        it = binaries.emplace(l.name_expression, compile_cached(t.compile_request(l, cc), nullptr)).first;
       const CompileResult& compiled = it->second;
       REQUIRE(compiled.ok);
       cuda::Module module(compiled.cubin);
       CUfunction fn = module.function(compiled.lowered_name);
       std::vector<void*> args = workload.kernel_args(c);
-      workload.poison(stream.get());
+      workload.prepare(module.get(), c);
+      workload.poison(stream.get()); // zeroes the counters once
       for (int launch = 0; launch < 3; ++launch) {
-        workload.poison_output_only(stream.get());
+        // Only y is poisoned again: the counters stay as the last launch left them.
+        MEMTUNE_CU(cuda::driver_api().cuMemsetD32Async(workload.buffer("y"), 0x7FC00000U, static_cast<std::size_t>(p.at("rows")),
+                                                       stream.get()));
         MEMTUNE_CU(cuda::driver_api().cuLaunchKernel(fn, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y, l.block.z,
                                                       0, stream.get(), args.data(), nullptr));
         const Verification v = workload.verify(stream.get());
@@ -111,7 +112,7 @@ TEST_CASE("matvec: cuBLAS sgemv runs and verifies in the same run, when present"
       memtune::TuneOptions o = quick_options();
       o.compare = {"cublas"};
       o.budget = 5;
-      const memtune::TuningResult r = memtune::tune(memtune::templates::matvec(), problem(m, n, layout), o);
+      const memtune::TuningResult r = memtune::tune(memtune::templates::matvec_description(), problem(m, n, layout), o);
       REQUIRE(r.baselines.size() == 1);
       const auto& b = r.baselines[0];
       CHECK(b.name == "cublas");
@@ -130,7 +131,7 @@ TEST_CASE("matvec: cuBLAS sgemv runs and verifies in the same run, when present"
   }
   memtune::TuneOptions bad = quick_options();
   bad.compare = {"magma"};
-  CHECK_THROWS_AS(memtune::tune(memtune::templates::matvec(), problem(31, 17, memtune::templates::MatvecLayout::col), bad),
+  CHECK_THROWS_AS(memtune::tune(memtune::templates::matvec_description(), problem(31, 17, memtune::templates::MatvecLayout::col), bad),
                   std::invalid_argument);
 }
 
@@ -142,7 +143,7 @@ TEST_CASE("matvec at 8192 x 8192: the best reaches cuBLAS sgemv (bar: 1.00x on a
   o.compare = {"cublas"};
   for (auto layout : kLayouts) {
     CAPTURE(static_cast<int>(layout));
-    const memtune::TuningResult r = memtune::tune(memtune::templates::matvec(), problem(8192, 8192, layout), o);
+    const memtune::TuningResult r = memtune::tune(memtune::templates::matvec_description(), problem(8192, 8192, layout), o);
     const auto* best = r.best();
     REQUIRE(best != nullptr);
     REQUIRE(r.ceiling.has_value());
@@ -150,7 +151,7 @@ TEST_CASE("matvec at 8192 x 8192: the best reaches cuBLAS sgemv (bar: 1.00x on a
               << r.space.format(best->config) << " " << best->timing->median_s * 1e6 << " us, " << best->gbps
               << " GB/s = " << best->fraction_of_ceiling * 100 << "% of the copy ceiling\n";
     for (const auto& b : r.baselines) std::cout << "  " << memtune::describe_baseline(r, b) << "\n";
-    const std::string note = memtune::templates::matvec().explain(r);
+    const std::string note = memtune::templates::matvec_description().hooks.explain(r);
     if (!note.empty()) std::cout << "  " << note << "\n";
     CHECK(best->fraction_of_ceiling >= 0.85);
     REQUIRE(r.baselines.size() == 1);

@@ -2,6 +2,7 @@
 #include <memtune/model/bank_replay.hpp>
 #include <memtune/model/global_access.hpp>
 #include <memtune/templates/aos_soa.hpp>
+#include <memtune/tuning_result.hpp>
 #include <memtune/templates/catalogue.hpp>
 
 #include <doctest/doctest.h>
@@ -40,8 +41,8 @@ model::WarpAccess warp_access(const GlobalInstruction& g, int warp, std::int64_t
 } // namespace
 
 TEST_CASE("aos_soa is in the catalogue, with its problem parameters") {
-  CHECK(&templates::find("aos_soa") == &templates::aos_soa());
-  const auto params = templates::aos_soa().problem_parameters();
+  CHECK(&templates::find_description("aos_soa") == &templates::aos_soa_description());
+  const auto params = templates::aos_soa_description().problem;
   REQUIRE(params.size() == 3);
   CHECK(params[0].name == "n");
   CHECK(params[0].default_value == (1 << 24));
@@ -57,7 +58,7 @@ TEST_CASE("aos_soa is in the catalogue, with its problem parameters") {
 }
 
 TEST_CASE("aos_soa space: axes, pruned combinations, default config") {
-  const auto& t = templates::aos_soa();
+  const auto& t = templates::aos_soa_description();
   for (AosSoaOp op : kOps) {
     for (std::int64_t f = 1; f <= 8; ++f) {
       CAPTURE(static_cast<int>(op));
@@ -111,13 +112,13 @@ TEST_CASE("aos_soa space: axes, pruned combinations, default config") {
 }
 
 TEST_CASE("aos_soa launch: grid covers every element, shared memory only for aos_smem") {
-  const auto& t = templates::aos_soa();
+  const auto& t = templates::aos_soa_description();
   for (std::int64_t n : {1LL, 31LL, 1000003LL}) {
     for (AosSoaOp op : kOps) {
       for (std::int64_t f : {1LL, 3LL, 4LL, 8LL}) {
         const Problem p = problem(n, op, f);
         for (const auto& c : t.space(p, h100_like()).enumerate()) {
-          const LaunchSpec l = t.launch(c, p);
+          const LaunchSpec l = t.launch(c, p, h100_like());
           const std::int64_t tile = c.at("block_size") * c.at("items");
           CHECK(static_cast<std::int64_t>(l.grid.x) * tile >= n);
           CHECK(static_cast<std::int64_t>(l.grid.x - 1) * tile < n);
@@ -134,7 +135,7 @@ TEST_CASE("aos_soa launch: grid covers every element, shared memory only for aos
 }
 
 TEST_CASE("aos_soa bytes moved: the minimum for the op in any layout") {
-  const auto& t = templates::aos_soa();
+  const auto& t = templates::aos_soa_description();
   const std::uint64_t n = 1 << 24;
   CHECK(t.bytes_moved(problem(n, AosSoaOp::read, 3)) == n * 3 * 4 + n * 4);
   CHECK(t.bytes_moved(problem(n, AosSoaOp::write, 3)) == n * 4 + n * 3 * 4);
@@ -194,14 +195,14 @@ TEST_CASE("SoA conversion: pitch rounded to 4 floats, round trip") {
 }
 
 TEST_CASE("aos_soa access pattern: sector efficiency per layout") {
-  const auto& t = templates::aos_soa();
+  const auto& t = templates::aos_soa_description();
   const auto efficiency = [](const GlobalInstruction& g) {
     const auto a = model::analyze_global(warp_access(g, 0, 0));
     return a.efficiency;
   };
   const Problem p = problem(1 << 24, AosSoaOp::read, 3);
   {  // SoA float4: every sector fully used, field loads then the sum store.
-    const AccessPattern a = t.access_pattern({{"layout", layout(AosSoaLayout::soa)}, {"block_size", 256}, {"items", 4}}, p, h100_like());
+    const AccessPattern a = t.hooks.access_pattern({{"layout", layout(AosSoaLayout::soa)}, {"block_size", 256}, {"items", 4}}, p, h100_like());
     REQUIRE(a.global.size() == 4);
     for (const auto& g : a.global) {
       CHECK(g.width_bytes == 16);
@@ -213,7 +214,7 @@ TEST_CASE("aos_soa access pattern: sector efficiency per layout") {
     CHECK(a.shared.empty());
   }
   {  // AoS, 12-byte structs: a field load uses 1/3 of its sectors.
-    const AccessPattern a = t.access_pattern({{"layout", layout(AosSoaLayout::aos)}, {"block_size", 256}, {"items", 1}}, p, h100_like());
+    const AccessPattern a = t.hooks.access_pattern({{"layout", layout(AosSoaLayout::aos)}, {"block_size", 256}, {"items", 1}}, p, h100_like());
     REQUIRE(a.global.size() == 4);
     for (int f = 0; f < 3; ++f) {
       CHECK(a.global[f].width_bytes == 4);
@@ -228,7 +229,7 @@ TEST_CASE("aos_soa access pattern: sector efficiency per layout") {
     CHECK(a.arrays[1].requested_bytes == doctest::Approx(a.arrays[1].footprint_bytes));
   }
   {  // aos_smem: 16-byte coalesced global accesses, conflict-free shared reads of 12-byte structs.
-    const AccessPattern a = t.access_pattern({{"layout", layout(AosSoaLayout::aos_smem)}, {"block_size", 256}, {"items", 4}}, p, h100_like());
+    const AccessPattern a = t.hooks.access_pattern({{"layout", layout(AosSoaLayout::aos_smem)}, {"block_size", 256}, {"items", 4}}, p, h100_like());
     REQUIRE(!a.global.empty());
     CHECK(a.global[0].width_bytes == 16);
     CHECK(a.global[0].iterations == 3); // 256*4*3 floats / 4 / 256 threads
@@ -238,7 +239,7 @@ TEST_CASE("aos_soa access pattern: sector efficiency per layout") {
     CHECK(replay.total.conflicts() == 0);
   }
   {  // aos_vec, 4 structs of 3 floats per thread: three 16-byte loads that together use every byte.
-    const AccessPattern a = t.access_pattern({{"layout", layout(AosSoaLayout::aos_vec)}, {"block_size", 256}, {"items", 4}}, p, h100_like());
+    const AccessPattern a = t.hooks.access_pattern({{"layout", layout(AosSoaLayout::aos_vec)}, {"block_size", 256}, {"items", 4}}, p, h100_like());
     REQUIRE(a.global.size() == 2);
     CHECK(a.global[0].width_bytes == 16);
     CHECK(a.global[0].iterations == 3);
@@ -257,13 +258,13 @@ TEST_CASE("aos_soa access pattern: sector efficiency per layout") {
   }
   {  // The model's AoS F=4 read through 16-byte shared accesses: conflict-free.
     const Problem p4 = problem(1 << 20, AosSoaOp::readwrite, 4);
-    const AccessPattern a = t.access_pattern({{"layout", layout(AosSoaLayout::aos_smem)}, {"block_size", 128}, {"items", 2}}, p4, h100_like());
+    const AccessPattern a = t.hooks.access_pattern({{"layout", layout(AosSoaLayout::aos_smem)}, {"block_size", 128}, {"items", 2}}, p4, h100_like());
     CHECK(model::replay_block(a.shared, 4, model::BankConfig::fixed_4byte()).total.conflicts() == 0);
   }
 }
 
 TEST_CASE("aos_soa access pattern: the stores of a block write its tile exactly once") {
-  const auto& t = templates::aos_soa();
+  const auto& t = templates::aos_soa_description();
   for (AosSoaOp op : kOps) {
     for (std::int64_t f : {1LL, 3LL, 4LL, 6LL, 8LL}) {
       const Problem p = problem(1 << 20, op, f);
@@ -272,7 +273,7 @@ TEST_CASE("aos_soa access pattern: the stores of a block write its tile exactly 
         CAPTURE(static_cast<int>(op));
         CAPTURE(f);
         CAPTURE(t.space(p, h100_like()).format(c));
-        const AccessPattern a = t.access_pattern(c, p, h100_like());
+        const AccessPattern a = t.hooks.access_pattern(c, p, h100_like());
         // Which array (by name order) each store writes: count floats written per address and array.
         std::map<std::string, std::map<std::uint64_t, int>> written;
         for (const auto& g : a.global) {
@@ -323,7 +324,7 @@ TEST_CASE("aos_soa layout note says what the layout buys") {
 }
 
 TEST_CASE("every aos_soa candidate compiles for sm_90 and sm_75, without local memory") {
-  const auto& t = templates::aos_soa();
+  const auto& t = templates::aos_soa_description();
   for (int cc : {90, 75}) {
     // Every candidate of every op at the default 3 fields, for both
     // architectures; on sm_90 also every readwrite candidate (struct loads and
@@ -343,7 +344,7 @@ TEST_CASE("every aos_soa candidate compiles for sm_90 and sm_75, without local m
         const Target target = target_for(cc, cc >= 90 ? 227 * 1024 : 64 * 1024);
         const search::Space space = t.space(p, target);
         for (const auto& c : space.enumerate())
-          jobs.push_back({format_problem(p) + " " + space.format(c), pool.submit(compile_request(t, t.launch(c, p), cc))});
+          jobs.push_back({format_problem(p) + " " + space.format(c), pool.submit(t.compile_request(t.launch(c, p, target), cc))});
       }
     }
     CHECK(jobs.size() > (cc == 90 ? 500U : 250U));
@@ -361,7 +362,7 @@ TEST_CASE("every aos_soa candidate compiles for sm_90 and sm_75, without local m
 }
 
 TEST_CASE("aos_soa explains what a layout change buys, from each layout's best") {
-  const auto& t = templates::find("aos_soa");
+  const auto& t = templates::find_description("aos_soa");
   TuningResult r;
   r.problem = {{"n", 1 << 24}, {"op", 0}, {"fields", 3}};
   r.space = t.space(r.problem, h100_like());
@@ -376,9 +377,9 @@ TEST_CASE("aos_soa explains what a layout change buys, from each layout's best")
     return e;
   };
   r.evaluations = {eval("soa", 1e-4), eval("aos", 3e-4), eval("aos", 2.9e-4)};
-  const std::string note = t.explain(r);
+  const std::string note = t.hooks.explain(r);
   CHECK(note.find("soa") != std::string::npos);
   CHECK(note.find("aos") != std::string::npos);
   r.evaluations = {eval("soa", 1e-4)};
-  CHECK(t.explain(r).empty()); // one layout measured: nothing to compare
+  CHECK(t.hooks.explain(r).empty()); // one layout measured: nothing to compare
 }

@@ -4,6 +4,7 @@
 #include <memtune/random_data.hpp>
 #include <memtune/templates/catalogue.hpp>
 #include <memtune/templates/fdtd.hpp>
+#include <memtune/tuning_result.hpp>
 
 #include <doctest/doctest.h>
 
@@ -71,8 +72,8 @@ std::vector<double> naive(const std::vector<float>& in, int nx, int ny, int nz, 
 } // namespace
 
 TEST_CASE("fdtd is in the catalogue, with its problem parameters") {
-  CHECK(&templates::find("fdtd") == &templates::fdtd());
-  const auto params = templates::fdtd().problem_parameters();
+  CHECK(&templates::find_description("fdtd") == &templates::fdtd_description());
+  const auto params = templates::fdtd_description().problem;
   REQUIRE(params.size() == 4);
   CHECK(params[0].name == "nx");
   CHECK(params[0].default_value == 512);
@@ -89,7 +90,7 @@ TEST_CASE("fdtd is in the catalogue, with its problem parameters") {
 }
 
 TEST_CASE("fdtd space: axes, a few hundred configurations, constraints with reasons") {
-  const auto& t = templates::fdtd();
+  const auto& t = templates::fdtd_description();
   const Problem p = default_problem();
   const search::Space s = t.space(p, h100_like());
   REQUIRE(s.axes().size() == 7);
@@ -131,7 +132,7 @@ TEST_CASE("fdtd space: axes, a few hundred configurations, constraints with reas
 }
 
 TEST_CASE("fdtd space follows the problem: z-chunks need planes, small volumes keep every shape") {
-  const auto& t = templates::fdtd();
+  const auto& t = templates::fdtd_description();
   for (const Problem& p : {problem(1, 1, 1, 4), problem(31, 17, 9, 1), problem(67, 35, 20, 4), problem(512, 512, 3, 2)}) {
     CAPTURE(format_problem(p));
     const search::Space s = t.space(p, h100_like());
@@ -151,11 +152,11 @@ TEST_CASE("fdtd space follows the problem: z-chunks need planes, small volumes k
 }
 
 TEST_CASE("fdtd launch: grid covers the volume, name expression, static shared memory only") {
-  const auto& t = templates::fdtd();
+  const auto& t = templates::fdtd_description();
   for (const Problem& p : {problem(1, 1, 1, 4), problem(31, 17, 9, 3), problem(512, 512, 256, 4)}) {
     const search::Space s = t.space(p, h100_like());
     for (const auto& c : s.enumerate()) {
-      const LaunchSpec l = t.launch(c, p);
+      const LaunchSpec l = t.launch(c, p, h100_like());
       const std::int64_t tx = c.at("bx") * c.at("vx"), ty = c.at("by");
       const std::int64_t chunk = (p.at("nz") + c.at("zsplit") - 1) / c.at("zsplit");
       CHECK(l.grid.x * tx >= static_cast<std::uint64_t>(p.at("nx")));
@@ -178,7 +179,7 @@ TEST_CASE("fdtd launch: grid covers the volume, name expression, static shared m
 }
 
 TEST_CASE("fdtd bytes moved: the volume in and out, and the coefficients") {
-  const auto& t = templates::fdtd();
+  const auto& t = templates::fdtd_description();
   CHECK(t.bytes_moved(default_problem()) == 2ULL * 512 * 512 * 256 * 4 + 5 * 4);
   CHECK(t.bytes_moved(problem(31, 17, 9, 1)) == 2ULL * 31 * 17 * 9 * 4 + 2 * 4);
 }
@@ -225,11 +226,11 @@ TEST_CASE("fdtd reference matches the naive triple loop on small odd sizes") {
 }
 
 TEST_CASE("fdtd access pattern: coalesced float4 columns, conflict-free shared memory, every output once") {
-  const auto& t = templates::fdtd();
+  const auto& t = templates::fdtd_description();
   const Problem p = default_problem();
   {
     const search::Config c = config(32, 8, 4, 4, 1, 0);
-    const AccessPattern a = t.access_pattern(c, p, h100_like());
+    const AccessPattern a = t.hooks.access_pattern(c, p, h100_like());
     CHECK(a.block_threads == 256);
     CHECK(a.blocks == 4 * 64 * 4);
     // The column loads and the output stores: 512 contiguous bytes per warp, every sector used.
@@ -255,7 +256,7 @@ TEST_CASE("fdtd access pattern: coalesced float4 columns, conflict-free shared m
     CHECK(a.loads_in_flight_per_thread == doctest::Approx(1.0 + 272.0 / 256.0));
     CHECK(a.bytes_per_load == 16);
     CHECK_FALSE(a.barrier_between_load_and_compute);
-    CHECK(t.access_pattern(config(32, 8, 4, 4, 0, 0), p, h100_like()).barrier_between_load_and_compute);
+    CHECK(t.hooks.access_pattern(config(32, 8, 4, 4, 0, 0), p, h100_like()).barrier_between_load_and_compute);
     REQUIRE(a.arrays.size() == 3); // input, the z-chunk overlap, output
     CHECK(a.arrays[1].requested_bytes == doctest::Approx(3.0 * 2 * 4 * 512 * 512 * 4));
   }
@@ -263,7 +264,7 @@ TEST_CASE("fdtd access pattern: coalesced float4 columns, conflict-free shared m
     // The article's 32x4 with floats: coalesced, but 8 halo rows for 4 rows
     // of tile; the 32 x-halo floats of a plane are one warp's store, whose
     // two sides share banks once (one extra wavefront per plane).
-    const AccessPattern a = t.access_pattern(config(32, 4, 1, 1, 0, 0), p, h100_like());
+    const AccessPattern a = t.hooks.access_pattern(config(32, 4, 1, 1, 0, 0), p, h100_like());
     const auto replay = model::replay_block(a.shared, 4, model::BankConfig::fixed_4byte());
     CHECK(replay.total.conflicts() == 256); // one per plane
     for (const auto& i : replay.per_instruction) CHECK(i.worst_ways <= (i.name == "store halo 2" ? 2 : 1));
@@ -278,7 +279,7 @@ TEST_CASE("fdtd access pattern: coalesced float4 columns, conflict-free shared m
       if (c.at("zsplit") != 2 || c.at("min_warps") != 0) continue; // the rest changes no address
       CAPTURE(format_problem(q));
       CAPTURE(s.format(c));
-      const AccessPattern a = t.access_pattern(c, q, h100_like());
+      const AccessPattern a = t.hooks.access_pattern(c, q, h100_like());
       const int warps = a.block_threads / 32;
       std::map<std::uint64_t, int> written;
       bool aligned = true;
@@ -309,7 +310,7 @@ TEST_CASE("fdtd access pattern: coalesced float4 columns, conflict-free shared m
 }
 
 TEST_CASE("fdtd explains each block shape's best: warps/SM and the limiter") {
-  const auto& t = templates::fdtd();
+  const auto& t = templates::fdtd_description();
   TuningResult r;
   r.problem = default_problem();
   r.measured = true;
@@ -328,7 +329,7 @@ TEST_CASE("fdtd explains each block shape's best: warps/SM and the limiter") {
   };
   r.evaluations = {eval(32, 8, 300e-6, 16, model::Limiter::registers), eval(32, 16, 250e-6, 16, model::Limiter::registers),
                    eval(32, 8, 280e-6, 16, model::Limiter::registers), eval(32, 4, 500e-6, 32, model::Limiter::registers)};
-  const std::string note = t.explain(r);
+  const std::string note = t.hooks.explain(r);
   MESSAGE(note);
   CHECK(note.find("32x16: 250.0 us (1.00x), 16 warps/SM of 64 with 128 registers/thread, limited by registers") !=
         std::string::npos);
@@ -336,11 +337,11 @@ TEST_CASE("fdtd explains each block shape's best: warps/SM and the limiter") {
   CHECK(note.find("32x4: 500.0 us (2.00x), 32 warps/SM") != std::string::npos);
   CHECK(note.find("32x16") < note.find("32x8"));
   r.evaluations.resize(1);
-  CHECK(t.explain(r).empty()); // one shape: nothing to compare
+  CHECK(t.hooks.explain(r).empty()); // one shape: nothing to compare
 }
 
 TEST_CASE("every fdtd candidate of the default space compiles for sm_90") {
-  const auto& t = templates::fdtd();
+  const auto& t = templates::fdtd_description();
   const Problem p = default_problem();
   const search::Space space = t.space(p, h100_like());
   CompilePool pool(nullptr);
@@ -349,7 +350,7 @@ TEST_CASE("every fdtd candidate of the default space compiles for sm_90") {
     std::future<CompileResult> result;
   };
   std::vector<Job> jobs;
-  for (const auto& c : space.enumerate()) jobs.push_back({c, pool.submit(compile_request(t, t.launch(c, p), 90))});
+  for (const auto& c : space.enumerate()) jobs.push_back({c, pool.submit(t.compile_request(t.launch(c, p, h100_like()), 90))});
   int spilling = 0;
   std::map<std::string, int> max_regs; // per vx/prefetch, uncapped
   for (auto& j : jobs) {
@@ -371,11 +372,11 @@ TEST_CASE("every fdtd candidate of the default space compiles for sm_90") {
 }
 
 TEST_CASE("fdtd halo padding: unpadded rows put the x halo's column stores on fewer banks") {
-  const auto& t = templates::fdtd();
+  const auto& t = templates::fdtd_description();
   const Problem p = default_problem();
   const Target target = h100_like();
   const auto wavefronts = [&](std::int64_t pad) {
-    const AccessPattern a = t.access_pattern(config(32, 8, 1, 1, 0, 0, pad), p, target);
+    const AccessPattern a = t.hooks.access_pattern(config(32, 8, 1, 1, 0, 0, pad), p, target);
     return model::replay_block(a.shared, a.block_threads / 32, model::BankConfig::for_target(target, 4)).total.wavefronts;
   };
   CHECK(t.space(p, target).is_valid(config(32, 8, 1, 1, 0, 0, 0)));

@@ -14,13 +14,13 @@ namespace {
 
 double predict_k20(std::int64_t block, std::int64_t packing, std::int64_t items, std::int64_t bank_mode) {
   static const Target k20 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("k20");
-  const auto& f = templates::filter();
+  const auto& f = templates::filter_description();
   const Problem problem{{"n", std::int64_t{1} << 24}, {"taps", 21}};
   Evaluation e;
   e.config = search::Config{{"block_size", block}, {"packing", packing}, {"items", items}, {"vec", 1},
                             {"align", 0},          {"bank_mode", bank_mode}};
   e.resources.registers = 32;
-  e.dynamic_smem_bytes = f.launch(e.config, problem).dynamic_smem_bytes;
+  e.dynamic_smem_bytes = f.launch(e.config, problem, k20).dynamic_smem_bytes;
   predict_candidate(e, f, problem, k20, f.bytes_moved(problem));
   REQUIRE(e.ok());
   return e.timing->median_s;
@@ -47,14 +47,14 @@ TEST_CASE("the filter's register window is read with the widest shared load the 
   // Nsight Compute on the H100 (docs/results-h100.md): with float2 elements
   // and 4 items per thread the window is read with 16-byte loads, and with
   // 8 items of float even in the element-by-element branch (align 0).
-  const auto& f = templates::filter();
+  const auto& f = templates::filter_description();
   const Problem problem{{"n", std::int64_t{1} << 20}, {"taps", 17}}; // radius 8
   // A copy: the catalogue is a temporary.
   const Target h100 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("h100-sxm");
   const auto window = [&](std::int64_t packing, std::int64_t items, std::int64_t align) {
     const search::Config c{{"block_size", 128}, {"packing", packing}, {"items", items}, {"vec", 1}, {"align", align}};
     std::vector<std::pair<int, std::int64_t>> loads; // width, loads per thread
-    for (const auto& s : f.access_pattern(c, problem, h100).shared)
+    for (const auto& s : f.hooks.access_pattern(c, problem, h100).shared)
       if (s.name.rfind("load window", 0) == 0) loads.emplace_back(s.width_bytes, s.iterations);
     return loads;
   };
@@ -74,14 +74,14 @@ TEST_CASE("the filter's window skips the aligned chunks' dead elements, as the s
   // filter_kernel<256, 1, 4, 4, 1>: LDS.64 [+0x8], LDS.128 [+0x10] .. [+0x50],
   // LDS.64 [+0x60]; ncu counts 2 excessive wavefronts per warp on each LDS.64
   // (16-byte lane stride) and none on the LDS.128s.
-  const auto& f = templates::filter();
+  const auto& f = templates::filter_description();
   const Problem problem{{"n", std::int64_t{1} << 20}, {"taps", 21}};
   // A copy: the catalogue is a temporary.
   const Target h100 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("h100-sxm");
   const search::Config c{{"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1}};
   std::vector<std::pair<int, std::int64_t>> loads;
   std::vector<model::SharedInstruction> window;
-  for (const auto& s : f.access_pattern(c, problem, h100).shared)
+  for (const auto& s : f.hooks.access_pattern(c, problem, h100).shared)
     if (s.name.rfind("load window", 0) == 0) {
       loads.emplace_back(s.width_bytes, s.iterations);
       window.push_back(s);

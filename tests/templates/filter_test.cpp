@@ -26,7 +26,7 @@ Target kepler_like() {
 } // namespace
 
 TEST_CASE("filter space: axes, pruned bank mode, constraints") {
-  const auto& f = templates::filter();
+  const auto& f = templates::filter_description();
   const Problem p{{"n", 1 << 24}, {"taps", 21}};
   const search::Space s = f.space(p, h100_like());
   CHECK(s.axes().size() == 5);
@@ -46,7 +46,7 @@ TEST_CASE("filter space: axes, pruned bank mode, constraints") {
 }
 
 TEST_CASE("filter space on Kepler: a bank-mode axis and the 48 KiB limit") {
-  const auto& f = templates::filter();
+  const auto& f = templates::filter_description();
   const Problem p{{"n", 1 << 24}, {"taps", 21}};
   const search::Space kepler = f.space(p, kepler_like());
   CHECK(kepler.pruned().empty());
@@ -58,11 +58,11 @@ TEST_CASE("filter space on Kepler: a bank-mode axis and the 48 KiB limit") {
 }
 
 TEST_CASE("filter launch: grid covers every output, shared memory matches the tile") {
-  const auto& f = templates::filter();
+  const auto& f = templates::filter_description();
   for (std::int64_t n : {1LL, 31LL, 1000003LL}) {
     const Problem p{{"n", n}, {"taps", 21}};
     for (const auto& c : f.space(p, h100_like()).enumerate()) {
-      const LaunchSpec l = f.launch(c, p);
+      const LaunchSpec l = f.launch(c, p, h100_like());
       const std::int64_t tile = c.at("block_size") * c.at("items");
       const std::int64_t seg = templates::filter_segment_length(n, c.at("packing"));
       CHECK(static_cast<std::int64_t>(l.grid.x) * tile >= seg);

@@ -3,6 +3,7 @@
 #include <memtune/model/global_access.hpp>
 #include <memtune/templates/catalogue.hpp>
 #include <memtune/templates/matvec.hpp>
+#include <memtune/tuning_result.hpp>
 
 #include "../../templates/matvec/cublas_loader.hpp"
 
@@ -69,8 +70,8 @@ std::vector<double> naive(MatvecLayout layout, std::int64_t m, std::int64_t n, c
 } // namespace
 
 TEST_CASE("matvec is in the catalogue, with its problem parameters and the cublas baseline") {
-  CHECK(&templates::find("matvec") == &templates::matvec());
-  const auto params = templates::matvec().problem_parameters();
+  CHECK(&templates::find_description("matvec") == &templates::matvec_description());
+  const auto params = templates::matvec_description().problem;
   REQUIRE(params.size() == 3);
   CHECK(params[0].name == "rows");
   CHECK(params[1].name == "cols");
@@ -81,16 +82,16 @@ TEST_CASE("matvec is in the catalogue, with its problem parameters and the cubla
   CHECK(p.at("cols") == 8192);
   CHECK(p.at("layout") == 0);
   CHECK_THROWS_AS(complete_problem(params, {{"rows", 0}}), std::invalid_argument);
-  CHECK(templates::matvec().baselines() == std::vector<std::string>{"cublas"});
-  CHECK_NOTHROW(check_baseline_names(templates::matvec(), {"cublas"}));
+  CHECK(templates::matvec_description().baseline_names() == std::vector<std::string>{"cublas"});
+  CHECK_NOTHROW(templates::matvec_description().check_baseline_names({"cublas"}));
   try {
-    check_baseline_names(templates::matvec(), {"magma"});
+    templates::matvec_description().check_baseline_names({"magma"});
     FAIL("an unknown baseline must throw");
   } catch (const std::invalid_argument& e) {
     CHECK(std::string(e.what()).find("unknown baseline 'magma' for matvec (known: cublas)") != std::string::npos);
   }
   try {
-    check_baseline_names(templates::find("filter"), {"cublas"});
+    templates::find_description("filter").check_baseline_names({"cublas"});
     FAIL("filter has no baselines");
   } catch (const std::invalid_argument& e) {
     CHECK(std::string(e.what()).find("it has none") != std::string::npos);
@@ -127,7 +128,7 @@ TEST_CASE("matvec helpers: chunk, max splits, max vec, tile rows") {
 }
 
 TEST_CASE("matvec space: axes, pruned combinations with reasons, default config") {
-  const auto& t = templates::matvec();
+  const auto& t = templates::matvec_description();
   for (MatvecLayout layout : kLayouts) {
     for (auto [m, n] : {std::pair{8192LL, 8192LL}, {1LL, 1LL}, {31LL, 17LL}, {1000003LL, 3LL}, {3LL, 1000003LL},
                         {1000LL, 4098LL}, {4096LL, 1000LL}}) {
@@ -214,12 +215,12 @@ TEST_CASE("matvec space: axes, pruned combinations with reasons, default config"
 }
 
 TEST_CASE("matvec launch: the grid covers every row and split, names the kernel") {
-  const auto& t = templates::matvec();
+  const auto& t = templates::matvec_description();
   for (MatvecLayout layout : kLayouts) {
     for (auto [m, n] : {std::pair{1LL, 1LL}, {31LL, 17LL}, {1000LL, 4098LL}, {8192LL, 8192LL}}) {
       const Problem p = problem(m, n, layout);
       for (const auto& c : t.space(p, h100_like()).enumerate()) {
-        const LaunchSpec l = t.launch(c, p);
+        const LaunchSpec l = t.launch(c, p, h100_like());
         const std::int64_t rows_per_block = templates::matvec_tile_rows(
             static_cast<MatvecKernel>(c.at("kernel")), layout, c.at("block_size"), c.at("threads_per_row"), c.at("vec"));
         CHECK(static_cast<std::int64_t>(l.grid.x) * rows_per_block >= m);
@@ -233,14 +234,14 @@ TEST_CASE("matvec launch: the grid covers every row and split, names the kernel"
     }
   }
   const Problem p = problem(8192, 8192, MatvecLayout::col);
-  CHECK(t.launch(stream(256, 4, 4, 8, 16), p).name_expression == "matvec_stream<0, 256, 4, 4, 8, 0, 0>");
-  CHECK(t.launch(tiled(32, 1, 1), p).name_expression == "matvec_tiled<0, 32, 1>");
-  CHECK(t.launch(stream(256, 4, 4, 8, 16), p).grid.x == 32U); // 256 rows per block
+  CHECK(t.launch(stream(256, 4, 4, 8, 16), p, h100_like()).name_expression == "matvec_stream<0, 256, 4, 4, 8, 0, 0>");
+  CHECK(t.launch(tiled(32, 1, 1), p, h100_like()).name_expression == "matvec_tiled<0, 32, 1>");
+  CHECK(t.launch(stream(256, 4, 4, 8, 16), p, h100_like()).grid.x == 32U); // 256 rows per block
 }
 
 TEST_CASE("matvec bytes moved: A, x and y once") {
-  CHECK(templates::matvec().bytes_moved(problem(8192, 8192, MatvecLayout::col)) == (8192ULL * 8192 + 8192 + 8192) * 4);
-  CHECK(templates::matvec().bytes_moved(problem(31, 17, MatvecLayout::row)) == (31ULL * 17 + 17 + 31) * 4);
+  CHECK(templates::matvec_description().bytes_moved(problem(8192, 8192, MatvecLayout::col)) == (8192ULL * 8192 + 8192 + 8192) * 4);
+  CHECK(templates::matvec_description().bytes_moved(problem(31, 17, MatvecLayout::row)) == (31ULL * 17 + 17 + 31) * 4);
 }
 
 TEST_CASE("matvec reference matches a naive loop on small odd sizes, both layouts") {
@@ -282,11 +283,11 @@ TEST_CASE("matvec reference matches a naive loop on small odd sizes, both layout
 }
 
 TEST_CASE("matvec access pattern: coalescing, conflicts of the blog's tile, traffic") {
-  const auto& t = templates::matvec();
+  const auto& t = templates::matvec_description();
   const Target h100 = h100_like();
   {  // col-major stream, float4 along a column: a warp reads 512 contiguous bytes.
     const Problem p = problem(8192, 8192, MatvecLayout::col);
-    const AccessPattern a = t.access_pattern(stream(256, 4, 4, 8, 16), p, h100);
+    const AccessPattern a = t.hooks.access_pattern(stream(256, 4, 4, 8, 16), p, h100);
     REQUIRE(a.global.size() >= 3);
     CHECK(a.global[0].width_bytes == 16);
     const auto ga = model::analyze_global(warp_access(a.global[0], 0, 0));
@@ -294,7 +295,7 @@ TEST_CASE("matvec access pattern: coalescing, conflicts of the blog's tile, traf
     CHECK(ga.efficiency == doctest::Approx(1.0));
     CHECK(a.blocks == 32 * 16);
     CHECK(a.loads_in_flight_per_thread == 2);
-    CHECK(t.access_pattern(stream(256, 4, 4, 8, 16, MatvecXStage::ldg, 1), p, h100).loads_in_flight_per_thread == 12);
+    CHECK(t.hooks.access_pattern(stream(256, 4, 4, 8, 16, MatvecXStage::ldg, 1), p, h100).loads_in_flight_per_thread == 12);
     CHECK(a.bytes_per_load == 16);
     REQUIRE(a.arrays.size() == 4); // A, x, y, partial sums
     CHECK(a.arrays[0].requested_bytes == doctest::Approx(a.arrays[0].footprint_bytes));
@@ -303,7 +304,7 @@ TEST_CASE("matvec access pattern: coalescing, conflicts of the blog's tile, traf
   }
   {  // row-major stream, 4 threads per row, float4: 64 contiguous bytes per row, 8 rows per warp.
     const Problem p = problem(8192, 8192, MatvecLayout::row);
-    const AccessPattern a = t.access_pattern(stream(256, 4, 4, 4, 1), p, h100);
+    const AccessPattern a = t.hooks.access_pattern(stream(256, 4, 4, 4, 1), p, h100);
     const auto ga = model::analyze_global(warp_access(a.global[0], 1, 3));
     CHECK(ga.sectors == 16);
     CHECK(ga.efficiency == doctest::Approx(1.0));
@@ -313,7 +314,7 @@ TEST_CASE("matvec access pattern: coalescing, conflicts of the blog's tile, traf
     CAPTURE(static_cast<int>(layout));
     const Problem p = problem(4096, 4096, layout);
     const auto conflicts = [&](std::int64_t pad) {
-      const AccessPattern a = t.access_pattern(tiled(32, pad, 1), p, h100);
+      const AccessPattern a = t.hooks.access_pattern(tiled(32, pad, 1), p, h100);
       return model::replay_block(a.shared, 1, model::BankConfig::fixed_4byte());
     };
     const auto unpadded = conflicts(0), padded = conflicts(1);
@@ -322,7 +323,7 @@ TEST_CASE("matvec access pattern: coalescing, conflicts of the blog's tile, traf
     int worst = 0;
     for (const auto& i : unpadded.per_instruction) worst = std::max(worst, i.worst_ways);
     CHECK(worst == 32);
-    const AccessPattern a = t.access_pattern(tiled(32, 1, 1), p, h100);
+    const AccessPattern a = t.hooks.access_pattern(tiled(32, 1, 1), p, h100);
     CHECK(model::analyze_global(warp_access(a.global[0], 0, 5)).efficiency == doctest::Approx(1.0));
   }
   // Every access of every configuration is aligned to its width (the hardware faults otherwise).
@@ -332,7 +333,7 @@ TEST_CASE("matvec access pattern: coalescing, conflicts of the blog's tile, traf
       const search::Space s = t.space(p, h100);
       for (const auto& c : s.enumerate()) {
         CAPTURE(s.format(c));
-        const AccessPattern a = t.access_pattern(c, p, h100);
+        const AccessPattern a = t.hooks.access_pattern(c, p, h100);
         bool aligned = true;
         for (const auto& g : a.global)
           for (int w = 0; w < a.block_threads / 32; ++w)
@@ -359,7 +360,7 @@ TEST_CASE("matvec note: what the blog's kernel and its padding cost") {
   CHECK(templates::matvec_note(p, {}).empty());
   TuningResult r;
   r.problem = p;
-  r.space = templates::matvec().space(p, h100_like());
+  r.space = templates::matvec_description().space(p, h100_like());
   auto eval = [&](const search::Config& c, double seconds) {
     Evaluation e;
     e.config = c;
@@ -369,9 +370,9 @@ TEST_CASE("matvec note: what the blog's kernel and its padding cost") {
     return e;
   };
   r.evaluations = {eval(stream(256, 4, 4, 8, 16), 90e-6), eval(tiled(32, 1, 1), 400e-6)};
-  CHECK(templates::matvec().explain(r).find("4.4x") != std::string::npos);
+  CHECK(templates::matvec_description().hooks.explain(r).find("4.4x") != std::string::npos);
   r.evaluations = {eval(stream(256, 4, 4, 8, 16), 90e-6)};
-  CHECK(templates::matvec().explain(r).empty());
+  CHECK(templates::matvec_description().hooks.explain(r).empty());
 }
 
 TEST_CASE("cuBLAS loader: finds the library or says which files it tried") {
@@ -390,7 +391,7 @@ TEST_CASE("cuBLAS loader: finds the library or says which files it tried") {
 }
 
 TEST_CASE("every matvec candidate compiles for sm_90, without local memory") {
-  const auto& t = templates::matvec();
+  const auto& t = templates::matvec_description();
   // Candidates that differ only in splits share a binary (the split count is
   // gridDim.y): compile each distinct kernel once, over both layouts and
   // sizes that open every vector width.
@@ -406,9 +407,9 @@ TEST_CASE("every matvec candidate compiles for sm_90, without local memory") {
       const Problem p = problem(m, n, layout);
       const search::Space space = t.space(p, h100_like());
       for (const auto& c : space.enumerate()) {
-        const LaunchSpec l = t.launch(c, p);
+        const LaunchSpec l = t.launch(c, p, h100_like());
         if (!seen.insert(l.name_expression).second) continue;
-        jobs.push_back({format_problem(p) + " " + space.format(c), pool.submit(compile_request(t, l, 90))});
+        jobs.push_back({format_problem(p) + " " + space.format(c), pool.submit(t.compile_request(l, 90))});
       }
     }
   }

@@ -52,8 +52,8 @@ TEST_CASE("top-k cut-off: a prediction below its bound turns the cut-off off") {
 TEST_CASE("the model's time does not fall as registers rise, on every filter and aos_soa config") {
   for (const char* target_name : {"k20", "h100-sxm", "t4"}) {
     const Target& target = catalog().find(target_name);
-    for (const KernelTemplate* kernel : std::vector<const KernelTemplate*>{&templates::filter(), &templates::aos_soa()}) {
-      const Problem problem = complete_problem(kernel->problem_parameters(), {{"n", 1 << 22}});
+    for (const KernelDescription* kernel : std::vector<const KernelDescription*>{&templates::filter_description(), &templates::aos_soa_description()}) {
+      const Problem problem = complete_problem(kernel->problem, {{"n", 1 << 22}});
       const auto space = kernel->space(problem, target);
       for (const auto& config : space.enumerate()) {
         CAPTURE(target_name);
@@ -79,7 +79,7 @@ TEST_CASE("the model's time does not fall as registers rise, on every filter and
 TEST_CASE("a bounded modeled grid ranks its top k exactly as the exhaustive one") {
   const auto cache = std::filesystem::temp_directory_path() / ("memtune-bounded-" + std::to_string(std::random_device{}()));
   const Target& k20 = catalog().find("k20");
-  const auto& kernel = templates::aos_soa();
+  const auto& kernel = templates::aos_soa_description();
   const Problem problem{{"n", 1 << 20}, {"op", 0}};
   TuneOptions options;
   options.cache_folder = cache;

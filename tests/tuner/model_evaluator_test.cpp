@@ -13,14 +13,14 @@ using namespace memtune;
 
 namespace {
 
-Evaluation predict(const KernelTemplate& kernel, const Problem& problem, const Target& target, const std::string& config) {
+Evaluation predict(const KernelDescription& kernel, const Problem& problem, const Target& target, const std::string& config) {
   const search::Space space = kernel.space(problem, target);
   for (const search::Config& c : space.enumerate()) {
     if (space.format(c) != config) continue;
     Evaluation e;
     e.config = c;
     e.resources.registers = 32; // fixed: occupancy must not depend on a compile here
-    e.dynamic_smem_bytes = kernel.launch(c, problem).dynamic_smem_bytes;
+    e.dynamic_smem_bytes = kernel.launch(c, problem, target).dynamic_smem_bytes;
     predict_candidate(e, kernel, problem, target, kernel.bytes_moved(problem));
     return e;
   }
@@ -32,8 +32,8 @@ Evaluation predict(const KernelTemplate& kernel, const Problem& problem, const T
 
 TEST_CASE("a grid smaller than the GPU is latency-bound by its own threads, not by a full SM's") {
   const Target h100 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("h100-sxm");
-  const auto& mv = templates::matvec();
-  const Problem problem = complete_problem(mv.problem_parameters(), {{"rows", 8192}, {"cols", 8192}});
+  const auto& mv = templates::matvec_description();
+  const Problem problem = complete_problem(mv.problem, {{"rows", 8192}, {"cols", 8192}});
   // Column-major, one thread per row and no split: 8192 threads, 64 blocks of
   // 128 for 132 SMs. Measured on the H100: 1648 us; with 16 splits: 102 us.
   const std::string common = "kernel=stream block_size=128 threads_per_row=1 vec=4 unroll=1 prefetch=0 x_stage=ldg pad=0";
@@ -50,8 +50,8 @@ TEST_CASE("a grid smaller than the GPU is latency-bound by its own threads, not 
 
 TEST_CASE("filter stores: 4 scalar stores to the same 4 lines combine, 4 float2 stores over 8 lines do not") {
   const Target h100 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("h100-sxm");
-  const auto& f = templates::filter();
-  const Problem problem = complete_problem(f.problem_parameters(), {{"n", 1 << 24}});
+  const auto& f = templates::filter_description();
+  const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
   // Nsight Compute on the H100 (docs/results-h100.md): 0.72 M and 1.80 M L2
   // write requests; 47.6 us and 82.9 us.
   const Evaluation combined = predict(f, problem, h100, "block_size=128 packing=1 items=4 vec=1 align=0");
@@ -70,8 +70,8 @@ TEST_CASE("filter stores: 4 scalar stores to the same 4 lines combine, 4 float2 
 
 TEST_CASE("aos stores: the fields of one struct combine because the kernel stores them one after another") {
   const Target h100 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("h100-sxm");
-  const auto& a = templates::aos_soa();
-  const Problem problem = complete_problem(a.problem_parameters(), {{"n", 1 << 24}, {"op", 1}, {"fields", 3}});
+  const auto& a = templates::aos_soa_description();
+  const Problem problem = complete_problem(a.problem, {{"n", 1 << 24}, {"op", 1}, {"fields", 3}});
   // Measured on the H100: 95-97 us for aos items 1 and 2, as fast as soa.
   const Evaluation aos = predict(a, problem, h100, "layout=aos block_size=256 items=2");
   REQUIRE(aos.model.has_value());

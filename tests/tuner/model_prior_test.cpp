@@ -16,8 +16,8 @@ using namespace memtune;
 TEST_CASE("model_prior is the log of model_lower_bound's time on every valid config") {
   const auto catalog = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR);
   const Target& h100 = catalog.find("h100-sxm");
-  const templates::FilterTemplate filter;
-  const Problem problem = complete_problem(filter.problem_parameters(), {{"n", 1 << 24}, {"taps", 21}});
+  const KernelDescription& filter = templates::filter_description();
+  const Problem problem = complete_problem(filter.problem, {{"n", 1 << 24}, {"taps", 21}});
   const search::Space space = filter.space(problem, h100);
   const auto prior = model_prior(filter, problem, h100, space);
   double slowest = -1e300;

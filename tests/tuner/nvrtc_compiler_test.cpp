@@ -20,7 +20,7 @@ Target target_for(int cc) {
 } // namespace
 
 TEST_CASE("every filter candidate compiles for sm_90 and sm_75, with resources reported") {
-  const auto& filter = templates::filter();
+  const auto& filter = templates::filter_description();
   const Problem problem{{"n", 1000003}, {"taps", 21}};
   for (int cc : {90, 75}) {
     CAPTURE(cc);
@@ -29,7 +29,7 @@ TEST_CASE("every filter candidate compiles for sm_90 and sm_75, with resources r
     REQUIRE(configs.size() >= 100);
     CompilePool pool(nullptr);
     std::vector<std::future<CompileResult>> results;
-    for (const auto& c : configs) results.push_back(pool.submit(compile_request(filter, filter.launch(c, problem), cc)));
+    for (const auto& c : configs) results.push_back(pool.submit(filter.compile_request(filter.launch(c, problem, target_for(cc)), cc)));
     for (std::size_t i = 0; i < configs.size(); ++i) {
       CAPTURE(space.format(configs[i]));
       const CompileResult r = results[i].get();

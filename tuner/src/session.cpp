@@ -37,6 +37,7 @@ Choice Session::load(const KernelDescription& kernel, const Problem& given, cons
   c.origin = std::move(origin);
   c.rationale = std::move(rationale);
   c.launch = kernel.launch(config, problem, target_);
+  c.target = target_;
   const CompileCache cache(CompileCache::default_folder());
   const CompileResult compiled = compile_cached(kernel.compile_request(c.launch, target_.compute_capability()), &cache);
   if (!compiled.ok) throw std::runtime_error("configuration " + space.format(config) + " does not compile:\n" + compiled.log);

@@ -11,9 +11,9 @@ int main() {
   t.max_threads_per_block = 1024;
   t.smem_per_block_optin = 227 * 1024;
   const memtune::Problem p{{"n", 1000}, {"taps", 21}};
-  const auto& f = memtune::templates::filter();
+  const auto& f = memtune::templates::filter_description();
   const auto configs = f.space(p, t).enumerate();
-  const auto result = memtune::nvrtc_compile(memtune::compile_request(f, f.launch(configs.front(), p), 90));
+  const auto result = memtune::nvrtc_compile(f.compile_request(f.launch(configs.front(), p, t), 90));
   std::cout << configs.size() << " configurations; first compiles: " << (result.ok ? "yes" : "no") << "\n";
   return result.ok && !configs.empty() ? 0 : 1;
 }

@@ -27,6 +27,7 @@ struct Choice {
   std::string origin;     // "profile", "profile (nearest size)", "tuned", "MEMTUNE_CONFIG", "default"
   std::string rationale;  // why this configuration (from the tuning run or the profile)
   LaunchSpec launch;      // grid/block/shared memory for the problem it was chosen for
+  Target target;          // the GPU it was loaded for (a launch at another problem size evaluates on it)
   std::shared_ptr<cuda::Module> module;
   CUfunction function = nullptr;
 };

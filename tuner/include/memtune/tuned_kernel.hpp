@@ -3,7 +3,7 @@
 //
 //   memtune::Session session;                                   // the local GPU
 //   memtune::ProfileStore store{"app.memtune.json"};
-//   memtune::TunedKernel<const float*, float*> fir(session, memtune::templates::filter(), &store);
+//   memtune::TunedKernel<const float*, float*> fir(session, memtune::templates::filter_description(), &store);
 //   fir.set_constant("memtune_filter_taps", my_taps);           // the application's coefficients
 //   fir(stream, {{"n", n}, {"taps", 21}}, d_in, d_out);         // the caller's buffers, in argument order
 //   std::cout << fir.choice({{"n", n}, {"taps", 21}}).rationale;

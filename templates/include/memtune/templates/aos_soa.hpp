@@ -9,7 +9,6 @@
 // struct array: AoS is [n][F]; SoA is F arrays of n at a pitch of
 // aos_soa_pitch(n) floats.
 #include <memtune/description/kernel_description.hpp>
-#include <memtune/kernel_template.hpp>
 
 #include <cstdint>
 #include <map>
@@ -25,26 +24,6 @@ enum class AosSoaLayout : std::int64_t { aos = 0, soa = 1, aos_ldg = 2, aos_smem
 // The labels of the `op` problem parameter and the `layout` axis, by value.
 const std::vector<std::string>& aos_soa_op_labels();
 const std::vector<std::string>& aos_soa_layout_labels();
-
-class AosSoaTemplate final : public KernelTemplate {
-public:
-  [[nodiscard]] std::string name() const override { return "aos_soa"; }
-  [[nodiscard]] std::string description() const override;
-  [[nodiscard]] std::vector<ProblemParameter> problem_parameters() const override;
-  [[nodiscard]] const std::string& source() const override;
-  [[nodiscard]] std::string source_name() const override { return "aos_soa.cu"; }
-  [[nodiscard]] search::Space space(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] LaunchSpec launch(const search::Config& config, const Problem& problem) const override;
-  [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] std::uint64_t bytes_moved(const Problem& problem) const override;
-  [[nodiscard]] AccessPattern access_pattern(const search::Config& config, const Problem& problem,
-                                             const Target& target) const override;
-  [[nodiscard]] std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const override;
-  // What switching layout buys: aos_soa_layout_note over each layout's best.
-  [[nodiscard]] std::string explain(const TuningResult& result) const override;
-};
-
-const AosSoaTemplate& aos_soa();
 
 // The aos_soa as a kernel description (templates/aos_soa/aos_soa.cpp).
 const KernelDescription& aos_soa_description();

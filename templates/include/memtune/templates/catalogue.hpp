@@ -1,16 +1,11 @@
 #pragma once
 // The templates memtune ships, by name.
 #include <memtune/description/kernel_description.hpp>
-#include <memtune/kernel_template.hpp>
 
 #include <string>
 #include <vector>
 
 namespace memtune::templates {
-
-std::vector<const KernelTemplate*> all();
-// Throws std::invalid_argument listing the known names.
-const KernelTemplate& find(const std::string& name);
 
 // Every built-in template's kernel description, in catalogue order
 // (templates/catalogue.cmake; defined by the generated registry).

@@ -12,7 +12,6 @@
 // SM __launch_bounds__ asks for: the register cap). Shared rows are always
 // padded (see fdtd.cu: PAD), so the x halo's column stores are conflict-free.
 #include <memtune/description/kernel_description.hpp>
-#include <memtune/kernel_template.hpp>
 
 #include <cstdint>
 #include <span>
@@ -20,27 +19,6 @@
 #include <vector>
 
 namespace memtune::templates {
-
-class FdtdTemplate final : public KernelTemplate {
-public:
-  [[nodiscard]] std::string name() const override { return "fdtd"; }
-  [[nodiscard]] std::string description() const override;
-  [[nodiscard]] std::vector<ProblemParameter> problem_parameters() const override;
-  [[nodiscard]] const std::string& source() const override;
-  [[nodiscard]] std::string source_name() const override { return "fdtd.cu"; }
-  [[nodiscard]] search::Space space(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] LaunchSpec launch(const search::Config& config, const Problem& problem) const override;
-  [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] std::uint64_t bytes_moved(const Problem& problem) const override;
-  [[nodiscard]] AccessPattern access_pattern(const search::Config& config, const Problem& problem,
-                                             const Target& target) const override;
-  [[nodiscard]] std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const override;
-  // The best candidate of each block shape: its time, warps/SM and what
-  // limits them (the occupancy story of the article).
-  [[nodiscard]] std::string explain(const TuningResult& result) const override;
-};
-
-const FdtdTemplate& fdtd();
 
 // The fdtd as a kernel description (templates/fdtd/fdtd.cpp).
 const KernelDescription& fdtd_description();

@@ -8,30 +8,11 @@
 // (floats per global access), align (16-byte aligned staged tile), and
 // bank_mode on targets that have one (Kepler).
 #include <memtune/description/kernel_description.hpp>
-#include <memtune/kernel_template.hpp>
 
 #include <span>
 #include <vector>
 
 namespace memtune::templates {
-
-class FilterTemplate final : public KernelTemplate {
-public:
-  [[nodiscard]] std::string name() const override { return "filter"; }
-  [[nodiscard]] std::string description() const override;
-  [[nodiscard]] std::vector<ProblemParameter> problem_parameters() const override;
-  [[nodiscard]] const std::string& source() const override;
-  [[nodiscard]] std::string source_name() const override { return "filter.cu"; }
-  [[nodiscard]] search::Space space(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] LaunchSpec launch(const search::Config& config, const Problem& problem) const override;
-  [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] std::uint64_t bytes_moved(const Problem& problem) const override;
-  [[nodiscard]] AccessPattern access_pattern(const search::Config& config, const Problem& problem,
-                                             const Target& target) const override;
-  [[nodiscard]] std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const override;
-};
-
-const FilterTemplate& filter();
 
 // The filter as a kernel description (templates/filter/filter.cpp).
 const KernelDescription& filter_description();

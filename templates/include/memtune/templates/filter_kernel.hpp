@@ -1,7 +1,7 @@
 #pragma once
 // Launching a tuned filter on the application's own data.
 //
-//   memtune::Choice choice = session.tune_or_load(memtune::templates::filter(), {{"n", n}, {"taps", 21}}, store);
+//   memtune::Choice choice = session.tune_or_load(memtune::templates::filter_description(), {{"n", n}, {"taps", 21}}, store);
 //   memtune::templates::FilterKernel fir(choice, my_taps);  // copies taps to constant memory
 //   fir.launch(stream, d_in, d_out, n);
 #include <memtune/session.hpp>

@@ -10,7 +10,6 @@
 // (tiled), splits (the columns split across blocks, with a deterministic
 // single-launch finish). Baseline: "cublas" (cublasSgemv, loaded at run time).
 #include <memtune/description/kernel_description.hpp>
-#include <memtune/kernel_template.hpp>
 
 #include <cstdint>
 #include <map>
@@ -28,28 +27,6 @@ enum class MatvecXStage : std::int64_t { ldg = 0, smem = 1 };
 const std::vector<std::string>& matvec_layout_labels();
 const std::vector<std::string>& matvec_kernel_labels();
 const std::vector<std::string>& matvec_x_stage_labels();
-
-class MatvecTemplate final : public KernelTemplate {
-public:
-  [[nodiscard]] std::string name() const override { return "matvec"; }
-  [[nodiscard]] std::string description() const override;
-  [[nodiscard]] std::vector<ProblemParameter> problem_parameters() const override;
-  [[nodiscard]] const std::string& source() const override;
-  [[nodiscard]] std::string source_name() const override { return "matvec.cu"; }
-  [[nodiscard]] search::Space space(const Problem& problem, const Target& target) const override;
-  [[nodiscard]] LaunchSpec launch(const search::Config& config, const Problem& problem) const override;
-  [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const override;
-  // A once, x once, y once: 4 (rows cols + cols + rows) bytes.
-  [[nodiscard]] std::uint64_t bytes_moved(const Problem& problem) const override;
-  [[nodiscard]] AccessPattern access_pattern(const search::Config& config, const Problem& problem,
-                                             const Target& target) const override;
-  [[nodiscard]] std::unique_ptr<Workload> make_workload(const Problem& problem, std::uint64_t seed) const override;
-  [[nodiscard]] std::vector<std::string> baselines() const override { return {"cublas"}; }
-  // What the blog's tiled kernel and its padding cost against the stream kernel.
-  [[nodiscard]] std::string explain(const TuningResult& result) const override;
-};
-
-const MatvecTemplate& matvec();
 
 // The matvec as a kernel description (templates/matvec/matvec.cpp). Its
 // buffers, in matvec.cu's order: A, x, y, then the scalars M, N, chunk, then

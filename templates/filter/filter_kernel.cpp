@@ -17,11 +17,11 @@ FilterKernel::FilterKernel(Choice choice, std::span<const float> taps)
 }
 
 void FilterKernel::launch(CUstream stream, CUdeviceptr in, CUdeviceptr out, std::int64_t n) const {
-  const Problem problem = complete_problem(filter().problem_parameters(), {{"n", n}, {"taps", taps_}});
+  const Problem problem = filter_description().complete({{"n", n}, {"taps", taps_}});
   if ((in | out) % 16 != 0 && choice_.config.at("vec") > 1)
     throw std::invalid_argument("filter: in/out must be 16-byte aligned for vec=" +
                                 std::to_string(choice_.config.at("vec")));
-  const LaunchSpec l = filter().launch(choice_.config, problem);
+  const LaunchSpec l = filter_description().launch(choice_.config, problem, choice_.target);
   int n_arg = static_cast<int>(n);
   int seg_arg = static_cast<int>(filter_segment_length(n, choice_.config.at("packing")));
   void* args[] = {&in, &out, &n_arg, &seg_arg};

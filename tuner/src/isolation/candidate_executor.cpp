@@ -24,6 +24,7 @@ public:
     if (!cuda::driver_available())
       throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason());
     launcher_.emplace(kernel, problem, LauncherOptions{options.device, options.seed, options.measure, cache});
+    launcher_->prepare_inputs();
   }
 
   const Target& target() const override { return launcher_->target(); }
@@ -90,6 +91,7 @@ public:
       try {
         done = setup_done_from_json(pool_->call(slot, to_json(request), blob, kSetupTimeout).message);
       } catch (const WorkerError& e) {
+        if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what()); // as in this process
         throw ContextLost{std::string("the worker could not set the run up: ") + e.what()};
       }
       if (slot == 0) {

@@ -88,21 +88,37 @@ std::string explain_cuda_error(CUresult code) {
 struct CandidateLauncher::State {
   const KernelDescription& description;
   Problem problem;
+  LauncherOptions options;
   cuda::Context context;
   Target target;
-  DescribedWorkload workload;
-  Timer timer;
+  std::optional<DescribedWorkload> workload_;
+  std::optional<Timer> timer_;
 
-  State(const KernelDescription& d, const Problem& problem_, const LauncherOptions& o)
-      : description(d), problem(d.complete(problem_)), context(o.device), target(with_catalogue_figures(local_target(o.device))),
-        workload(d, problem, target, o.seed), timer(target.l2_bytes, o.measure) {
-    workload.upload({target.compute_capability(), o.cache});
+  State(const KernelDescription& d, const Problem& given, const LauncherOptions& o)
+      : description(d), problem(d.complete(given)), options(o), context(o.device),
+        target(with_catalogue_figures(local_target(o.device))) {}
+
+  void prepare() {
+    if (workload_) return;
+    workload_.emplace(description, problem, target, options.seed);
+    workload_->upload({target.compute_capability(), options.cache});
+    timer_.emplace(target.l2_bytes, options.measure);
+  }
+  DescribedWorkload& workload() {
+    prepare();
+    return *workload_;
+  }
+  Timer& timer() {
+    prepare();
+    return *timer_;
   }
 };
 
 CandidateLauncher::CandidateLauncher(const KernelDescription& description, const Problem& problem,
                                      const LauncherOptions& options)
     : state_(std::make_unique<State>(description, problem, options)) {}
+
+void CandidateLauncher::prepare_inputs() { state_->prepare(); }
 
 CandidateLauncher::~CandidateLauncher() = default;
 
@@ -114,7 +130,7 @@ ReferenceOutcome CandidateLauncher::run_reference(const LaunchRequest& r, bool t
   const std::string what = s.description.verify.mode == VerifySpec::Mode::reference_config
                                ? "the reference configuration" : "the reference kernel";
   try {
-    out.error = launch_reference(what, r.config, r.launch, r.cubin, r.lowered_name, s.workload, s.timer.stream());
+    out.error = launch_reference(what, r.config, r.launch, r.cubin, r.lowered_name, s.workload(), s.timer().stream());
     if (out.error || !time_it) return out;
     // One more launch, events around it: the yardstick of the watchdog's limit, not a measurement.
     cuda::Module module(std::vector<char>(r.cubin.begin(), r.cubin.end()));
@@ -123,15 +139,15 @@ ReferenceOutcome CandidateLauncher::run_reference(const LaunchRequest& r, bool t
     if (r.launch.dynamic_smem_bytes > kDefaultDynamicSmemLimit)
       MEMTUNE_CU(cu.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                        static_cast<int>(r.launch.dynamic_smem_bytes)));
-    std::vector<void*> args = s.workload.kernel_args(r.config);
-    s.workload.prepare(module.get(), r.config);
-    s.workload.before_launch(s.timer.stream());
+    std::vector<void*> args = s.workload().kernel_args(r.config);
+    s.workload().prepare(module.get(), r.config);
+    s.workload().before_launch(s.timer().stream());
     cuda::Event start, stop;
-    start.record(s.timer.stream());
+    start.record(s.timer().stream());
     const LaunchSpec& l = r.launch;
     MEMTUNE_CU(cu.cuLaunchKernel(fn, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y, l.block.z,
-                                 static_cast<unsigned>(l.dynamic_smem_bytes), s.timer.stream(), args.data(), nullptr));
-    stop.record(s.timer.stream());
+                                 static_cast<unsigned>(l.dynamic_smem_bytes), s.timer().stream(), args.data(), nullptr));
+    stop.record(s.timer().stream());
     stop.synchronize();
     out.time_s = cuda::elapsed_seconds(start, stop);
   } catch (const cuda::DriverError& e) {
@@ -147,8 +163,8 @@ double CandidateLauncher::prepare_expected(const search::Config& config) {
   State& s = *state_;
   const auto start = std::chrono::steady_clock::now();
   try {
-    (void)s.workload.kernel_args(config);
-    (void)s.workload.verify(s.timer.stream()); // the outputs hold nothing yet: only the expected values matter
+    (void)s.workload().kernel_args(config);
+    (void)s.workload().verify(s.timer().stream()); // the outputs hold nothing yet: only the expected values matter
   } catch (const cuda::DriverError& e) {
     if (e.is_sticky()) throw;
     return 0.0; // the first candidate that needs them meets the same error, and reports it
@@ -158,7 +174,7 @@ double CandidateLauncher::prepare_expected(const search::Config& config) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-CopyCeiling CandidateLauncher::measure_ceiling(std::size_t bytes) { return measure_copy_ceiling(state_->timer, bytes); }
+CopyCeiling CandidateLauncher::measure_ceiling(std::size_t bytes) { return measure_copy_ceiling(state_->timer(), bytes); }
 
 LaunchOutcome CandidateLauncher::run(const LaunchRequest& c) {
   State& s = *state_;
@@ -191,8 +207,8 @@ LaunchOutcome CandidateLauncher::run(const LaunchRequest& c) {
 
     std::vector<void*> args;
     try {
-      args = s.workload.kernel_args(c.config);
-      s.workload.prepare(module.get(), c.config);
+      args = s.workload().kernel_args(c.config);
+      s.workload().prepare(module.get(), c.config);
     } catch (const std::invalid_argument& err) {
       return failed(std::move(o), Status::launch_failed, err.what());
     }
@@ -202,24 +218,24 @@ LaunchOutcome CandidateLauncher::run(const LaunchRequest& c) {
     };
 
     // Correctness first, on a poisoned output.
-    s.workload.poison(s.timer.stream());
-    launch(s.timer.stream());
-    Verification v = s.workload.verify(s.timer.stream());
+    s.workload().poison(s.timer().stream());
+    launch(s.timer().stream());
+    Verification v = s.workload().verify(s.timer().stream());
     o.max_abs_error = v.max_abs_error;
     if (!v.ok) return failed(std::move(o), Status::wrong_result, describe_wrong(v));
 
     try {
       // An inout buffer is refilled before every sample, outside the timed region.
       std::function<void(CUstream)> refill;
-      if (s.workload.refills_before_launch()) refill = [&](CUstream stream) { s.workload.before_launch(stream); };
-      o.timing = s.timer.time(launch, refill);
+      if (s.workload().refills_before_launch()) refill = [&](CUstream stream) { s.workload().before_launch(stream); };
+      o.timing = s.timer().time(launch, refill);
     } catch (const Timeout& t) {
       o.gpu_busy = true; // the launch may still be running
       return failed(std::move(o), Status::timeout, t.what());
     }
     // The last timed launch must be as right as the first: a race, or state
     // kept from one launch to the next, shows here.
-    v = s.workload.verify(s.timer.stream());
+    v = s.workload().verify(s.timer().stream());
     o.max_abs_error = std::max(o.max_abs_error, v.max_abs_error);
     if (!v.ok)
       return failed(std::move(o), Status::wrong_result,
@@ -239,7 +255,7 @@ BaselineResult CandidateLauncher::baseline(const std::string& name, std::uint64_
   b.name = name;
   try {
     s.context.make_current(); // libraries on the runtime API adopt the current context
-    const BaselineContext buffers{s.problem, [&](const std::string& buffer) { return s.workload.buffer(buffer); }};
+    const BaselineContext buffers{s.problem, [&](const std::string& buffer) { return s.workload().buffer(buffer); }};
     std::unique_ptr<Baseline> baseline = s.description.hooks.baselines.at(name)(buffers);
     b.description = baseline->description();
     b.available = baseline->available();
@@ -247,16 +263,16 @@ BaselineResult CandidateLauncher::baseline(const std::string& name, std::uint64_
       b.message = baseline->unavailable_reason();
       return b;
     }
-    s.workload.poison(s.timer.stream());
-    baseline->launch(s.timer.stream());
-    const Verification v = s.workload.verify(s.timer.stream());
+    s.workload().poison(s.timer().stream());
+    baseline->launch(s.timer().stream());
+    const Verification v = s.workload().verify(s.timer().stream());
     b.max_abs_error = v.max_abs_error;
     b.verified = v.ok;
     if (!v.ok) {
       b.message = "wrong result: " + describe_wrong(v);
       return b;
     }
-    b.timing = s.timer.time([&](CUstream stream) { baseline->launch(stream); });
+    b.timing = s.timer().time([&](CUstream stream) { baseline->launch(stream); });
     b.gbps = static_cast<double>(bytes_moved) / b.timing->median_s / 1e9;
   } catch (const cuda::DriverError& err) {
     if (err.is_sticky()) throw;

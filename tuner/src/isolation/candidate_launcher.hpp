@@ -22,6 +22,7 @@
 
 #include <memory>
 #include <optional>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -67,16 +68,20 @@ struct LauncherOptions {
 
 class CandidateLauncher {
 public:
-  // Creates the context on `device`, reads the target from the driver
-  // (completed from the catalogue), fills and uploads the inputs. Throws
-  // cuda::DriverUnavailable / cuda::DriverError when the GPU cannot be used,
-  // std::invalid_argument for a problem the description cannot fill.
+  // Creates the context on `device` and reads the target from the driver
+  // (completed from the catalogue). Throws cuda::DriverUnavailable /
+  // cuda::DriverError when the GPU cannot be used.
   CandidateLauncher(const KernelDescription& description, const Problem& problem, const LauncherOptions& options);
   ~CandidateLauncher();
   CandidateLauncher(const CandidateLauncher&) = delete;
   CandidateLauncher& operator=(const CandidateLauncher&) = delete;
 
   [[nodiscard]] const Target& target() const;
+  // Fills and uploads the inputs and allocates the Timer's buffers; the first
+  // call that needs them does it otherwise. A worker does it right after it
+  // said ready, while the tuning process prepares the search. Throws
+  // std::invalid_argument for a problem the description cannot fill.
+  void prepare_inputs();
 
   // Reference modes: launches the compiled reference on a poisoned output and
   // keeps its outputs as the expected values; with `time_it`, also times one

@@ -41,7 +41,18 @@ public:
             std::chrono::duration<double>(std::chrono::steady_clock::now() - began_).count()};
   }
 
+  void after_ready() override {
+    try {
+      launcher_->prepare_inputs();
+    } catch (const std::invalid_argument& e) {
+      deferred_.emplace(WorkerError::Kind::argument, e.what());
+    } catch (const std::exception& e) {
+      deferred_.emplace(WorkerError::Kind::setup, e.what());
+    }
+  }
+
   SetupDone setup(const SetupRequest& request) override {
+    if (deferred_) throw *deferred_;
     SetupDone done;
     if (request.reference) {
       const ReferenceOutcome r = launcher_->run_reference(*request.reference, request.time_reference);
@@ -95,6 +106,7 @@ private:
   const KernelDescription* description_ = nullptr;
   std::optional<CompileCache> cache_;
   std::optional<CandidateLauncher> launcher_;
+  std::optional<WorkerError> deferred_; // from after_ready, for the next request
 };
 
 } // namespace

@@ -25,6 +25,7 @@ const char* kind_name(WorkerError::Kind k) {
   switch (k) {
   case WorkerError::Kind::no_device: return "no_device";
   case WorkerError::Kind::description: return "description";
+  case WorkerError::Kind::argument: return "argument";
   case WorkerError::Kind::setup: return "setup";
   case WorkerError::Kind::protocol: return "protocol";
   }
@@ -227,7 +228,8 @@ json error_json(const WorkerError& e) { return {{"type", "error"}, {"kind", kind
 WorkerError error_from_json(const json& j) {
   const std::string kind = j.at("kind").get<std::string>();
   WorkerError::Kind k = WorkerError::Kind::protocol;
-  for (auto candidate : {WorkerError::Kind::no_device, WorkerError::Kind::description, WorkerError::Kind::setup})
+  for (auto candidate : {WorkerError::Kind::no_device, WorkerError::Kind::description, WorkerError::Kind::argument,
+                         WorkerError::Kind::setup})
     if (kind == kind_name(candidate)) k = candidate;
   return {k, j.at("message").get<std::string>()};
 }

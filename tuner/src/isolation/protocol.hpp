@@ -60,7 +60,7 @@ struct Ready {
 
 // Why a worker cannot serve: no GPU, a description it cannot rebuild, ...
 struct WorkerError : std::runtime_error {
-  enum class Kind { no_device, description, setup, protocol };
+  enum class Kind { no_device, description, argument, setup, protocol };
   WorkerError(Kind k, const std::string& message) : std::runtime_error(message), kind(k) {}
   Kind kind;
 };

@@ -11,6 +11,9 @@ public:
   virtual ~WorkerBackend() = default;
   // Throws WorkerError (no GPU, a description it cannot rebuild, ...).
   virtual Ready start(const Hello& hello) = 0;
+  // Right after ready is sent: work that overlaps the tuning process's (the
+  // inputs). A failure is kept and thrown by the next request.
+  virtual void after_ready() {}
   virtual SetupDone setup(const SetupRequest& request) = 0;
   virtual LaunchOutcome run(const LaunchRequest& request) = 0;
   virtual BaselineResult baseline(const std::string& name, std::uint64_t bytes_moved) = 0;

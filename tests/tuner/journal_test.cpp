@@ -5,6 +5,7 @@
 // uninterrupted one did, none of it twice.
 #include "search_loop.hpp"
 
+#include "asset_description.hpp"
 #include "catalogue_target.hpp"
 
 #include <memtune/description/description_json.hpp>
@@ -24,9 +25,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const KernelDescription& journal_space() {
-  static const KernelDescription d = load_description(fs::path(MEMTUNE_TEST_ASSETS_DIR) / "descriptions/journal_space.json");
-  return d;
+const KernelDescription& journal_space() { return asset_description("journal_space.json"); }
+
+// The result of a grid run of journal_space before its first candidate, and
+// its options: what a journal's header is made of.
+struct RunStart {
+  TuneOptions options;
+  TuningResult result;
+  [[nodiscard]] nlohmann::json header() const { return journal_header(result, options); }
+};
+
+RunStart grid_run_start() {
+  RunStart s;
+  s.options.strategy = "grid";
+  s.options.seed = 7;
+  s.result = new_tuning_result(journal_space(), journal_space().complete({}), catalogue_target("h100-sxm"), s.options, true);
+  return s;
 }
 
 fs::path fresh_file(const std::string& name) {
@@ -168,10 +182,9 @@ TEST_CASE("resuming refuses another run's journal, naming the field that differs
   (void)run_loop("grid", 3, file);
   const Target& target = catalogue_target("h100-sxm");
   const KernelDescription& d = journal_space();
-  TuneOptions o;
-  o.strategy = "grid";
-  o.seed = 7;
-  TuningResult r = new_tuning_result(d, d.complete({}), target, o, true);
+  RunStart start = grid_run_start();
+  TuneOptions& o = start.options;
+  const TuningResult& r = start.result;
 
   SUBCASE("another seed") {
     o.seed = 8;
@@ -212,15 +225,11 @@ TEST_CASE("resuming refuses another run's journal, naming the field that differs
 
 TEST_CASE("a journal that is not one, or damaged in the middle, is refused by line; a cut-off last line is dropped") {
   const fs::path file = fresh_file("damaged.journal");
-  const Target& target = catalogue_target("h100-sxm");
-  const KernelDescription& d = journal_space();
-  TuneOptions o;
-  o.strategy = "grid";
-  o.seed = 7;
-  TuningResult r = new_tuning_result(d, d.complete({}), target, o, true);
+  const RunStart start = grid_run_start();
+  const TuningResult& r = start.result;
 
   write_text(file, "{\"profiles\": []}\n");
-  CHECK_THROWS_WITH_AS(Journal(file, journal_header(r, o), r.space, false),
+  CHECK_THROWS_WITH_AS(Journal(file, start.header(), r.space, false),
                        doctest::Contains(":1: field 'journal': not a memtune journal"), JournalError);
 
   fs::remove(file);
@@ -231,31 +240,28 @@ TEST_CASE("a journal that is not one, or damaged in the middle, is refused by li
   for (int i = 0; i < 3; ++i) pos = text.find('\n', pos) + 1;
   const std::size_t end = text.find('\n', pos);
   write_text(file, text.substr(0, end - 1) + text.substr(end));
-  CHECK_THROWS_WITH_AS(Journal(file, journal_header(r, o), r.space, false),
+  CHECK_THROWS_WITH_AS(Journal(file, start.header(), r.space, false),
                        doctest::Contains(":4: not a JSON object"), JournalError);
 
   // The last line cut in the middle, as a kill -9 during write() leaves it.
   write_text(file, text.substr(0, text.size() - 20));
   {
-    Journal j(file, journal_header(r, o), r.space, false);
+    Journal j(file, start.header(), r.space, false);
     CHECK(j.resumed() == 3);
     CHECK(j.describe().find("cut off") != std::string::npos);
   }
   CHECK(read_text(file).back() == '\n'); // truncated to its last complete line before anything is appended
 
-  CHECK_THROWS_WITH_AS(Journal(fresh_file("missing.journal"), journal_header(r, o), r.space, /*must_exist=*/true),
+  CHECK_THROWS_WITH_AS(Journal(fresh_file("missing.journal"), start.header(), r.space, /*must_exist=*/true),
                        doctest::Contains("no such journal"), JournalError);
   fs::remove(file);
 }
 
 TEST_CASE("one journal, one run: a second run on it is refused while the first holds it") {
   const fs::path file = fresh_file("locked.journal");
-  const Target& target = catalogue_target("h100-sxm");
-  const KernelDescription& d = journal_space();
-  TuneOptions o;
-  TuningResult r = new_tuning_result(d, d.complete({}), target, o, true);
-  Journal first(file, journal_header(r, o), r.space, false);
-  CHECK_THROWS_WITH_AS(Journal(file, journal_header(r, o), r.space, false),
+  const RunStart start = grid_run_start();
+  Journal first(file, start.header(), start.result.space, false);
+  CHECK_THROWS_WITH_AS(Journal(file, start.header(), start.result.space, false),
                        doctest::Contains("another memtune run is writing this journal"), JournalError);
   fs::remove(file);
 }

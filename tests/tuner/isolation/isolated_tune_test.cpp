@@ -1,8 +1,9 @@
 // tune() through worker processes, end to end on the CPU: the scripted
 // worker (scripted_worker.cpp) plays the GPU, every other part is real (the
 // description, NVRTC compiles, the search, the watchdog, the journal).
-#include <memtune/description/description_json.hpp>
 #include <memtune/tuner.hpp>
+
+#include "asset_description.hpp"
 
 #include <doctest/doctest.h>
 
@@ -14,10 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const KernelDescription& scripted() {
-  static const KernelDescription d = load_description(fs::path(MEMTUNE_TEST_ASSETS_DIR) / "descriptions/scripted.json");
-  return d;
-}
+const KernelDescription& scripted() { return asset_description("scripted.json"); }
 
 TuneOptions scripted_options() {
   TuneOptions o;

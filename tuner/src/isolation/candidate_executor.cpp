@@ -192,7 +192,9 @@ DescriptionSource worker_source(const KernelDescription& kernel) {
   std::error_code ec;
   if (!kernel.origin.empty() && std::filesystem::is_regular_file(kernel.origin, ec)) {
     s.kind = DescriptionSource::Kind::file;
-    s.path = std::filesystem::absolute(kernel.origin, ec).string();
+    // As the tuning process named it: the worker shares its working folder,
+    // and a relative include path must read the same in both.
+    s.path = kernel.origin;
     s.content = read_file(kernel.origin);
   }
   return s;

@@ -120,3 +120,26 @@ TEST_CASE("a worker that cannot serve says why at start") {
   WorkerPool missing("/nonexistent/memtune-worker", scripted_hello(), {0});
   CHECK_THROWS_WITH_AS(missing.start(), doctest::Contains("cannot execute"), WorkerError);
 }
+
+TEST_CASE("several workers at once (one per GPU ordinal): whichever finishes first completes first, with its device") {
+  WorkerPool pool(MEMTUNE_TEST_SCRIPTED_WORKER, scripted_hello(), {0, 1});
+  pool.start();
+  REQUIRE(pool.size() == 2);
+  CHECK(pool.device(1) == 1);
+  const std::uint64_t hang = pool.submit(0, run_request(2), {}, 1.0);
+  CHECK(pool.idle_slot() == std::optional<std::size_t>(1));
+  const std::uint64_t ok = pool.submit(1, run_request(0), {}, 30.0);
+  CHECK_FALSE(pool.idle_slot());
+  const auto first = pool.wait_any();
+  REQUIRE(first);
+  CHECK(first->ticket == ok);
+  CHECK(first->device == 1);
+  CHECK(first->kind == Completion::Kind::reply);
+  const auto second = pool.wait_any();
+  REQUIRE(second);
+  CHECK(second->ticket == hang);
+  CHECK(second->device == 0);
+  CHECK(second->kind == Completion::Kind::timed_out);
+  CHECK_FALSE(pool.wait_any());
+  CHECK(outcome_from_json(run_one(pool, 0).reply.message).status == Status::ok); // slot 0 again, a fresh worker
+}

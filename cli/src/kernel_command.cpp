@@ -5,7 +5,6 @@
 #include "size_parse.hpp"
 #include "table_printer.hpp"
 
-#include <memtune/cuda/driver_api.hpp>
 #include <memtune/profile_store.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/targets.hpp>

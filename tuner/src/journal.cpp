@@ -286,6 +286,8 @@ std::string Journal::describe() const {
   std::string s = resumed_ ? "resumed " + std::to_string(resumed_) + " candidates from the journal " + file_.string()
                            : "journal " + file_.string();
   if (dropped_cut_line_) s += " (its last line was cut off by an interruption: that candidate runs again)";
+  if (!journaled_.empty() && journaled_.size() < resumed_)
+    s += "; " + std::to_string(journaled_.size()) + " journaled candidates were not proposed again (a smaller budget?)";
   return s;
 }
 

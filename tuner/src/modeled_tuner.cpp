@@ -72,6 +72,7 @@ TuningResult tune_modeled(const KernelDescription& kernel, const Problem& given,
     else
       run_search_loop(kernel, problem, target, result.compiled_for_cc, options, pool, result, evaluate, {}, resume);
   }
+  if (journal) result.journal = journal->describe();
   // Baselines are libraries timed on the local GPU: a modeled run has none.
   for (const std::string& name : options.compare)
     result.baselines.push_back({name, {}, false, false,

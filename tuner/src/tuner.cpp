@@ -146,6 +146,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
                                    }});
   run_search_loop(kernel, problem, target, target.compute_capability(), options, pool, result, evaluate,
                   strategy_options, resumable ? &*resumable : nullptr);
+  if (journal) result.journal = journal->describe();
   if (result.aborted.empty()) {
     for (const std::string& name : options.compare) {
       try {

@@ -121,7 +121,8 @@ public:
   // JournalError when the disk refuses.
   void append_setup(const nlohmann::json& setup);
   void append(const Evaluation& e);
-  // For the header: "resumed 120 candidates from run.journal" or "journal run.journal".
+  // For the header: "resumed 120 candidates from run.journal" or "journal
+  // run.journal"; after the search, also how many journaled ones it did not take.
   [[nodiscard]] std::string describe() const;
 
 private:

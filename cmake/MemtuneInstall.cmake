@@ -4,13 +4,13 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS memtune memtune_templates memtune_tuner memtune_model memtune_search
+install(TARGETS memtune memtune_templates memtune_tuner memtune_model memtune_search memtune_io
         EXPORT memtuneTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS memtune_cli memtune_worker RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(dir search/include tuner/include tuner/model/include templates/include)
+foreach(dir io/include search/include tuner/include tuner/model/include templates/include)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/memtune DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/configs/targets DESTINATION ${CMAKE_INSTALL_DATADIR}/memtune)

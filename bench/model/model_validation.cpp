@@ -12,8 +12,10 @@
 //
 //   memtune_model_validation bench/data/h100_filter_16M.json [--target h100-sxm | --target-file probed.json]
 //                            [--repeat second_filter_record.json]
+#include <memtune/io/errors.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/probe/prior.hpp>
+#include <memtune/rank_correlation.hpp>
 #include <memtune/search/recording.hpp>
 #include <memtune/targets.hpp>
 #include <memtune/templates/catalogue.hpp>
@@ -32,35 +34,6 @@
 #include <string>
 
 namespace {
-
-// Average ranks (ties share the mean rank), as Spearman's rho needs.
-std::vector<double> ranks(const std::vector<double>& v) {
-  std::vector<std::size_t> idx(v.size());
-  std::iota(idx.begin(), idx.end(), 0);
-  std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
-  std::vector<double> r(v.size());
-  for (std::size_t i = 0; i < idx.size();) {
-    std::size_t j = i;
-    while (j + 1 < idx.size() && v[idx[j + 1]] == v[idx[i]]) ++j;
-    for (std::size_t k = i; k <= j; ++k) r[idx[k]] = (static_cast<double>(i + j) / 2.0) + 1.0;
-    i = j + 1;
-  }
-  return r;
-}
-
-double pearson(const std::vector<double>& a, const std::vector<double>& b) {
-  const double n = static_cast<double>(a.size());
-  const double ma = std::accumulate(a.begin(), a.end(), 0.0) / n, mb = std::accumulate(b.begin(), b.end(), 0.0) / n;
-  double sab = 0, saa = 0, sbb = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    sab += (a[i] - ma) * (b[i] - mb);
-    saa += (a[i] - ma) * (a[i] - ma);
-    sbb += (b[i] - mb) * (b[i] - mb);
-  }
-  return sab / std::sqrt(saa * sbb);
-}
-
-double spearman(const std::vector<double>& a, const std::vector<double>& b) { return pearson(ranks(a), ranks(b)); }
 
 // A recording's measured times by configuration (its JSON text).
 std::map<std::string, double> times_by_config(const memtune::search::Recording& rec) {
@@ -87,7 +60,7 @@ double repeat_spearman(const memtune::search::Recording& first, const memtune::s
   }
   if (a.size() < 3)
     throw std::runtime_error(second_file + ": fewer than 3 configurations in common with the recording it repeats");
-  return spearman(a, b);
+  return memtune::spearman(a, b);
 }
 
 std::string seconds_text(double s) {
@@ -140,7 +113,7 @@ Predictions predict_recording(const memtune::search::Recording& rec, const memtu
 
 } // namespace
 
-int main(int argc, char** argv) {
+static int bench_main(int argc, char** argv) {
   CLI::App app{"memtune model validation: predicted vs measured ranking of a recorded space"};
   std::vector<std::string> files;
   std::string target_name;
@@ -200,7 +173,7 @@ int main(int argc, char** argv) {
       status = 1;
       continue;
     }
-    const double rho = spearman(measured, model);
+    const double rho = memtune::spearman(measured, model);
     std::string repeat_column;
     if (!repeats.empty()) {
       char buf[32];
@@ -221,4 +194,9 @@ int main(int argc, char** argv) {
   }
   if (csv) std::fclose(csv);
   return status;
+}
+
+// A bad recording or target file is a message and exit code 1, never `terminate called`.
+int main(int argc, char** argv) {
+  return memtune::run_reporting_errors("memtune_model_validation", std::cerr, [&] { return bench_main(argc, argv); });
 }

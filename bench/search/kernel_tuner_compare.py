@@ -154,6 +154,19 @@ def summarize(values):
     return {"median": med, "q1": q1, "q3": q3, "missing": int(sum(x is None for x in values))}
 
 
+def best_so_far(curves):
+    """Per evaluation k, quartiles over the seeds of best so far / optimum (a
+    run that stopped early keeps its last value), as memtune_search_bench --json
+    writes them for `memtune report`'s trajectory."""
+    longest = max((len(c) for c in curves), default=0)
+    out = {"median": [], "q1": [], "q3": []}
+    for k in range(longest):
+        s = summarize([c[min(k, len(c) - 1)] if c else None for c in curves])
+        for key, name in (("median", "median"), ("q1", "q1"), ("q3", "q3")):
+            out[key].append(s[name])
+    return out
+
+
 def cell(s, precision):
     f = lambda x: "inf" if math.isinf(x) else f"{x:.{precision}f}"
     return f"{f(s['median'])} [{f(s['q1'])}-{f(s['q3'])}]"
@@ -186,25 +199,28 @@ def main():
             for strategy in args.strategies.split(","):
                 started = time.perf_counter()
                 options = strategy_options(strategy, configs, budget)
-                to5, to1, b10, b20 = [], [], [], []
+                to5, to1, b10, b20, curves = [], [], [], [], []
                 for seed in range(1, args.seeds + 1):
                     order = run_once(kernel_tuner, doc, tune_params, restrictions, cache_path, strategy, options, seed)
                     to5.append(evaluations_to(order, times, optimum, 1.05))
                     to1.append(evaluations_to(order, times, optimum, 1.01))
                     b10.append(best_after(order, times, optimum, at10))
                     b20.append(best_after(order, times, optimum, at20))
+                    curves.append([best_after(order, times, optimum, k) for k in range(1, len(order) + 1)])
                 seconds = (time.perf_counter() - started) / args.seeds
                 print(f"{path}: {strategy} done ({seconds:.3f} s per run)", file=sys.stderr)
                 rows.append({"recording": path, "strategy": "kt:" + strategy, "configs": configs,
                              "optimum_s": optimum, "budget": budget, "strategy_options": options,
                              "evaluations_to_within_5pct": summarize(to5), "evaluations_to_within_1pct": summarize(to1),
                              "best_over_optimum_at_10pct": summarize(b10), "best_over_optimum_at_20pct": summarize(b20),
-                             "seconds_per_run": seconds})
+                             "seconds_per_run": seconds, "best_so_far": best_so_far(curves)})
     if args.json:
         # JSON has no infinity: a median never reached is null, as in memtune_search_bench --json.
         def finite(x):
             if isinstance(x, dict):
                 return {k: finite(v) for k, v in x.items()}
+            if isinstance(x, list):
+                return [finite(v) for v in x]
             return None if isinstance(x, float) and math.isinf(x) else x
         rows = [finite(r) for r in rows]
         print(json.dumps({"schema_version": 1, "tool": f"kernel_tuner_compare (kernel_tuner {kernel_tuner.__version__})"

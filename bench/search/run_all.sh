@@ -2,7 +2,8 @@
 # Runs memtune_search_bench and Kernel Tuner's strategies on every recording in
 # bench/data/ and prints one table with both (Kernel Tuner's rows are named
 # kt:*), then the verdict lines (bayes and bayes+model against random
-# and against KT bayes_opt).
+# and against KT bayes_opt), then the batch table: bayes and bayes+model as
+# 1, 2, 4 and 8 parallel workers, evaluations to 5% (bar: batch 4 <= 1.5x batch 1).
 #
 #   bench/search/run_all.sh [build-dir] [--seeds N]
 #
@@ -48,3 +49,4 @@ else
   echo "== Kernel Tuner not importable with $python: memtune only" >&2
 fi
 "$bench" "${recordings[@]}" --seeds "$seeds" "${kt_args[@]}"
+"$bench" "${recordings[@]}" --seeds "$seeds" --batch-sizes 1,2,4,8 --batch-table-only

@@ -5,7 +5,10 @@
 //                        [--strategies grid,random,bayes,bayes+model] [--bayes-initial N] [--bayes-xi X] [--bayes-no-feasibility]
 //                        [--bayes-refit-every-below N] [--bayes-acquisition ei|hedge] [--bayes-min-length-scale L]
 //                        [--bayes-hedge-eta E] [--bayes-lcb-kappa K]
-//                        [--kernel-tuner kt.json]
+//                        [--kernel-tuner kt.json] [--batch-sizes 1,2,4,8] [--bayes-fantasy kb|cl]
+//
+// --json adds, per strategy, the quartiles over the seeds of the best so far /
+// optimum after each evaluation ("best_so_far"), which `memtune report` plots.
 //
 // Per recording and strategy, over the seeds: evaluations until the best so far
 // is within 5% and within 1% of the recording's optimum, and the best found
@@ -20,6 +23,21 @@
 // probe/prior.hpp for a probe's space. A recording with no such model (an
 // unknown device, as the synthetic one) gets no bayes+model row.
 //
+// --batch-sizes replays bayes and bayes+model as that many parallel workers
+// (search::run_search with `workers`): the strategy keeps q proposals
+// outstanding and each trial counts as one evaluation, in observation order.
+// Their rows are named "bayes q=4"; a last table gives evaluations to 5% per
+// batch size and the bar: batch 4 needs at most 1.5x batch 1's evaluations.
+// --batch-table-only runs only those (bayes and bayes+model), each run
+// stopped once within 5% of the optimum, and prints only that table: the
+// other metrics would need every run to go on to 1% and past 20% of the grid,
+// the most expensive part of a bayes run.
+//
+// Only fully recorded spaces are replayed: a recording that lacks some valid
+// config (a --budget or bayes run, or a space of millions of configurations
+// described in a few lines) is refused with the counts, at once, without
+// listing the space.
+//
 // With both random and bayes run, each recording ends with the bar as
 // verdict lines, for bayes and bayes+model: median evaluations to 5% as a
 // share of the grid (<= 15%), random's median over theirs (>= 2; not
@@ -28,9 +46,11 @@
 // bayes_opt on the same recording (no more evaluations).
 #include "metrics.hpp"
 
+#include <memtune/io/errors.hpp>
 #include <memtune/model_prior.hpp>
 #include <memtune/probe/prior.hpp>
 #include <memtune/search/factory.hpp>
+#include <memtune/search/grid_cursor.hpp>
 #include <memtune/search/recording.hpp>
 #include <memtune/search/run_search.hpp>
 #include <memtune/targets.hpp>
@@ -78,7 +98,28 @@ struct Row {
   std::vector<std::optional<double>> to5, to1, at10, at20;
   double seconds_per_run = 0.0;
   std::size_t within5 = 0; // recorded configs within 5% of the optimum
+  std::size_t batch = 1;    // parallel workers replayed (bayes rows only)
+  std::vector<std::vector<std::optional<double>>> best_so_far; // per seed: best / optimum after k evaluations
 };
+
+// Per evaluation k, the quartiles over the seeds of best so far / optimum (a
+// run that stopped early keeps its last value): the report's trajectory.
+nlohmann::json best_so_far_json(const Row& r) {
+  std::size_t longest = 0;
+  for (const auto& run : r.best_so_far) longest = std::max(longest, run.size());
+  nlohmann::json median = nlohmann::json::array(), q1 = nlohmann::json::array(), q3 = nlohmann::json::array();
+  auto num = [](double x) { return std::isinf(x) ? nlohmann::json(nullptr) : nlohmann::json(x); };
+  for (std::size_t k = 0; k < longest; ++k) {
+    std::vector<std::optional<double>> at;
+    for (const auto& run : r.best_so_far)
+      at.push_back(run.empty() ? std::nullopt : run[std::min(k, run.size() - 1)]);
+    const bench::Summary s = bench::summarize(at);
+    median.push_back(num(s.median));
+    q1.push_back(num(s.q1));
+    q3.push_back(num(s.q3));
+  }
+  return {{"median", median}, {"q1", q1}, {"q3", q3}};
+}
 
 // Median evaluations for a uniformly random order of `configs` to first hit
 // one of `good`: the smallest k with P(hit within k) >= 1/2, where
@@ -110,6 +151,29 @@ nlohmann::json to_json(const bench::Summary& s, const std::vector<std::optional<
 }
 
 double median_to5(const Row& r) { return bench::summarize(r.to5).median; }
+
+// The number of valid configs, which must all be recorded: the metrics need
+// the optimum and the grid's size. Throws std::runtime_error naming the file
+// and the counts otherwise. Walks the grid only as far as one config past
+// the recorded ones (and at most Space::kEnumerateLimit points), so a space
+// of 10^7 configs recorded in 12 trials is refused at once.
+std::size_t recorded_space_size(const search::Recording& rec, const std::string& file) {
+  const std::size_t cross = rec.space.cross_product_size();
+  const std::string refused = file + ": the recording holds " + std::to_string(rec.trials.size()) +
+                              " trials, but its space (" + std::to_string(rec.space.axes().size()) + " axes, " +
+                              std::to_string(cross) + " configurations in the cross product) has ";
+  const std::string why = " valid configurations; the bench replays fully recorded spaces only (record one with "
+                          "--record and no --budget)";
+  search::GridCursor walk(rec.space);
+  std::size_t valid = 0;
+  while (walk.next()) {
+    if (++valid > rec.trials.size()) throw std::runtime_error(refused + "more" + why);
+    // Few valid configs in a huge grid: stop walking, say how many there are about.
+    if (walk.position() > search::Space::kEnumerateLimit)
+      throw std::runtime_error(refused + rec.space.count_valid().describe() + why);
+  }
+  return valid; // == trials: every trial is a distinct valid config (load_recording checks)
+}
 
 // The analytical model's log(time [s]) per config of the recording, on the
 // catalogue target named by the recording's device; `why_not` says why there
@@ -207,9 +271,44 @@ void print_verdicts(const std::vector<Row>& rows, const nlohmann::json& kt,
   }
 }
 
+// Evaluations to 5% per batch size, one line per recording and model-based
+// strategy, and the bar: batch 4 at most 1.5x the sequential evaluations.
+void print_batch_table(const std::vector<Row>& rows, const std::vector<std::size_t>& batch_sizes) {
+  std::printf("\nevaluations to within 5%% of the optimum by batch size (parallel workers), median [IQR]\n");
+  std::printf("%-28s %-12s", "recording", "strategy");
+  for (const std::size_t q : batch_sizes) std::printf(" %16s", ("q=" + std::to_string(q)).c_str());
+  std::printf("  q=4 / q=1 (bar <= 1.5x)\n");
+  std::vector<std::pair<std::string, std::string>> seen;
+  for (const Row& r : rows) {
+    const std::string base = r.strategy.substr(0, r.strategy.find(' '));
+    if (base != "bayes" && base != "bayes+model") continue;
+    if (std::find(seen.begin(), seen.end(), std::pair(r.recording, base)) != seen.end()) continue;
+    seen.emplace_back(r.recording, base);
+    const std::string shown =
+        r.recording.size() > 28 ? "..." + r.recording.substr(r.recording.size() - 25) : r.recording;
+    std::printf("%-28s %-12s", shown.c_str(), base.c_str());
+    std::optional<double> one, four;
+    for (const std::size_t q : batch_sizes) {
+      const std::string name = q == 1 ? base : base + " q=" + std::to_string(q);
+      const auto it = std::find_if(rows.begin(), rows.end(),
+                                   [&](const Row& x) { return x.recording == r.recording && x.strategy == name; });
+      if (it == rows.end()) {
+        std::printf(" %16s", "-");
+        continue;
+      }
+      std::printf(" %16s", cell(bench::summarize(it->to5), 1).c_str());
+      if (q == 1) one = median_to5(*it);
+      if (q == 4) four = median_to5(*it);
+    }
+    if (one && four)
+      std::printf("  %.1f / %.1f = %.2fx: %s", *four, *one, *four / *one, *four <= 1.5 * *one ? "PASS" : "FAIL");
+    std::printf("\n");
+  }
+}
+
 } // namespace
 
-int main(int argc, char** argv) {
+static int bench_main(int argc, char** argv) {
   CLI::App app{"Search efficiency of memtune's strategies on recorded spaces (no GPU needed)"};
   std::vector<std::string> files;
   std::vector<std::string> strategies = search::strategy_names();
@@ -241,12 +340,30 @@ int main(int argc, char** argv) {
                  "bayes: MAP fit with this log-normal prior width on length scales and mismatch weights (0: ML)");
   app.add_option("--bayes-min-length-scale", options.bayes.hyperfit.bounds.min_length_scale,
                  "bayes: lower bound of the ordinal length scales (coordinates in [0, 1])");
+  std::vector<std::size_t> batch_sizes{1};
+  app.add_option("--batch-sizes", batch_sizes,
+                 "bayes and bayes+model: replay as this many parallel workers, one row each (e.g. 1,2,4,8)")
+      ->delimiter(',')
+      ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
+  std::string fantasy = "kb";
+  app.add_option("--bayes-fantasy", fantasy,
+                 "bayes batches: what an outstanding proposal is assumed to measure: kb (Kriging believer: the GP's "
+                 "mean) or cl (constant liar: the best time so far)")
+      ->check(CLI::IsMember({"kb", "cl"}));
+  bool batch_table_only = false;
+  app.add_flag("--batch-table-only", batch_table_only,
+               "run bayes and bayes+model only, stop each run within 5% of the optimum, print the batch-size table");
   std::string kernel_tuner_file;
   app.add_option("--kernel-tuner", kernel_tuner_file, "JSON of kernel_tuner_compare.py --json, for the verdict lines")
       ->check(CLI::ExistingFile);
   CLI11_PARSE(app, argc, argv);
   options.bayes.acquisition =
       acquisition == "hedge" ? search::BayesOptions::Acquisition::hedge : search::BayesOptions::Acquisition::ei;
+  options.bayes.fantasy = fantasy == "kb" ? search::BayesOptions::Fantasy::kriging_believer
+                                          : search::BayesOptions::Fantasy::constant_liar;
+  if (batch_table_only) strategies = {"bayes", "bayes+model"};
+  if (std::find(batch_sizes.begin(), batch_sizes.end(), std::size_t{1}) == batch_sizes.end())
+    batch_sizes.insert(batch_sizes.begin(), 1); // the sequential row every ratio is taken against
 
   std::vector<Row> rows;
   std::map<std::string, std::string> no_prior; // recording -> why bayes+model did not run
@@ -260,7 +377,7 @@ int main(int argc, char** argv) {
       const search::Recording rec = search::load_recording(file);
       const auto best = rec.best();
       if (!best) throw std::runtime_error(file + ": no successful trial to measure against");
-      const std::size_t configs = rec.space.enumerate().size();
+      const std::size_t configs = recorded_space_size(rec, file);
       const auto at10 = static_cast<std::size_t>(std::ceil(0.10 * static_cast<double>(configs)));
       const auto at20 = static_cast<std::size_t>(std::ceil(0.20 * static_cast<double>(configs)));
       const search::Objective objective = search::replay_objective(rec);
@@ -280,27 +397,40 @@ int main(int argc, char** argv) {
           strategy_options.bayes.prior_mean = *prior;
         }
         const std::string strategy_name = name == "bayes+model" ? "bayes" : name;
-        Row row{file, name, configs, *best->time_s, {}, {}, {}, {}, 0.0, 0};
-        for (const auto& t : rec.trials)
-          if (t.ok() && *t.time_s <= 1.05 * *best->time_s) ++row.within5;
-        const auto started = std::chrono::steady_clock::now();
-        for (int seed = 1; seed <= seeds; ++seed) {
-          std::mt19937_64 engine(static_cast<std::uint64_t>(seed));
-          const auto strategy = search::make_strategy(strategy_name, rec.space, engine, strategy_options);
-          const auto result = search::run_search(
-              *strategy, objective, search::StopRules{}.add(MetricsComplete{*best->time_s * 1.01, at20}));
-          auto count = [](std::optional<std::size_t> n) {
-            return n ? std::optional<double>(static_cast<double>(*n)) : std::nullopt;
-          };
-          row.to5.push_back(count(bench::evaluations_to_reach(result.trials, *best->time_s, 1.05)));
-          row.to1.push_back(count(bench::evaluations_to_reach(result.trials, *best->time_s, 1.01)));
-          row.at10.push_back(bench::best_ratio_after(result.trials, *best->time_s, at10));
-          row.at20.push_back(bench::best_ratio_after(result.trials, *best->time_s, at20));
+        // Grid and random never learn, so workers change nothing for them: one row.
+        const std::vector<std::size_t> batches = strategy_name == "bayes" ? batch_sizes : std::vector<std::size_t>{1};
+        for (const std::size_t batch : batches) {
+          strategy_options.bayes.batch_size = batch;
+          Row row{file, batch == 1 ? name : name + " q=" + std::to_string(batch), configs, *best->time_s, {}, {}, {}, {},
+                  0.0, 0, batch};
+          for (const auto& t : rec.trials)
+            if (t.ok() && *t.time_s <= 1.05 * *best->time_s) ++row.within5;
+          const auto started = std::chrono::steady_clock::now();
+          for (int seed = 1; seed <= seeds; ++seed) {
+            std::mt19937_64 engine(static_cast<std::uint64_t>(seed));
+            const auto strategy = search::make_strategy(strategy_name, rec.space, engine, strategy_options);
+            const auto result = search::run_search(
+                *strategy, objective,
+                search::StopRules{}.add(batch_table_only ? MetricsComplete{*best->time_s * 1.05, 0}
+                                                         : MetricsComplete{*best->time_s * 1.01, at20}),
+                batch);
+            auto count = [](std::optional<std::size_t> n) {
+              return n ? std::optional<double>(static_cast<double>(*n)) : std::nullopt;
+            };
+            row.to5.push_back(count(bench::evaluations_to_reach(result.trials, *best->time_s, 1.05)));
+            row.to1.push_back(count(bench::evaluations_to_reach(result.trials, *best->time_s, 1.01)));
+            row.at10.push_back(bench::best_ratio_after(result.trials, *best->time_s, at10));
+            row.at20.push_back(bench::best_ratio_after(result.trials, *best->time_s, at20));
+            std::vector<std::optional<double>> curve;
+            for (std::size_t k = 1; k <= result.trials.size(); ++k)
+              curve.push_back(bench::best_ratio_after(result.trials, *best->time_s, k));
+            row.best_so_far.push_back(std::move(curve));
+          }
+          row.seconds_per_run =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() / seeds;
+          std::cerr << file << ": " << row.strategy << " done (" << row.seconds_per_run << " s per run)\n";
+          rows.push_back(std::move(row));
         }
-        row.seconds_per_run =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() / seeds;
-        std::cerr << file << ": " << name << " done (" << row.seconds_per_run << " s per run)\n";
-        rows.push_back(std::move(row));
       }
     }
   } catch (const std::exception& e) {
@@ -308,6 +438,11 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  if (batch_table_only) {
+    std::printf("%d seeds; each run stopped within 5%% of the optimum\n", seeds);
+    print_batch_table(rows, batch_sizes);
+    return 0;
+  }
   if (json) {
     nlohmann::json out{{"schema_version", 1}, {"tool", "memtune_search_bench 0.1.0"}, {"seeds", seeds}};
     nlohmann::json results = nlohmann::json::array();
@@ -320,7 +455,9 @@ int main(int argc, char** argv) {
                          {"evaluations_to_within_1pct", to_json(bench::summarize(r.to1), r.to1)},
                          {"best_over_optimum_at_10pct", to_json(bench::summarize(r.at10), r.at10)},
                          {"best_over_optimum_at_20pct", to_json(bench::summarize(r.at20), r.at20)},
-                         {"seconds_per_run", r.seconds_per_run}});
+                         {"batch_size", r.batch},
+                         {"seconds_per_run", r.seconds_per_run},
+                         {"best_so_far", best_so_far_json(r)}});
     out["results"] = results;
     std::cout << out.dump(2) << '\n';
     return 0;
@@ -364,5 +501,11 @@ int main(int argc, char** argv) {
     }
   }
   print_verdicts(rows, kernel_tuner, no_prior);
+  if (batch_sizes.size() > 1) print_batch_table(rows, batch_sizes);
   return 0;
+}
+
+// A bad recording or target file is a message and exit code 1, never `terminate called`.
+int main(int argc, char** argv) {
+  return memtune::run_reporting_errors("memtune_search_bench", std::cerr, [&] { return bench_main(argc, argv); });
 }

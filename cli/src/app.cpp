@@ -1,9 +1,15 @@
 #include "app.hpp"
 
+#include "interop_command.hpp"
 #include "kernel_command.hpp"
+#include "option_checks.hpp"
 #include "probe_command.hpp"
+#include "profile_command.hpp"
+#include "report_command.hpp"
 #include "spec_command.hpp"
+#include "targets_command.hpp"
 
+#include <memtune/io/errors.hpp>
 #include <memtune/profile_store.hpp>
 #include <memtune/targets.hpp>
 #include <memtune/templates/catalogue.hpp>
@@ -24,31 +30,11 @@ struct TemplateCommand {
   std::map<std::string, std::string> problem_text; // as typed; parsed after CLI11
 };
 
-int list_targets(std::ostream& out) {
-  const model::TargetCatalog catalog = load_targets();
-  out << "targets in " << targets_folder().string() << " (any other than local is modeled):\n";
-  char line[200];
-  std::snprintf(line, sizeof line, "  %-10s %-26s %-6s %5s %10s %8s %9s\n", "name", "GPU", "arch", "SMs", "DRAM GB/s",
-                "L2 MiB", "banks");
-  out << line;
-  std::snprintf(line, sizeof line, "  %-10s %-26s %-6s %5s %10s %8s %9s\n", "local", "the GPU in this machine", "-", "-",
-                "-", "-", "-");
-  out << line;
-  for (const Target& t : catalog.targets()) {
-    std::string banks;
-    for (int w : t.bank_widths_bytes) banks += (banks.empty() ? "" : "/") + std::to_string(w) + "B";
-    std::snprintf(line, sizeof line, "  %-10s %-26s %-6s %5d %10.0f %8.1f %9s\n", t.name.c_str(),
-                  t.display_name.substr(0, 26).c_str(), t.arch().c_str(), t.sm_count, t.dram_bandwidth_gbs,
-                  static_cast<double>(t.l2_bytes) / (1 << 20), banks.c_str());
-    out << line;
-  }
-  return kExitOk;
-}
-
 int run_template(const TemplateCommand& cmd, const CommonOptions& o, std::ostream& out, std::ostream& err) {
-  const std::optional<Problem> problem = parse_problem(*cmd.kernel, cmd.problem_text, "--", err);
-  if (!problem) return kExitUsage;
-  return run_kernel(*cmd.kernel, *problem, o, out, err);
+  std::map<std::string, std::optional<std::string>> typed; // an option not given is nullopt
+  for (const auto& [name, text] : cmd.problem_text)
+    if (cmd.app->get_option("--" + name)->count() > 0) typed[name] = text;
+  return run_kernel(*cmd.kernel, parse_problem(*cmd.kernel, typed), o, out, err);
 }
 
 } // namespace
@@ -68,6 +54,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   }
   const auto probe = add_probe_command(app);
   const auto spec = add_spec_command(app);
+  const auto report = add_report_command(app);
+  const auto profile = add_profile_command(app);
+  const auto interop = add_interop_commands(app);
   for (auto& cmd : commands) {
     CLI::App* sub = cmd.app;
     for (const auto& p : cmd.kernel->problem) {
@@ -85,8 +74,12 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     add_tuning_options(*sub, o, cmd.kernel->baseline_names());
   }
 
-  CLI::App* targets_cmd = app.add_subcommand("targets", "list the GPUs memtune can tune for (configs/targets)");
+  const auto targets_cmd = add_targets_command(app);
 
+  if (const auto unknown = unknown_command(app, argc, argv)) {
+    err << "memtune: " << *unknown << "\n";
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -94,29 +87,18 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     return app.exit(e, out, err) == 0 ? kExitOk : kExitUsage;
   }
 
-  try {
-    if (targets_cmd->parsed()) return list_targets(out);
+  // A bad file or data in it (InputError) exits 1, a bad argument (ArgumentError) 2.
+  return run_reporting_errors("memtune", err, [&] {
+    if (targets_command_parsed(*targets_cmd)) return run_targets_command(*targets_cmd, out);
     for (const auto& cmd : commands)
       if (cmd.app->parsed()) return run_template(cmd, o, out, err);
     if (spec->app->parsed()) return run_spec_command(*spec, out, err);
     if (probe_command_parsed(*probe)) return run_probe_command(*probe, out, err);
-  } catch (const model::TargetFileError& e) {
-    err << "memtune: " << e.what() << "\n";
-    return kExitError;
-  } catch (const model::UnknownTargetError& e) {
-    err << "memtune: " << e.what() << "\n";
+    if (report_command_parsed(*report)) return run_report_command(*report, out, err);
+    if (profile_command_parsed(*profile)) return run_profile_command(*profile, out, err);
+    if (interop_command_parsed(*interop)) return run_interop_command(*interop, out, err);
     return kExitUsage;
-  } catch (const ProfileError& e) {
-    err << "memtune: " << e.what() << "\n";
-    return kExitError;
-  } catch (const std::invalid_argument& e) {
-    err << "memtune: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    err << "memtune: " << e.what() << "\n";
-    return kExitError;
-  }
-  return kExitUsage;
+  });
 }
 
 } // namespace memtune::cli

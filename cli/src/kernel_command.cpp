@@ -1,28 +1,26 @@
 #include "kernel_command.hpp"
 
 #include "app.hpp"
+#include "option_checks.hpp"
+#include "output_options.hpp"
 #include "recording.hpp"
-#include "size_parse.hpp"
-#include "table_printer.hpp"
+#include "report_command.hpp"
+#include "shard_option.hpp"
+#include "tune_progress.hpp"
 
+#include <memtune/io/atomic_file.hpp>
 #include <memtune/profile_store.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/targets.hpp>
 #include <memtune/tuner.hpp>
+#include <memtune/tuning_document.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <fstream>
 
 namespace memtune::cli {
 namespace {
-
-void write_file(const std::string& path, const nlohmann::json& j) {
-  std::ofstream f(path);
-  f << j.dump(2) << "\n";
-  if (!f) throw std::runtime_error("cannot write " + path);
-}
 
 std::string join(const std::vector<std::string>& items) {
   std::string out;
@@ -36,23 +34,26 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
   sub.add_option("--strategy", o.strategy, "search strategy: grid, random, bayes")
       ->check(CLI::IsMember(search::strategy_names()))
       ->capture_default_str();
-  sub.add_option("--patience", o.patience, "stop after this many candidates without a new best (0: never)");
-  sub.add_option("--budget", o.budget, "evaluate at most this many candidates (0: no limit)");
-  sub.add_option("--time-budget", o.time_budget, "stop proposing candidates after this many seconds");
-  sub.add_option("--seed", o.seed, "seed for data and search randomness")->capture_default_str();
-  sub.add_option("--device", o.device, "CUDA device ordinal")->capture_default_str();
+  sub.add_option("--patience", o.patience, "stop after this many candidates without a new best (0: never)")
+      ->check(whole_number());
+  sub.add_option("--budget", o.budget, "evaluate at most this many candidates (0: no limit)")->check(whole_number());
+  sub.add_option("--time-budget", o.time_budget, "stop proposing candidates after this many seconds")->check(seconds());
+  sub.add_option("--seed", o.seed, "seed for data and search randomness")->capture_default_str()->check(whole_number());
+  sub.add_option("--device", o.device, "CUDA device ordinal")->capture_default_str()->check(whole_number(1023));
   sub.add_option("--target", o.target, "GPU to tune for: local (measured) or a name from `memtune targets` (modeled)")
       ->capture_default_str();
   sub.add_flag("--warm", o.warm, "keep caches warm between samples (default: flush L2 before each)");
-  sub.add_flag("--json", o.json, "machine-readable output on stdout");
+  add_format_options(sub, o.format, &o.json);
   sub.add_option("--save", o.save, "add/update this run's best configuration in a JSON profile store");
   sub.add_option("--record", o.record, "write every candidate's time or failure (for replayed search)");
-  sub.add_option("--top", o.top, "rows of the ranked table")->capture_default_str();
+  sub.add_option("--report", o.report, "write an HTML report of the run (memtune report) at the end");
+  sub.add_option("--top", o.top, "rows of the ranked table")->capture_default_str()->check(whole_number());
   sub.add_option("--cache-dir", o.cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
   sub.add_flag("--no-cache", o.no_cache, "compile everything, read and write no cache");
   sub.add_flag("--no-model-prior", o.no_model_prior,
                "bayes on the local GPU: search without the analytical model's prediction as the prior mean");
   sub.add_flag("-q,--quiet", o.quiet, "no progress on stderr");
+  add_shard_option(sub, o.shard);
   sub.add_option("--only", o.only, "fix an axis to one value, AXIS=VALUE (repeatable): e.g. measure one configuration under ncu")
       ->delimiter(',');
   sub.add_option("--compare", o.compare,
@@ -61,54 +62,13 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
   add_survival_options(sub, o.survival);
 }
 
-std::optional<Problem> parse_problem(const KernelDescription& kernel, const std::map<std::string, std::string>& text,
-                                     const std::string& what_prefix, std::ostream& err) {
-  Problem problem;
-  for (const auto& [name, value] : text) {
-    if (value.empty()) continue;
-    const auto param = std::find_if(kernel.problem.begin(), kernel.problem.end(),
-                                    [&](const ProblemParameter& p) { return p.name == name; });
-    if (param == kernel.problem.end()) {
-      std::vector<std::string> known;
-      for (const auto& p : kernel.problem) known.push_back(p.name);
-      err << "memtune " << kernel.name << ": " << what_prefix << name << "=" << value << ": " << kernel.name
-          << " has no problem variable '" << name << "' (" << (known.empty() ? "it has none" : "known: " + join(known))
-          << ")\n";
-      return std::nullopt;
-    }
-    if (!param->labels.empty()) {
-      const auto it = std::find(param->labels.begin(), param->labels.end(), value);
-      if (it == param->labels.end()) {
-        err << "memtune " << kernel.name << ": " << what_prefix << name << " " << value << ": expected one of "
-            << join(param->labels) << "\n";
-        return std::nullopt;
-      }
-      problem[name] = it - param->labels.begin();
-      continue;
-    }
-    const auto v = parse_size(value);
-    if (!v) {
-      err << "memtune " << kernel.name << ": " << what_prefix << name << " " << value
-          << ": not a size (examples: 1000003, 64K, 16M)\n";
-      return std::nullopt;
-    }
-    problem[name] = *v;
-  }
-  try {
-    return kernel.complete(problem);
-  } catch (const std::invalid_argument& e) {
-    err << "memtune " << kernel.name << ": " << e.what() << "\n";
-    return std::nullopt;
-  }
-}
-
 int run_kernel(const KernelDescription& kernel, const Problem& problem, const CommonOptions& o, std::ostream& out,
                std::ostream& err) {
+  check_output_files(o.record, o.save);
   try {
     kernel.check_baseline_names(o.compare);
   } catch (const std::invalid_argument& e) {
-    err << "memtune " << kernel.name << ": --compare: " << e.what() << "\n";
-    return kExitUsage;
+    throw ArgumentError("--compare", e.what());
   }
 
   TuneOptions t;
@@ -121,26 +81,15 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
   t.device = o.device;
   t.measure.flush_l2 = !o.warm;
   t.use_cache = !o.no_cache;
-  for (const std::string& fixed : o.only) {
-    const auto eq = fixed.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      err << "memtune " << kernel.name << ": --only takes AXIS=VALUE, got '" << fixed << "'\n";
-      return kExitUsage;
-    }
-    t.only[fixed.substr(0, eq)] = fixed.substr(eq + 1);
-  }
+  t.only = parse_only(o.only);
   t.model_prior = !o.no_model_prior;
-  if (auto bad = apply_survival_options(t, o.survival, o.record)) {
-    err << "memtune " << kernel.name << ": " << *bad << "\n";
-    return kExitUsage;
-  }
+  apply_survival_options(t, o.survival, o.record);
+  apply_shard(t, o.shard, !o.save.empty());
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
   t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
   if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
-  if (!o.quiet)
-    t.on_evaluation = [&err](const Evaluation&, std::size_t done) {
-      if (done % 25 == 0) err << "  ... " << done << " candidates\n";
-    };
+  std::optional<ProgressLine> progress;
+  if (!o.quiet) attach_progress(t, progress.emplace(err, stderr_is_terminal(err)));
 
   TuningResult result;
   try {
@@ -152,31 +101,25 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
       const ResolvedTarget target = resolve_target(o.target, o.device);
       result = target.measured ? tune(kernel, problem, t) : tune_modeled(kernel, problem, target.target, t);
     }
+    if (progress) progress->finish(run_summary(result));
   } catch (const DeviceRequired& e) {
     err << "memtune " << kernel.name << ": " << e.what()
         << ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).\n";
     return kExitNoDevice;
   }
 
+  const output::Format format = chosen_format(o.format, o.json);
   const std::string note = kernel.hooks.explain ? kernel.hooks.explain(result) : std::string{};
-  if (o.json) {
-    nlohmann::json j = to_json(result, o.top);
-    if (!note.empty()) j["template_note"] = note;
-    out << j.dump(2) << "\n";
-  } else {
-    print_table(out, result, o.top);
-    if (!note.empty()) out << "\n" << kernel.name << ": " << note << "\n";
-    if (!result.baselines.empty()) out << "\ncompared in the same run (same timing protocol and verification):\n";
-    for (const auto& b : result.baselines) out << "  " << describe_baseline(result, b) << "\n";
-  }
+  output::print(out, to_document(result, o.top, note), format);
   if (!o.record.empty()) {
-    write_file(o.record, recording_json(result));
+    io::write_file_atomically(o.record, recording_json(result).dump(2) + "\n");
     finish_record_journal(t, o.record, result);
   }
+  if (!o.report.empty()) write_run_report(result, o.report);
   if (!o.save.empty() && result.best()) {
     ProfileStore store(o.save);
     store.save(make_profile_entry(result));
-    if (!o.json) out << "\nsaved to " << o.save << "\n";
+    if (format == output::Format::table) out << "\nsaved to " << o.save << "\n";
   } else if (!o.save.empty()) {
     err << "memtune " << kernel.name << ": --save " << o.save << ": nothing saved, no configuration "
         << (result.measured || result.time_modeled ? "succeeded" : "has a time (its time is not modeled)") << "\n";

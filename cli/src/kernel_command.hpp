@@ -26,9 +26,11 @@ struct CommonOptions {
   std::uint64_t seed = 1;
   int device = 0;
   bool warm = false;
-  bool json = false;
+  bool json = false;             // --json, an alias of --format json
+  std::string format = "table";
   std::string save;
   std::string record;
+  std::string report;            // an HTML report of the run
   std::size_t top = 10;
   std::string cache_dir;
   std::string target = "local";
@@ -37,6 +39,7 @@ struct CommonOptions {
   bool quiet = false;
   std::vector<std::string> compare;
   std::vector<std::string> only; // "axis=value"
+  std::string shard;             // "I/N"; empty: from a Slurm job array, else none
   SurvivalOptions survival;       // isolation, watchdog, journal
 };
 
@@ -44,14 +47,9 @@ struct CommonOptions {
 // --compare knows (empty: none).
 void add_tuning_options(CLI::App& command, CommonOptions& o, const std::vector<std::string>& baselines);
 
-// The problem from text by variable name ("16M", or a label of a choice),
-// completed with defaults and checked. Writes the error and returns nullopt
-// on bad text (`what` names the option: "--n", "--set n").
-std::optional<Problem> parse_problem(const KernelDescription& kernel, const std::map<std::string, std::string>& text,
-                                     const std::string& what_prefix, std::ostream& err);
-
-// Tunes on the local GPU or predicts for --target, prints the table (or
-// JSON), writes --record and --save. Returns the exit code.
+// Tunes on the local GPU or predicts for --target, prints the result (--format),
+// writes --record, --report and --save. Returns the exit code; a bad argument
+// throws ArgumentError, a bad file InputError (io/errors.hpp).
 int run_kernel(const KernelDescription& kernel, const Problem& problem, const CommonOptions& o, std::ostream& out,
                std::ostream& err);
 

@@ -1,10 +1,13 @@
 #include "probe_command.hpp"
 
 #include "app.hpp"
+#include "output_options.hpp"
+#include "progress.hpp"
 #include "size_parse.hpp"
 
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/cuda/driver_api.hpp>
+#include <memtune/io/atomic_file.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/probe/calibrate.hpp>
 #include <memtune/probe/runner.hpp>
@@ -25,6 +28,7 @@ struct ProbeCommand {
   std::string json_file, csv_dir, record_dir, save_target, target_name, base_target;
   std::string coalescing_n, copy_bytes, dram_chase_bytes, l2_chase_bytes, l2_read_bytes;
   std::string cache_dir;
+  std::string format = "table";
   bool no_cache = false;
   bool warm = false;
   bool quiet = false;
@@ -34,10 +38,7 @@ struct ProbeCommand {
 namespace {
 
 void write_json(const std::filesystem::path& path, const nlohmann::json& j) {
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  std::ofstream f(path);
-  f << j.dump(2) << "\n";
-  if (!f) throw std::runtime_error("cannot write " + path.string());
+  io::write_file_atomically(path, j.dump(2) + "\n");
 }
 
 // The catalogue entry of the same GPU model: same cc and SM count, then the
@@ -78,6 +79,19 @@ bool parse_size_option(const std::string& text, const char* name, std::uint64_t&
   }
   out = static_cast<std::uint64_t>(*v);
   return true;
+}
+
+// How many "probe: ..." lines the runner will write for these options (its
+// run() order: copy, coalescing, each bank variant, each latency level, l2, launch).
+std::size_t probe_steps(const probe::ProbeOptions& o) {
+  std::size_t n = 0;
+  n += probe::selected(o.only, "copy") && o.launches == 0;
+  n += probe::selected(o.only, "offset") || probe::selected(o.only, "stride");
+  for (const auto& v : probe::bank_variants()) n += probe::selected(o.only, "bank", v.name);
+  for (const char* level : {"dram", "l2"}) n += probe::selected(o.only, "latency", level);
+  n += probe::selected(o.only, "l2");
+  n += probe::selected(o.only, "launch");
+  return n;
 }
 
 } // namespace
@@ -127,6 +141,7 @@ std::shared_ptr<ProbeCommand> add_probe_command(CLI::App& app) {
   sub->add_option("--cache-dir", cmd->cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
   sub->add_flag("--no-cache", cmd->no_cache, "compile everything, read and write no cache");
   sub->add_flag("-q,--quiet", cmd->quiet, "no progress on stderr");
+  add_format_options(*sub, cmd->format);
   sub->add_flag("--list", cmd->list, "list the probes, their --only selectors and kernel names (no GPU needed)");
   return cmd;
 }
@@ -185,15 +200,34 @@ int run_probe_command(const ProbeCommand& c, std::ostream& out, std::ostream& er
   }
 
   std::ostringstream discard;
+  std::optional<ProgressLine> line;
+  std::optional<LineCallbackBuf> lines;
+  std::optional<std::ostream> progress;
+  if (!c.quiet) {
+    // The runner announces each probe with a line: each is a step of the progress line.
+    line.emplace(err, stderr_is_terminal(err));
+    line->phase("probe", probe_steps(o), "probes", false);
+    std::size_t done = 0;
+    lines.emplace([&line, done](const std::string& text) mutable {
+      if (done) line->update(done, 0, std::nullopt);
+      ++done;
+      line->note(text.rfind("probe: ", 0) == 0 ? text.substr(7) : text);
+    });
+    progress.emplace(&*lines);
+  }
   probe::ProbeReport r;
   try {
-    r = probe::run_probes(o, c.quiet ? static_cast<std::ostream&>(discard) : err);
+    r = probe::run_probes(o, progress ? *progress : static_cast<std::ostream&>(discard));
+    if (line) line->finish("done");
   } catch (const cuda::DriverUnavailable& e) {
     err << "memtune probe: needs a GPU to measure: " << e.what() << "\n";
     return kExitNoDevice;
   }
 
-  probe::print_tables(out, r);
+  const output::Format format = chosen_format(c.format);
+  output::print(out, probe::to_document(r), format);
+  // Notes go where they do not break a machine-readable stdout.
+  std::ostream& notes = format == output::Format::table || format == output::Format::markdown ? out : err;
   if (!c.json_file.empty()) write_json(c.json_file, probe::to_json(r));
   if (!c.csv_dir.empty()) probe::write_csv(r, c.csv_dir);
   if (!c.record_dir.empty()) {
@@ -211,7 +245,7 @@ int run_probe_command(const ProbeCommand& c, std::ostream& out, std::ostream& er
     write_json(c.save_target, probe::target_file_json(t));
     // Prove it loads: the model's loader must accept what was written.
     const Target back = model::load_target_file(c.save_target);
-    out << "\nsaved target '" << back.name << "' to " << c.save_target
+    notes << "\nsaved target '" << back.name << "' to " << c.save_target
         << (base ? " (completed from catalogue entry " + base->name + ")" : std::string{}) << "\n";
   }
   if (!r.all_verified()) {

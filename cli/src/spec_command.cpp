@@ -2,7 +2,10 @@
 
 #include "app.hpp"
 
+#include "option_checks.hpp"
+
 #include <memtune/description/description_json.hpp>
+#include <memtune/io/errors.hpp>
 
 namespace memtune::cli {
 
@@ -17,28 +20,17 @@ std::unique_ptr<SpecCommand> add_spec_command(CLI::App& app) {
 }
 
 int run_spec_command(const SpecCommand& c, std::ostream& out, std::ostream& err) {
-  KernelDescription kernel;
-  try {
-    kernel = load_description(c.spec);
-  } catch (const DescriptionError& e) {
-    err << "memtune tune: " << e.what() << "\n";
-    return kExitUsage;
-  }
-  std::map<std::string, std::string> text;
+  // A bad description is a bad file (DescriptionError, exit 1); a bad --set a bad argument (exit 2).
+  const KernelDescription kernel = load_description(c.spec);
+  std::map<std::string, std::optional<std::string>> typed;
   for (const std::string& set : c.sets) {
     const auto eq = set.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == set.size()) {
-      err << "memtune tune: --set takes NAME=VALUE, got '" << set << "'\n";
-      return kExitUsage;
-    }
-    if (!text.emplace(set.substr(0, eq), set.substr(eq + 1)).second) {
-      err << "memtune tune: --set " << set.substr(0, eq) << " is given twice\n";
-      return kExitUsage;
-    }
+    if (eq == std::string::npos || eq == 0 || eq + 1 == set.size())
+      throw ArgumentError("--set " + set, "takes NAME=VALUE");
+    if (!typed.emplace(set.substr(0, eq), set.substr(eq + 1)).second)
+      throw ArgumentError("--set " + set.substr(0, eq), "is given twice");
   }
-  const std::optional<Problem> problem = parse_problem(kernel, text, "--set ", err);
-  if (!problem) return kExitUsage;
-  return run_kernel(kernel, *problem, c.options, out, err);
+  return run_kernel(kernel, parse_problem(kernel, typed, ProblemSyntax::kSet), c.options, out, err);
 }
 
 } // namespace memtune::cli

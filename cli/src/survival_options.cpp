@@ -1,5 +1,7 @@
 #include "survival_options.hpp"
 
+#include <memtune/io/errors.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <cmath>
@@ -21,13 +23,14 @@ void add_survival_options(CLI::App& sub, SurvivalOptions& o) {
 
 std::string record_journal(const std::string& record) { return record + ".journal"; }
 
-std::optional<std::string> apply_survival_options(TuneOptions& t, const SurvivalOptions& o, const std::string& record) {
+void apply_survival_options(TuneOptions& t, const SurvivalOptions& o, const std::string& record) {
   if (!(o.candidate_timeout >= 0) || !std::isfinite(o.candidate_timeout))
-    return "--candidate-timeout " + std::to_string(o.candidate_timeout) + ": must be a number of seconds > 0";
+    throw ArgumentError("--candidate-timeout " + std::to_string(o.candidate_timeout),
+                        "must be a number of seconds > 0 (0: automatic)");
   t.isolation.enabled = !o.no_isolation;
   t.isolation.candidate_timeout_s = o.candidate_timeout;
   if (!o.resume.empty() && !o.journal.empty() && o.resume != o.journal)
-    return "--journal " + o.journal + " and --resume " + o.resume + " name two journals: give one";
+    throw ArgumentError("--journal " + o.journal + " --resume " + o.resume, "they name two journals: give one");
   if (!o.resume.empty()) {
     t.journal.file = o.resume;
     t.journal.must_exist = true;
@@ -36,7 +39,6 @@ std::optional<std::string> apply_survival_options(TuneOptions& t, const Survival
   } else if (!record.empty()) {
     t.journal.file = record_journal(record);
   }
-  return std::nullopt;
 }
 
 void finish_record_journal(const TuneOptions& t, const std::string& record, const TuningResult& result) {

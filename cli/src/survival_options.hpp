@@ -8,7 +8,6 @@
 // interrupted, and the same command resumes it.
 #include <memtune/tuner.hpp>
 
-#include <optional>
 #include <string>
 
 namespace CLI {
@@ -30,9 +29,9 @@ void add_survival_options(CLI::App& command, SurvivalOptions& o);
 [[nodiscard]] std::string record_journal(const std::string& record);
 
 // Fills options.isolation and options.journal. `record` is the --record file
-// ("" when none). Returns the message of a usage error (--journal and
-// --resume naming different files, a negative timeout), nullopt when fine.
-std::optional<std::string> apply_survival_options(TuneOptions& options, const SurvivalOptions& o,
+// ("" when none). ArgumentError (exit 2) for --journal and --resume naming
+// different files, or a negative or NaN timeout.
+void apply_survival_options(TuneOptions& options, const SurvivalOptions& o,
                                                   const std::string& record);
 
 // After the recording is written: removes the --record run's own journal

@@ -4,6 +4,7 @@
 #include <memtune/search/feasibility.hpp>
 #include <memtune/search/gp.hpp>
 #include <memtune/search/initial_design.hpp>
+#include <memtune/search/lazy_permutation.hpp>
 #include <memtune/search/rng.hpp>
 
 #include <algorithm>
@@ -16,24 +17,20 @@
 namespace memtune::search {
 
 BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, BayesOptions options)
-    : configs_(space.enumerate()), engine_(&engine), options_(std::move(options)),
-      hedge_(3, options_.hedge_eta) {
+    : space_(&space), encoder_(space), engine_(&engine), options_(std::move(options)), hedge_(3, options_.hedge_eta) {
   if (!(options_.prior_design_fraction > 0.0 && options_.prior_design_fraction <= 1.0))
     throw std::invalid_argument("bayes: prior_design_fraction must be in (0, 1], got " +
                                 std::to_string(options_.prior_design_fraction));
-  const Encoder encoder(space);
-  points_ = encoder.encode(configs_);
-  category_counts_ = encoder.category_counts();
-  kernel_ = MixedKernel::defaults(encoder.ordinal_axes(), encoder.categorical_axes());
+  if (options_.batch_size == 0) throw std::invalid_argument("bayes: batch_size must be at least 1");
+  if (options_.candidate_pool == 0) throw std::invalid_argument("bayes: candidate_pool must be at least 1");
+  category_counts_ = encoder_.category_counts();
+  kernel_ = MixedKernel::defaults(encoder_.ordinal_axes(), encoder_.categorical_axes());
   feasibility_kernel_ = kernel_;
-  for (std::size_t i = 0; i < configs_.size(); ++i) index_.emplace(configs_[i], i);
-  taken_.assign(configs_.size(), false);
-  if (options_.prior_mean)
-    for (const Config& c : configs_) {
-      prior_log_time_.push_back(options_.prior_mean(c));
-      if (!std::isfinite(prior_log_time_.back()))
-        throw std::invalid_argument("bayes: the prior mean is not finite at " + space.format(c));
-    }
+  points_ = Points::zeros(0, encoder_.ordinal_axes(), encoder_.categorical_axes());
+  nominees_ = points_;
+  sampled_ = space.cross_product_size() > options_.exhaustive_limit;
+  if (sampled_) add_sample(options_.candidate_pool, false);
+  else add_candidates(space.enumerate());
 
   const bool has_prior = !prior_log_time_.empty();
   const std::size_t axes = space.axes().size();
@@ -83,27 +80,147 @@ BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, Baye
       design_.insert(design_.end(), spread.begin(), spread.end());
     }
   }
+  if (sampled_) drop_untaken_from(0, std::nullopt); // keep the design, not the sample it was drawn from
+}
+
+void BayesianSearch::add_candidates(const std::vector<Config>& configs) {
+  if (configs.empty()) return;
+  const Points added = encoder_.encode(configs);
+  const Eigen::Index start = points_.size(), n = added.size();
+  points_.ordinal.conservativeResize(start + n, Eigen::NoChange);
+  points_.categorical.conservativeResize(start + n, Eigen::NoChange);
+  points_.ordinal.bottomRows(n) = added.ordinal;
+  points_.categorical.bottomRows(n) = added.categorical;
+  for (const Config& c : configs) {
+    index_.emplace(c, configs_.size());
+    configs_.push_back(c);
+    taken_.push_back(false);
+    if (options_.prior_mean) {
+      prior_log_time_.push_back(options_.prior_mean(c));
+      if (!std::isfinite(prior_log_time_.back()))
+        throw std::invalid_argument("bayes: the prior mean is not finite at " + space_->format(c));
+    }
+  }
+}
+
+std::vector<Config> BayesianSearch::neighbours_of_best(std::size_t best_count) const {
+  std::vector<std::pair<double, std::size_t>> ok;
+  for (const auto& [i, time] : observed_)
+    if (time) ok.emplace_back(*time, i);
+  std::sort(ok.begin(), ok.end());
+  std::vector<Config> out;
+  for (std::size_t b = 0; b < std::min(best_count, ok.size()); ++b) {
+    const Config& centre = configs_[ok[b].second];
+    for (const Axis& a : space_->axes()) {
+      const std::size_t at = a.index_of(centre.at(a.name));
+      for (std::size_t v = 0; v < a.values.size(); ++v) {
+        // Ordinal: one notch either way; categorical: every other label.
+        const bool near = a.kind == AxisKind::categorical ? v != at : v + 1 == at || v == at + 1;
+        if (!near) continue;
+        Config moved = centre;
+        moved.set(a.name, a.values[v]);
+        if (space_->admits(moved)) out.push_back(std::move(moved));
+      }
+    }
+  }
+  return out;
+}
+
+void BayesianSearch::add_sample(std::size_t size, bool with_neighbours) {
+  std::vector<Config> fresh;
+  std::set<Config> seen;
+  if (with_neighbours)
+    for (Config& c : neighbours_of_best(3))
+      if (!index_.count(c) && seen.insert(c).second) fresh.push_back(std::move(c));
+  const std::size_t wanted = fresh.size() + size;
+  LazyPermutation order(space_->cross_product_size(), *engine_);
+  bool drained = false;
+  Config c;
+  while (fresh.size() < wanted) {
+    const auto i = order.next();
+    if (!i) {
+      drained = true;
+      break;
+    }
+    space_->at_index(*i, c);
+    if (!space_->admits(c) || index_.count(c) || !seen.insert(c).second) continue;
+    fresh.push_back(c);
+  }
+  add_candidates(fresh);
+  // The permutation drew every point of the cross product: the candidates
+  // are now every valid config, so keep them and score them whole.
+  if (drained) sampled_ = false;
+}
+
+std::optional<std::size_t> BayesianSearch::drop_untaken_from(std::size_t start, std::optional<std::size_t> keep) {
+  constexpr std::size_t gone = std::numeric_limits<std::size_t>::max();
+  std::vector<std::size_t> moved_to(configs_.size(), gone);
+  std::vector<Eigen::Index> rows;
+  for (std::size_t i = 0; i < start; ++i) moved_to[i] = i, rows.push_back(static_cast<Eigen::Index>(i));
+  std::size_t w = start;
+  for (std::size_t i = start; i < configs_.size(); ++i) {
+    if (!taken_[i] && keep != i) {
+      index_.erase(configs_[i]);
+      continue;
+    }
+    moved_to[i] = w;
+    rows.push_back(static_cast<Eigen::Index>(i));
+    if (w != i) {
+      configs_[w] = std::move(configs_[i]);
+      index_[configs_[w]] = w;
+      taken_[w] = taken_[i];
+      if (!prior_log_time_.empty()) prior_log_time_[w] = prior_log_time_[i];
+    }
+    ++w;
+  }
+  points_ = points_.subset(rows);
+  configs_.resize(w);
+  taken_.resize(w);
+  if (!prior_log_time_.empty()) prior_log_time_.resize(w);
+  for (std::size_t& d : design_) d = moved_to[d];
+  std::set<std::size_t> pending;
+  for (const std::size_t p : pending_) pending.insert(moved_to[p]);
+  pending_ = std::move(pending);
+  std::map<std::size_t, std::optional<double>> observed;
+  for (const auto& [i, time] : observed_) observed.emplace(moved_to[i], time);
+  observed_ = std::move(observed);
+  return keep ? std::optional(moved_to[*keep]) : std::nullopt;
 }
 
 std::optional<Config> BayesianSearch::next() {
   while (design_next_ < design_.size()) {
     const std::size_t i = design_[design_next_++];
-    if (!observed_.count(i)) return configs_[i]; // skip points someone observed behind our back
+    if (observed_.count(i)) continue; // skip points someone observed behind our back
+    pending_.insert(i);
+    return configs_[i];
   }
-  if (const auto i = propose_from_model()) {
-    taken_[*i] = true;
-    return configs_[*i];
-  }
-  return std::nullopt;
+  const std::size_t held = configs_.size();
+  if (sampled_) add_sample(options_.candidate_pool, true);
+  std::optional<std::size_t> pick = propose_from_model();
+  if (sampled_) pick = drop_untaken_from(held, pick); // the sample served this proposal only
+  if (!pick) return std::nullopt;
+  taken_[*pick] = true;
+  pending_.insert(*pick);
+  return configs_[*pick];
 }
 
 void BayesianSearch::observe(const Trial& trial) {
   const auto it = index_.find(trial.config);
-  if (it == index_.end()) throw std::invalid_argument("bayes: observed a config that is not a valid point of the space");
+  // A sampled space holds only what it proposed: any other valid config is welcome.
+  if (it == index_.end() && !(sampled_ && space_->is_valid(trial.config)))
+    throw std::invalid_argument("bayes: observed a config that is not a valid point of the space");
   if (trial.ok() && !(std::isfinite(*trial.time_s) && *trial.time_s > 0.0))
     throw std::invalid_argument("bayes: a successful trial needs a positive, finite time");
-  taken_[it->second] = true;
-  observed_[it->second] = trial.time_s;
+  std::size_t i = 0;
+  if (it != index_.end()) {
+    i = it->second;
+  } else {
+    add_candidates({trial.config});
+    i = configs_.size() - 1;
+  }
+  taken_[i] = true;
+  observed_[i] = trial.time_s;
+  pending_.erase(i);
 }
 
 std::optional<std::size_t> BayesianSearch::propose_from_model() {
@@ -143,9 +260,33 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
     kernel_ = fit_hyperparameters(x, y, kernel_, *engine_, options_.hyperfit).kernel;
     ok_at_last_fit_ = ok_rows.size();
   }
+  double best_log_time = std::numeric_limits<double>::infinity();
+  for (const Eigen::Index i : ok_rows) best_log_time = std::min(best_log_time, std::log(*observed_.at(static_cast<std::size_t>(i))));
   const GaussianProcess gp(kernel_, x, y);
   const Points at = points_.subset(free);
-  const std::vector<Prediction> predicted = gp.predict(at);
+  // Outstanding proposals (a batch in flight) enter the regression with a
+  // fantasy target, so that this proposal moves away from them. The
+  // hyperparameters stay those fitted on real measurements.
+  std::optional<GaussianProcess> with_fantasies;
+  if (!pending_.empty()) {
+    std::vector<Eigen::Index> rows = ok_rows;
+    Eigen::VectorXd fantasy(static_cast<Eigen::Index>(pending_.size()));
+    Eigen::Index r = 0;
+    const std::vector<Eigen::Index> pending(pending_.begin(), pending_.end());
+    if (options_.fantasy == BayesOptions::Fantasy::kriging_believer) {
+      const std::vector<Prediction> believed = gp.predict(points_.subset(pending));
+      for (const Prediction& p : believed) fantasy[r++] = p.mean;
+    } else {
+      for (const Eigen::Index p : pending)
+        fantasy[r++] =
+            (best_log_time - (prior_log_time_.empty() ? 0.0 : prior_log_time_[static_cast<std::size_t>(p)]) - mean) / scale;
+    }
+    rows.insert(rows.end(), pending.begin(), pending.end());
+    Eigen::VectorXd targets(y.size() + fantasy.size());
+    targets << y, fantasy;
+    with_fantasies.emplace(kernel_, points_.subset(rows), targets);
+  }
+  const std::vector<Prediction> predicted = (with_fantasies ? *with_fantasies : gp).predict(at);
 
   std::vector<double> feasible(free.size(), 1.0);
   if (options_.use_feasibility && ok_rows.size() < all_rows.size()) {
@@ -162,8 +303,6 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
 
   // Compare in log-time, not in residuals: with a prior mean the residuals
   // hide which configs the prior thinks fast. mean_lt = prior + m + s * z.
-  double best_log_time = std::numeric_limits<double>::infinity();
-  for (const Eigen::Index i : ok_rows) best_log_time = std::min(best_log_time, std::log(*observed_.at(static_cast<std::size_t>(i))));
   std::vector<double> mean_lt(free.size()), sd_lt(free.size());
   for (std::size_t j = 0; j < free.size(); ++j) {
     const double prior = prior_log_time_.empty() ? 0.0 : prior_log_time_[static_cast<std::size_t>(free[j])];
@@ -178,9 +317,8 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
   std::optional<std::size_t> pick;
   if (options_.acquisition == BayesOptions::Acquisition::hedge) {
     // Reward last round's nominees with minus their updated standardised mean.
-    if (!nominees_.empty()) {
-      std::vector<Eigen::Index> rows(nominees_.begin(), nominees_.end());
-      const std::vector<Prediction> now = gp.predict(points_.subset(rows));
+    if (nominees_.size() > 0) {
+      const std::vector<Prediction> now = gp.predict(nominees_);
       std::vector<double> rewards;
       for (const Prediction& p : now) rewards.push_back(-p.mean);
       hedge_.reward(rewards);
@@ -203,10 +341,11 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
       if (pi > arm_score[1] || (pi == arm_score[1] && arm[1] && z > pi_z)) arm_score[1] = pi, arm[1] = j, pi_z = z;
       if (lcb > arm_score[2]) arm_score[2] = lcb, arm[2] = j;
     }
-    nominees_.clear();
-    for (const auto& a : arm) nominees_.push_back(static_cast<std::size_t>(free[a.value_or(0)]));
+    std::vector<Eigen::Index> nominated;
+    for (const auto& a : arm) nominated.push_back(free[a.value_or(0)]);
+    nominees_ = points_.subset(nominated);
     const std::size_t chosen = hedge_.choose(*engine_);
-    if (arm[chosen]) return nominees_[chosen];
+    if (arm[chosen]) return static_cast<std::size_t>(nominated[chosen]);
   }
   for (std::size_t j = 0; j < free.size(); ++j) {
     const double score = feasible_ei(j);

@@ -6,7 +6,12 @@
 
 namespace memtune::search {
 
-RandomSearch::RandomSearch(const Space& space, std::mt19937_64& engine) : order_(space.enumerate()) {
+RandomSearch::RandomSearch(const Space& space, std::mt19937_64& engine) : space_(&space) {
+  if (space.cross_product_size() > kShuffleLimit) {
+    sample_.emplace(space.cross_product_size(), engine);
+    return;
+  }
+  order_ = space.enumerate();
   // A seeded shuffle of the valid configs: uniform, repeat-free, reproducible.
   // std::shuffle and std::uniform_int_distribution are implementation-defined,
   // so do Fisher-Yates with uniform_index to keep runs identical across
@@ -16,6 +21,13 @@ RandomSearch::RandomSearch(const Space& space, std::mt19937_64& engine) : order_
 }
 
 std::optional<Config> RandomSearch::next() {
+  if (sample_) {
+    while (const auto index = sample_->next()) {
+      space_->at_index(*index, scratch_);
+      if (space_->admits(scratch_)) return scratch_;
+    }
+    return std::nullopt;
+  }
   if (next_ >= order_.size()) return std::nullopt;
   return order_[next_++];
 }

@@ -1,48 +1,68 @@
+#include <memtune/io/atomic_file.hpp>
+#include <memtune/io/json_document.hpp>
 #include <memtune/search/recording.hpp>
 
 #include <algorithm>
-#include <cmath>
-#include <fstream>
+#include <limits>
+#include <string_view>
 #include <map>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 namespace memtune::search {
 namespace {
 
-const nlohmann::json& require(const nlohmann::json& j, const char* key, const std::string& where) {
-  if (!j.is_object() || !j.contains(key)) throw std::invalid_argument(where + ": missing '" + key + "'");
-  return j.at(key);
-}
-
-Trial trial_from_json(const Space& space, const nlohmann::json& j, const std::string& where) {
+Trial trial_from_fields(const Space& space, const io::JsonFields& j) {
   Trial t;
-  const auto& config = require(j, "config", where);
+  const io::JsonFields config = j.at("config");
   try {
-    t.config = space.config_from_json(config);
+    t.config = space.config_from_json(config.value());
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(where + ": " + e.what());
+    std::string why = e.what();
+    if (why.rfind("config: ", 0) == 0) why.erase(0, 8); // the field already says it is the config
+    config.fail(why);
   }
-  if (const auto why = space.violation(t.config)) throw std::invalid_argument(where + ": invalid config: " + *why);
-  const auto& status = require(j, "status", where);
-  if (!status.is_string() || status.get<std::string>().empty())
-    throw std::invalid_argument(where + ": 'status' must be a non-empty string");
-  t.status = status.get<std::string>();
+  try {
+    if (const auto why = space.violation(t.config)) config.fail("invalid config: " + *why);
+  } catch (const std::logic_error& e) { // a constraint that cannot be evaluated (overflow, division by zero)
+    config.fail(e.what());
+  }
+  t.status = j.at("status").nonempty_string();
   if (t.status == "ok") {
-    const auto& time = require(j, "time_s", where);
-    if (!time.is_number() || !(time.get<double>() > 0.0) || !std::isfinite(time.get<double>()))
-      throw std::invalid_argument(where + ": 'time_s' must be a positive number of seconds");
-    t.time_s = time.get<double>();
+    const io::JsonFields time = j.at("time_s");
+    t.time_s = time.number(0.0);
+    if (!(*t.time_s > 0.0)) time.fail("must be a positive number of seconds");
   } else {
-    if (j.contains("time_s")) throw std::invalid_argument(where + ": a '" + t.status + "' trial cannot have a time");
-    if (j.contains("reason")) {
-      if (!j.at("reason").is_string()) throw std::invalid_argument(where + ": 'reason' must be a string");
-      t.reason = j.at("reason").get<std::string>();
-    }
+    if (j.has("time_s")) j.at("time_s").fail("a '" + t.status + "' trial cannot have a time");
+    if (const auto reason = j.find("reason")) t.reason = reason->string();
   }
   return t;
+}
+
+// The axes a constraint's JSON names: every string of an expression ({"op":
+// ..., "args": [...]}, an axis name, a number), in lhs, rhs and "if".
+void collect_named_axes(const nlohmann::json& j, const char* key, std::vector<std::string>& out) {
+  if (j.is_string()) {
+    if (std::string_view(key) != "op" && std::string_view(key) != "cmp" && std::string_view(key) != "reason")
+      out.push_back(j.get<std::string>());
+  } else if (j.is_array()) {
+    for (const auto& e : j) collect_named_axes(e, key, out);
+  } else if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) collect_named_axes(v, k.c_str(), out);
+  }
+}
+
+// A constraint over an axis the space lacks would throw on every config it
+// is evaluated on; say which constraint, where, once.
+void check_constraint_axes(const Space& space, const io::JsonFields& space_fields) {
+  for (std::size_t i = 0; i < space.constraints().size(); ++i) {
+    std::vector<std::string> named;
+    collect_named_axes(space.constraints()[i].to_json(), "", named);
+    for (const auto& name : named)
+      if (std::none_of(space.axes().begin(), space.axes().end(), [&](const Axis& a) { return a.name == name; }))
+        space_fields.at("constraints").at(i).fail("names axis '" + name + "', which the space does not have");
+  }
 }
 
 } // namespace
@@ -64,32 +84,38 @@ nlohmann::json Recording::to_json() const {
           {"trials", std::move(trials_json)}};
 }
 
-Recording Recording::from_json(const nlohmann::json& j) {
-  if (!j.is_object()) throw std::invalid_argument("expected a JSON object at the top level");
-  const auto& version = require(j, "schema_version", "recording");
-  if (!version.is_number_integer() || version.get<int>() != kRecordingSchemaVersion)
-    throw std::invalid_argument("unsupported schema_version " + version.dump() + " (this build reads " +
-                                std::to_string(kRecordingSchemaVersion) + ")");
+Recording Recording::from_json(const nlohmann::json& j) { return from_fields(io::JsonFields(j)); }
+
+Recording Recording::from_fields(const io::JsonFields& j) {
+  j.require_object();
+  const io::JsonFields version = j.at("schema_version");
+  if (version.integer<int>() != kRecordingSchemaVersion)
+    version.fail("unsupported schema_version " + io::shown(version.value()) + " (this build reads " +
+                 std::to_string(kRecordingSchemaVersion) + ")");
   Recording r;
+  r.tool = j.has("tool") ? j.at("tool").string() : std::string{};
+  r.template_name = j.at("template").nonempty_string();
+  for (const char* key : {"problem", "device"})
+    if (const auto f = j.find(key)) f->require_object();
+  r.problem = j.has("problem") ? j.at("problem").value() : nlohmann::json::object();
+  r.device = j.has("device") ? j.at("device").value() : nlohmann::json::object();
+  const io::JsonFields space = j.at("space");
+  // Space::from_json converts axis values with nlohmann's get<int64_t>, which
+  // is undefined for a float out of range (found by fuzz_recording): check first.
+  for (const io::JsonFields& axis : space.at("axes").elements())
+    if (const auto values = axis.find("values"))
+      for (const io::JsonFields& value : values->elements()) (void)value.integer<std::int64_t>();
   try {
-    r.tool = j.value("tool", std::string{});
-    r.template_name = require(j, "template", "recording").get<std::string>();
-  } catch (const nlohmann::json::exception&) {
-    throw std::invalid_argument("'tool' and 'template' must be strings");
+    r.space = Space::from_json(space.value());
+  } catch (const std::logic_error& e) { // invalid_argument, out_of_range, domain_error: a space that makes no sense
+    space.fail(e.what());
   }
-  r.problem = j.value("problem", nlohmann::json::object());
-  r.device = j.value("device", nlohmann::json::object());
-  if (!r.problem.is_object() || !r.device.is_object())
-    throw std::invalid_argument("'problem' and 'device' must be objects");
-  r.space = Space::from_json(require(j, "space", "recording"));
-  const auto& trials = require(j, "trials", "recording");
-  if (!trials.is_array()) throw std::invalid_argument("'trials' must be an array");
+  check_constraint_axes(r.space, space);
   std::set<Config> seen;
-  for (std::size_t i = 0; i < trials.size(); ++i) {
-    const std::string where = "trial " + std::to_string(i);
-    Trial t = trial_from_json(r.space, trials[i], where);
+  for (const io::JsonFields& trial : j.at("trials").elements()) {
+    Trial t = trial_from_fields(r.space, trial);
     if (!seen.insert(t.config).second)
-      throw std::invalid_argument(where + ": config " + r.space.format(t.config) + " is recorded twice");
+      trial.at("config").fail("config " + r.space.format(t.config) + " is recorded twice");
     r.trials.push_back(std::move(t));
   }
   return r;
@@ -103,39 +129,26 @@ std::optional<Trial> Recording::best() const {
 }
 
 Recording load_recording(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot open the recording");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const std::string s = text.str();
-  nlohmann::json j;
+  const io::JsonDocument doc = io::read_json_file(path);
+  return doc.read([](const io::JsonFields& root) { return Recording::from_fields(root); });
+}
+
+void check_replaceable_recording(const std::filesystem::path& path) {
+  const std::filesystem::path file = io::output_file(path);
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec) || std::filesystem::file_size(file, ec) == 0) return;
   try {
-    j = nlohmann::json::parse(s);
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.byte is 1-based and points just past the offending character.
-    const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, s.size());
-    const auto line = 1 + std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(end), '\n');
-    throw std::runtime_error(path.string() + ":" + std::to_string(line) + ": not valid JSON: " + e.what());
-  }
-  try {
-    return Recording::from_json(j);
-  } catch (const std::exception& e) {
-    throw std::runtime_error(path.string() + ": not a valid memtune recording: " + e.what());
+    (void)load_recording(file);
+  } catch (const InputError& e) {
+    throw InputError(path.string(), 0, "",
+                     "exists and is not a memtune recording, so it is not replaced (move it or choose another "
+                     "file): " + std::string(e.what()));
   }
 }
 
 void save_recording(const Recording& recording, const std::filesystem::path& path) {
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(tmp.string() + ": cannot write the recording");
-    out << recording.to_json().dump(1) << '\n';
-    if (!out.flush()) throw std::runtime_error(tmp.string() + ": write failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error(path.string() + ": cannot replace the recording: " + ec.message());
+  check_replaceable_recording(path);
+  io::write_file_atomically(path, recording.to_json().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 Objective replay_objective(const Recording& recording) {

@@ -1,8 +1,12 @@
 #include <memtune/search/space.hpp>
 
+#include <memtune/search/grid_cursor.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace memtune::search {
@@ -55,15 +59,33 @@ std::size_t Axis::index_of(std::int64_t value) const {
   return static_cast<std::size_t>(it - values.begin());
 }
 
+std::string ValidCount::describe() const {
+  if (exact) return std::to_string(value);
+  // Two significant figures: the sample cannot support more.
+  const double magnitude = value > 0 ? std::pow(10.0, std::floor(std::log10(static_cast<double>(value))) - 1) : 1.0;
+  char rounded[32];
+  std::snprintf(rounded, sizeof rounded, "%.0f", std::round(static_cast<double>(value) / magnitude) * magnitude);
+  return std::string("about ") + rounded + " (estimated: " + std::to_string(hits) + " of " + std::to_string(sampled) +
+         " sampled configurations are valid)";
+}
+
 void Space::add(Axis a) {
   if (a.name.empty()) throw std::invalid_argument("axis with an empty name");
   if (a.values.empty()) throw std::invalid_argument("axis '" + a.name + "' has no values");
   for (const auto& existing : axes_)
     if (existing.name == a.name) throw std::invalid_argument("duplicate axis '" + a.name + "'");
+  std::size_t product = 0;
+  if (!axes_.empty() && __builtin_mul_overflow(cross_product_size(), a.values.size(), &product))
+    throw std::invalid_argument("axis '" + a.name + "' makes the space larger than 2^64 - 1 configurations");
   axes_.push_back(std::move(a));
 }
 
 void Space::require(Constraint constraint) { constraints_.push_back(std::move(constraint)); }
+
+void Space::restrict_to(Shard shard) {
+  if (shard_) throw std::invalid_argument("space is already restricted to shard " + shard_->to_string());
+  if (!shard.whole()) shard_ = shard;
+}
 
 const Axis& Space::axis(const std::string& name) const {
   for (const auto& a : axes_)
@@ -80,26 +102,63 @@ std::size_t Space::cross_product_size() const {
 
 Config Space::at_index(std::size_t index) const {
   Config c;
-  // The last axis varies fastest, so decode from the back.
-  for (auto it = axes_.rbegin(); it != axes_.rend(); ++it) {
-    const std::size_t k = it->values.size();
-    c.set(it->name, it->values[index % k]);
-    index /= k;
-  }
+  at_index(index, c);
   return c;
 }
 
-std::vector<Config> Space::enumerate() const {
-  std::vector<Config> out;
-  const std::size_t n = cross_product_size();
-  for (std::size_t i = 0; i < n; ++i) {
-    Config c = at_index(i);
-    if (is_valid(c)) out.push_back(std::move(c));
+void Space::at_index(std::size_t index, Config& into) const {
+  // The last axis varies fastest, so decode from the back.
+  for (auto it = axes_.rbegin(); it != axes_.rend(); ++it) {
+    const std::size_t k = it->values.size();
+    into.set(it->name, it->values[index % k]);
+    index /= k;
   }
+}
+
+std::vector<Config> Space::enumerate() const {
+  const std::size_t n = cross_product_size();
+  if (n > kEnumerateLimit)
+    throw std::length_error("space of " + std::to_string(n) + " configurations: listing them all is refused above " +
+                            std::to_string(kEnumerateLimit) + " (search it with a strategy, which walks or samples it)");
+  std::vector<Config> out;
+  GridCursor walk(*this);
+  while (auto c = walk.next()) out.push_back(std::move(*c));
   return out;
 }
 
+ValidCount Space::count_valid(std::size_t exact_limit) const {
+  const std::size_t n = cross_product_size();
+  ValidCount count;
+  if (n <= exact_limit) {
+    GridCursor walk(*this);
+    while (walk.next()) ++count.value;
+    return count;
+  }
+  // The golden-ratio Weyl sequence k * 2^64 / phi (mod 2^64), scaled onto
+  // [0, n): evenly spread over the grid and unrelated to its axis periods.
+  constexpr std::size_t kSamples = 65536;
+  constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
+  Config point;
+  count.exact = false;
+  count.sampled = kSamples;
+  for (std::size_t k = 0; k < kSamples; ++k) {
+    const std::uint64_t u = kGolden * (k + 1);
+    const auto index = static_cast<std::size_t>((static_cast<unsigned __int128>(u) * n) >> 64);
+    at_index(index, point);
+    if (admits(point)) ++count.hits;
+  }
+  count.value = static_cast<std::size_t>(
+      std::llround(static_cast<long double>(n) * static_cast<long double>(count.hits) / kSamples));
+  return count;
+}
+
 bool Space::is_valid(const Config& config) const { return !violation(config).has_value(); }
+
+bool Space::admits(const Config& config) const {
+  for (const auto& c : constraints_)
+    if (!c.holds(config)) return false;
+  return !shard_ || shard_->contains(config);
+}
 
 std::optional<std::string> Space::violation(const Config& config) const {
   if (config.values().size() != axes_.size()) return "config has " + std::to_string(config.values().size()) +
@@ -112,6 +171,7 @@ std::optional<std::string> Space::violation(const Config& config) const {
   for (const auto& c : constraints_) {
     if (!c.holds(config)) return c.reason().empty() ? "violates " + c.to_string() : c.reason() + " (" + c.to_string() + ")";
   }
+  if (shard_ && !shard_->contains(config)) return "not in shard " + shard_->to_string() + " (another shard's job runs it)";
   return std::nullopt;
 }
 
@@ -167,7 +227,9 @@ nlohmann::json Space::to_json() const {
   for (const auto& c : constraints_) constraints.push_back(c.to_json());
   nlohmann::json pruned = nlohmann::json::array();
   for (const auto& p : pruned_) pruned.push_back({{"name", p.name}, {"reason", p.reason}});
-  return {{"axes", axes}, {"constraints", constraints}, {"pruned", pruned}};
+  nlohmann::json j{{"axes", axes}, {"constraints", constraints}, {"pruned", pruned}};
+  if (shard_) j["shard"] = {{"index", shard_->index}, {"count", shard_->count}};
+  return j;
 }
 
 Space Space::from_json(const nlohmann::json& j) {
@@ -189,6 +251,8 @@ Space Space::from_json(const nlohmann::json& j) {
     if (j.contains("pruned"))
       for (const auto& jp : j.at("pruned"))
         s.note_pruned({jp.at("name").get<std::string>(), jp.at("reason").get<std::string>()});
+    if (j.contains("shard"))
+      s.restrict_to(Shard::of(j.at("shard").at("index").get<std::uint64_t>(), j.at("shard").at("count").get<std::uint64_t>()));
   } catch (const nlohmann::json::exception& e) {
     throw std::invalid_argument(std::string("space: ") + e.what());
   }

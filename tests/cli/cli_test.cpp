@@ -1,4 +1,5 @@
 #include "app.hpp"
+#include "run_cli.hpp"
 #include "size_parse.hpp"
 
 #include <memtune/cuda/driver_api.hpp>
@@ -12,19 +13,8 @@
 #include <vector>
 
 using namespace memtune::cli;
-
-namespace {
-struct Run {
-  int code;
-  std::string out, err;
-};
-Run run_cli(std::vector<const char*> args) {
-  args.insert(args.begin(), "memtune");
-  std::ostringstream out, err;
-  const int code = run(static_cast<int>(args.size()), args.data(), out, err);
-  return {code, out.str(), err.str()};
-}
-} // namespace
+using Run = memtune::testing::CliRun;
+using memtune::testing::run_cli;
 
 TEST_CASE("sizes: plain, K/M/G suffixes, and rejects") {
   CHECK(parse_size("1000003") == 1000003);
@@ -57,7 +47,7 @@ TEST_CASE("usage errors exit 2 with a message that names the problem") {
   CHECK(r.code == kExitUsage);
   r = run_cli({"filter", "--n", "lots"});
   CHECK(r.code == kExitUsage);
-  CHECK(r.err.find("--n lots: not a size") != std::string::npos);
+  CHECK(r.err.find("--n 'lots': not a size") != std::string::npos);
   r = run_cli({"filter", "--taps", "0"});
   CHECK(r.code == kExitUsage);
   CHECK(r.err.find("'taps' = 0 is out of range") != std::string::npos);
@@ -99,7 +89,7 @@ TEST_CASE("memtune filter --n 16M --target k20: ranked table, best and rationale
   MESSAGE("cold k20 filter run: " << seconds << " s");
   CHECK(r.code == kExitOk);
   CHECK(r.out.find("MODELED for Tesla K20c (sm_35, 13 SMs)") != std::string::npos);
-  CHECK(r.out.find("rank config") != std::string::npos);
+  CHECK(r.out.find("rank  config") != std::string::npos);
   CHECK(r.out.find("\n10   ") != std::string::npos); // ten ranked rows
   CHECK(r.out.find("more not compiled") != std::string::npos);
   CHECK(r.out.find("best: ") != std::string::npos);

@@ -6,6 +6,8 @@
 #include "app.hpp"
 #include "survival_options.hpp"
 
+#include <memtune/io/errors.hpp>
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -59,25 +61,26 @@ std::vector<std::string> lines_of(const fs::path& p) {
 TEST_CASE("the survival options fill the tuning options, and refuse what makes no sense") {
   TuneOptions t;
   cli::SurvivalOptions o;
-  CHECK_FALSE(cli::apply_survival_options(t, o, ""));
+  cli::apply_survival_options(t, o, "");
   CHECK(t.isolation.enabled);
   CHECK_FALSE(t.journal.file);
-  CHECK_FALSE(cli::apply_survival_options(t, o, "run.json"));
+  cli::apply_survival_options(t, o, "run.json");
   CHECK(*t.journal.file == "run.json.journal"); // a --record run keeps a journal until its recording is written
   o.resume = "old.journal";
-  CHECK_FALSE(cli::apply_survival_options(t, o, "run.json"));
+  cli::apply_survival_options(t, o, "run.json");
   CHECK(*t.journal.file == "old.journal");
   CHECK(t.journal.must_exist);
   o.journal = "other.journal";
-  CHECK(cli::apply_survival_options(t, o, "")->find("name two journals") != std::string::npos);
+  CHECK_THROWS_WITH_AS(cli::apply_survival_options(t, o, ""),
+                       "--journal other.journal --resume old.journal: they name two journals: give one", ArgumentError);
   o = {};
   o.no_isolation = true;
   o.candidate_timeout = 2.5;
-  CHECK_FALSE(cli::apply_survival_options(t, o, ""));
+  cli::apply_survival_options(t, o, "");
   CHECK_FALSE(t.isolation.enabled);
   CHECK(t.isolation.candidate_timeout_s == 2.5);
   o.candidate_timeout = -1;
-  CHECK(cli::apply_survival_options(t, o, "")->find("--candidate-timeout") != std::string::npos);
+  CHECK_THROWS_AS(cli::apply_survival_options(t, o, ""), ArgumentError);
 }
 
 TEST_CASE("--resume of a journal that does not exist is an error naming it") {

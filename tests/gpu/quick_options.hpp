@@ -34,3 +34,14 @@ inline void check_whole_space_verified(const memtune::TuningResult& r) {
   }
   CHECK(r.best() != nullptr);
 }
+
+// check_whole_space_verified, and every candidate succeeded: for problems
+// where nothing needs more than the device has.
+inline void check_every_candidate_ok(const memtune::TuningResult& r) {
+  check_whole_space_verified(r);
+  for (const auto& e : r.evaluations) {
+    CAPTURE(r.space.format(e.config));
+    CAPTURE(e.reason);
+    CHECK(e.ok());
+  }
+}

@@ -1,9 +1,12 @@
 #include <memtune/model/target_catalog.hpp>
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <random>
 #include <string>
 
 using namespace memtune;
@@ -154,4 +157,62 @@ TEST_CASE("the targets directory comes from MEMTUNE_TARGETS_DIR, then the candid
                        std::runtime_error);
   if (saved) ::setenv("MEMTUNE_TARGETS_DIR", restore.c_str(), 1);
   else ::unsetenv("MEMTUNE_TARGETS_DIR");
+}
+
+// Added with the input checks of the "bad input" issue: values that used to be
+// accepted (and wrapped, or predicted absurd times) are refused with the file,
+// the line and the field.
+TEST_CASE("out-of-range figures and unknown architectures name the file, the line and the field") {
+  const auto k20 = [] {
+    std::ifstream in(targets_dir / "k20.json");
+    return nlohmann::json::parse(in);
+  }();
+  const fs::path dir = fs::temp_directory_path() / ("memtune-targets-" + std::to_string(std::random_device{}()));
+  fs::create_directories(dir);
+  auto error_with = [&](const std::string& key, const nlohmann::json& value) {
+    nlohmann::json j = k20;
+    j[key] = value;
+    const fs::path file = dir / "k20.json";
+    std::ofstream(file) << j.dump(2);
+    try {
+      (void)load_target_file(file);
+    } catch (const TargetFileError& e) {
+      CHECK(e.file() == file.string());
+      CHECK(e.line() > 1); // the field's line in the indented file
+      return e;
+    }
+    FAIL("no error for " << key);
+    return TargetFileError("", "", "");
+  };
+  const auto overflow = error_with("sm_count", 4294967428LL); // became 132
+  CHECK(overflow.field() == "sm_count");
+  CHECK(contains(overflow.what(), "4294967428"));
+  CHECK(error_with("dram_bandwidth_gbs", 1e-300).field() == "dram_bandwidth_gbs");
+  CHECK(error_with("sm_count", 100000).field() == "sm_count");
+  CHECK(error_with("memory_bytes", -1).field() == "memory_bytes");
+  nlohmann::json future = k20;
+  future["cc_major"] = 12;
+  future["cc_minor"] = 9;
+  future["bank_widths_bytes"] = {4};
+  const auto arch = [&] {
+    std::ofstream(dir / "k20.json") << future.dump(2);
+    try {
+      (void)load_target_file(dir / "k20.json");
+    } catch (const TargetFileError& e) {
+      return std::string(e.what()) + " [" + e.field() + "]";
+    }
+    return std::string("no error");
+  }();
+  CHECK(contains(arch, "12.9 is unknown to this toolkit's cuda_occupancy.h"));
+  CHECK(contains(arch, "[cc_major]"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("every catalogue target has its memory size with a source") {
+  const TargetCatalog catalog = TargetCatalog::load_directory(targets_dir);
+  for (const Target& t : catalog.targets()) {
+    CHECK_MESSAGE(t.memory_bytes >= (std::size_t{4} << 30), t.name);
+    CHECK(t.sources.count("memory_bytes") == 1);
+  }
+  CHECK(catalog.find("k20").memory_bytes == std::size_t{5} << 30);
 }

@@ -6,7 +6,7 @@
 //   memtune_sanitize_runner TEMPLATE [--set NAME=VALUE ...] [--sample N] [--seed S]
 // Prints one line per configuration and a summary; exit 0 when every
 // launched configuration verified, 1 otherwise, 2 on bad arguments.
-#include "kernel_command.hpp"
+#include "option_checks.hpp"
 #include "reference_run.hpp"
 
 #include <memtune/compile/compile_cache.hpp>
@@ -17,6 +17,7 @@
 #include <memtune/cuda/stream.hpp>
 #include <memtune/description/workload.hpp>
 #include <memtune/device.hpp>
+#include <memtune/io/errors.hpp>
 #include <memtune/targets.hpp>
 #include <memtune/templates/catalogue.hpp>
 
@@ -115,9 +116,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: memtune_sanitize_runner TEMPLATE [--set NAME=VALUE ...] [--sample N] [--seed S]\n");
     return 2;
   }
-  try {
+  return run_reporting_errors("memtune_sanitize_runner", std::cerr, [&] {
     const KernelDescription& d = templates::find_description(argv[1]);
-    std::map<std::string, std::string> text;
+    std::map<std::string, std::optional<std::string>> typed;
     std::size_t sample = 0;
     std::uint64_t seed = 1;
     for (int i = 2; i + 1 < argc; i += 2) {
@@ -125,17 +126,9 @@ int main(int argc, char** argv) {
       if (flag == "--sample") sample = std::stoul(value);
       else if (flag == "--seed") seed = std::stoull(value);
       else if (flag == "--set" && value.find('=') != std::string::npos)
-        text[value.substr(0, value.find('='))] = value.substr(value.find('=') + 1);
-      else throw std::invalid_argument("unknown argument " + flag);
+        typed[value.substr(0, value.find('='))] = value.substr(value.find('=') + 1);
+      else throw ArgumentError(flag, "unknown argument");
     }
-    const std::optional<Problem> problem = cli::parse_problem(d, text, "--set ", std::cerr);
-    if (!problem) return 2;
-    return sanitize(d, *problem, sample, seed);
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "memtune_sanitize_runner: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "memtune_sanitize_runner: %s\n", e.what());
-    return 1;
-  }
+    return sanitize(d, cli::parse_problem(d, typed, cli::ProblemSyntax::kSet), sample, seed);
+  });
 }

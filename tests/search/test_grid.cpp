@@ -4,14 +4,15 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
+
 using namespace memtune::search;
 
 TEST_CASE("grid proposes every valid config once, in enumerate order, then stops") {
   const Space s = testing::small_space();
   GridSearch grid(s);
   CHECK(grid.name() == "grid");
-  CHECK(grid.size() == 22);
-  CHECK(grid.lookahead() == 22);
+  CHECK(grid.lookahead() == std::numeric_limits<std::size_t>::max()); // results never change the order
   std::vector<Config> seen;
   while (auto c = grid.next()) {
     CHECK(s.is_valid(*c));

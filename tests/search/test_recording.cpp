@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 
 using namespace memtune::search;
@@ -117,16 +118,16 @@ TEST_CASE("malformed recordings are rejected with the file and the problem named
     return load_error(file);
   };
   CHECK(with([](auto& j) { j["schema_version"] = 2; }).find("schema_version 2") != std::string::npos);
-  CHECK(with([](auto& j) { j.erase("trials"); }).find("missing 'trials'") != std::string::npos);
-  CHECK(with([](auto& j) { j.erase("template"); }).find("missing 'template'") != std::string::npos);
-  CHECK(with([](auto& j) { j["trials"][4].erase("time_s"); }).find("trial 4: missing 'time_s'") != std::string::npos);
-  CHECK(with([](auto& j) { j["trials"][4]["time_s"] = -1.0; }).find("trial 4") != std::string::npos);
-  CHECK(with([](auto& j) { j["trials"][1]["config"]["items"] = 3; }).find("trial 1") != std::string::npos);
+  CHECK(with([](auto& j) { j.erase("trials"); }).find("field 'trials': missing") != std::string::npos);
+  CHECK(with([](auto& j) { j.erase("template"); }).find("field 'template': missing") != std::string::npos);
+  CHECK(with([](auto& j) { j["trials"][4].erase("time_s"); }).find("field 'trials[4].time_s': missing") != std::string::npos);
+  CHECK(with([](auto& j) { j["trials"][4]["time_s"] = -1.0; }).find("field 'trials[4].time_s'") != std::string::npos);
+  CHECK(with([](auto& j) { j["trials"][1]["config"]["items"] = 3; }).find("field 'trials[1].config'") != std::string::npos);
   CHECK(with([](auto& j) { j["trials"][1]["config"] = {{"block_size", 512}, {"items", 4}, {"layout", "aos"}}; })
-            .find("trial 1: invalid config") != std::string::npos);
+            .find("field 'trials[1].config': invalid config") != std::string::npos);
   CHECK(with([](auto& j) { j["trials"][2]["config"] = j["trials"][1]["config"]; }).find("recorded twice") !=
         std::string::npos);
-  CHECK(with([](auto& j) { j["trials"][0]["status"] = ""; }).find("trial 0") != std::string::npos);
+  CHECK(with([](auto& j) { j["trials"][0]["status"] = ""; }).find("field 'trials[0].status'") != std::string::npos);
   CHECK(with([](auto& j) { j["space"]["axes"][0]["kind"] = "fuzzy"; }).find("fuzzy") != std::string::npos);
   CHECK(with([](auto& j) { j["problem"] = 3; }).find("'problem'") != std::string::npos);
   const std::string e = with([](auto& j) { j["trials"] = 5; });
@@ -141,8 +142,84 @@ TEST_CASE("the synthetic benchmark recording loads") {
   CHECK(std::any_of(r.trials.begin(), r.trials.end(), [](const Trial& t) { return !t.ok(); }));
 }
 
-TEST_CASE("saving into a missing directory names the file") {
+TEST_CASE("saving creates missing folders; a folder that cannot be made names the file") {
   const TempDir dir;
-  const fs::path target = dir.path / "no-such-dir" / "rec.json";
-  CHECK_THROWS_WITH_AS(save_recording(sample(), target), doctest::Contains("no-such-dir"), std::runtime_error);
+  const fs::path target = dir.path / "new-dir" / "rec.json";
+  save_recording(sample(), target);
+  CHECK(load_recording(target).trials.size() == sample().trials.size());
+  const fs::path blocked = dir.write("plain-file", "x") / "rec.json";
+  CHECK_THROWS_WITH_AS(save_recording(sample(), blocked), doctest::Contains("plain-file"), memtune::InputError);
+}
+
+TEST_CASE("a trial with an axis the space does not have names the file, the line and the field") {
+  const TempDir dir;
+  nlohmann::json j = sample().to_json();
+  j["trials"][2]["config"]["warp_shuffle"] = 1;
+  const auto file = dir.write("unknown-axis.json", j.dump(1));
+  const std::string e = load_error(file);
+  CHECK(e.find(file.string() + ":") == 0);
+  CHECK(e.find("field 'trials[2].config'") != std::string::npos);
+  CHECK(e.find("unknown axis 'warp_shuffle'") != std::string::npos);
+  // dump(1) puts trial 2's config on a line of its own, well after line 1.
+  CHECK(e.find(file.string() + ":1:") == std::string::npos);
+}
+
+TEST_CASE("saving never replaces a file that is not a recording") {
+  const TempDir dir;
+  const std::string store = R"({"schema_version": 1, "entries": []})";
+  const auto file = dir.write("profiles.json", store);
+  CHECK_THROWS_WITH_AS(save_recording(sample(), file), doctest::Contains("is not a memtune recording"),
+                       memtune::InputError);
+  std::ifstream in(file);
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == store);
+  // A recording is replaced; an empty file too.
+  save_recording(sample(), file.parent_path() / "rec.json");
+  save_recording(sample(), file.parent_path() / "rec.json");
+  save_recording(sample(), dir.write("empty.json", ""));
+}
+
+// The issue's crash: a constraint nested ~30000 levels deep overflowed the
+// stack of the recursive expression reader. The JSON reader refuses it first.
+TEST_CASE("a recording nested 30000 levels deep is refused with the file and the line") {
+  const TempDir dir;
+  std::string deep;
+  for (int i = 0; i < 30000; ++i) deep += R"({"op": "+", "args": [1, )";
+  deep += "1";
+  for (int i = 0; i < 30000; ++i) deep += "]}";
+  nlohmann::json j = sample().to_json();
+  j["space"]["constraints"] = nlohmann::json::array();
+  std::string text = j.dump();
+  const std::string marker = R"("constraints":[])";
+  text.replace(text.find(marker), marker.size(), R"("constraints":[{"lhs": )" + deep + R"(, "cmp": "<=", "rhs": 1}])");
+  const auto file = dir.write("deep.json", text);
+  const std::string e = load_error(file);
+  CHECK(e.find(file.string() + ":1:") == 0);
+  CHECK(e.find("nested deeper than 256 levels") != std::string::npos);
+}
+
+
+// Found by tests/fuzz/fuzz_recording: a constraint over a misspelt axis threw
+// std::out_of_range from every validity check, without file or field.
+TEST_CASE("a constraint over an axis the space lacks names the constraint") {
+  const TempDir dir;
+  nlohmann::json j = sample().to_json();
+  j["space"]["constraints"].push_back(
+      {{"lhs", "items"}, {"cmp", "=="}, {"rhs", 1}, {"if", {{"lhs", "liyout"}, {"cmp", "=="}, {"rhs", 0}}}});
+  const std::size_t index = j["space"]["constraints"].size() - 1;
+  const auto file = dir.write("misspelt.json", j.dump(1));
+  const std::string e = load_error(file);
+  CHECK(e.find(file.string() + ":") == 0);
+  CHECK(e.find("field 'space.constraints[" + std::to_string(index) + "]': names axis 'liyout'") != std::string::npos);
+}
+
+// Found by tests/fuzz/fuzz_recording: a float out of the int64 range among an
+// axis's values was converted with undefined behaviour.
+TEST_CASE("an axis value that is not an integer names the axis value") {
+  const TempDir dir;
+  nlohmann::json j = sample().to_json();
+  j["space"]["axes"][0]["values"][1] = 6.6e75;
+  const auto file = dir.write("float-value.json", j.dump(1));
+  const std::string e = load_error(file);
+  CHECK(e.find(file.string() + ":") == 0);
+  CHECK(e.find("field 'space.axes[0].values[1]': expected an integer, got 6.6e+75") != std::string::npos);
 }

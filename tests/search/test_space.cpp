@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 using namespace memtune::search;
@@ -111,4 +112,40 @@ TEST_CASE("malformed space JSON is an invalid argument") {
   CHECK_THROWS_AS(Space::from_json(json::parse(R"({"axes": [{"name": "a", "values": [1]}],
                                                    "constraints": [{"lhs": "a", "cmp": "<>", "rhs": 1}]})")),
                   std::invalid_argument);
+}
+
+TEST_CASE("count_valid counts small spaces exactly and estimates large ones, saying so") {
+  const Space medium = memtune::search::testing::medium_space();
+  const ValidCount exact = medium.count_valid();
+  CHECK(exact.exact);
+  CHECK(exact.value == 460);
+  CHECK(exact.describe() == "460");
+
+  const Space huge = memtune::search::testing::huge_space(); // 10^7, 8.5 million valid
+  CHECK(huge.cross_product_size() == 10'000'000);
+  const ValidCount estimate = huge.count_valid();
+  CHECK_FALSE(estimate.exact);
+  CHECK(estimate.sampled == 65536);
+  const double truth = static_cast<double>(memtune::search::testing::kHugeSpaceValid);
+  CHECK(std::abs(static_cast<double>(estimate.value) - truth) < 0.01 * truth);
+  CHECK(estimate.describe().find("about 8") == 0);
+  CHECK(estimate.describe().find("estimated") != std::string::npos);
+  CHECK(huge.count_valid() .value == estimate.value); // deterministic, no engine
+
+  // Exact on request, by walking the grid without storing it.
+  Space small_but_walked = memtune::search::testing::small_space();
+  CHECK(small_but_walked.count_valid(0).exact == false);
+  CHECK(small_but_walked.count_valid(24).value == 22);
+}
+
+TEST_CASE("listing a huge space is refused with its size; a space beyond 2^64 configs cannot be built") {
+  Space huge = memtune::search::testing::huge_space();
+  huge.add(Axis::ordinal("h", {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})); // 10^8
+  CHECK_THROWS_WITH_AS((void)huge.enumerate(), doctest::Contains("100000000 configurations"), std::length_error);
+  Space vast;
+  std::vector<std::int64_t> thousand(1000);
+  for (std::size_t i = 0; i < thousand.size(); ++i) thousand[i] = static_cast<std::int64_t>(i);
+  for (int k = 0; k < 6; ++k) vast.add(Axis::ordinal("x" + std::to_string(k), thousand)); // 10^18
+  CHECK_THROWS_WITH_AS(vast.add(Axis::ordinal("x6", thousand)), doctest::Contains("2^64"), std::invalid_argument);
+  CHECK(vast.cross_product_size() == 1'000'000'000'000'000'000ULL);
 }

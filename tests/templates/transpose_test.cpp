@@ -2,7 +2,6 @@
 // launches at odd sizes, its reference, and the access pattern the model
 // replays (the shared tile's column reads: 32-way conflicts unpadded, none
 // padded, the lesson of NVIDIA's 2008 article).
-#include <memtune/compile/compile_pool.hpp>
 #include <memtune/model/bank_replay.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/templates/transpose.hpp>
@@ -10,7 +9,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <future>
 #include <string>
 #include <vector>
 
@@ -141,29 +139,4 @@ TEST_CASE("transpose access pattern: the tile's column reads conflict 32 ways un
   const Problem odd = transpose().complete({{"rows", 1001}, {"cols", 1001}});
   CHECK(transpose().hooks.access_pattern(c, odd, target("h100-sxm")).arrays[0].requested_bytes >
         1001.0 * 1001 * 4 * 1.1);
-}
-
-TEST_CASE("every transpose candidate compiles with NVRTC for sm_90 and sm_75, its tile in static shared memory") {
-  const Problem p = transpose().complete({});
-  const search::Space space = transpose().space(p, target("h100-sxm"));
-  CompilePool pool(nullptr);
-  struct Job {
-    search::Config config;
-    int cc;
-    std::future<CompileResult> result;
-  };
-  std::vector<Job> jobs;
-  for (const int cc : {90, 75})
-    for (const auto& c : space.enumerate())
-      jobs.push_back({c, cc, pool.submit(transpose().compile_request(transpose().launch(c, p, target("h100-sxm")), cc))});
-  for (auto& j : jobs) {
-    CAPTURE(space.format(j.config));
-    CAPTURE(j.cc);
-    const CompileResult r = j.result.get();
-    REQUIRE_MESSAGE(r.ok, r.log);
-    CHECK(r.lowered_name.find("transpose_kernel") != std::string::npos);
-    CHECK(r.resources.static_smem_bytes ==
-          static_cast<std::size_t>(j.config.at("tile") * (j.config.at("tile") + j.config.at("pad")) * 4));
-    CHECK_FALSE(r.resources.spills());
-  }
 }

@@ -82,7 +82,7 @@ TEST_CASE("builder errors are DescriptionErrors naming the field") {
   CHECK_THROWS_WITH_AS((void)saxpy().constraint("BLOCKS <= 1024", "").build(), doctest::Contains("unknown name 'BLOCKS'"),
                        DescriptionError);
   CHECK_THROWS_WITH_AS((void)saxpy().scalar("n", ElementType::i32, "n").build(),
-                       doctest::Contains("arguments[4].name: the argument 'n' is listed twice"), DescriptionError);
+                       doctest::Contains("description 'saxpy': field 'arguments[4].name': the argument 'n' is listed twice"), DescriptionError);
   CHECK_THROWS_WITH_AS((void)KernelBuilder("").build(), doctest::Contains("a description needs a name"), DescriptionError);
   CHECK_THROWS_WITH_AS((void)saxpy().buffer("z", ElementType::f32, "n", BufferRole::in, Fill{Fill::Kind::custom}).build(),
                        doctest::Contains("a custom fill needs its C++ function"), DescriptionError);
@@ -94,7 +94,7 @@ TEST_CASE("builder errors are DescriptionErrors naming the field") {
                        DescriptionError);
   const auto expected = [](const ReferenceRequest&) { return std::vector<ExpectedOutput>{}; };
   CHECK_THROWS_WITH_AS((void)saxpy().verify_with(expected, {"WIDTH"}).build(),
-                       doctest::Contains("verify.depends_on: 'WIDTH' is not a tunable parameter"), DescriptionError);
+                       doctest::Contains("description 'saxpy': field 'verify.depends_on': 'WIDTH' is not a tunable parameter"), DescriptionError);
 }
 
 TEST_CASE("hooks: model, baselines, default configuration and a C++ reference") {

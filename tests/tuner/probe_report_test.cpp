@@ -4,6 +4,7 @@
 
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/model/target_catalog.hpp>
+#include <memtune/output/printer.hpp>
 #include <memtune/probe/calibrate.hpp>
 #include <memtune/probe/report.hpp>
 #include <memtune/search/space.hpp>
@@ -350,4 +351,20 @@ TEST_CASE("memtune probe: usage errors exit 2; without a GPU it says so and exit
   std::tie(code, err) = run_cli({"probe", "--only", "bank:f32-stride32", "--launches", "1"});
   CHECK(code == cli::kExitNoDevice);
   CHECK(err.find("needs a GPU") != std::string::npos);
+}
+
+TEST_CASE("probe report through the printers: its JSON is to_json, CSV and markdown carry every probe table") {
+  const ProbeReport r = sample_report();
+  const output::Document d = to_document(r);
+  std::ostringstream json, csv, md;
+  output::print(json, d, output::Format::json);
+  output::print(csv, d, output::Format::csv);
+  output::print(md, d, output::Format::markdown);
+  nlohmann::json expected = to_json(r);
+  CHECK(nlohmann::json::parse(json.str()) == expected);
+  for (const char* table : {"copy", "offset", "stride", "bank", "latency", "l2_read", "launch"})
+    CHECK_MESSAGE(csv.str().find(std::string("# table: ") + table + "\n") != std::string::npos, table);
+  CHECK(csv.str().rfind("# schema_version: 1\n", 0) == 0);
+  CHECK(md.str().find("**shared-memory banks (256 threads/block") != std::string::npos);
+  CHECK(md.str().find("| variant | kernel | time us |") != std::string::npos);
 }

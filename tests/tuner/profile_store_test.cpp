@@ -2,12 +2,14 @@
 
 #include <doctest/doctest.h>
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
 using namespace memtune;
@@ -94,7 +96,8 @@ TEST_CASE("an entry with a missing field names the entry and the field") {
     std::ofstream out(file);
     out << R"({"schema_version": 1, "entries": [{"template": "filter"}]})";
   }
-  CHECK_THROWS_WITH_AS(ProfileStore(file).entries(), doctest::Contains("entry 0: field 'device'"), ProfileError);
+  CHECK_THROWS_WITH_AS(ProfileStore(file).entries(), doctest::Contains("field 'entries[0].device': missing"),
+                       ProfileError);
   std::filesystem::remove(file);
 }
 
@@ -104,20 +107,110 @@ TEST_CASE("a store of another schema version is refused") {
     std::ofstream out(file);
     out << R"({"schema_version": 99, "entries": []})";
   }
-  CHECK_THROWS_WITH_AS(ProfileStore(file).entries(), doctest::Contains("schema_version 99"), ProfileError);
+  CHECK_THROWS_WITH_AS(ProfileStore(file).entries(), doctest::Contains("field 'schema_version'"), ProfileError);
+  CHECK_THROWS_WITH_AS(ProfileStore(file).entries(), doctest::Contains("the store has 99"), ProfileError);
   std::filesystem::remove(file);
 }
 
-TEST_CASE("processes saving to one store at once lose no entry") {
+TEST_CASE("wrong values name the file, the line and the field, and the store stays as it was") {
   const auto file = fresh_file();
-  constexpr int kProcesses = 4, kEach = 10;
+  auto error_for = [&](const std::string& text) {
+    {
+      std::ofstream out(file);
+      out << text;
+    }
+    std::string message;
+    try {
+      ProfileStore(file).save(entry(1 << 20, 64));
+    } catch (const ProfileError& e) {
+      message = e.what();
+    }
+    CHECK(slurp(file) == text); // never overwritten
+    CHECK(message.find(file.string() + ":") == 0);
+    CHECK(message.find("left untouched") != std::string::npos);
+    return message;
+  };
+  // A wrongly typed entry (it was "[json.exception.type_error.304] ..." and exit 2).
+  const std::string typed = error_for("{\n  \"schema_version\": 1,\n  \"entries\": [\n    {\n      \"device\": \"H100\",\n"
+                                      "      \"template\": \"filter\", \"problem\": {}, \"config\": {}\n    }\n  ]\n}\n");
+  CHECK(typed.find(":5: field 'entries[0].device': expected an object, got a string") != std::string::npos);
+  CHECK(error_for("{\"schema_version\": 1, \"entries\": [],\n \"x\": 1e400}").find(":2: not valid JSON") !=
+        std::string::npos);
+  CHECK(error_for("{\"schema_version\": \"1\", \"entries\": []}").find("field 'schema_version': expected an integer, got \"1\"") !=
+        std::string::npos);
+  CHECK(error_for("{\"schema_version\": 1.5, \"entries\": []}").find("expected an integer, got 1.5") != std::string::npos);
+  const std::string base = entry(1, 1).to_json().dump();
+  auto with = [&](const std::string& key, const std::string& value) {
+    nlohmann::json e = nlohmann::json::parse(base);
+    e[key] = nlohmann::json::parse(value);
+    return error_for("{\"schema_version\": 1, \"entries\": [" + e.dump() + "]}");
+  };
+  CHECK(with("time_s", "-1").find("field 'entries[0].time_s'") != std::string::npos);
+  CHECK(with("mode", "\"guessed\"").find("field 'entries[0].mode'") != std::string::npos);
+  CHECK(with("problem", "{\"n\": 1.5}").find("field 'entries[0].problem.n'") != std::string::npos);
+  CHECK(with("device", R"({"name": "x", "compute_capability": "9", "sm_count": 1})")
+            .find("field 'entries[0].device.compute_capability'") != std::string::npos);
+  CHECK(with("device", R"({"name": "x", "compute_capability": "9.0", "sm_count": 4294967428})")
+            .find("field 'entries[0].device.sm_count'") != std::string::npos);
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".lock");
+}
+
+TEST_CASE("an empty file is an empty store") {
+  const auto file = fresh_file();
+  std::ofstream(file).flush();
+  CHECK(ProfileStore(file).entries().empty());
+  ProfileStore(file).save(entry(1 << 20, 64));
+  CHECK(ProfileStore(file).entries().size() == 1);
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".lock");
+}
+
+TEST_CASE("a folder is refused without leaving a lock file; a link's target is updated") {
+  const auto dir = fresh_file().replace_extension("");
+  std::filesystem::create_directories(dir / "real");
+  CHECK_THROWS_WITH_AS(ProfileStore(dir).save(entry(1, 64)), doctest::Contains("is a directory"), ProfileError);
+  CHECK_THROWS_WITH_AS(ProfileStore(dir.string() + "/newdir/").save(entry(1, 64)), doctest::Contains("names a folder"),
+                       ProfileError);
+  CHECK_FALSE(std::filesystem::exists(dir.string() + ".lock"));
+  CHECK_FALSE(std::filesystem::exists(dir / "newdir"));
+
+  const auto target = dir / "real" / "store.json";
+  ProfileStore(target).save(entry(1 << 20, 64));
+  std::filesystem::create_symlink(std::filesystem::path("real") / "store.json", dir / "link.json");
+  ProfileStore(dir / "link.json").save(entry(1 << 24, 128));
+  CHECK(std::filesystem::is_symlink(dir / "link.json"));
+  CHECK(ProfileStore(target).entries().size() == 2);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("0-byte temporaries of killed writers are removed by the next save") {
+  const auto file = fresh_file();
+  const auto folder = file.parent_path();
+  // memtune 0.1.0's "<store>.tmp<random>" and a dead process's "<store>.tmp-<pid>-<n>".
+  std::ofstream(file.string() + ".tmp123456789").flush();
+  std::ofstream(file.string() + ".tmp-2147483646-3").flush();
+  ProfileStore(file).save(entry(1 << 20, 64));
+  CHECK_FALSE(std::filesystem::exists(file.string() + ".tmp123456789"));
+  CHECK_FALSE(std::filesystem::exists(file.string() + ".tmp-2147483646-3"));
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".lock");
+}
+
+TEST_CASE("8 processes saving to one store at once lose no entry") {
+  const auto file = fresh_file();
+  constexpr int kProcesses = 8, kEach = 10;
   std::vector<pid_t> children;
   for (int p = 0; p < kProcesses; ++p) {
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-      ProfileStore store(file);
-      for (int i = 0; i < kEach; ++i) store.save(entry(1000 * (p + 1) + i, 64));
+      try {
+        ProfileStore store(file);
+        for (int i = 0; i < kEach; ++i) store.save(entry(1000 * (p + 1) + i, 64));
+      } catch (...) {
+        _exit(1);
+      }
       _exit(0);
     }
     children.push_back(pid);
@@ -129,6 +222,63 @@ TEST_CASE("processes saving to one store at once lose no entry") {
     CHECK(WEXITSTATUS(status) == 0);
   }
   CHECK(ProfileStore(file).entries().size() == kProcesses * kEach);
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".lock");
+}
+
+// A writer reports each entry on a pipe once save() has returned; it is killed
+// with SIGKILL after a random delay, in the middle of a save or between two.
+// Every entry reported saved must be in the store, which must always parse.
+TEST_CASE("writers killed with SIGKILL at random moments 100 times: the store parses and loses no saved entry") {
+  const auto file = fresh_file();
+  std::mt19937 rng(20261122);
+  std::uniform_int_distribution<int> delay_us(0, 15000);
+  std::set<std::int64_t> saved;
+  int killed_mid_run = 0;
+  for (int round = 0; round < 100; ++round) {
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      ::close(fds[0]);
+      try {
+        ProfileStore store(file);
+        for (std::int64_t i = 0;; ++i) {
+          const std::int64_t n = 1000000 * (round + 1) + i;
+          store.save(entry(n, 64));
+          if (::write(fds[1], &n, sizeof n) != sizeof n) _exit(2);
+        }
+      } catch (...) {
+        _exit(1);
+      }
+    }
+    ::close(fds[1]);
+    ::usleep(static_cast<useconds_t>(delay_us(rng)));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    killed_mid_run += WIFSIGNALED(status) ? 1 : 0;
+    std::int64_t n = 0;
+    while (::read(fds[0], &n, sizeof n) == sizeof n) saved.insert(n);
+    ::close(fds[0]);
+
+    std::set<std::int64_t> present;
+    REQUIRE_NOTHROW(
+        [&] {
+          for (const auto& e : ProfileStore(file).entries()) present.insert(e.problem.at("n"));
+        }());
+    for (const std::int64_t s : saved)
+      if (!present.count(s)) FAIL_CHECK("entry n=" << s << " was saved before round " << round << " and is lost");
+  }
+  CHECK(killed_mid_run == 100);
+  MESSAGE(saved.size() << " entries saved by 100 killed writers, none lost");
+  // The next save removes what killed writers left behind.
+  ProfileStore(file).save(entry(1, 64));
+  std::size_t leftovers = 0;
+  for (const auto& f : std::filesystem::directory_iterator(file.parent_path()))
+    leftovers += f.path().filename().string().rfind(file.filename().string() + ".tmp", 0) == 0;
+  CHECK(leftovers == 0);
   std::filesystem::remove(file);
   std::filesystem::remove(file.string() + ".lock");
 }

@@ -12,20 +12,24 @@ nlohmann::json DeviceFingerprint::to_json() const {
   return {{"name", name}, {"compute_capability", compute_capability()}, {"sm_count", sm_count}};
 }
 
-DeviceFingerprint DeviceFingerprint::from_json(const nlohmann::json& j) {
-  try {
-    DeviceFingerprint f;
-    f.name = j.at("name").get<std::string>();
-    const std::string cc = j.at("compute_capability").get<std::string>();
-    const auto dot = cc.find('.');
-    if (dot == std::string::npos) throw std::invalid_argument("compute_capability must look like \"9.0\"");
-    f.cc_major = std::stoi(cc.substr(0, dot));
-    f.cc_minor = std::stoi(cc.substr(dot + 1));
-    f.sm_count = j.at("sm_count").get<int>();
-    return f;
-  } catch (const nlohmann::json::exception& e) {
-    throw std::invalid_argument(std::string("device: ") + e.what());
-  }
+DeviceFingerprint DeviceFingerprint::from_json(const nlohmann::json& j) { return from_fields(io::JsonFields(j)); }
+
+DeviceFingerprint DeviceFingerprint::from_fields(const io::JsonFields& j) {
+  DeviceFingerprint f;
+  f.name = j.at("name").nonempty_string();
+  const io::JsonFields cc = j.at("compute_capability");
+  const std::string text = cc.string();
+  // "9.0": one or two digits, a dot, one digit (as the driver reports it).
+  const auto dot = text.find('.');
+  auto digits = [](const std::string& s, std::size_t most) {
+    return !s.empty() && s.size() <= most && s.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (dot == std::string::npos || !digits(text.substr(0, dot), 2) || !digits(text.substr(dot + 1), 1))
+    cc.fail("expected a compute capability such as \"9.0\", got " + io::shown(cc.value()));
+  f.cc_major = std::stoi(text.substr(0, dot));
+  f.cc_minor = std::stoi(text.substr(dot + 1));
+  f.sm_count = j.at("sm_count").integer<int>(1, 1 << 16);
+  return f;
 }
 
 DeviceFingerprint fingerprint(const Target& t) { return {t.display_name, t.cc_major, t.cc_minor, t.sm_count}; }
@@ -64,6 +68,7 @@ Target local_target(int ordinal) {
   // Kepler (cc 3.x) is the only architecture with a selectable 8-byte bank mode.
   t.bank_widths_bytes = t.cc_major == 3 ? std::vector<int>{4, 8} : std::vector<int>{4};
   t.l2_bytes = static_cast<std::size_t>(attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
+  MEMTUNE_CU(cu.cuDeviceTotalMem(&t.memory_bytes, dev));
   t.sm_clock_mhz = attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000.0;
   t.mem_clock_mhz = attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) / 1000.0;
   // Double data rate: two transfers per memory clock over the whole bus.

@@ -1,4 +1,5 @@
 #include <memtune/compile/nvrtc_compiler.hpp>
+#include <memtune/memory_fit.hpp>
 #include <memtune/model_evaluator.hpp>
 #include <memtune/tuner.hpp>
 
@@ -14,6 +15,7 @@ TuningResult tune_modeled(const KernelDescription& kernel, const Problem& given,
   const auto start = std::chrono::steady_clock::now();
   const Problem problem = kernel.complete(given);
   kernel.check_baseline_names(options.compare);
+  check_fits_memory(kernel, problem, target);
 
   TuningResult result = new_tuning_result(kernel, problem, target, options, /*measured=*/false);
   result.compiled_for_cc = nearest_supported_arch(target.compute_capability());

@@ -1,3 +1,4 @@
+#include <memtune/io/errors.hpp>
 #include <memtune/problem.hpp>
 
 #include <stdexcept>
@@ -10,7 +11,7 @@ Problem complete_problem(const std::vector<ProblemParameter>& parameters, const 
     auto it = given.find(p.name);
     const std::int64_t v = it == given.end() ? p.default_value : it->second;
     if (v < p.min || v > p.max)
-      throw std::invalid_argument("problem parameter '" + p.name + "' = " + std::to_string(v) + " is out of range [" +
+      throw ArgumentError("", "problem parameter '" + p.name + "' = " + std::to_string(v) + " is out of range [" +
                                   std::to_string(p.min) + ", " + std::to_string(p.max) + "]");
     out[p.name] = v;
   }
@@ -18,7 +19,7 @@ Problem complete_problem(const std::vector<ProblemParameter>& parameters, const 
     if (out.count(name)) continue;
     std::string known;
     for (const auto& p : parameters) known += (known.empty() ? "" : ", ") + p.name;
-    throw std::invalid_argument("unknown problem parameter '" + name + "' (known: " + known + ")");
+    throw ArgumentError("", "unknown problem parameter '" + name + "' (known: " + known + ")");
   }
   return out;
 }

@@ -1,53 +1,51 @@
+#include <memtune/io/atomic_file.hpp>
+#include <memtune/io/json_document.hpp>
 #include <memtune/profile_store.hpp>
 #include <memtune/version.hpp>
 
 #include "utc_time.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <ctime>
-#include <fstream>
-#include <random>
-#include <sstream>
 
 namespace memtune {
 namespace {
 
 std::string now_utc() { return utc_now("%Y-%m-%dT%H:%M:%SZ"); }
 
-// An exclusive advisory lock on "<store>.lock", held for a read-modify-write.
-class FileLock {
-public:
-  explicit FileLock(const std::filesystem::path& store) {
-    const std::string path = store.string() + ".lock";
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw ProfileError("cannot create the lock file " + path);
-    if (::flock(fd_, LOCK_EX) != 0) {
-      ::close(fd_);
-      throw ProfileError("cannot lock " + path);
-    }
-  }
-  ~FileLock() {
-    ::flock(fd_, LOCK_UN);
-    ::close(fd_);
-  }
-  FileLock(const FileLock&) = delete;
-  FileLock& operator=(const FileLock&) = delete;
-
-private:
-  int fd_ = -1;
+// A store's document and its entries, checked field by field.
+struct StoreDocument {
+  nlohmann::json root;
+  std::vector<ProfileEntry> entries;
 };
 
-bool same_key(const ProfileEntry& a, const ProfileEntry& b) {
-  return a.device == b.device && a.template_name == b.template_name && a.problem == b.problem;
+StoreDocument parse_store(std::string text, const std::string& file) {
+  // An empty file (made by `touch`) holds nothing to lose: an empty store.
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    return {{{"schema_version", kSchemaVersion}, {"entries", nlohmann::json::array()}}, {}};
+  const io::JsonDocument doc = io::parse_json(std::move(text), file);
+  return doc.read([](const io::JsonFields& root) {
+    root.require_object();
+    const io::JsonFields version = root.at("schema_version");
+    if (version.integer<int>() != kSchemaVersion)
+      version.fail("this memtune reads version " + std::to_string(kSchemaVersion) + ", the store has " +
+                   io::shown(version.value()));
+    StoreDocument d;
+    for (const io::JsonFields& e : root.at("entries").elements()) d.entries.push_back(ProfileEntry::from_fields(e));
+    d.root = root.value();
+    return d;
+  });
+}
+
+ProfileError untouched(const InputError& e) {
+  return ProfileError(InputError(e.file(), e.line(), e.field(), e.message() + ". The store was left untouched."));
 }
 
 } // namespace
+
+bool same_profile_key(const ProfileEntry& a, const ProfileEntry& b) {
+  return a.device == b.device && a.template_name == b.template_name && a.problem == b.problem;
+}
 
 nlohmann::json ProfileEntry::to_json() const {
   return {{"device", device.to_json()}, {"template", template_name}, {"problem", problem},
@@ -57,103 +55,67 @@ nlohmann::json ProfileEntry::to_json() const {
           {"saved_at", saved_at}};
 }
 
-ProfileEntry ProfileEntry::from_json(const nlohmann::json& j) {
+ProfileEntry ProfileEntry::from_json(const nlohmann::json& j) { return from_fields(io::JsonFields(j)); }
+
+ProfileEntry ProfileEntry::from_fields(const io::JsonFields& j) {
   ProfileEntry e;
-  const char* field = "entry";
-  try {
-    field = "device";
-    e.device = DeviceFingerprint::from_json(j.at("device"));
-    field = "template";
-    e.template_name = j.at("template").get<std::string>();
-    field = "problem";
-    e.problem = j.at("problem").get<Problem>();
-    field = "config";
-    e.config = j.at("config");
-    if (!e.config.is_object()) throw std::invalid_argument("must be an object");
-    field = "time_s";
-    e.time_s = j.value("time_s", 0.0);
-    field = "mode";
-    e.mode = j.value("mode", std::string("measured"));
-    e.gbps = j.value("gbps", 0.0);
-    e.fraction_of_ceiling = j.value("fraction_of_ceiling", 0.0);
-    e.rationale = j.value("rationale", std::string{});
-    e.runner_ups = j.value("runner_ups", nlohmann::json::array());
-    e.tool = j.value("tool", std::string{});
-    e.saved_at = j.value("saved_at", std::string{});
-  } catch (const std::exception& ex) {
-    throw std::invalid_argument(std::string("field '") + field + "': " + ex.what());
+  e.device = DeviceFingerprint::from_fields(j.at("device"));
+  e.template_name = j.at("template").nonempty_string();
+  for (const auto& [name, value] : j.at("problem").members()) e.problem[name] = value.integer<std::int64_t>();
+  const io::JsonFields config = j.at("config");
+  config.require_object();
+  e.config = config.value();
+  if (const auto f = j.find("mode")) {
+    e.mode = f->string();
+    if (e.mode != "measured" && e.mode != "modeled") f->fail("expected \"measured\" or \"modeled\", got " + io::shown(f->value()));
   }
+  if (const auto f = j.find("time_s")) e.time_s = f->number(0.0);
+  if (const auto f = j.find("gbps")) e.gbps = f->number(0.0);
+  if (const auto f = j.find("fraction_of_ceiling")) e.fraction_of_ceiling = f->number(0.0);
+  if (const auto f = j.find("rationale")) e.rationale = f->string();
+  if (const auto f = j.find("runner_ups")) {
+    f->require_array();
+    e.runner_ups = f->value();
+  }
+  if (const auto f = j.find("tool")) e.tool = f->string();
+  if (const auto f = j.find("saved_at")) e.saved_at = f->string();
   return e;
 }
 
 ProfileStore::ProfileStore(std::filesystem::path file) : file_(std::move(file)) {}
 
-nlohmann::json ProfileStore::read_document() const {
-  std::ifstream in(file_);
-  if (!in) {
-    if (std::filesystem::exists(file_)) throw ProfileError("cannot read profile store " + file_.string());
-    return {{"schema_version", kSchemaVersion}, {"entries", nlohmann::json::array()}};
-  }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const std::size_t upto = std::min(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(upto), '\n');
-    throw ProfileError("profile store " + file_.string() + " is not valid JSON (line " + std::to_string(line) +
-                       "): " + e.what() + ". The file was left untouched; fix or move it.");
-  }
-  if (!doc.is_object() || !doc.contains("entries") || !doc.at("entries").is_array())
-    throw ProfileError("profile store " + file_.string() + " has no \"entries\" array. The file was left untouched.");
-  const int version = doc.value("schema_version", 0);
-  if (version != kSchemaVersion)
-    throw ProfileError("profile store " + file_.string() + " has schema_version " + std::to_string(version) +
-                       "; this memtune reads version " + std::to_string(kSchemaVersion) + ".");
-  return doc;
-}
-
 std::vector<ProfileEntry> ProfileStore::entries() const {
-  const nlohmann::json doc = read_document();
-  std::vector<ProfileEntry> out;
-  std::size_t index = 0;
-  for (const auto& j : doc.at("entries")) {
-    try {
-      out.push_back(ProfileEntry::from_json(j));
-    } catch (const std::invalid_argument& e) {
-      throw ProfileError("profile store " + file_.string() + ", entry " + std::to_string(index) + ": " + e.what());
-    }
-    ++index;
+  try {
+    const std::filesystem::path store = io::output_file(file_); // links followed: a dangling one is a new store
+    std::error_code ec;
+    if (!std::filesystem::exists(store, ec)) return {};
+    return parse_store(io::read_text_file(store), file_.string()).entries;
+  } catch (const InputError& e) {
+    throw ProfileError(e);
   }
-  return out;
 }
 
 void ProfileStore::save(const ProfileEntry& entry) {
-  if (file_.has_parent_path()) std::filesystem::create_directories(file_.parent_path());
-  FileLock lock(file_);
-  nlohmann::json doc = read_document(); // throws on a corrupt store: never overwrite it
-  nlohmann::json kept = nlohmann::json::array();
-  for (const auto& j : doc.at("entries"))
-    if (!same_key(ProfileEntry::from_json(j), entry)) kept.push_back(j);
-  kept.push_back(entry.to_json());
-  doc["entries"] = kept;
-  doc["schema_version"] = kSchemaVersion;
-  doc["tool"] = std::string("memtune ") + kVersion;
+  update([&](std::vector<ProfileEntry>& entries) {
+    std::erase_if(entries, [&](const ProfileEntry& e) { return same_profile_key(e, entry); });
+    entries.push_back(entry);
+  });
+}
 
-  std::random_device rd;
-  const std::filesystem::path tmp = file_.string() + ".tmp" + std::to_string(rd());
-  {
-    std::ofstream out(tmp);
-    out << doc.dump(2) << "\n";
-    if (!out.flush()) throw ProfileError("cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file_, ec);
-  if (ec) {
-    std::filesystem::remove(tmp);
-    throw ProfileError("cannot replace " + file_.string() + ": " + ec.message());
+void ProfileStore::update(const std::function<void(std::vector<ProfileEntry>&)>& change) {
+  try {
+    io::update_file_locked(file_, [&](const std::optional<std::string>& current) {
+      StoreDocument d = parse_store(current.value_or(""), file_.string()); // throws: never overwrite it
+      change(d.entries);
+      nlohmann::json kept = nlohmann::json::array();
+      for (const auto& e : d.entries) kept.push_back(e.to_json());
+      d.root["entries"] = std::move(kept);
+      d.root["schema_version"] = kSchemaVersion;
+      d.root["tool"] = std::string("memtune ") + kVersion;
+      return d.root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    });
+  } catch (const InputError& e) {
+    throw untouched(e);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "search_loop.hpp"
 
+#include "only_axes.hpp"
+
 #include <memtune/description/description_json.hpp>
 #include <memtune/description/kernel_signature.hpp>
 #include <memtune/search/factory.hpp>
@@ -23,22 +25,7 @@ search::StopRules stop_rules(const TuneOptions& o) {
 } // namespace
 
 void fix_axes(search::Space& space, const std::map<std::string, std::string>& only) {
-  for (const auto& [name, text] : only) {
-    const search::Axis* axis = nullptr;
-    std::string names;
-    for (const auto& a : space.axes()) {
-      if (a.name == name) axis = &a;
-      names += (names.empty() ? "" : ", ") + a.name;
-    }
-    if (!axis) throw std::invalid_argument("--only " + name + "=" + text + ": no axis '" + name + "' (axes: " + names + ")");
-    const std::optional<std::int64_t> value = axis->parse(text);
-    if (!value) {
-      std::string values;
-      for (const auto v : axis->values) values += (values.empty() ? "" : ", ") + axis->format(v);
-      throw std::invalid_argument("--only " + name + "=" + text + ": not a value of " + name + " (values: " + values + ")");
-    }
-    space.require((search::axis(name) == search::Expr(*value)).because("fixed by --only " + name + "=" + text));
-  }
+  for (search::Constraint& c : only_constraints(space, only)) space.require(std::move(c));
 }
 
 Pending submit_candidate(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
@@ -74,9 +61,16 @@ TuningResult new_tuning_result(const KernelDescription& kernel, const Problem& p
   result.strategy = options.strategy;
   result.space = kernel.space(problem, target);
   fix_axes(result.space, options.only);
-  result.configs_pruned = result.space.cross_product_size() - result.space.enumerate().size();
+  const search::ValidCount valid = result.space.count_valid(); // counted, never listed
+  result.configs_pruned = result.space.cross_product_size() - valid.value;
+  if (options.shard) {
+    result.space.restrict_to(*options.shard);
+    result.shard = "shard " + options.shard->to_string() + " (" + options.shard_source + "): " +
+                   result.space.count_valid().describe() + " of the " + valid.describe() + " valid configurations";
+  }
   result.bytes_moved = kernel.bytes_moved(problem);
   result.peak_dram_gbs = target.dram_bandwidth_gbs;
+  if (options.on_start) options.on_start(result);
   return result;
 }
 

@@ -1,4 +1,5 @@
 #include <memtune/compile/compile_pool.hpp>
+#include <memtune/memory_fit.hpp>
 #include <memtune/model_evaluator.hpp>
 #include <memtune/model_prior.hpp>
 #include <memtune/tuner.hpp>
@@ -52,6 +53,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
   // The GPU: a worker process (or this process), which says what GPU it is.
   const std::unique_ptr<isolation::CandidateExecutor> gpu = isolation::start_executor(kernel, problem, options, cache_ptr);
   const Target& target = gpu->target();
+  check_fits_memory(kernel, problem, target);
 
   TuningResult result = new_tuning_result(kernel, problem, target, options, /*measured=*/true);
   result.compiled_for_cc = target.compute_capability();

@@ -1,5 +1,5 @@
+#include <memtune/number_text.hpp>
 #include <memtune/tuning_result.hpp>
-#include <memtune/version.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -37,23 +37,18 @@ std::string limiter_words(const model::Occupancy& o) {
   for (model::Limiter l : o.limiters) s += (s.empty() ? "" : ", ") + std::string(model::to_string(l));
   return s;
 }
-std::string fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 } // namespace
 
 std::string describe_baseline(const TuningResult& r, const BaselineResult& b) {
   const std::string who = b.description.empty() ? b.name : b.description;
   if (!b.available) return who + ": not run: " + b.message;
   if (!b.verified || !b.timing) return who + ": " + (b.message.empty() ? std::string("failed") : b.message);
-  std::string s = who + ": " + fmt("%.1f us", b.timing->median_s * 1e6) + " (" + fmt("%.0f GB/s", b.gbps);
-  if (r.measured && r.ceiling && r.ceiling->gbps > 0) s += ", " + fmt("%.1f%%", 100.0 * b.gbps / r.ceiling->gbps) + " of the copy ceiling";
+  std::string s = who + ": " + number_text("%.1f us", b.timing->median_s * 1e6) + " (" + number_text("%.0f GB/s", b.gbps);
+  if (r.measured && r.ceiling && r.ceiling->gbps > 0) s += ", " + number_text("%.1f%%", 100.0 * b.gbps / r.ceiling->gbps) + " of the copy ceiling";
   s += ")";
   if (const Evaluation* best = r.best()) {
     const double ratio = b.timing->median_s / best->timing->median_s;
-    s += "; best/" + b.name + " = " + fmt("%.2fx", ratio) + (ratio >= 1.0 ? " faster" : " (slower)");
+    s += "; best/" + b.name + " = " + number_text("%.2fx", ratio) + (ratio >= 1.0 ? " faster" : " (slower)");
   }
   return s;
 }
@@ -97,86 +92,15 @@ nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& 
   return j;
 }
 
-nlohmann::json to_json(const TuningResult& r, std::size_t top) {
-  nlohmann::json j{{"schema_version", kSchemaVersion},
-                   {"tool", std::string("memtune ") + kVersion},
-                   {"template", r.template_name},
-                   {"kernel_fingerprint", r.kernel_fingerprint},
-                   {"problem", r.problem},
-                   {"device", r.device.to_json()},
-                   {"target", r.target_name},
-                   {"mode", r.measured ? "measured" : "modeled"},
-                   {"time_modeled", r.measured || r.time_modeled},
-                   {"compiled_for", "sm_" + std::to_string(r.compiled_for_cc)},
-                   {"peak_dram_gbps", r.peak_dram_gbs},
-                   {"strategy", r.strategy},
-                   {"search_prior", r.search_prior},
-                   {"space", r.space.to_json()},
-                   {"bytes_moved", r.bytes_moved},
-                   {"wall_seconds", r.wall_seconds},
-                   {"evaluated", r.evaluations.size()},
-                   {"pruned_by_constraints", r.configs_pruned},
-                   {"compile_cache_hits", r.compile_cache_hits}};
-  if (r.ceiling) {
-    j["copy_ceiling"] = {{"gbps", r.ceiling->gbps},
-                         {"bytes", r.ceiling->bytes},
-                         {"time_s", r.ceiling->timing.median_s},
-                         {"cold", r.ceiling->timing.cold}};
+nlohmann::json trials_to_json(const TuningResult& r) {
+  nlohmann::json trials = nlohmann::json::array();
+  for (const auto& e : r.evaluations) {
+    nlohmann::json t{{"config", r.space.config_to_json(e.config)}, {"status", to_string(e.status)}};
+    if (e.ok() && e.timing) t["time_s"] = e.timing->median_s;
+    if (!e.reason.empty()) t["reason"] = e.reason;
+    trials.push_back(std::move(t));
   }
-  if (r.exact_top) {
-    j["model_bound"] = {{"exact_top", r.exact_top},
-                        {"not_compiled", r.configs_not_compiled},
-                        {"bound_violated", r.bound_violated}};
-  }
-  if (r.measured) j["isolation"] = {{"where", r.isolation}, {"worker_restarts", r.worker_restarts}};
-  if (!r.journal.empty()) j["journal"] = {{"note", r.journal}, {"resumed", r.resumed}};
-  if (!r.stop_reason.empty()) j["stop_reason"] = r.stop_reason;
-  if (!r.aborted.empty()) j["aborted"] = r.aborted;
-  const auto rank = r.ranking();
-  nlohmann::json ranked = nlohmann::json::array();
-  for (std::size_t i = 0; i < rank.size() && i < top; ++i)
-    ranked.push_back(evaluation_to_json(r.space, r.evaluations[rank[i]]));
-  j["ranked"] = ranked;
-  if (const Evaluation* b = r.best()) {
-    j["best"] = evaluation_to_json(r.space, *b);
-    j["rationale"] = rationale(r);
-    nlohmann::json why = nlohmann::json::array();
-    const auto order = r.ranking();
-    for (std::size_t i = 0; i < order.size() && i < std::min<std::size_t>(top, 5); ++i)
-      why.push_back(describe_candidate(r, r.evaluations[order[i]]));
-    j["candidate_facts"] = why;
-  }
-  if (!r.baselines.empty()) {
-    nlohmann::json baselines = nlohmann::json::array();
-    const Evaluation* best = r.best();
-    for (const auto& b : r.baselines) {
-      nlohmann::json jb{{"name", b.name},           {"description", b.description}, {"available", b.available},
-                        {"verified", b.verified},   {"summary", describe_baseline(r, b)}};
-      if (!b.message.empty()) jb["message"] = b.message;
-      if (b.timing) {
-        jb["time_s"] = b.timing->median_s;
-        jb["spread"] = b.timing->spread;
-        jb["samples"] = b.timing->samples;
-        jb["gbps"] = b.gbps;
-        jb["max_abs_error"] = b.max_abs_error;
-        if (best) jb["speedup_of_best"] = b.timing->median_s / best->timing->median_s;
-      }
-      baselines.push_back(jb);
-    }
-    j["baselines"] = baselines;
-  }
-  if (!r.measured && !r.time_modeled) {
-    // Nothing is ranked: every compiled candidate's registers and occupancy, in evaluation order.
-    nlohmann::json compiled = nlohmann::json::array();
-    for (const auto& e : r.evaluations)
-      if (e.ok() && compiled.size() < top) compiled.push_back(evaluation_to_json(r.space, e));
-    j["compiled"] = compiled;
-  }
-  nlohmann::json failures = nlohmann::json::array();
-  for (const auto& e : r.evaluations)
-    if (!e.ok()) failures.push_back(evaluation_to_json(r.space, e));
-  j["failures"] = failures;
-  return j;
+  return trials;
 }
 
 } // namespace memtune

@@ -1,6 +1,7 @@
 #pragma once
 // The local GPU, read from the driver, as a Target, and the fingerprint that
 // keys profiles: a profile tuned on one GPU model is not reused on another.
+#include <memtune/io/json_fields.hpp>
 #include <memtune/target.hpp>
 
 #include <nlohmann/json_fwd.hpp>
@@ -17,7 +18,9 @@ struct DeviceFingerprint {
 
   [[nodiscard]] std::string compute_capability() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
   [[nodiscard]] nlohmann::json to_json() const;
-  static DeviceFingerprint from_json(const nlohmann::json& j); // throws std::invalid_argument
+  // Throws InputError naming the field (compute_capability must look like "9.0").
+  static DeviceFingerprint from_json(const nlohmann::json& j);
+  static DeviceFingerprint from_fields(const io::JsonFields& j);
   friend bool operator==(const DeviceFingerprint&, const DeviceFingerprint&) = default;
 };
 

@@ -23,7 +23,7 @@ struct ProblemParameter {
 };
 
 // Fills defaults, rejects unknown names and out-of-range values with a message
-// naming the parameter and the allowed range (std::invalid_argument).
+// naming the parameter and the allowed range (ArgumentError, a std::invalid_argument).
 Problem complete_problem(const std::vector<ProblemParameter>& parameters, const Problem& given);
 
 // "n=16777216 taps=21"

@@ -5,16 +5,20 @@
 // fingerprint (name, compute capability, SM count), the template and the
 // problem. Lookup is by exact key, then by the nearest problem size for the
 // same device, template and non-size parameters. Writes lock the store and
-// replace it atomically (temporary file + rename), so two processes saving at
-// once lose nothing. A corrupt store is an error naming the file and the line,
-// and is never overwritten.
+// replace it atomically (io::update_file_locked: temporary file, fsync,
+// rename), so processes saving at once, or killed while saving, lose nothing.
+// A store that does not parse is an error naming the file, the line and the
+// field, and is never overwritten.
 #include <memtune/device.hpp>
+#include <memtune/io/errors.hpp>
+#include <memtune/io/json_fields.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/tuning_result.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -37,12 +41,19 @@ struct ProfileEntry {
   std::string saved_at;         // ISO 8601 UTC
 
   [[nodiscard]] nlohmann::json to_json() const;
-  static ProfileEntry from_json(const nlohmann::json& j); // throws std::invalid_argument naming the field
+  // Throws InputError naming the field ("device.sm_count: expected an integer ...").
+  static ProfileEntry from_json(const nlohmann::json& j);
+  static ProfileEntry from_fields(const io::JsonFields& entry);
 };
 
-class ProfileError : public std::runtime_error {
+// The store's key: same device fingerprint, template and problem.
+[[nodiscard]] bool same_profile_key(const ProfileEntry& a, const ProfileEntry& b);
+
+// A profile store that cannot be read or written: what() names the file, the
+// line and the field, and says the file was left untouched.
+class ProfileError : public InputError {
 public:
-  using std::runtime_error::runtime_error;
+  explicit ProfileError(const InputError& e) : InputError(e) {}
 };
 
 class ProfileStore {
@@ -50,10 +61,17 @@ public:
   explicit ProfileStore(std::filesystem::path file);
 
   // All entries; none when the file does not exist. Throws ProfileError for a
-  // corrupt or incompatible file.
+  // corrupt or incompatible file (or a path that names a folder).
   [[nodiscard]] std::vector<ProfileEntry> entries() const;
-  // Adds the entry, replacing one with the same key.
+  // Adds the entry, replacing one with the same key. A symbolic link is
+  // followed (its target is updated). Throws ProfileError, leaving the file
+  // as it was, when the store does not parse or cannot be written.
   void save(const ProfileEntry& entry);
+  // Read-modify-write under the store's lock: `change` gets every entry and
+  // edits the list (merge, prune); the store is then replaced atomically. A
+  // corrupt store throws ProfileError before `change` runs and is left
+  // untouched; so is the store when `change` throws. Creates a missing store.
+  void update(const std::function<void(std::vector<ProfileEntry>&)>& change);
   // Exact key first, then the nearest size (size_keys name the problem's size
   // parameters, e.g. {"n"}). nullopt when nothing matches.
   [[nodiscard]] std::optional<ProfileEntry> lookup(const DeviceFingerprint& device, const std::string& template_name,
@@ -63,7 +81,6 @@ public:
   [[nodiscard]] const std::filesystem::path& file() const { return file_; }
 
 private:
-  [[nodiscard]] nlohmann::json read_document() const;
   std::filesystem::path file_;
 };
 

@@ -45,6 +45,8 @@ struct Target {
   // Memory system.
   std::size_t l1_bytes = 0;      // [bytes] per SM, unified L1/shared capacity
   std::size_t l2_bytes = 0;      // [bytes]
+  // Added to refuse problems that cannot fit: device memory (0: unknown).
+  std::size_t memory_bytes = 0;  // [bytes] nominal (catalogue) or cuDeviceTotalMem (local)
   double dram_bandwidth_gbs = 0; // [GB/s, 1e9 bytes/s] theoretical peak
   double memory_latency_ns = 0;  // [ns] DRAM load latency seen by an SM
   double sm_clock_mhz = 0;       // [MHz] boost clock

@@ -8,6 +8,7 @@
 #include <memtune/isolation/isolation_options.hpp>
 #include <memtune/journal.hpp>
 #include <memtune/measure.hpp>
+#include <memtune/search/shard.hpp>
 #include <memtune/tuning_result.hpp>
 
 #include <cstdint>
@@ -44,10 +45,18 @@ struct TuneOptions {
   // one configuration under Nsight Compute. Unknown axes or values are
   // std::invalid_argument.
   std::map<std::string, std::string> only;
+  // Run only this part of the space (search/shard.hpp): N jobs with shards
+  // 1/N .. N/N tune disjoint parts that together are the whole space.
+  // shard_source says where it came from, for the result's header.
+  std::optional<search::Shard> shard;
+  std::string shard_source;
   // Baselines to time after the search, in the same run (names from
   // KernelDescription::baseline_names(), e.g. "cublas"); an unknown name throws
   // std::invalid_argument before anything runs.
   std::vector<std::string> compare;
+  // Called once the space is known, before the first candidate (for progress
+  // output: the result holds the space, strategy and mode); may be empty.
+  std::function<void(const TuningResult&)> on_start;
   // Called after each candidate (for progress output); may be empty.
   std::function<void(const Evaluation&, std::size_t done)> on_evaluation;
   // Measured runs: candidates launch in a supervised worker process, with a

@@ -58,6 +58,10 @@ struct TuningResult {
   double wall_seconds = 0.0;           // [seconds] whole run
   int compile_cache_hits = 0;
   std::size_t configs_pruned = 0;      // removed by constraints before compiling
+  // With TuneOptions::shard: which part of the space this run covered and
+  // where the shard came from ("shard 2/4 (--shard 2/4): 70 of the 288 valid
+  // configurations"); empty for the whole space.
+  std::string shard;
   // Modeled grid runs: candidates not compiled because even with no register
   // limit the model puts them behind the top TuneOptions::exact_top.
   std::size_t configs_not_compiled = 0;
@@ -96,5 +100,8 @@ std::string describe_baseline(const TuningResult& result, const BaselineResult& 
 // Schema-versioned JSON of the whole run (the --json output).
 nlohmann::json to_json(const TuningResult& result, std::size_t top = SIZE_MAX);
 nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& e);
+// Every evaluation in evaluation order, as a recording's trials
+// (search/recording.hpp): {config, status, time_s} or {config, status, reason}.
+nlohmann::json trials_to_json(const TuningResult& result);
 
 } // namespace memtune

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
+#include <memtune/io/json_document.hpp>
+#include <memtune/model/occupancy.hpp>
+
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -16,8 +19,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 TargetFileError::TargetFileError(std::string file, std::string field, const std::string& message)
-    : std::runtime_error(file + ": " + (field.empty() ? std::string{} : "field '" + field + "': ") + message),
-      file_(std::move(file)), field_(std::move(field)) {}
+    : InputError(std::move(file), 0, std::move(field), message) {}
 
 namespace {
 
@@ -30,7 +32,7 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
 } // namespace
 
 UnknownTargetError::UnknownTargetError(std::string requested, std::vector<std::string> known)
-    : std::invalid_argument("unknown target '" + requested + "'; known targets: " + join(known, ", ")),
+    : ArgumentError("", "unknown target '" + requested + "'; known targets: " + join(known, ", ")),
       requested_(std::move(requested)), known_(std::move(known)) {}
 
 std::string normalize_target_name(std::string_view name) {
@@ -76,8 +78,12 @@ public:
   }
   int integer(const std::string& field) const {
     const json& v = at(field);
-    if (!v.is_number_integer()) wrong_type(field, "an integer");
+    if (!fits_int(v)) wrong_type(field, "an integer");
     return v.get<int>();
+  }
+  // Also in range: 4294967428 must not become 132.
+  static bool fits_int(const json& v) {
+    return v.is_number_integer() && v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max();
   }
   std::size_t size(const std::string& field) const {
     const json& v = at(field);
@@ -99,7 +105,7 @@ public:
     if (!v.is_array()) wrong_type(field, "an array of integers");
     std::vector<int> out;
     for (const json& e : v) {
-      if (!e.is_number_integer()) wrong_type(field, "an array of integers");
+      if (!fits_int(e)) wrong_type(field, "an array of integers");
       out.push_back(e.get<int>());
     }
     return out;
@@ -140,6 +146,7 @@ std::vector<std::string> target_problems(const Target& t) {
   need(t.cc_major >= 3 && t.cc_major <= 12, "cc_major", "must be 3..12", t.cc_major);
   need(t.cc_minor >= 0 && t.cc_minor <= 9, "cc_minor", "must be 0..9", t.cc_minor);
   need(t.sm_count > 0, "sm_count", "must be > 0", t.sm_count);
+  need(t.sm_count <= 1024, "sm_count", "must be <= 1024 (no GPU has more)", t.sm_count);
   need(t.warp_size == 32, "warp_size", "must be 32", t.warp_size);
   need(t.max_warps_per_sm > 0, "max_warps_per_sm", "must be > 0", t.max_warps_per_sm);
   need(t.max_threads_per_sm == t.max_warps_per_sm * t.warp_size, "max_threads_per_sm",
@@ -174,12 +181,27 @@ std::vector<std::string> target_problems(const Target& t) {
        t.cc_major);
   need(t.l1_bytes > 0, "l1_bytes", "must be > 0", t.l1_bytes);
   need(t.l2_bytes > 0, "l2_bytes", "must be > 0", t.l2_bytes);
-  need(t.dram_bandwidth_gbs > 0, "dram_bandwidth_gbs", "must be > 0", t.dram_bandwidth_gbs);
-  need(t.memory_latency_ns > 0, "memory_latency_ns", "must be > 0", t.memory_latency_ns);
-  need(t.sm_clock_mhz > 0, "sm_clock_mhz", "must be > 0", t.sm_clock_mhz);
-  need(t.mem_clock_mhz > 0, "mem_clock_mhz", "must be > 0", t.mem_clock_mhz);
-  need(t.l2_bandwidth_gbs >= 0, "l2_bandwidth_gbs", "must be >= 0 (0 = unknown)", t.l2_bandwidth_gbs);
-  need(t.schedulers_per_sm > 0, "schedulers_per_sm", "must be > 0", t.schedulers_per_sm);
+  // Plausible ranges, wide enough for any GPU: a figure outside is a typo that
+  // would make every prediction absurd (1e-300 GB/s predicted 9.9e62 us).
+  need(t.dram_bandwidth_gbs >= 1 && t.dram_bandwidth_gbs <= 1e5, "dram_bandwidth_gbs", "must be in 1..100000 [GB/s]",
+       t.dram_bandwidth_gbs);
+  need(t.memory_latency_ns >= 1 && t.memory_latency_ns <= 1e5, "memory_latency_ns", "must be in 1..100000 [ns]",
+       t.memory_latency_ns);
+  need(t.sm_clock_mhz >= 1 && t.sm_clock_mhz <= 1e4, "sm_clock_mhz", "must be in 1..10000 [MHz]", t.sm_clock_mhz);
+  need(t.mem_clock_mhz >= 1 && t.mem_clock_mhz <= 1e5, "mem_clock_mhz", "must be in 1..100000 [MHz]", t.mem_clock_mhz);
+  need(t.l2_bandwidth_gbs == 0 || (t.l2_bandwidth_gbs >= 1 && t.l2_bandwidth_gbs <= 1e6), "l2_bandwidth_gbs",
+       "must be 0 (unknown) or in 1..1000000 [GB/s]", t.l2_bandwidth_gbs);
+  need(t.schedulers_per_sm > 0 && t.schedulers_per_sm <= 16, "schedulers_per_sm", "must be 1..16", t.schedulers_per_sm);
+  if (p.empty()) {
+    // cuda_occupancy.h knows a fixed list of architectures: a target outside it cannot be modeled.
+    try {
+      (void)compute_occupancy(t, KernelResources{32, 16, 0, 0});
+    } catch (const std::invalid_argument& e) {
+      need(false, "cc_major", "compute capability " + std::to_string(t.cc_major) + "." + std::to_string(t.cc_minor) +
+                                  " is unknown to this toolkit's cuda_occupancy.h, so it cannot be modeled",
+           t.arch());
+    }
+  }
   return p;
 }
 
@@ -195,7 +217,7 @@ Target parse_target(const json& j, const std::string& origin) {
 
   // An unknown key is almost always a misspelt field; refusing it beats silently
   // using a default.
-  std::set<std::string> known{"schema_version", "sources", "measured"};
+  std::set<std::string> known{"schema_version", "sources", "measured", "memory_bytes"};
   for (const auto& f : name_fields()) known.insert(f);
   for (const auto& f : figure_fields()) known.insert(f);
   for (const auto& item : j.items())
@@ -231,6 +253,8 @@ Target parse_target(const json& j, const std::string& origin) {
   t.mem_clock_mhz = r.number("mem_clock_mhz");
   t.l2_bandwidth_gbs = r.number("l2_bandwidth_gbs");
   t.schedulers_per_sm = r.integer("schedulers_per_sm");
+  // Optional (0: unknown) so that target files written before it still load.
+  if (j.contains("memory_bytes")) t.memory_bytes = r.size("memory_bytes");
 
   // Optional (written by `memtune probe --save-target`): figures measured on the GPU.
   if (auto m = j.find("measured"); m != j.end()) {
@@ -260,12 +284,14 @@ Target parse_target(const json& j, const std::string& origin) {
     if (!item.value().is_string() || item.value().get<std::string>().empty())
       throw TargetFileError(origin, "sources." + item.key(), "expected a non-empty string");
     if (std::find(figure_fields().begin(), figure_fields().end(), item.key()) == figure_fields().end() &&
-        !(item.key() == "measured" && t.measured))
+        !(item.key() == "measured" && t.measured) && !(item.key() == "memory_bytes" && j.contains("memory_bytes")))
       throw TargetFileError(origin, "sources." + item.key(), "names no figure of the target");
     t.sources[item.key()] = item.value().get<std::string>();
   }
   for (const auto& f : figure_fields())
     if (!t.sources.count(f)) throw TargetFileError(origin, "sources." + f, "missing: every figure needs a public source");
+  if (j.contains("memory_bytes") && !t.sources.count("memory_bytes"))
+    throw TargetFileError(origin, "sources.memory_bytes", "missing: every figure needs a public source");
 
   t.origin = origin;
   const auto problems = target_problems(t);
@@ -279,25 +305,18 @@ Target parse_target(const json& j, const std::string& origin) {
 }
 
 Target load_target_file(const fs::path& file) {
-  const std::string origin = file.string();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw TargetFileError(origin, "", "cannot open the file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
-  json j;
   try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // nlohmann reports a byte offset; people fix files by line.
-    const std::size_t upto = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(upto), '\n');
-    const auto last_nl = text.rfind('\n', upto == 0 ? 0 : upto - 1);
-    const auto column = upto - (last_nl == std::string::npos || upto == 0 ? 0 : last_nl + 1) + 1;
-    throw TargetFileError(origin, "", "line " + std::to_string(line) + ", column " + std::to_string(column) +
-                                          ": JSON syntax error: " + e.what());
+    const io::JsonDocument doc = io::read_json_file(file);
+    try {
+      return parse_target(doc.root(), doc.origin());
+    } catch (const InputError& e) {
+      throw TargetFileError(doc.locate(e)); // with the line of the field
+    }
+  } catch (const TargetFileError&) {
+    throw;
+  } catch (const InputError& e) { // unreadable, not JSON
+    throw TargetFileError(e);
   }
-  return parse_target(j, origin);
 }
 
 fs::path resolve_targets_dir(const std::vector<fs::path>& candidates) {

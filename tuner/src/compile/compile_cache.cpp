@@ -1,4 +1,5 @@
 #include <memtune/compile/compile_cache.hpp>
+#include <memtune/io/atomic_file.hpp>
 #include <memtune/compile/nvrtc_compiler.hpp>
 
 #include "../digest.hpp"
@@ -45,20 +46,14 @@ void list_include_folder(std::ostringstream& key, const std::string& folder) {
   for (const auto& line : lines) key << "  " << line << "\n";
 }
 
-// Writes through a unique temporary file and renames it into place.
+// A cache entry is rebuilt when lost: atomic, without the fsync a store pays.
 bool write_atomically(const std::filesystem::path& target, const std::string& bytes) {
-  static std::atomic<unsigned> counter{0};
-  std::random_device rd;
-  const std::filesystem::path tmp =
-      target.string() + ".tmp" + std::to_string(rd()) + "." + std::to_string(counter.fetch_add(1));
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) return false;
+  try {
+    io::write_file_atomically(target, bytes, io::Durability::no_fsync);
+    return true;
+  } catch (const InputError&) {
+    return false;
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, target, ec);
-  if (ec) std::filesystem::remove(tmp, ec);
-  return !ec;
 }
 
 void warn_once(const std::string& message) {

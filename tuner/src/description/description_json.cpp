@@ -15,8 +15,10 @@
 namespace memtune {
 
 DescriptionError::DescriptionError(std::string file, std::string field, std::string reason)
-    : std::invalid_argument(file + ": " + (field.empty() ? "" : field + ": ") + reason), file_(std::move(file)),
-      field_(std::move(field)), reason_(std::move(reason)) {}
+    : InputError(std::move(file), 0, std::move(field), std::move(reason)) {}
+
+DescriptionError::DescriptionError(std::string file, std::size_t line, std::string reason)
+    : InputError(std::move(file), line, "", std::move(reason)) {}
 
 namespace {
 
@@ -519,8 +521,7 @@ KernelDescription load_description(const std::filesystem::path& file) {
     const auto [line, column] = line_and_column(text, e.byte > 0 ? e.byte - 1 : 0);
     std::string message = e.what();
     if (const auto at = message.find("syntax error"); at != std::string::npos) message = message.substr(at);
-    throw DescriptionError(file.string(), "line " + std::to_string(line) + ", column " + std::to_string(column),
-                           "not valid JSON: " + message);
+    throw DescriptionError(file.string(), line, "not valid JSON (column " + std::to_string(column) + "): " + message);
   }
   return description_from_json(document, file.string(), file.parent_path());
 }

@@ -174,6 +174,7 @@ Target target_from_wire(const json& j) {
   }
   t.sources = j.at("sources").get<std::map<std::string, std::string>>();
   t.origin = j.at("origin").get<std::string>();
+  if (j.contains("memory_bytes")) t.memory_bytes = j.at("memory_bytes").get<std::uint64_t>();
   return t;
 }
 

@@ -32,6 +32,8 @@ Target calibrated_target(const ProbeReport& report, const Target* base, const st
                         "max_regs_per_block", "smem_per_block", "smem_per_block_optin", "reserved_smem_per_block",
                         "l2_bytes", "sm_clock_mhz", "mem_clock_mhz"})
     t.sources[f] = driver;
+  if (t.memory_bytes > 0)
+    t.sources["memory_bytes"] = "CUDA driver (cuDeviceTotalMem) on " + report.device.name + ", read by memtune probe on " + report.date;
   t.sources["max_regs_per_thread"] = "CUDA C++ Programming Guide: 255 registers per thread on every cc >= 3.5";
   t.sources["bank_count"] = "CUDA C++ Programming Guide, 'Shared Memory': 32 banks on every cc >= 3.0";
   t.sources["bank_widths_bytes"] =
@@ -139,6 +141,7 @@ json target_file_json(const Target& t) {
   j["bank_widths_bytes"] = t.bank_widths_bytes;
   j["l1_bytes"] = t.l1_bytes;
   j["l2_bytes"] = t.l2_bytes;
+  if (t.memory_bytes > 0) j["memory_bytes"] = t.memory_bytes;
   j["dram_bandwidth_gbs"] = t.dram_bandwidth_gbs;
   j["memory_latency_ns"] = t.memory_latency_ns;
   j["sm_clock_mhz"] = t.sm_clock_mhz;

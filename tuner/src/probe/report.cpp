@@ -1,3 +1,4 @@
+#include <memtune/output/printer.hpp>
 #include <memtune/probe/report.hpp>
 #include <memtune/version.hpp>
 
@@ -132,11 +133,6 @@ std::string fmt(double v, int precision) {
   return s.str();
 }
 
-std::string csv_number(double v) {
-  std::ostringstream s;
-  s << std::setprecision(10) << v;
-  return s.str();
-}
 
 } // namespace
 
@@ -265,66 +261,136 @@ std::vector<std::pair<std::string, json>> recordings(const ProbeReport& r) {
   return out;
 }
 
-std::vector<std::pair<std::string, std::string>> csv_files(const ProbeReport& r) {
-  std::vector<std::pair<std::string, std::string>> out;
-  auto t = [](const std::optional<Timing>& x) { return x ? csv_number(x->median_s) : std::string{}; };
+output::Document to_document(const ProbeReport& r) {
+  using output::Column;
+  output::Document d;
+  d.title = "memtune probe on " + r.device.name + " (sm_" + std::to_string(r.device.cc_major) +
+            std::to_string(r.device.cc_minor) + ", " + std::to_string(r.device.sm_count) + " SMs), " +
+            (r.cold ? "L2 flushed before each sample" : "warm caches") + "; driver's theoretical DRAM peak " +
+            fmt(r.target.dram_bandwidth_gbs, 0) + " GB/s" +
+            (r.l2_fetch_bytes > 0 ? "; L2 fetch granularity " + std::to_string(r.l2_fetch_bytes) + " B (cuCtxGetLimit)"
+                                  : std::string{});
+  d.data = to_json(r); // the rich JSON; the tables below are its views for people and CSV
+  const auto median = [](const std::optional<Timing>& t) { return t ? json(t->median_s) : json(nullptr); };
+  const auto yes = [](bool v) { return v ? "yes" : "NO"; };
+  const Column verified{.key = "verified", .header = "verified", .text = false};
+  const Column verified_text{.key = "verified_text", .header = "verified", .csv = false};
+  const Column time_us{.key = "median_s", .header = "time us", .format = "%.2f", .scale = 1e6};
+  auto table = [&](const std::string& key, std::string title) -> output::Table& {
+    output::Table& t = d.add_table(key);
+    t.title = std::move(title);
+    t.json = false;
+    return t;
+  };
   if (r.copy) {
-    std::ostringstream s;
-    s << "kind,bytes,median_s,gbs,verified\n";
-    s << "memcpy," << r.copy->bytes << "," << csv_number(r.copy->memcpy.timing.median_s) << ","
-      << csv_number(r.copy->memcpy.gbps) << ",1\n";
-    s << "float4_kernel," << r.copy->bytes << "," << csv_number(r.copy->float4_timing.median_s) << ","
-      << csv_number(r.copy->float4_gbs) << "," << (r.copy->float4_verified ? 1 : 0) << "\n";
-    out.emplace_back("copy.csv", s.str());
+    output::Table& t = table("copy", "copy (" + std::to_string(r.copy->bytes) + " bytes, read + written)");
+    t.columns = {{.key = "kind", .header = "kind"}, {.key = "bytes", .header = "bytes", .text = false}, time_us,
+                 {.key = "gbs", .header = "GB/s", .format = "%.0f"},
+                 {.key = "peak", .header = "%peak", .format = "%.1f", .scale = 100, .csv = false}, verified, verified_text};
+    auto row = [&](const char* kind, const Timing& tm, double gbs, bool v) {
+      t.rows.push_back({{"kind", kind}, {"bytes", r.copy->bytes}, {"median_s", tm.median_s}, {"gbs", gbs},
+                        {"peak", gbs / r.target.dram_bandwidth_gbs}, {"verified", v ? 1 : 0}, {"verified_text", yes(v)}});
+    };
+    row("memcpy", r.copy->memcpy.timing, r.copy->memcpy.gbps, true);
+    row("float4_kernel", r.copy->float4_timing, r.copy->float4_gbs, r.copy->float4_verified);
   }
   if (r.coalescing) {
-    for (const auto* which : {"offset", "stride"}) {
-      const auto& points = std::string(which) == "offset" ? r.coalescing->offset : r.coalescing->stride;
+    for (const std::string which : {"offset", "stride"}) {
+      const auto& points = which == "offset" ? r.coalescing->offset : r.coalescing->stride;
       if (points.empty()) continue;
-      std::ostringstream s;
-      s << which << ",n,median_s,gbs,verified\n";
+      output::Table& t = table(which, which + " (a[i " + (which == "offset" ? "+" : "*") + " s] += 1, n = " +
+                                          std::to_string(r.coalescing->n) +
+                                          " floats; GB/s of bytes requested, 2 * n * 4 / time)");
+      t.columns = {{.key = which, .header = which}, {.key = "n", .header = "n", .text = false}, time_us,
+                   {.key = "gbs", .header = "GB/s", .format = "%.0f"}, verified, verified_text};
       for (const auto& p : points)
-        s << p.parameter << "," << r.coalescing->n << "," << t(p.timing) << "," << csv_number(p.gbs) << ","
-          << (p.verified ? 1 : 0) << "\n";
-      out.emplace_back(std::string(which) + ".csv", s.str());
+        t.rows.push_back({{which, p.parameter}, {"n", r.coalescing->n}, {"median_s", median(p.timing)}, {"gbs", p.gbs},
+                          {"verified", p.verified ? 1 : 0}, {"verified_text", yes(p.verified)}});
     }
   }
   if (!r.banks.empty()) {
-    std::ostringstream s;
-    s << "variant,kernel,width_bytes,stride,reps,blocks,median_s,ns_per_warp_load,sim_load_ways,"
-         "sim_load_conflicts_per_launch,sim_store_conflicts_per_launch,verified\n";
+    output::Table& t = table(
+        "bank", "shared-memory banks (256 threads/block, " + std::to_string(r.banks.front().reps) + " loads/thread, " +
+                    std::to_string(r.banks.front().blocks) +
+                    " blocks; conflicts simulated per launch, compare with ncu "
+                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum / _st.sum)");
+    t.columns = {{.key = "variant", .header = "variant"},
+                 {.key = "kernel", .header = "kernel"},
+                 {.key = "width_bytes", .header = "width B", .text = false},
+                 {.key = "stride", .header = "stride", .text = false},
+                 {.key = "reps", .header = "reps", .text = false},
+                 {.key = "blocks", .header = "blocks", .text = false},
+                 {.key = "median_s", .header = "time us", .format = "%.2f", .scale = 1e6},
+                 {.key = "ns_per_warp_load", .header = "ns/warp-ld", .format = "%.3f"},
+                 {.key = "sim_load_ways", .header = "ways"},
+                 {.key = "sim_load_conflicts_per_launch", .header = "sim ld confl"},
+                 {.key = "sim_store_conflicts_per_launch", .header = "sim st confl"},
+                 verified,
+                 verified_text};
     for (const auto& b : r.banks)
-      s << b.variant.name << "," << b.variant.kernel << "," << b.variant.width_bytes << "," << b.variant.stride << ","
-        << b.reps << "," << b.blocks << "," << t(b.timing) << "," << csv_number(b.ns_per_warp_load()) << ","
-        << b.per_block.load_ways << "," << b.simulated_load_conflicts() << "," << b.simulated_store_conflicts() << ","
-        << (b.verified ? 1 : 0) << "\n";
-    out.emplace_back("bank.csv", s.str());
+      t.rows.push_back({{"variant", b.variant.name},
+                        {"kernel", b.variant.kernel},
+                        {"width_bytes", b.variant.width_bytes},
+                        {"stride", b.variant.stride},
+                        {"reps", b.reps},
+                        {"blocks", b.blocks},
+                        {"median_s", median(b.timing)},
+                        {"ns_per_warp_load", b.timing ? json(b.ns_per_warp_load()) : json(nullptr)},
+                        {"sim_load_ways", b.per_block.load_ways},
+                        {"sim_load_conflicts_per_launch", b.simulated_load_conflicts()},
+                        {"sim_store_conflicts_per_launch", b.simulated_store_conflicts()},
+                        {"verified", b.verified ? 1 : 0},
+                        {"verified_text", yes(b.verified)}});
   }
   if (!r.latency.empty()) {
-    std::ostringstream s;
-    s << "level,bytes,stride_bytes,steps,launches,ns_per_load,verified\n";
+    output::Table& t = table("latency", "latency (one thread, dependent loads over a random cycle, L1 bypassed)");
+    t.columns = {{.key = "level", .header = "level"},          {.key = "bytes", .header = "bytes"},
+                 {.key = "stride_bytes", .header = "stride B"}, {.key = "steps", .header = "steps"},
+                 {.key = "launches", .header = "launches", .text = false},
+                 {.key = "ns_per_load", .header = "ns/load", .format = "%.1f"}, verified, verified_text};
     for (const auto& l : r.latency)
-      s << l.level << "," << l.bytes << "," << l.stride_bytes << "," << l.steps << "," << l.launches << ","
-        << csv_number(l.ns_per_load) << "," << (l.verified ? 1 : 0) << "\n";
-    out.emplace_back("latency.csv", s.str());
+      t.rows.push_back({{"level", l.level}, {"bytes", l.bytes}, {"stride_bytes", l.stride_bytes}, {"steps", l.steps},
+                        {"launches", l.launches}, {"ns_per_load", l.ns_per_load}, {"verified", l.verified ? 1 : 0},
+                        {"verified_text", yes(l.verified)}});
   }
   if (r.l2_read) {
     const auto& l = *r.l2_read;
-    std::ostringstream s;
-    s << "bytes,passes,blocks,threads_per_block,median_s,gbs,verified\n";
-    s << l.bytes << "," << l.passes << "," << l.blocks << "," << l.threads << "," << t(l.timing) << ","
-      << csv_number(l.gbs) << "," << (l.verified ? 1 : 0) << "\n";
-    out.emplace_back("l2_read.csv", s.str());
+    output::Table& t = table("l2_read", "L2 read bandwidth (" + std::to_string(l.blocks) + " blocks x " +
+                                            std::to_string(l.threads) +
+                                            " threads, float4 ld.global.cg over an L2-resident buffer; L2 never flushed)");
+    t.columns = {{.key = "bytes", .header = "bytes"},   {.key = "passes", .header = "passes"},
+                 {.key = "blocks", .header = "blocks", .text = false},
+                 {.key = "threads_per_block", .header = "threads", .text = false}, time_us,
+                 {.key = "gbs", .header = "GB/s", .format = "%.0f"}, verified, verified_text};
+    t.rows.push_back({{"bytes", l.bytes}, {"passes", l.passes}, {"blocks", l.blocks}, {"threads_per_block", l.threads},
+                      {"median_s", median(l.timing)}, {"gbs", l.gbs}, {"verified", l.verified ? 1 : 0},
+                      {"verified_text", yes(l.verified)}});
   }
   if (r.launch) {
-    // One row per grid; block_launch_ns (the fitted slope) repeats on every row.
-    std::ostringstream s;
-    s << "blocks,threads_per_block,median_s,ns_per_block,block_launch_ns,verified\n";
+    output::Table& t = table("launch", "block launch (empty blocks of " + std::to_string(r.launch->threads) +
+                                           " threads; ns/block = time / blocks)");
+    // block_launch_ns (the fitted slope) repeats on every row of the CSV.
+    t.columns = {{.key = "blocks", .header = "blocks"},
+                 {.key = "threads_per_block", .header = "threads", .text = false},
+                 time_us,
+                 {.key = "ns_per_block", .header = "ns/block", .format = "%.3f"},
+                 {.key = "block_launch_ns", .header = "fit", .text = false},
+                 {.key = "verified", .header = "verified", .text = false}};
     for (const auto& p : r.launch->points)
-      s << p.blocks << "," << r.launch->threads << "," << t(p.timing) << "," << csv_number(p.ns_per_block) << ","
-        << csv_number(r.launch->block_launch_ns) << "," << (r.launch->verified ? 1 : 0) << "\n";
-    out.emplace_back("launch.csv", s.str());
+      t.rows.push_back({{"blocks", p.blocks}, {"threads_per_block", r.launch->threads}, {"median_s", median(p.timing)},
+                        {"ns_per_block", p.ns_per_block}, {"block_launch_ns", r.launch->block_launch_ns},
+                        {"verified", r.launch->verified ? 1 : 0}});
+    d.paragraph("block_launch_ns " + fmt(r.launch->block_launch_ns, 3) +
+                " (slope between the two largest grids)  verified " + yes(r.launch->verified));
   }
+  return d;
+}
+
+std::vector<std::pair<std::string, std::string>> csv_files(const ProbeReport& r) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const output::Document d = to_document(r);
+  for (const auto& b : d.blocks)
+    if (b.kind == output::Block::Kind::table) out.emplace_back(b.table.key + ".csv", output::csv_text(b.table));
   return out;
 }
 
@@ -337,75 +403,6 @@ void write_csv(const ProbeReport& r, const std::filesystem::path& dir) {
   }
 }
 
-void print_tables(std::ostream& out, const ProbeReport& r) {
-  out << "memtune probe on " << r.device.name << " (sm_" << r.device.cc_major << r.device.cc_minor << ", "
-      << r.device.sm_count << " SMs), " << (r.cold ? "L2 flushed before each sample" : "warm caches")
-      << "; driver's theoretical DRAM peak " << fmt(r.target.dram_bandwidth_gbs, 0) << " GB/s";
-  if (r.l2_fetch_bytes > 0) out << "; L2 fetch granularity " << r.l2_fetch_bytes << " B (cuCtxGetLimit)";
-  out << "\n";
-  const char* check = "  verified";
-  auto ok = [](bool v) { return v ? "yes" : "NO"; };
-  auto us = [](const std::optional<Timing>& t) { return t ? fmt(t->median_s * 1e6, 2) : std::string("-"); };
-  if (r.copy) {
-    out << "\ncopy (" << r.copy->bytes << " bytes, read + written)\n";
-    out << "  kind              time us      GB/s  %peak" << check << "\n";
-    auto row = [&](const char* kind, const Timing& t, double gbs, bool v) {
-      out << "  " << std::left << std::setw(16) << kind << std::right << std::setw(9) << fmt(t.median_s * 1e6, 2)
-          << std::setw(10) << fmt(gbs, 0) << std::setw(7) << fmt(100.0 * gbs / r.target.dram_bandwidth_gbs, 1)
-          << std::setw(10) << ok(v) << "\n";
-    };
-    row("memcpy DtoD", r.copy->memcpy.timing, r.copy->memcpy.gbps, true);
-    row("float4 kernel", r.copy->float4_timing, r.copy->float4_gbs, r.copy->float4_verified);
-  }
-  if (r.coalescing) {
-    for (const auto* which : {"offset", "stride"}) {
-      const auto& points = std::string(which) == "offset" ? r.coalescing->offset : r.coalescing->stride;
-      if (points.empty()) continue;
-      out << "\n" << which << " (a[i " << (std::string(which) == "offset" ? "+" : "*") << " s] += 1, n = "
-          << r.coalescing->n << " floats; GB/s of bytes requested, 2 * n * 4 / time)\n";
-      out << "  " << std::setw(6) << which << "  time us      GB/s" << check << "\n";
-      for (const auto& p : points)
-        out << "  " << std::setw(6) << p.parameter << std::setw(9) << us(p.timing) << std::setw(10) << fmt(p.gbs, 0)
-            << std::setw(10) << ok(p.verified) << "\n";
-    }
-  }
-  if (!r.banks.empty()) {
-    out << "\nshared-memory banks (256 threads/block, " << r.banks.front().reps << " loads/thread, "
-        << r.banks.front().blocks << " blocks; conflicts simulated per launch, compare with ncu "
-        << "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum / _st.sum)\n";
-    out << "  variant          kernel                     ways   sim ld confl  sim st confl   time us  ns/warp-ld"
-        << check << "\n";
-    for (const auto& b : r.banks)
-      out << "  " << std::left << std::setw(16) << b.variant.name << " " << std::setw(26) << b.variant.kernel
-          << std::right << std::setw(5) << b.per_block.load_ways << std::setw(15) << b.simulated_load_conflicts()
-          << std::setw(14) << b.simulated_store_conflicts() << std::setw(10) << us(b.timing) << std::setw(12)
-          << (b.timing ? fmt(b.ns_per_warp_load(), 3) : std::string("-")) << std::setw(10) << ok(b.verified) << "\n";
-  }
-  if (!r.latency.empty()) {
-    out << "\nlatency (one thread, dependent loads over a random cycle, L1 bypassed)\n";
-    out << "  level        bytes  stride B    steps  ns/load" << check << "\n";
-    for (const auto& l : r.latency)
-      out << "  " << std::left << std::setw(6) << l.level << std::right << std::setw(12) << l.bytes << std::setw(10)
-          << l.stride_bytes << std::setw(9) << l.steps << std::setw(9) << fmt(l.ns_per_load, 1) << std::setw(10)
-          << ok(l.verified) << "\n";
-  }
-  if (r.l2_read) {
-    const auto& l = *r.l2_read;
-    out << "\nL2 read bandwidth (" << l.blocks << " blocks x " << l.threads
-        << " threads, float4 ld.global.cg over an L2-resident buffer; L2 never flushed)\n";
-    out << "        bytes  passes   time us      GB/s" << check << "\n";
-    out << "  " << std::setw(11) << l.bytes << std::setw(8) << l.passes << std::setw(10) << us(l.timing)
-        << std::setw(10) << fmt(l.gbs, 0) << std::setw(10) << ok(l.verified) << "\n";
-  }
-  if (r.launch) {
-    out << "\nblock launch (empty blocks of " << r.launch->threads << " threads; ns/block = time / blocks)\n";
-    out << "     blocks   time us  ns/block\n";
-    for (const auto& p : r.launch->points)
-      out << "  " << std::setw(9) << p.blocks << std::setw(10) << us(p.timing) << std::setw(10)
-          << fmt(p.ns_per_block, 3) << "\n";
-    out << "  block_launch_ns " << fmt(r.launch->block_launch_ns, 3)
-        << " (slope between the two largest grids)  verified " << ok(r.launch->verified) << "\n";
-  }
-}
+void print_tables(std::ostream& out, const ProbeReport& r) { output::print(out, to_document(r), output::Format::table); }
 
 } // namespace memtune::probe

@@ -1,11 +1,23 @@
 #pragma once
 // Bayesian optimisation over a finite space: a Gaussian process on
 // log(time), a GP-Hedge portfolio of acquisitions (EI, PI, LCB) times
-// P(feasible), maximised exhaustively over every valid config not yet proposed.
+// P(feasible), maximised over the candidates: every valid config not yet
+// proposed of a small space, a fresh sample of a large one.
 //
 //   std::mt19937_64 engine{42};
 //   BayesianSearch bayes(space, engine);
 //   while (auto c = bayes.next()) bayes.observe(evaluate(*c));
+//
+// Batches, for several workers: with batch_size = q, lookahead() is q and a
+// caller keeps up to q proposals outstanding, observing each when it ends,
+// in any order:
+//
+//   for (int w = 0; w < q; ++w) dispatch(bayes.next());       // fill the workers
+//   on_result(trial): bayes.observe(trial); dispatch(bayes.next());
+//
+// A proposal made while others are outstanding treats each outstanding
+// config as observed with a fantasy time (options.fantasy), so the batch
+// spreads instead of piling onto one optimum of the acquisition.
 //
 // 1. A Latin-hypercube first batch (initial_design.hpp) snapped to valid configs;
 //    with a prior mean, the prior's argmin first and a smaller batch after it.
@@ -24,6 +36,15 @@
 // 5. When EI has vanished everywhere (the model is sure nothing beats the
 //    best), the lowest lower-confidence bound among likely-feasible configs
 //    is proposed instead, so the search keeps going until told to stop.
+// 6. Candidates: a space whose cross product is at most `exhaustive_limit`
+//    is scored whole (every valid config, in grid order, held once). A
+//    larger one is never listed: the first batch is drawn from a random
+//    sample of `candidate_pool` valid configs, and each later proposal scores
+//    a fresh sample of that size plus the one-axis neighbours of the three
+//    best configs so far (the local moves a random sample of 10^7 points
+//    would miss). Only proposed and observed configs are kept. Should a
+//    sample exhaust the space (few valid configs in a large cross
+//    product), the search holds them all and scores them whole from then on.
 #include <memtune/search/encoding.hpp>
 #include <memtune/search/hyperfit.hpp>
 #include <memtune/search/kernels.hpp>
@@ -34,6 +55,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <set>
 #include <vector>
 
 namespace memtune::search {
@@ -80,30 +102,64 @@ struct BayesOptions {
   // every seed of 10 still finds the optimum (median 20.5 evaluations, 19
   // without these points).
   double prior_design_fraction = 0.1;
+  // Proposals outstanding at once: lookahead() (>= 1). Set it to the number
+  // of workers evaluating in parallel.
+  std::size_t batch_size = 1;
+  // What an outstanding proposal is assumed to have measured while the next
+  // is chosen (docs/search.md, "Batches"): the GP's own mean there (the
+  // Kriging believer: the mean stays, the variance there collapses), or the
+  // best time so far (a constant liar, CL-min: the region looks solved, so
+  // the next proposal looks elsewhere).
+  enum class Fantasy { kriging_believer, constant_liar };
+  Fantasy fantasy = Fantasy::kriging_believer;
+  // Spaces with a cross product up to this are scored whole; larger ones
+  // are sampled, `candidate_pool` valid configs per proposal (see 6 above).
+  std::size_t exhaustive_limit = std::size_t{1} << 14;
+  std::size_t candidate_pool = 4096;
 };
 
 class BayesianSearch final : public Strategy {
 public:
-  // The engine is borrowed and must outlive the strategy. Same seed, same
-  // options, same observations: same proposals. Throws std::invalid_argument
-  // when the prior mean is not finite on some valid config, or when
-  // prior_design_fraction is not in (0, 1].
+  // The space and the engine are borrowed and must outlive the strategy.
+  // Same seed, same options, same observations in the same order: same
+  // proposals. Throws std::invalid_argument when the prior mean is not
+  // finite on some valid config (a sampled space: when such a config is
+  // drawn), when prior_design_fraction is not in (0, 1], or when batch_size
+  // or candidate_pool is 0.
   BayesianSearch(const Space& space, std::mt19937_64& engine, BayesOptions options = {});
 
   [[nodiscard]] std::string name() const override { return "bayes"; }
   std::optional<Config> next() override;
-  // Precondition: trial.config is a valid config of the space and, when ok,
-  // its time is positive and finite (std::invalid_argument otherwise).
+  // Any valid config, proposed or not, in any order. Precondition: when ok,
+  // its time is positive and finite (std::invalid_argument otherwise, and for
+  // a config that is not a valid point of the space).
   void observe(const Trial& trial) override;
+  [[nodiscard]] std::size_t lookahead() const override { return options_.batch_size; }
 
   // The kernel of the last fit (the defaults before the first).
   [[nodiscard]] const MixedKernel& kernel() const { return kernel_; }
+  // Configs held: every valid one of a space scored whole; of a sampled
+  // space, those proposed or observed.
   [[nodiscard]] std::size_t candidates() const { return configs_.size(); }
+  // Proposed and not yet observed.
+  [[nodiscard]] std::size_t outstanding() const { return pending_.size(); }
 
 private:
   [[nodiscard]] std::optional<std::size_t> propose_from_model();
+  // Sampled spaces: adds a fresh sample (and the best configs' neighbours)
+  // to the candidates; switches to scoring whole when the sample drained
+  // the space.
+  void add_sample(std::size_t size, bool with_neighbours);
+  void add_candidates(const std::vector<Config>& configs);
+  // Drops the candidates from `start` on that are not taken, except `keep`;
+  // returns keep's new index. Remaps design_.
+  std::optional<std::size_t> drop_untaken_from(std::size_t start, std::optional<std::size_t> keep);
+  [[nodiscard]] std::vector<Config> neighbours_of_best(std::size_t best_count) const;
 
-  std::vector<Config> configs_; // every valid config, grid order
+  const Space* space_;
+  Encoder encoder_;
+  bool sampled_ = false;        // candidates are a sample, not every valid config
+  std::vector<Config> configs_; // the candidates: every valid config in grid order, or a sample
   std::map<Config, std::size_t> index_;
   Points points_;
   std::vector<std::size_t> category_counts_;
@@ -114,12 +170,13 @@ private:
   std::vector<std::size_t> design_;
   std::size_t design_next_ = 0;
   std::map<std::size_t, std::optional<double>> observed_; // candidate -> time [s], nullopt = failed
+  std::set<std::size_t> pending_;                         // proposed, not yet observed
   std::vector<double> prior_log_time_;                    // per candidate; empty without a prior mean
 
   MixedKernel kernel_;
   std::size_t ok_at_last_fit_ = 0;
   HedgePortfolio hedge_{3};
-  std::vector<std::size_t> nominees_; // per hedge arm: candidate it nominated last time
+  Points nominees_; // per hedge arm: the point it nominated last time
   MixedKernel feasibility_kernel_;
   std::size_t observed_at_last_feasibility_fit_ = 0;
 };

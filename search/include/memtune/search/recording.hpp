@@ -13,6 +13,8 @@
 // "problem" and "device" are kept as given (objects); trials must be valid
 // configs of the space, each at most once; an "ok" trial has a positive
 // time_s, a failed one has none.
+#include <memtune/io/errors.hpp>
+#include <memtune/io/json_fields.hpp>
 #include <memtune/search/run_search.hpp>
 #include <memtune/search/space.hpp>
 #include <memtune/search/strategy.hpp>
@@ -36,19 +38,24 @@ struct Recording {
   std::vector<Trial> trials;
 
   [[nodiscard]] nlohmann::json to_json() const;
-  // Throws std::invalid_argument saying what is wrong (which trial, which key).
+  // Throws InputError naming the field ("trials[4].time_s: missing").
   static Recording from_json(const nlohmann::json& j);
+  static Recording from_fields(const io::JsonFields& j);
 
   // The fastest successful trial; nullopt when none succeeded.
   [[nodiscard]] std::optional<Trial> best() const;
 };
 
-// Throws std::runtime_error naming the file and the problem: unreadable,
-// not JSON (with the line), or not a valid recording.
+// Throws InputError naming the file, the line and the field: unreadable, not
+// JSON, or not a valid recording.
 [[nodiscard]] Recording load_recording(const std::filesystem::path& path);
-// Writes a temporary file next to `path` and renames it over, so a crash
-// never leaves half a file. Throws std::runtime_error naming the file.
+// Writes atomically (io::write_file_atomically). Throws InputError naming the
+// file, without writing, when `path` exists and is not a recording (a profile
+// store given by mistake is never replaced), or names a folder.
 void save_recording(const Recording& recording, const std::filesystem::path& path);
+// The check save_recording makes, for writers of recordings that check before
+// a long run: throws InputError unless `path` is absent, empty or a recording.
+void check_replaceable_recording(const std::filesystem::path& path);
 
 // Looks trials up by config. A config the recording lacks comes back as a
 // failed trial with status "not_recorded", so replay never crashes; the

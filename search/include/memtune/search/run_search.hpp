@@ -26,6 +26,13 @@ struct SearchResult {
 };
 
 // The trial's config is set to the proposed one whatever the objective put there.
-[[nodiscard]] SearchResult run_search(Strategy& strategy, const Objective& objective, StopRules stop = {});
+//
+// `workers` > 1 replays a search by that many parallel evaluators of equal
+// speed: up to min(workers, strategy.lookahead()) proposals are outstanding;
+// the oldest is evaluated and observed, then the strategy proposes again
+// (with the others still outstanding). Trials are in observation order.
+// Proposals outstanding when a stop rule fires are dropped unevaluated.
+[[nodiscard]] SearchResult run_search(Strategy& strategy, const Objective& objective, StopRules stop = {},
+                                      std::size_t workers = 1);
 
 } // namespace memtune::search

@@ -5,9 +5,15 @@
 //   s.add(Axis::ordinal("block_size", {32, 64, 128, 256}, "threads per block"));
 //   s.add(Axis::categorical("layout", {"aos", "soa"}));
 //   s.require((axis("block_size") >= 64).because("..."));
-//   for (const Config& c : s.enumerate()) ...   // grid order, valid points only
+//   GridCursor walk(s);                         // grid order, valid points only,
+//   while (auto c = walk.next()) ...            // without storing them (grid_cursor.hpp)
+//
+// A space can hold far more configurations than memory (7 axes of 10 values
+// are 10^7): strategies walk it (GridCursor), sample it (LazyPermutation) or
+// count it (count_valid), and only small spaces are ever materialised.
 #include <memtune/search/config.hpp>
 #include <memtune/search/expr.hpp>
+#include <memtune/search/shard.hpp>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -45,26 +51,65 @@ struct PrunedAxis {
   std::string reason;
 };
 
+// How many configs of a space are valid: counted, or estimated from a sample
+// when the cross product is too large to walk (and then labelled so).
+struct ValidCount {
+  std::size_t value = 0;
+  bool exact = true;
+  std::size_t sampled = 0; // estimated: points tested
+  std::size_t hits = 0;    // estimated: of those, valid
+  // "288", or "about 3.1 million (estimated: 2028 of 65536 sampled configurations are valid)"
+  [[nodiscard]] std::string describe() const;
+};
+
 class Space {
 public:
-  void add(Axis axis);                 // throws std::invalid_argument on duplicate/empty axis
+  // Materialising (enumerate) is refused above this cross product
+  // (std::length_error): 2^22 configs are about 2 GB as Configs.
+  static constexpr std::size_t kEnumerateLimit = std::size_t{1} << 22;
+  // count_valid walks cross products up to this size, and samples larger ones.
+  static constexpr std::size_t kExactCountLimit = std::size_t{1} << 20;
+
+  // Throws std::invalid_argument on a duplicate or empty axis, or when the
+  // cross product would exceed 2^64 - 1 configurations.
+  void add(Axis axis);
   void require(Constraint constraint);
   void note_pruned(PrunedAxis pruned) { pruned_.push_back(std::move(pruned)); }
+  // Keeps only the configs of one shard (shard.hpp): they are the valid
+  // ones from now on, for every strategy and count. A whole shard (1/1)
+  // restricts nothing. Restricting twice is std::invalid_argument.
+  void restrict_to(Shard shard);
+  [[nodiscard]] const std::optional<Shard>& shard() const { return shard_; }
 
   [[nodiscard]] const std::vector<Axis>& axes() const { return axes_; }
   [[nodiscard]] const Axis& axis(const std::string& name) const; // throws std::out_of_range
   [[nodiscard]] const std::vector<Constraint>& constraints() const { return constraints_; }
   [[nodiscard]] const std::vector<PrunedAxis>& pruned() const { return pruned_; }
 
-  // Size of the full cross product, before constraints.
+  // Size of the full cross product, before constraints and shard.
   [[nodiscard]] std::size_t cross_product_size() const;
-  // Every valid config, in grid order (the first axis varies slowest).
+  // Every valid config, in grid order (the first axis varies slowest), in
+  // memory: for tests and small spaces. Throws std::length_error above
+  // kEnumerateLimit; searching never needs it (GridCursor walks the same order).
   [[nodiscard]] std::vector<Config> enumerate() const;
+  // The valid configs, counted exactly when the cross product is at most
+  // `exact_limit`, else estimated from a deterministic, evenly spread sample
+  // of 65536 cross-product points (a Weyl sequence: no engine, same every time).
+  [[nodiscard]] ValidCount count_valid(std::size_t exact_limit = kExactCountLimit) const;
   // The config at a cross-product index (grid order), valid or not.
+  // Precondition: index < cross_product_size().
   [[nodiscard]] Config at_index(std::size_t index) const;
+  // The same, written into `into` (reusing its storage: no allocation once it
+  // holds every axis), for loops that decode millions of indices.
+  void at_index(std::size_t index, Config& into) const;
 
-  // Has a value on every axis, on the axis, and satisfies every constraint.
+  // Has a value on every axis, on the axis, satisfies every constraint and
+  // lies in the shard.
   [[nodiscard]] bool is_valid(const Config& config) const;
+  // is_valid for a config built from the axes' own values (at_index, a
+  // cursor): checks only the constraints and the shard, the fast path of
+  // walking and sampling.
+  [[nodiscard]] bool admits(const Config& config) const;
   // Why a config is invalid; nullopt when it is valid.
   [[nodiscard]] std::optional<std::string> violation(const Config& config) const;
 
@@ -81,6 +126,7 @@ private:
   std::vector<Axis> axes_;
   std::vector<Constraint> constraints_;
   std::vector<PrunedAxis> pruned_;
+  std::optional<Shard> shard_;
 };
 
 } // namespace memtune::search

@@ -27,9 +27,12 @@ public:
   [[nodiscard]] virtual std::string name() const = 0;
   virtual std::optional<Config> next() = 0;
   virtual void observe(const Trial& trial) = 0;
-  // How many proposals may be outstanding before their observations arrive.
-  // Grid and random do not learn, so callers may run far ahead of them (to
-  // compile candidates in parallel); a model-based strategy wants each result.
+  // How many proposals may be outstanding before their observations arrive,
+  // e.g. one per worker evaluating in parallel. Grid and random do not learn,
+  // so callers may run as far ahead as they like (SIZE_MAX: to compile
+  // candidates in parallel); bayes returns its batch size and accounts for
+  // the outstanding ones when it proposes. Observations may arrive in any
+  // order, and for configs proposed elsewhere (a resumed run's journal).
   [[nodiscard]] virtual std::size_t lookahead() const { return 1; }
 };
 

@@ -38,6 +38,7 @@
 // ("16M"). Every error names the file, the field (a JSON path such as
 // `arguments[2].count`) and the reason; unknown fields are errors.
 #include <memtune/description/kernel_description.hpp>
+#include <memtune/io/errors.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -48,15 +49,13 @@
 namespace memtune {
 
 // A description that cannot be used: "<file>: <field>: <reason>".
-class DescriptionError : public std::invalid_argument {
+// A bad file (exit 1 in the CLI), like every other reader's InputError.
+class DescriptionError : public InputError {
 public:
   DescriptionError(std::string file, std::string field, std::string reason);
-  [[nodiscard]] const std::string& file() const { return file_; }
-  [[nodiscard]] const std::string& field() const { return field_; }
-  [[nodiscard]] const std::string& reason() const { return reason_; }
-
-private:
-  std::string file_, field_, reason_;
+  // A JSON syntax error: the line is known, not the field.
+  DescriptionError(std::string file, std::size_t line, std::string reason);
+  [[nodiscard]] const std::string& reason() const { return message(); }
 };
 
 // Reads, parses and validates a description file; source files are read

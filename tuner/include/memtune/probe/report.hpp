@@ -4,6 +4,7 @@
 // format of `memtune filter --record`, for replayed search) and terminal tables.
 #include <memtune/device.hpp>
 #include <memtune/measure.hpp>
+#include <memtune/output/document.hpp>
 #include <memtune/probe/bank_probe.hpp>
 #include <memtune/search/space.hpp>
 #include <memtune/target.hpp>
@@ -136,7 +137,10 @@ std::vector<std::pair<std::string, nlohmann::json>> recordings(const ProbeReport
 std::vector<std::pair<std::string, std::string>> csv_files(const ProbeReport& r);
 // Writes csv_files() into dir (created if missing). Throws std::runtime_error.
 void write_csv(const ProbeReport& r, const std::filesystem::path& dir);
-// One table per probe.
+// The report as the printers' result model (output/document.hpp): one table
+// per probe for people and CSV, and to_json(r) as its data.
+output::Document to_document(const ProbeReport& r);
+// One table per probe (the table printer of to_document).
 void print_tables(std::ostream& out, const ProbeReport& r);
 
 } // namespace memtune::probe

@@ -9,6 +9,7 @@
 // and a "sources" object naming the public source of each figure. Any problem
 // (JSON syntax, missing field, wrong type, nonsensical value, unknown field)
 // is a TargetFileError naming the file and the field.
+#include <memtune/io/errors.hpp>
 #include <memtune/target.hpp>
 
 #include <nlohmann/json_fwd.hpp>
@@ -25,20 +26,16 @@ namespace memtune::model {
 // The schema_version this loader reads. Bump it when a field changes meaning.
 inline constexpr int target_schema_version = 1;
 
-// A target file that cannot be used. what(): "<file>: field 'sm_count': must be > 0 (got 0)"
-// or "<file>: line 7, column 3: JSON syntax error: ...".
-class TargetFileError : public std::runtime_error {
+// A target file that cannot be used. what(): "<file>:<line>: field 'sm_count': must be > 0 (got 0)"
+// or "<file>:7: not valid JSON (line 7, column 3): ...". field() is empty for syntax errors.
+class TargetFileError : public InputError {
 public:
   TargetFileError(std::string file, std::string field, const std::string& message);
-  [[nodiscard]] const std::string& file() const { return file_; }
-  [[nodiscard]] const std::string& field() const { return field_; } // empty for syntax errors
-private:
-  std::string file_;
-  std::string field_;
+  explicit TargetFileError(const InputError& located) : InputError(located) {}
 };
 
 // A name that matches no target. what() lists every known name.
-class UnknownTargetError : public std::invalid_argument {
+class UnknownTargetError : public ArgumentError {
 public:
   UnknownTargetError(std::string requested, std::vector<std::string> known);
   [[nodiscard]] const std::string& requested() const { return requested_; }

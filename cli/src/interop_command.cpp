@@ -1,0 +1,61 @@
+#include "interop_command.hpp"
+
+#include "app.hpp"
+#include "kernel_tuner_format.hpp"
+
+#include <memtune/report/html_report.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace memtune::cli {
+
+struct InteropCommands {
+  CLI::App *import = nullptr, *export_ = nullptr;
+  std::string input, output, format = "kernel_tuner";
+  ImportOptions options;
+};
+
+std::shared_ptr<InteropCommands> add_interop_commands(CLI::App& app) {
+  auto cmd = std::make_shared<InteropCommands>();
+  InteropCommands& c = *cmd;
+  c.import = app.add_subcommand("import", "a Kernel Tuner cache or T4 results file as a memtune recording");
+  c.import->add_option("file", c.input, "Kernel Tuner cache (.json) or T4 results file")->required()->check(CLI::ExistingFile);
+  c.import->add_option("-o,--output", c.output, "the recording to write")->required();
+  c.import->add_option("--template", c.options.template_name, "the recording's template name (default: the kernel's)");
+  c.import->add_option("--device", c.options.device_name, "the device name (default: the cache's; T4 has none)");
+  c.export_ = app.add_subcommand("export", "a memtune recording in another tool's format");
+  c.export_->add_option("recording", c.input, "a memtune recording (--record)")->required()->check(CLI::ExistingFile);
+  c.export_->add_option("--format", c.format, "the format to write")->check(CLI::IsMember({"kernel_tuner"}))->capture_default_str();
+  c.export_->add_option("-o,--output", c.output, "the file to write")->required();
+  return cmd;
+}
+
+bool interop_command_parsed(const InteropCommands& cmd) { return cmd.import->parsed() || cmd.export_->parsed(); }
+
+int run_interop_command(const InteropCommands& c, std::ostream& out, std::ostream& err) {
+  if (c.import->parsed()) {
+    std::ifstream in(c.input, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    search::Recording rec;
+    try {
+      rec = recording_from_kernel_tuner(text.str(), c.options);
+    } catch (const std::invalid_argument& e) {
+      err << "memtune import: " << c.input << ": " << e.what() << "\n";
+      return kExitError;
+    }
+    search::save_recording(rec, c.output);
+    std::size_t ok = 0;
+    for (const auto& t : rec.trials) ok += t.ok();
+    out << "wrote " << c.output << ": " << rec.trials.size() << " trials (" << ok << " ok) of " << rec.template_name
+        << " on " << rec.device.value("name", "") << ", " << rec.space.axes().size() << " parameters\n";
+    return kExitOk;
+  }
+  const search::Recording rec = search::load_recording(c.input);
+  report::write_text_file(c.output, kernel_tuner_cache(rec).dump(1) + "\n");
+  out << "wrote " << c.output << ": Kernel Tuner cache of " << rec.trials.size() << " configurations (times in ms)\n";
+  return kExitOk;
+}
+
+} // namespace memtune::cli

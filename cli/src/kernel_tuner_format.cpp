@@ -1,0 +1,248 @@
+#include "kernel_tuner_format.hpp"
+
+#include <memtune/version.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace memtune::cli {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+// The axes of a space from each parameter's values, in the given order.
+search::Space space_from_values(const std::vector<std::pair<std::string, std::vector<ojson>>>& params) {
+  search::Space space;
+  for (const auto& [name, values] : params) {
+    if (values.empty()) throw std::invalid_argument("parameter '" + name + "' has no values");
+    const bool integral = std::all_of(values.begin(), values.end(), [](const ojson& v) { return v.is_number_integer(); });
+    if (integral) {
+      std::set<std::int64_t> sorted;
+      for (const auto& v : values) sorted.insert(v.get<std::int64_t>());
+      space.add(search::Axis::ordinal(name, {sorted.begin(), sorted.end()}, "imported from Kernel Tuner"));
+    } else {
+      std::vector<std::string> labels;
+      for (const auto& v : values) {
+        const std::string label = v.is_string() ? v.get<std::string>() : v.dump();
+        if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
+      }
+      space.add(search::Axis::categorical(name, labels, "imported from Kernel Tuner"));
+    }
+  }
+  return space;
+}
+
+search::Config config_of(const search::Space& space, const ojson& values, const std::string& where) {
+  search::Config c;
+  for (const auto& axis : space.axes()) {
+    if (!values.contains(axis.name)) throw std::invalid_argument(where + ": no value for parameter '" + axis.name + "'");
+    const ojson& v = values.at(axis.name);
+    const std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+    const auto value = axis.parse(text);
+    if (!value) throw std::invalid_argument(where + ": '" + text + "' is not a value of parameter '" + axis.name + "'");
+    c.set(axis.name, *value);
+  }
+  return c;
+}
+
+std::string status_of_marker(const std::string& marker) {
+  if (marker == "CompilationFailedConfig" || marker == "compile") return "compile_failed";
+  if (marker == "InvalidConfig" || marker == "constraints") return "exceeds_device_limits";
+  return "launch_failed";
+}
+
+const char* marker_of_status(const std::string& status) {
+  if (status == "compile_failed") return "CompilationFailedConfig";
+  if (status == "exceeds_device_limits") return "InvalidConfig";
+  return "RuntimeFailedConfig";
+}
+
+double seconds(double value, const std::string& unit, const std::string& where) {
+  if (unit == "ms" || unit.empty()) return value * 1e-3;
+  if (unit == "s") return value;
+  if (unit == "us") return value * 1e-6;
+  if (unit == "ns") return value * 1e-9;
+  throw std::invalid_argument(where + ": time unit '" + unit + "' (expected ms, s, us or ns)");
+}
+
+search::Trial ok_trial(search::Config config, double time_s, const std::string& where) {
+  if (!(time_s > 0)) throw std::invalid_argument(where + ": the time must be positive");
+  search::Trial t;
+  t.config = std::move(config);
+  t.time_s = time_s;
+  return t;
+}
+
+search::Trial failed_trial(search::Config config, const std::string& marker) {
+  search::Trial t;
+  t.config = std::move(config);
+  t.status = status_of_marker(marker);
+  t.reason = "Kernel Tuner: " + marker;
+  return t;
+}
+
+// Kernel Tuner's own recovery of a cache it was still appending to: drop a
+// trailing comma and close the "cache" object and the document.
+std::string closed_cache_text(std::string text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  const std::string tail = text.size() >= 3 ? text.substr(text.size() - 3) : text;
+  if (!text.empty() && tail != "}\n}" && tail != "}}}") {
+    if (text.back() == ',') text.pop_back();
+    text += "}\n}";
+  }
+  return text;
+}
+
+ojson parse(const std::string& text) {
+  try {
+    return ojson::parse(text);
+  } catch (const ojson::parse_error& e) {
+    const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n');
+    throw std::invalid_argument("line " + std::to_string(line) + ": not valid JSON: " + e.what());
+  }
+}
+
+} // namespace
+
+search::Recording recording_from_kernel_tuner_cache(const std::string& text, const ImportOptions& o) {
+  ojson doc;
+  try {
+    doc = ojson::parse(text);
+  } catch (const ojson::parse_error&) {
+    doc = parse(closed_cache_text(text)); // still open: close it as Kernel Tuner does, or say where it breaks
+  }
+  if (!doc.is_object() || !doc.contains("cache") || !doc.at("cache").is_object())
+    throw std::invalid_argument("not a Kernel Tuner cache: no \"cache\" object");
+  if (!doc.contains("tune_params") || !doc.at("tune_params").is_object())
+    throw std::invalid_argument("not a Kernel Tuner cache: no \"tune_params\" object");
+  std::vector<std::pair<std::string, std::vector<ojson>>> params;
+  for (const auto& [name, values] : doc.at("tune_params").items()) {
+    if (!values.is_array()) throw std::invalid_argument("tune_params." + name + " must be an array");
+    params.emplace_back(name, std::vector<ojson>(values.begin(), values.end()));
+  }
+  search::Recording rec;
+  rec.space = space_from_values(params);
+  rec.tool = "Kernel Tuner cache, imported by memtune " + std::string(kVersion);
+  rec.template_name = !o.template_name.empty() ? o.template_name : doc.value("kernel_name", std::string("kernel"));
+  rec.device = {{"name", !o.device_name.empty() ? o.device_name : doc.value("device_name", std::string("unknown device"))}};
+  if (doc.contains("problem_size")) rec.problem = {{"problem_size", doc.at("problem_size")}};
+  for (const auto& [key, entry] : doc.at("cache").items()) {
+    const std::string where = "cache entry \"" + key + "\"";
+    if (!entry.is_object() || !entry.contains("time")) throw std::invalid_argument(where + ": no \"time\"");
+    search::Config config = config_of(rec.space, entry, where);
+    const ojson& time = entry.at("time");
+    if (time.is_number()) rec.trials.push_back(ok_trial(std::move(config), seconds(time.get<double>(), "ms", where), where));
+    else if (time.is_string()) rec.trials.push_back(failed_trial(std::move(config), time.get<std::string>()));
+    else throw std::invalid_argument(where + ": \"time\" must be a number [ms] or an error marker");
+  }
+  return rec;
+}
+
+search::Recording recording_from_t4(const ojson& doc, const ImportOptions& o) {
+  if (!doc.is_object() || !doc.contains("results") || !doc.at("results").is_array())
+    throw std::invalid_argument("not a T4 results file: no \"results\" array");
+  const ojson& results = doc.at("results");
+  // The file lists configurations, not the parameters' values: the axes are
+  // the values seen, in the order of the first configuration's keys.
+  std::vector<std::pair<std::string, std::vector<ojson>>> params;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const ojson& c = results[i].value("configuration", ojson());
+    if (!c.is_object()) throw std::invalid_argument("results[" + std::to_string(i) + "]: no \"configuration\" object");
+    for (const auto& [name, value] : c.items()) {
+      auto it = std::find_if(params.begin(), params.end(), [&](const auto& p) { return p.first == name; });
+      if (it == params.end()) it = params.insert(params.end(), {name, {}});
+      if (std::find(it->second.begin(), it->second.end(), value) == it->second.end()) it->second.push_back(value);
+    }
+  }
+  search::Recording rec;
+  rec.space = space_from_values(params);
+  rec.tool = "T4 results " + doc.value("schema_version", std::string("?")) + ", imported by memtune " + kVersion;
+  rec.template_name = o.template_name.empty() ? "kernel" : o.template_name;
+  rec.device = {{"name", o.device_name.empty() ? "unknown device" : o.device_name}};
+  std::set<search::Config> seen;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const std::string where = "results[" + std::to_string(i) + "]";
+    const ojson& r = results[i];
+    search::Config config = config_of(rec.space, r.at("configuration"), where);
+    if (!seen.insert(config).second) continue; // a strategy may revisit: the first evaluation counts
+    const std::string invalidity = r.value("invalidity", std::string("correct"));
+    if (invalidity != "correct") {
+      rec.trials.push_back(failed_trial(std::move(config), invalidity));
+      continue;
+    }
+    const ojson measurements = r.value("measurements", ojson::array());
+    const ojson* time = nullptr;
+    for (const auto& m : measurements)
+      if (m.value("name", "") == "time") time = &m;
+    if (!time || !time->contains("value") || !time->at("value").is_number())
+      throw std::invalid_argument(where + ": a correct result needs a \"time\" measurement");
+    rec.trials.push_back(
+        ok_trial(std::move(config), seconds(time->at("value").get<double>(), time->value("unit", "ms"), where), where));
+  }
+  return rec;
+}
+
+search::Recording recording_from_kernel_tuner(const std::string& text, const ImportOptions& o) {
+  // A T4 file is always complete JSON; a cache may be open (no closing brackets).
+  try {
+    const ojson doc = ojson::parse(text);
+    if (doc.is_object() && doc.contains("results")) return recording_from_t4(doc, o);
+  } catch (const ojson::parse_error&) {
+  }
+  return recording_from_kernel_tuner_cache(text, o);
+}
+
+ojson kernel_tuner_cache(const search::Recording& rec) {
+  ojson tune_params = ojson::object();
+  ojson keys = ojson::array();
+  for (const auto& a : rec.space.axes()) {
+    keys.push_back(a.name);
+    ojson values = ojson::array();
+    for (const auto v : a.values) {
+      if (a.kind == search::AxisKind::ordinal) values.push_back(v);
+      else values.push_back(a.format(v));
+    }
+    tune_params[a.name] = values;
+  }
+  ojson problem_size = ojson::array();
+  for (const auto& [name, value] : rec.problem.items())
+    if (value.is_number_integer()) problem_size.push_back(value.get<std::int64_t>());
+  if (problem_size.empty()) problem_size.push_back(1);
+  ojson cache = ojson::object();
+  for (const auto& t : rec.trials) {
+    ojson entry = ojson::object();
+    std::string key;
+    for (const auto& a : rec.space.axes()) {
+      const std::int64_t v = t.config.at(a.name);
+      if (a.kind == search::AxisKind::ordinal) entry[a.name] = v;
+      else entry[a.name] = a.format(v);
+      key += (key.empty() ? "" : ",") + a.format(v);
+    }
+    if (t.ok()) {
+      const double ms = *t.time_s * 1e3;
+      entry["time"] = ms;
+      entry["times"] = ojson::array({ms});
+    } else {
+      entry["time"] = marker_of_status(t.status);
+    }
+    entry["compile_time"] = 0.0;
+    entry["verification_time"] = 0.0;
+    entry["benchmark_time"] = t.ok() ? *t.time_s * 1e3 : 0.0;
+    entry["strategy_time"] = 0.0;
+    entry["framework_time"] = 0.0;
+    entry["timestamp"] = "";
+    cache[key] = entry;
+  }
+  return {{"device_name", rec.device.value("name", std::string("unknown device"))},
+          {"kernel_name", rec.template_name},
+          {"problem_size", problem_size},
+          {"tune_params_keys", keys},
+          {"tune_params", tune_params},
+          {"objective", "time"},
+          {"cache", cache}};
+}
+
+} // namespace memtune::cli

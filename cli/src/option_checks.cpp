@@ -1,0 +1,155 @@
+#include "option_checks.hpp"
+
+#include "size_parse.hpp"
+
+#include <memtune/io/atomic_file.hpp>
+#include <memtune/io/errors.hpp>
+#include <memtune/profile_store.hpp>
+#include <memtune/search/recording.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+
+namespace memtune::cli {
+
+CLI::Validator whole_number(std::uint64_t max) {
+  return CLI::Validator(
+      [max](std::string& text) -> std::string {
+        const bool digits = !text.empty() && text.size() <= 20 && text.find_first_not_of("0123456789") == std::string::npos;
+        errno = 0;
+        const unsigned long long v = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0;
+        if (!digits || errno == ERANGE || v > max)
+          return "'" + text + "' is not a whole number " +
+                 (max == std::numeric_limits<std::uint64_t>::max() ? std::string(">= 0") : "in 0.." + std::to_string(max));
+        return {};
+      },
+      "N >= 0", "whole number");
+}
+
+CLI::Validator seconds() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = text.empty() ? NAN : std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
+          return "'" + text + "' is not a number of seconds >= 0";
+        return {};
+      },
+      "SECONDS >= 0", "seconds");
+}
+
+Problem parse_problem(const KernelDescription& kernel, const std::map<std::string, std::optional<std::string>>& typed,
+                      ProblemSyntax syntax) {
+  const std::vector<ProblemParameter>& parameters = kernel.problem;
+  Problem problem;
+  for (const auto& item : typed) {
+    const std::string& name = item.first; // not a structured binding: clang 14 cannot capture those
+    const std::optional<std::string>& text = item.second;
+    if (!text) continue;
+    const std::string argument =
+        syntax == ProblemSyntax::kSet ? "--set " + name + "=" + *text : "--" + name + " '" + *text + "'";
+    const auto param = std::find_if(parameters.begin(), parameters.end(), [&](const ProblemParameter& p) { return p.name == name; });
+    if (param == parameters.end()) {
+      std::string known;
+      for (const auto& p : parameters) known += (known.empty() ? "" : ", ") + p.name;
+      throw ArgumentError(argument, kernel.name + " has no problem variable '" + name + "' (known: " + known + ")");
+    }
+    if (!param->labels.empty()) {
+      const auto it = std::find(param->labels.begin(), param->labels.end(), *text);
+      if (it == param->labels.end()) {
+        std::string known;
+        for (const auto& l : param->labels) known += (known.empty() ? "" : ", ") + l;
+        throw ArgumentError(argument, "expected one of " + known);
+      }
+      problem[name] = it - param->labels.begin();
+      continue;
+    }
+    const auto v = parse_size(*text);
+    if (!v) throw ArgumentError(argument, "not a size (examples: 1000003, 64K, 16M)");
+    problem[name] = *v;
+  }
+  return complete_problem(parameters, problem);
+}
+
+std::map<std::string, std::string> parse_only(const std::vector<std::string>& items) {
+  std::map<std::string, std::string> only;
+  for (const std::string& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) throw ArgumentError("--only '" + item + "'", "expected AXIS=VALUE");
+    const std::string axis = item.substr(0, eq), value = item.substr(eq + 1);
+    const auto [it, added] = only.emplace(axis, value);
+    if (!added)
+      throw ArgumentError("--only " + axis, "the axis is fixed twice (" + it->second + " and " + value +
+                                                "); give each axis once");
+  }
+  return only;
+}
+
+namespace {
+
+void check_output_path(const char* option, const std::string& path) {
+  try {
+    (void)io::output_file(path);
+  } catch (const InputError& e) {
+    throw ArgumentError(std::string(option) + " " + path, e.message());
+  }
+}
+
+} // namespace
+
+void check_output_files(const std::string& record, const std::string& save) {
+  if (!record.empty()) check_output_path("--record", record);
+  if (!save.empty()) check_output_path("--save", save);
+  if (!record.empty() && !save.empty() && io::same_file(record, save))
+    throw ArgumentError("--record " + record + " --save " + save,
+                        "both name one file: the recording would replace the profile store. Give two files.");
+  if (!save.empty()) (void)ProfileStore(save).entries(); // a store that does not parse fails now, not after the run
+  if (!record.empty()) search::check_replaceable_recording(record);
+}
+
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+} // namespace
+
+std::string unknown_command_message(const std::string& given, const std::vector<std::string>& known) {
+  std::string nearest;
+  std::size_t best = 3; // suggest within two edits only
+  for (const auto& k : known) {
+    const std::size_t d = edit_distance(given, k);
+    if (d < best) {
+      best = d;
+      nearest = k;
+    }
+  }
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+  return "unknown command '" + given + "'" + (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)") +
+         "; commands: " + list;
+}
+
+std::optional<std::string> unknown_command(const CLI::App& app, int argc, const char* const* argv) {
+  if (argc < 2 || argv[1][0] == '-') return std::nullopt;
+  std::vector<std::string> known;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) known.push_back(sub->get_name());
+  if (std::find(known.begin(), known.end(), argv[1]) != known.end()) return std::nullopt;
+  return unknown_command_message(argv[1], known);
+}
+
+} // namespace memtune::cli

@@ -1,0 +1,269 @@
+#include <memtune/number_text.hpp>
+#include "profile_command.hpp"
+
+#include "app.hpp"
+#include "output_options.hpp"
+#include "profile_tools.hpp"
+
+#include <cstdio>
+
+namespace memtune::cli {
+
+struct ProfileCommand {
+  CLI::App* app = nullptr;
+  CLI::App *list = nullptr, *show = nullptr, *diff = nullptr, *merge = nullptr, *prune = nullptr;
+  std::vector<std::string> files;
+  std::string into;
+  std::string format = "table";
+  int index = -1;
+  std::string device, template_name, before;
+  double older_than_days = -1;
+  bool modeled = false, dry_run = false;
+};
+
+namespace {
+
+nlohmann::json entry_row(const ProfileEntry& e, const std::string& file, std::size_t index) {
+  return {{"file", file},
+          {"index", index},
+          {"device", e.device.name},
+          {"arch", "sm_" + std::to_string(e.device.cc_major) + std::to_string(e.device.cc_minor)},
+          {"sm_count", e.device.sm_count},
+          {"template", e.template_name},
+          {"problem", e.problem},
+          {"config", e.config},
+          {"mode", e.mode},
+          {"time_s", e.time_s},
+          {"gbps", e.gbps},
+          {"saved_at", e.saved_at},
+          {"tool", e.tool}};
+}
+
+std::vector<output::Column> entry_columns(bool with_file) {
+  std::vector<output::Column> c;
+  if (with_file) c.push_back({.key = "file", .header = "file"});
+  c.insert(c.end(), {{.key = "index", .header = "#", .left = true},
+                     {.key = "device", .header = "device"},
+                     {.key = "arch", .header = "arch"},
+                     {.key = "template", .header = "template"},
+                     {.key = "problem", .header = "problem"},
+                     {.key = "config", .header = "config"},
+                     {.key = "mode", .header = "mode"},
+                     {.key = "time_s", .header = "time us", .format = "%.2f", .scale = 1e6},
+                     {.key = "gbps", .header = "GB/s", .format = "%.0f"},
+                     {.key = "saved_at", .header = "saved"}});
+  return c;
+}
+
+int list(const ProfileCommand& c, std::ostream& out) {
+  output::Document d;
+  d.title = "memtune profile list";
+  std::vector<std::vector<ProfileEntry>> stores;
+  for (const auto& f : c.files) {
+    stores.push_back(ProfileStore(f).entries());
+    d.fact(f + ": " + std::to_string(stores.back().size()) + " entries");
+  }
+  output::Table& t = d.add_table("entries");
+  t.columns = entry_columns(c.files.size() > 1);
+  std::size_t total = 0;
+  for (std::size_t s = 0; s < stores.size(); ++s) {
+    for (std::size_t i = 0; i < stores[s].size(); ++i) t.rows.push_back(entry_row(stores[s][i], c.files[s], i));
+    total += stores[s].size();
+  }
+  d.data["files"] = c.files;
+  d.data["count"] = total;
+  output::print(out, d, chosen_format(c.format));
+  return kExitOk;
+}
+
+int show(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
+  const auto entries = ProfileStore(c.files.front()).entries();
+  std::vector<std::size_t> match;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const ProfileEntry& e = entries[i];
+    if (c.index >= 0 && static_cast<std::size_t>(c.index) != i) continue;
+    if (!c.template_name.empty() && e.template_name != c.template_name) continue;
+    if (!c.device.empty() && !PruneRule{.device = c.device}.matches(e)) continue;
+    match.push_back(i);
+  }
+  if (match.size() != 1) {
+    err << "memtune profile show: " << c.files.front() << ": " << match.size()
+        << " entries match; pick one with --index N (memtune profile list shows the numbers), --template or --device\n";
+    for (const std::size_t i : match) err << "  " << i << ": " << entry_key_text(entries[i]) << "\n";
+    return kExitUsage;
+  }
+  const ProfileEntry& e = entries[match.front()];
+  output::Document d;
+  d.title = entry_key_text(e);
+  d.data = e.to_json();
+  d.data["file"] = c.files.front();
+  d.data["index"] = match.front();
+  d.fact("config: " + config_text(e.config));
+  d.fact("mode: " + e.mode + ", time " + number_text("%.2f us, ", e.time_s * 1e6) + std::to_string(static_cast<int>(e.gbps)) + " GB/s" +
+         (e.fraction_of_ceiling > 0 ? ", " + std::to_string(static_cast<int>(100 * e.fraction_of_ceiling + 0.5)) +
+                                          "% of the copy ceiling"
+                                    : std::string{}));
+  d.fact("saved " + (e.saved_at.empty() ? std::string("(no date)") : e.saved_at) + " by " + e.tool);
+  if (!e.rationale.empty()) d.paragraph("why: " + e.rationale);
+  output::Table& t = d.add_table("runner_ups");
+  t.columns = {{.key = "config", .header = "runner-up"},
+               {.key = "time_s", .header = "time us", .format = "%.2f", .scale = 1e6},
+               {.key = "gbps", .header = "GB/s", .format = "%.0f"}};
+  for (const auto& r : e.runner_ups) t.rows.push_back(r);
+  d.data.erase("runner_ups"); // the table carries them
+  output::print(out, d, chosen_format(c.format));
+  return kExitOk;
+}
+
+int diff(const ProfileCommand& c, std::ostream& out) {
+  const std::string& fa = c.files[0];
+  const std::string& fb = c.files[1];
+  const StoreDiff sd = diff_stores(ProfileStore(fa).entries(), ProfileStore(fb).entries());
+  output::Document d;
+  d.title = "memtune profile diff " + fa + " " + fb;
+  d.fact(std::to_string(sd.different.size()) + " keys with different picks, " + std::to_string(sd.same) + " the same, " +
+         std::to_string(sd.only_a.size()) + " only in " + fa + ", " + std::to_string(sd.only_b.size()) + " only in " + fb);
+  d.data["same"] = sd.same;
+  output::Table& t = d.add_table("different");
+  t.columns = {{.key = "key", .header = "key"},
+               {.key = "config_a", .header = "pick in " + fa},
+               {.key = "time_a_s", .header = "us", .format = "%.2f", .scale = 1e6},
+               {.key = "config_b", .header = "pick in " + fb},
+               {.key = "time_b_s", .header = "us", .format = "%.2f", .scale = 1e6}};
+  for (const auto& x : sd.different)
+    t.rows.push_back({{"key", entry_key_text(x.a)},
+                      {"config_a", config_text(x.a.config) + (x.a.mode == "measured" ? "" : " (" + x.a.mode + ")")},
+                      {"time_a_s", x.a.time_s},
+                      {"config_b", config_text(x.b.config) + (x.b.mode == "measured" ? "" : " (" + x.b.mode + ")")},
+                      {"time_b_s", x.b.time_s}});
+  for (const auto& [key, only] : {std::pair{"only_a", &sd.only_a}, std::pair{"only_b", &sd.only_b}}) {
+    output::Table& o = d.add_table(key);
+    o.columns = {{.key = "key", .header = std::string("only in ") + (key == std::string("only_a") ? fa : fb)},
+                 {.key = "config", .header = "config"}};
+    for (const auto& e : *only) o.rows.push_back({{"key", entry_key_text(e)}, {"config", config_text(e.config)}});
+    if (only->empty()) o.text = false;
+  }
+  if (sd.different.empty()) t.text = false;
+  output::print(out, d, chosen_format(c.format));
+  return sd.different.empty() && sd.only_a.empty() && sd.only_b.empty() ? kExitOk : kExitError;
+}
+
+int merge(const ProfileCommand& c, std::ostream& out) {
+  output::Document d;
+  d.title = "memtune profile merge into " + c.into;
+  nlohmann::json conflicts = nlohmann::json::array();
+  MergeOutcome total;
+  // Read every source first: a corrupt one stops the merge before anything is written.
+  std::vector<std::pair<std::string, std::vector<ProfileEntry>>> sources;
+  for (const auto& f : c.files) sources.emplace_back(f, ProfileStore(f).entries());
+  ProfileStore(c.into).update([&](std::vector<ProfileEntry>& entries) {
+    for (const auto& [file, incoming] : sources) {
+      const MergeOutcome m = merge_entries(entries, incoming, file);
+      total.added += m.added;
+      total.replaced += m.replaced;
+      total.kept += m.kept;
+      total.identical += m.identical;
+      total.conflicts.insert(total.conflicts.end(), m.conflicts.begin(), m.conflicts.end());
+    }
+  });
+  d.fact(std::to_string(total.added) + " added, " + std::to_string(total.replaced) + " replaced, " +
+         std::to_string(total.kept) + " kept, " + std::to_string(total.identical) + " identical");
+  for (const auto& line : total.conflicts) {
+    d.fact("conflict: " + line);
+    conflicts.push_back(line);
+  }
+  d.data = {{"into", c.into}, {"from", c.files}, {"added", total.added}, {"replaced", total.replaced},
+            {"kept", total.kept}, {"identical", total.identical}, {"conflicts", conflicts}};
+  output::print(out, d, chosen_format(c.format));
+  return kExitOk;
+}
+
+int prune(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
+  PruneRule rule;
+  if (!c.before.empty()) rule.saved_before = c.before;
+  if (c.older_than_days >= 0) rule.saved_before = utc_days_ago(c.older_than_days);
+  if (!c.device.empty()) rule.device = c.device;
+  if (!c.template_name.empty()) rule.template_name = c.template_name;
+  rule.modeled_only = c.modeled;
+  if (rule.empty()) {
+    err << "memtune profile prune: say what to remove: --older-than DAYS, --before DATE, --device NAME, --template "
+           "NAME or --modeled\n";
+    return kExitUsage;
+  }
+  output::Document d;
+  d.title = std::string("memtune profile prune ") + c.files.front() + (c.dry_run ? " (dry run: nothing removed)" : "");
+  output::Table& t = d.add_table("removed");
+  t.columns = entry_columns(false);
+  std::size_t kept = 0;
+  auto apply = [&](std::vector<ProfileEntry>& entries) {
+    std::vector<ProfileEntry> keep;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      if (rule.matches(entries[i])) t.rows.push_back(entry_row(entries[i], c.files.front(), i));
+      else keep.push_back(entries[i]);
+    }
+    kept = keep.size();
+    if (!c.dry_run) entries = std::move(keep);
+  };
+  ProfileStore store(c.files.front());
+  if (c.dry_run) {
+    auto entries = store.entries();
+    apply(entries);
+  } else {
+    store.update(apply);
+  }
+  d.fact(std::to_string(t.rows.size()) + (c.dry_run ? " would be removed, " : " removed, ") + std::to_string(kept) +
+         " kept" + (rule.saved_before ? " (saved before " + *rule.saved_before + ")" : std::string{}));
+  d.data = {{"file", c.files.front()}, {"kept", kept}, {"dry_run", c.dry_run}};
+  output::print(out, d, chosen_format(c.format));
+  return kExitOk;
+}
+
+} // namespace
+
+std::shared_ptr<ProfileCommand> add_profile_command(CLI::App& app) {
+  auto cmd = std::make_shared<ProfileCommand>();
+  ProfileCommand& c = *cmd;
+  c.app = app.add_subcommand("profile", "look into and maintain profile stores (the files --save writes)");
+  c.app->require_subcommand(1);
+  c.list = c.app->add_subcommand("list", "what stores hold: devices, templates, problems, picks, dates");
+  c.list->add_option("files", c.files, "profile stores")->required()->check(CLI::ExistingFile);
+  c.show = c.app->add_subcommand("show", "one entry in full: configuration, time, rationale, runner-ups");
+  c.show->add_option("file", c.files, "a profile store")->required()->expected(1)->check(CLI::ExistingFile);
+  c.show->add_option("--index", c.index, "the entry's number in `memtune profile list`");
+  c.diff = c.app->add_subcommand("diff", "compare two stores: keys whose pick differs, keys only in one (exit 1 if any)");
+  c.diff->add_option("files", c.files, "two profile stores")->required()->expected(2)->check(CLI::ExistingFile);
+  c.merge = c.app->add_subcommand(
+      "merge", "merge stores into one; on a conflict the faster measured entry stays, and the output says which");
+  c.merge->add_option("files", c.files, "stores to merge from")->required()->check(CLI::ExistingFile);
+  c.merge->add_option("--into", c.into, "the store to merge into (created if missing; locked like --save)")->required();
+  c.prune = c.app->add_subcommand("prune", "remove entries: every given criterion must hold");
+  c.prune->add_option("file", c.files, "a profile store")->required()->expected(1)->check(CLI::ExistingFile);
+  c.prune->add_option("--older-than", c.older_than_days, "saved more than this many days ago (entries without a date too)");
+  c.prune->add_option("--before", c.before, "saved before this ISO 8601 date, e.g. 2026-01-31");
+  c.prune->add_flag("--modeled", c.modeled, "only modeled entries");
+  c.prune->add_flag("--dry-run", c.dry_run, "show what would be removed; change nothing");
+  for (CLI::App* sub : {c.show, c.prune}) {
+    sub->add_option("--device", c.device, "device name (case-insensitive substring)");
+    sub->add_option("--template", c.template_name, "template name");
+  }
+  for (CLI::App* sub : {c.list, c.show, c.diff, c.merge, c.prune}) add_format_options(*sub, c.format);
+  return cmd;
+}
+
+bool profile_command_parsed(const ProfileCommand& cmd) { return cmd.app && cmd.app->parsed(); }
+
+int run_profile_command(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
+  try {
+    if (c.list->parsed()) return list(c, out);
+    if (c.show->parsed()) return show(c, out, err);
+    if (c.diff->parsed()) return diff(c, out);
+    if (c.merge->parsed()) return merge(c, out);
+    if (c.prune->parsed()) return prune(c, out, err);
+  } catch (const ProfileError& e) {
+    err << "memtune profile: " << e.what() << "\n";
+    return kExitError;
+  }
+  return kExitUsage;
+}
+
+} // namespace memtune::cli

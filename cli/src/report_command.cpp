@@ -1,0 +1,67 @@
+#include "report_command.hpp"
+
+#include "app.hpp"
+
+#include <memtune/report/html_report.hpp>
+
+#include <nlohmann/json.hpp>
+
+namespace memtune::cli {
+
+struct ReportCommand {
+  CLI::App* app = nullptr;
+  std::vector<std::string> inputs;
+  std::string output;
+  std::vector<std::string> axes;
+  std::size_t rows = 1000;
+};
+
+std::shared_ptr<ReportCommand> add_report_command(CLI::App& app) {
+  auto cmd = std::make_shared<ReportCommand>();
+  CLI::App* sub = app.add_subcommand(
+      "report", "write one self-contained HTML report (heat map, axis effects, search trajectory, model vs measurement, "
+                "GB/s, failures, ranked table) from runs' --json, --record recordings, search-benchmark --json results "
+                "and probed target files");
+  cmd->app = sub;
+  sub->add_option("inputs", cmd->inputs, "input files (JSON)")->required()->check(CLI::ExistingFile);
+  sub->add_option("-o,--output", cmd->output, "the HTML file to write")->required();
+  sub->add_option("--axes", cmd->axes, "the heat map's two axes, X,Y (default: the two that matter most)")->delimiter(',');
+  sub->add_option("--rows", cmd->rows, "rows of each ranked table (the fastest)")->capture_default_str();
+  return cmd;
+}
+
+bool report_command_parsed(const ReportCommand& cmd) { return cmd.app && cmd.app->parsed(); }
+
+int run_report_command(const ReportCommand& c, std::ostream& out, std::ostream& err) {
+  report::Inputs inputs;
+  try {
+    for (const auto& path : c.inputs) report::load_input(path, inputs);
+  } catch (const std::runtime_error& e) {
+    err << "memtune report: " << e.what() << "\n";
+    return kExitError;
+  }
+  report::complete_from_catalogues(inputs);
+  report::ReportOptions options;
+  options.heatmap_axes = c.axes;
+  options.table_rows = c.rows;
+  std::string html;
+  try {
+    html = report::render_html(inputs, options);
+  } catch (const std::invalid_argument& e) {
+    err << "memtune report: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  report::write_text_file(c.output, html);
+  out << "wrote " << c.output << " (" << inputs.runs.size() << " runs, " << inputs.curves.size()
+      << " benchmark curves; " << html.size() / 1024 << " KiB, self-contained)\n";
+  return kExitOk;
+}
+
+void write_run_report(const TuningResult& result, const std::string& path) {
+  report::Inputs inputs;
+  inputs.runs.push_back(report::run_from_json(to_json(result, 0), ""));
+  report::complete_from_catalogues(inputs);
+  report::write_text_file(path, report::render_html(inputs, {}));
+}
+
+} // namespace memtune::cli

@@ -1,0 +1,77 @@
+#pragma once
+// The numbers behind the report's plots, computed from runs (no drawing here):
+// per-axis effects, the heat map's slice, convergence curves, and the model
+// against the measurement.
+#include <memtune/report/inputs.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace memtune::report {
+
+// One value of one axis over every trial that has it.
+struct ValueEffect {
+  std::string label;                 // the value as people read it ("256", "soa")
+  std::optional<double> best_s;      // fastest ok trial with this value
+  std::optional<double> q1_s, median_s, q3_s; // quartiles of the ok trials' times
+  std::size_t ok = 0, failed = 0;
+};
+
+struct AxisEffect {
+  std::string axis;
+  std::vector<ValueEffect> values;   // in axis order
+  // How much the axis matters: the slowest per-value best over the fastest
+  // (1 = choosing any value costs nothing when the rest are chosen well).
+  double best_ratio = 1.0;
+};
+
+// Every axis with at least one ok trial, in the space's order.
+[[nodiscard]] std::vector<AxisEffect> axis_effects(const Run& run);
+
+// The two axes a heat map shows: `requested` when given (names checked,
+// std::invalid_argument naming the known ones), else the two with the
+// largest best_ratio among axes with at least two values. nullopt when the
+// space has fewer than two such axes.
+[[nodiscard]] std::optional<std::pair<std::string, std::string>> heatmap_axes(
+    const Run& run, const std::vector<AxisEffect>& effects, const std::vector<std::string>& requested);
+
+// A slice of the space over axes x and y, every other axis at the best
+// configuration's value.
+struct HeatCell {
+  std::string config_text;           // the whole configuration
+  std::optional<double> time_s;      // ok trial
+  std::string status;                // "ok", a failure status, "invalid" (violates a constraint), "not evaluated"
+  std::string reason;
+};
+struct Heatmap {
+  std::string x_axis, y_axis;
+  std::vector<std::string> x_labels, y_labels;
+  std::vector<std::vector<HeatCell>> cells; // [y][x]
+  std::string fixed;                 // "the others at the best's values: items=4 vec=4"
+  double best_s = 0.0;
+};
+[[nodiscard]] Heatmap heatmap(const Run& run, const std::string& x_axis, const std::string& y_axis);
+
+// Best time so far after each evaluation [s] (nullopt until one succeeded).
+[[nodiscard]] std::vector<std::optional<double>> best_so_far(const std::vector<search::Trial>& trials);
+
+// Random search without replacement over a whole recorded space, exactly:
+// for k = 1..N evaluations, the quartiles (0.25, 0.5, 0.75) of the best time
+// found, over the orders. From P(best of k > t) = C(N - m(t), k) / C(N, k),
+// m(t) = configurations at most t. Failed configurations count in N.
+struct QuantileCurve {
+  std::vector<double> q1_s, median_s, q3_s; // index k-1; +inf where that share of orders found nothing yet
+};
+[[nodiscard]] QuantileCurve random_search_quantiles(const Run& run);
+
+// Configurations evaluated in two runs (matched by configuration), with both
+// times; e.g. measured against modeled.
+struct Pair {
+  std::string config_text;
+  double a_s, b_s;
+};
+[[nodiscard]] std::vector<Pair> paired_times(const Run& a, const Run& b);
+
+} // namespace memtune::report

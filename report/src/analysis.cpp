@@ -1,0 +1,171 @@
+#include <memtune/report/analysis.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace memtune::report {
+namespace {
+
+// Quantile q of sorted values, linear interpolation.
+double quantile(const std::vector<double>& sorted, double q) {
+  const double pos = q * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (pos - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+// log C(n, k) through lgamma: exact enough for the ratios taken here.
+double log_choose(double n, double k) { return std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1); }
+
+} // namespace
+
+std::vector<AxisEffect> axis_effects(const Run& run) {
+  std::vector<AxisEffect> out;
+  for (const search::Axis& axis : run.space.axes()) {
+    AxisEffect effect;
+    effect.axis = axis.name;
+    double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+    for (const std::int64_t v : axis.values) {
+      ValueEffect ve;
+      ve.label = axis.format(v);
+      std::vector<double> times;
+      for (const auto& t : run.trials) {
+        if (!t.config.has(axis.name) || t.config.at(axis.name) != v) continue;
+        if (t.ok()) times.push_back(*t.time_s);
+        else ++ve.failed;
+      }
+      ve.ok = times.size();
+      if (!times.empty()) {
+        std::sort(times.begin(), times.end());
+        ve.best_s = times.front();
+        ve.q1_s = quantile(times, 0.25);
+        ve.median_s = quantile(times, 0.5);
+        ve.q3_s = quantile(times, 0.75);
+        lo = std::min(lo, *ve.best_s);
+        hi = std::max(hi, *ve.best_s);
+      }
+      effect.values.push_back(std::move(ve));
+    }
+    if (hi == 0.0) continue; // no ok trial on this axis
+    effect.best_ratio = hi / lo;
+    out.push_back(std::move(effect));
+  }
+  return out;
+}
+
+std::optional<std::pair<std::string, std::string>> heatmap_axes(const Run& run, const std::vector<AxisEffect>& effects,
+                                                                const std::vector<std::string>& requested) {
+  if (!requested.empty()) {
+    if (requested.size() != 2) throw std::invalid_argument("--axes takes two axis names, e.g. --axes block_size,items");
+    std::string known;
+    for (const auto& a : run.space.axes()) known += (known.empty() ? "" : ", ") + a.name;
+    for (const auto& name : requested) {
+      const auto& axes = run.space.axes();
+      if (std::none_of(axes.begin(), axes.end(), [&](const search::Axis& a) { return a.name == name; }))
+        throw std::invalid_argument("--axes: " + run.source + " has no axis '" + name + "' (axes: " + known + ")");
+    }
+    if (requested[0] == requested[1]) throw std::invalid_argument("--axes: name two different axes");
+    return std::pair{requested[0], requested[1]};
+  }
+  std::vector<const AxisEffect*> candidates;
+  for (const auto& e : effects)
+    if (e.values.size() >= 2) candidates.push_back(&e);
+  if (candidates.size() < 2) return std::nullopt;
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const AxisEffect* a, const AxisEffect* b) { return a->best_ratio > b->best_ratio; });
+  return std::pair{candidates[0]->axis, candidates[1]->axis};
+}
+
+Heatmap heatmap(const Run& run, const std::string& x_axis, const std::string& y_axis) {
+  const search::Trial* best = run.best();
+  if (!best) throw std::invalid_argument("no successful trial: nothing to map");
+  std::map<search::Config, const search::Trial*> by_config;
+  for (const auto& t : run.trials) by_config[t.config] = &t;
+  const search::Axis& ax = run.space.axis(x_axis);
+  const search::Axis& ay = run.space.axis(y_axis);
+  Heatmap h;
+  h.x_axis = x_axis;
+  h.y_axis = y_axis;
+  h.best_s = *best->time_s;
+  for (const auto v : ax.values) h.x_labels.push_back(ax.format(v));
+  for (const auto v : ay.values) h.y_labels.push_back(ay.format(v));
+  for (const auto& a : run.space.axes())
+    if (a.name != x_axis && a.name != y_axis && best->config.has(a.name))
+      h.fixed += (h.fixed.empty() ? "" : " ") + a.name + "=" + a.format(best->config.at(a.name));
+  for (const auto yv : ay.values) {
+    std::vector<HeatCell> row;
+    for (const auto xv : ax.values) {
+      search::Config c = best->config;
+      c.set(x_axis, xv);
+      c.set(y_axis, yv);
+      HeatCell cell;
+      cell.config_text = run.space.format(c);
+      if (const auto it = by_config.find(c); it != by_config.end()) {
+        cell.time_s = it->second->time_s;
+        cell.status = it->second->ok() ? "ok" : it->second->status;
+        cell.reason = it->second->reason;
+      } else if (const auto why = run.space.violation(c)) {
+        cell.status = "invalid";
+        cell.reason = *why;
+      } else {
+        cell.status = "not evaluated";
+      }
+      row.push_back(std::move(cell));
+    }
+    h.cells.push_back(std::move(row));
+  }
+  return h;
+}
+
+std::vector<std::optional<double>> best_so_far(const std::vector<search::Trial>& trials) {
+  std::vector<std::optional<double>> out;
+  std::optional<double> best;
+  for (const auto& t : trials) {
+    if (t.ok() && (!best || *t.time_s < *best)) best = t.time_s;
+    out.push_back(best);
+  }
+  return out;
+}
+
+QuantileCurve random_search_quantiles(const Run& run) {
+  std::vector<double> ok;
+  for (const auto& t : run.trials)
+    if (t.ok()) ok.push_back(*t.time_s);
+  std::sort(ok.begin(), ok.end());
+  const auto n = static_cast<double>(run.trials.size());
+  QuantileCurve q;
+  const double inf = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 1; k <= run.trials.size(); ++k) {
+    const auto kd = static_cast<double>(k);
+    // The smallest m (the m fastest ok configs) with P(one of them in k draws) >= p.
+    auto at = [&](double p) {
+      for (std::size_t m = 1; m <= ok.size(); ++m) {
+        const auto md = static_cast<double>(m);
+        const double miss = n - md < kd ? 0.0 : std::exp(log_choose(n - md, kd) - log_choose(n, kd));
+        if (1.0 - miss >= p - 1e-12) return ok[m - 1];
+      }
+      return inf;
+    };
+    q.q1_s.push_back(at(0.25)); // a quarter of the orders have found this fast a config by now
+    q.median_s.push_back(at(0.5));
+    q.q3_s.push_back(at(0.75));
+  }
+  return q;
+}
+
+std::vector<Pair> paired_times(const Run& a, const Run& b) {
+  std::map<std::string, double> times;
+  for (const auto& t : b.trials)
+    if (t.ok()) times[b.space.config_to_json(t.config).dump()] = *t.time_s;
+  std::vector<Pair> out;
+  for (const auto& t : a.trials) {
+    if (!t.ok()) continue;
+    const auto it = times.find(a.space.config_to_json(t.config).dump());
+    if (it != times.end()) out.push_back({a.space.format(t.config), *t.time_s, it->second});
+  }
+  return out;
+}
+
+} // namespace memtune::report

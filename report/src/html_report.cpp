@@ -1,0 +1,380 @@
+#include <memtune/number_text.hpp>
+#include <memtune/report/html_report.hpp>
+
+#include <memtune/report/analysis.hpp>
+#include <memtune/report/charts.hpp>
+#include <memtune/report/svg.hpp>
+#include <memtune/version.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <stdexcept>
+
+namespace memtune::report {
+namespace {
+
+using svg::escape;
+
+std::string basename(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+// Inputs on the same template and problem: one section of the report.
+struct Group {
+  std::string title;
+  std::vector<const Run*> runs;
+  std::vector<const BenchCurve*> curves;
+};
+
+std::vector<Group> group_inputs(const Inputs& in) {
+  std::vector<Group> groups;
+  std::map<std::string, std::size_t> index;
+  for (const Run& r : in.runs) {
+    const std::string key = r.template_name + " " + r.problem.dump();
+    auto [it, fresh] = index.emplace(key, groups.size());
+    if (fresh) groups.push_back({r.template_name + " " + r.problem_text(), {}, {}});
+    groups[it->second].runs.push_back(&r);
+  }
+  // A benchmark curve belongs with the recording it replayed (same file name).
+  std::map<std::string, std::size_t> orphan_groups;
+  for (const BenchCurve& c : in.curves) {
+    bool placed = false;
+    for (Group& g : groups)
+      for (const Run* r : g.runs)
+        if (!placed && !r->source.empty() && basename(r->source) == basename(c.recording)) {
+          g.curves.push_back(&c);
+          placed = true;
+        }
+    if (placed) continue;
+    auto [it, fresh] = orphan_groups.emplace(c.recording, groups.size());
+    if (fresh) groups.push_back({"search benchmark on " + basename(c.recording), {}, {}});
+    groups[it->second].curves.push_back(&c);
+  }
+  return groups;
+}
+
+// The run the group's optimum and trajectory refer to: a whole measured
+// grid first, then any whole grid, then the first run.
+const Run* reference_run(const Group& g) {
+  for (const bool measured : {true, false})
+    for (const Run* r : g.runs)
+      if (r->measured == measured && r->best() && r->complete()) return r;
+  for (const Run* r : g.runs)
+    if (r->best()) return r;
+  return nullptr;
+}
+
+std::string run_label(const Run& r) {
+  return (r.source.empty() ? std::string("this run") : basename(r.source)) + " (" + r.mode() + ", " +
+         (r.measured ? r.device_name() : "target " + (r.target.empty() ? r.device_name() : r.target)) + ")";
+}
+
+std::string header_table(const Group& g) {
+  std::string h = "<table class=\"facts\"><thead><tr><th>input</th><th>GPU / target</th><th>mode</th><th>strategy</th>"
+                  "<th>trials (ok / failed)</th><th>best</th><th>copy ceiling</th><th>peak</th><th>wall time</th>"
+                  "<th>tool</th></tr></thead><tbody>";
+  for (const Run* r : g.runs) {
+    std::size_t ok = 0;
+    for (const auto& t : r->trials) ok += t.ok();
+    const search::Trial* best = r->best();
+    h += "<tr><td title=\"" + escape(r->source) + "\">" + escape(r->source.empty() ? "this run" : basename(r->source)) +
+         "</td><td>" +
+         escape(r->measured ? r->device_name() : r->device_name() + " (target " + r->target + ")") + "</td><td>" +
+         escape(r->mode()) + "</td><td>" + escape(r->strategy.empty() ? "not recorded" : r->strategy) +
+         (r->stop_reason.empty() ? "" : "<br><small>stopped: " + escape(r->stop_reason) + "</small>") + "</td><td>" +
+         std::to_string(ok) + " / " + std::to_string(r->trials.size() - ok) +
+         (r->complete() ? " (whole space)" : "") + "</td><td>" +
+         (best ? escape(r->space.format(best->config)) + "<br>" + number_text("%.2f us", *best->time_s * 1e6) : "none") +
+         "</td><td>" + (r->copy_ceiling_gbps ? number_text("%.0f GB/s", *r->copy_ceiling_gbps) : "not measured") + "</td><td>" +
+         (r->peak_gbps ? number_text("%.0f GB/s", *r->peak_gbps) : "unknown") + "</td><td>" +
+         (r->wall_seconds ? number_text("%.2f s", *r->wall_seconds) : "not recorded") + "</td><td>" + escape(r->tool) +
+         "</td></tr>";
+  }
+  h += "</tbody></table>";
+  for (const Run* r : g.runs)
+    for (const auto& n : r->notes) h += "<p class=\"note\">" + escape(basename(r->source) + ": " + n) + "</p>";
+  return h;
+}
+
+std::string figure(const std::string& title, const std::string& svg_markup, const std::string& caption = {}) {
+  return "<figure><figcaption><b>" + escape(title) + "</b>" + (caption.empty() ? "" : " " + escape(caption)) +
+         "</figcaption>" + svg_markup + "</figure>";
+}
+
+std::string trajectory_section(const Group& g, const Run* ref) {
+  std::vector<charts::Series> series;
+  double optimum = ref ? *ref->best()->time_s : 0.0;
+  if (ref) {
+    for (const Run* r : g.runs) {
+      if (!r->order_known || r->measured != ref->measured || r->device != ref->device || r->trials.size() < 2) continue;
+      charts::Series s;
+      s.label = (r->strategy.empty() ? "recorded order" : r->strategy) + " (" + basename(r->source.empty() ? "run" : r->source) + ")";
+      for (const auto& b : best_so_far(r->trials)) s.ratio.push_back(b ? *b / optimum : std::nan(""));
+      series.push_back(std::move(s));
+    }
+    if (ref->complete() && ref->trials.size() >= 2) {
+      const QuantileCurve q = random_search_quantiles(*ref);
+      charts::Series s;
+      s.label = "random, exact median + IQR";
+      for (std::size_t k = 0; k < q.median_s.size(); ++k) {
+        s.ratio.push_back(q.median_s[k] / optimum);
+        s.band_lo.push_back(q.q1_s[k] / optimum);
+        s.band_hi.push_back(q.q3_s[k] / optimum);
+      }
+      series.push_back(std::move(s));
+    }
+  }
+  bool summaries_only = false;
+  for (const BenchCurve* c : g.curves) {
+    if (c->median.empty()) {
+      summaries_only = true;
+      continue;
+    }
+    if (optimum <= 0) optimum = c->optimum_s;
+    charts::Series s;
+    s.label = c->strategy + ", median + IQR";
+    s.ratio = c->median;
+    s.band_lo = c->q1;
+    s.band_hi = c->q3;
+    series.push_back(std::move(s));
+  }
+  std::string out;
+  if (!series.empty() && optimum > 0)
+    out += figure("Search trajectory",
+                  charts::trajectory(series, optimum, ref && ref->complete() ? "grid optimum" : "best found"),
+                  "best time so far over the optimum, per evaluation; hover a line for when it came within 5%.");
+  if (summaries_only || (!g.curves.empty() && series.empty())) {
+    out += "<table class=\"facts\"><thead><tr><th>benchmark</th><th>strategy</th><th>configs</th>"
+           "<th>median evaluations to within 5%</th></tr></thead><tbody>";
+    for (const BenchCurve* c : g.curves)
+      out += "<tr><td>" + escape(c->tool) + "</td><td>" + escape(c->strategy) + "</td><td>" + std::to_string(c->configs) +
+             "</td><td>" + (c->to5_median ? number_text("%.1f", *c->to5_median) : "never") + "</td></tr>";
+    out += "</tbody></table>";
+  }
+  return out;
+}
+
+std::string model_section(const Group& g) {
+  std::string out;
+  for (const Run* measured : g.runs) {
+    if (!measured->measured) continue;
+    for (const Run* modeled : g.runs) {
+      if (modeled->measured) continue;
+      const auto pairs = paired_times(*measured, *modeled);
+      if (pairs.size() < 2) continue;
+      out += figure("Model against measurement",
+                    charts::scatter(pairs, "measured us (" + basename(measured->source) + ")",
+                                    "predicted us (" + basename(modeled->source) + ")", "predicted vs measured"),
+                    "log-log, one point per configuration in both; the dashed line is y = x.");
+    }
+  }
+  return out;
+}
+
+std::string axis_value_cell(const search::Axis& a, std::int64_t v) {
+  return "<td data-v=\"" + escape(a.kind == search::AxisKind::ordinal ? std::to_string(v) : a.format(v)) + "\">" +
+         escape(a.format(v)) + "</td>";
+}
+
+std::string ranked_table(const Run& r, std::size_t rows) {
+  std::vector<const search::Trial*> ok;
+  for (const auto& t : r.trials)
+    if (t.ok()) ok.push_back(&t);
+  std::stable_sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return *a->time_s < *b->time_s; });
+  if (ok.empty()) return "";
+  const double best = *ok.front()->time_s;
+  std::string h = "<details" + std::string(ok.size() <= 40 ? " open" : "") + "><summary>Ranked configurations (" +
+                  std::to_string(std::min(rows, ok.size())) + " of " + std::to_string(ok.size()) +
+                  " ok; click a column to sort)</summary><table class=\"sortable ranked\"><thead><tr><th>rank</th>";
+  for (const auto& a : r.space.axes()) h += "<th>" + escape(a.name) + "</th>";
+  h += std::string("<th>") + (r.measured ? "time us" : "predicted us") + "</th><th>x best</th>";
+  if (r.bytes_moved) h += "<th>GB/s</th>";
+  if (r.bytes_moved && r.copy_ceiling_gbps) h += "<th>% ceiling</th>";
+  if (r.bytes_moved && r.peak_gbps) h += "<th>% peak</th>";
+  h += "</tr></thead><tbody>";
+  for (std::size_t i = 0; i < ok.size() && i < rows; ++i) {
+    const search::Trial& t = *ok[i];
+    h += "<tr><td data-v=\"" + std::to_string(i + 1) + "\">" + std::to_string(i + 1) + "</td>";
+    for (const auto& a : r.space.axes())
+      h += t.config.has(a.name) ? axis_value_cell(a, t.config.at(a.name)) : std::string("<td></td>");
+    const double s = *t.time_s;
+    h += "<td data-v=\"" + number_text("%.6g", s * 1e6) + "\">" + number_text("%.2f", s * 1e6) + "</td><td data-v=\"" + number_text("%.6g", s / best) +
+         "\">" + number_text("%.3f", s / best) + "</td>";
+    if (r.bytes_moved) {
+      const double gbps = *r.bytes_moved / s / 1e9;
+      h += "<td data-v=\"" + number_text("%.6g", gbps) + "\">" + number_text("%.0f", gbps) + "</td>";
+      if (r.copy_ceiling_gbps) h += "<td>" + number_text("%.1f", 100 * gbps / *r.copy_ceiling_gbps) + "</td>";
+      if (r.peak_gbps) h += "<td>" + number_text("%.1f", 100 * gbps / *r.peak_gbps) + "</td>";
+    }
+    h += "</tr>";
+  }
+  return h + "</tbody></table></details>";
+}
+
+std::string bandwidth_section(const Run& r, std::size_t rows) {
+  if (!r.bytes_moved) return "<p class=\"note\">GB/s not shown: the bytes this kernel moves are unknown.</p>";
+  std::vector<const search::Trial*> ok;
+  for (const auto& t : r.trials)
+    if (t.ok()) ok.push_back(&t);
+  std::stable_sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return *a->time_s < *b->time_s; });
+  std::vector<charts::Bar> bars;
+  for (std::size_t i = 0; i < ok.size() && i < rows; ++i) {
+    const double gbps = *r.bytes_moved / *ok[i]->time_s / 1e9;
+    const std::string cfg = r.space.format(ok[i]->config);
+    bars.push_back({"#" + std::to_string(i + 1) + " " + cfg, cfg + ": " + number_text("%.0f GB/s", gbps) + ", " +
+                                                                  number_text("%.2f us", *ok[i]->time_s * 1e6), gbps});
+  }
+  if (bars.empty()) return "";
+  std::vector<charts::Reference> refs;
+  if (r.copy_ceiling_gbps) refs.push_back({"copy ceiling", *r.copy_ceiling_gbps, "#e15759"});
+  if (r.peak_gbps) refs.push_back({"peak", *r.peak_gbps, "#59a14f"});
+  return figure("Achieved bandwidth of the fastest configurations",
+                charts::bars(bars, refs, "GB/s (" + number_text("%.4g", *r.bytes_moved / 1e6) + " MB moved per launch / time)",
+                             "GB/s of the top configurations"),
+                r.copy_ceiling_gbps || !r.measured ? ""
+                                                   : "(no copy ceiling in this input: pass a target file from `memtune "
+                                                     "probe --save-target` to add it)");
+}
+
+std::string failures_section(const Run& r) {
+  std::map<std::string, std::size_t> counts;
+  std::map<std::string, std::map<std::string, std::pair<std::size_t, std::string>>> reasons; // status -> reason -> (n, example)
+  for (const auto& t : r.trials) {
+    if (t.ok()) continue;
+    ++counts[t.status];
+    auto& slot = reasons[t.status][t.reason.substr(0, 300)];
+    if (slot.first++ == 0) slot.second = r.space.format(t.config);
+  }
+  if (counts.empty()) return "<p>No failures: every evaluated configuration ran" +
+                             std::string(r.measured ? " and matched the reference." : " in the model.") + "</p>";
+  std::vector<charts::Bar> bars;
+  for (const auto& [status, n] : counts) bars.push_back({status, status + ": " + std::to_string(n), static_cast<double>(n)});
+  std::string h = figure("Failures by status", charts::bars(bars, {}, "configurations", "failures by status"));
+  h += "<table class=\"facts\"><thead><tr><th>status</th><th>count</th><th>reason</th><th>example</th></tr></thead><tbody>";
+  for (const auto& [status, by_reason] : reasons) {
+    std::vector<std::pair<std::string, std::pair<std::size_t, std::string>>> sorted(by_reason.begin(), by_reason.end());
+    std::stable_sort(sorted.begin(), sorted.end(), [](auto& a, auto& b) { return a.second.first > b.second.first; });
+    for (std::size_t i = 0; i < sorted.size() && i < 5; ++i)
+      h += "<tr><td>" + escape(status) + "</td><td>" + std::to_string(sorted[i].second.first) + "</td><td>" +
+           escape(sorted[i].first.empty() ? "(no reason recorded)" : sorted[i].first) + "</td><td>" +
+           escape(sorted[i].second.second) + "</td></tr>";
+    if (sorted.size() > 5)
+      h += "<tr><td>" + escape(status) + "</td><td colspan=\"3\">... " + std::to_string(sorted.size() - 5) +
+           " more distinct reasons</td></tr>";
+  }
+  return h + "</tbody></table>";
+}
+
+std::string run_section(const Run& r, const ReportOptions& o, const std::string& id) {
+  std::string h = "<section class=\"run\" id=\"" + id + "\"><h3>" + escape(run_label(r)) + "</h3>";
+  const search::Trial* best = r.best();
+  if (!best) return h + "<p>No configuration succeeded.</p>" + failures_section(r) + "</section>";
+  const auto effects = axis_effects(r);
+  if (const auto axes = heatmap_axes(r, effects, o.heatmap_axes)) {
+    const Heatmap map = heatmap(r, axes->first, axes->second);
+    h += figure("The space over " + map.x_axis + " and " + map.y_axis,
+                charts::heatmap(map),
+                (map.fixed.empty() ? std::string{} : "the other axes at the best configuration's values: " + map.fixed + ". ") +
+                    "Colour and label: time over the best; hover a cell for its configuration and time." +
+                    (o.heatmap_axes.empty() ? " Axes: the two whose choice matters most (--axes X,Y picks others)." : ""));
+  }
+  if (!effects.empty())
+    h += figure("Effect of each axis", charts::axis_effects(effects, *best->time_s),
+                "per value: the best time (red dot) and the interquartile range of all its ok configurations (bar, "
+                "median line), over the best overall; most important axis first.");
+  h += bandwidth_section(r, o.bandwidth_rows);
+  h += "<h4>Failures</h4>" + failures_section(r);
+  h += ranked_table(r, o.table_rows);
+  return h + "</section>";
+}
+
+const char* kStyle = R"(
+body{font-family:sans-serif;margin:1.5em auto;max-width:1250px;color:#222;padding:0 1em}
+h1{font-size:1.5em;margin-bottom:.2em} h2{border-bottom:2px solid #4e79a7;padding-bottom:.2em;margin-top:2em}
+h3{margin-top:1.6em;color:#333} figure{margin:1em 0;display:inline-block;vertical-align:top}
+figcaption{font-size:.9em;max-width:820px;margin-bottom:.3em} .note{color:#8a5a00;font-size:.9em}
+table{border-collapse:collapse;font-size:.85em;margin:.5em 0} th,td{border:1px solid #ddd;padding:3px 6px;text-align:left}
+th{background:#f3f5f8} table.sortable th{cursor:pointer} table.sortable th[data-dir=asc]::after{content:" \25B2"}
+table.sortable th[data-dir=desc]::after{content:" \25BC"} table.ranked td{text-align:right;font-variant-numeric:tabular-nums}
+nav li{margin:.2em 0} summary{cursor:pointer;font-weight:bold;margin:.6em 0}
+)";
+
+// Sorts a table by the clicked column: numbers by value (data-v), text otherwise.
+const char* kScript = R"(
+document.querySelectorAll('table.sortable').forEach(function (table) {
+  table.querySelectorAll('thead th').forEach(function (th, col) {
+    th.addEventListener('click', function () {
+      var asc = th.dataset.dir !== 'asc';
+      table.querySelectorAll('thead th').forEach(function (h) { delete h.dataset.dir; });
+      th.dataset.dir = asc ? 'asc' : 'desc';
+      var body = table.tBodies[0];
+      var key = function (row) { var c = row.cells[col]; return c ? (c.dataset.v !== undefined ? c.dataset.v : c.textContent) : ''; };
+      Array.prototype.slice.call(body.rows).sort(function (a, b) {
+        var x = key(a), y = key(b), nx = parseFloat(x), ny = parseFloat(y);
+        var d = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : String(x).localeCompare(String(y));
+        return asc ? d : -d;
+      }).forEach(function (row) { body.appendChild(row); });
+    });
+  });
+});
+)";
+
+} // namespace
+
+std::string render_html(const Inputs& inputs, const ReportOptions& options) {
+  const std::vector<Group> groups = group_inputs(inputs);
+  if (groups.empty()) throw std::invalid_argument("nothing to report: no run, recording or benchmark result in the inputs");
+  std::string title = groups.front().title;
+  if (groups.size() > 1) title += " and " + std::to_string(groups.size() - 1) + " more";
+  std::string body;
+  std::string nav = "<nav><ul>";
+  for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+    const Group& g = groups[gi];
+    const std::string gid = "space-" + std::to_string(gi + 1);
+    nav += "<li><a href=\"#" + gid + "\">" + escape(g.title) + "</a></li>";
+    body += "<section class=\"space\" id=\"" + gid + "\"><h2>" + escape(g.title) + "</h2>";
+    if (!g.runs.empty()) body += header_table(g);
+    const Run* ref = reference_run(g);
+    body += trajectory_section(g, ref);
+    body += model_section(g);
+    for (std::size_t ri = 0; ri < g.runs.size(); ++ri)
+      body += run_section(*g.runs[ri], options, gid + "-run-" + std::to_string(ri + 1));
+    body += "</section>";
+  }
+  nav += "</ul></nav>";
+  std::string sources;
+  for (const Run& r : inputs.runs) sources += (sources.empty() ? "" : ", ") + (r.source.empty() ? "this run" : basename(r.source));
+  for (const auto& c : inputs.curves)
+    if (sources.find(basename(c.source)) == std::string::npos) sources += (sources.empty() ? "" : ", ") + basename(c.source);
+  for (const auto& f : inputs.figures) sources += (sources.empty() ? "" : ", ") + basename(f.source);
+  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>memtune report: " + escape(title) +
+         "</title><style>" + kStyle + "</style></head><body><h1>memtune report: " + escape(title) +
+         "</h1><p>From " + escape(sources) + "; written by memtune " + kVersion +
+         ". Everything is in this file: it opens offline.</p>" + (groups.size() > 1 ? nav : "") + body + "<script>" +
+         kScript + "</script></body></html>\n";
+}
+
+void write_text_file(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::path tmp = path;
+  tmp += ".tmp" + std::to_string(std::random_device{}());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error(path.string() + ": cannot write (" + tmp.string() + ")");
+    out << text;
+    if (!out.flush()) {
+      std::filesystem::remove(tmp);
+      throw std::runtime_error(path.string() + ": write failed");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp);
+    throw std::runtime_error(path.string() + ": cannot replace: " + ec.message());
+  }
+}
+
+} // namespace memtune::report

@@ -1,0 +1,114 @@
+#include "kernel_tuner_format.hpp"
+#include "run_cli.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace memtune;
+using namespace memtune::cli;
+
+namespace {
+
+search::Recording small_recording() {
+  search::Recording r;
+  r.template_name = "aos_soa";
+  r.device = {{"name", "Test GPU"}};
+  r.problem = {{"n", 1024}, {"op", 0}};
+  r.space.add(search::Axis::ordinal("block_size", {64, 128}));
+  r.space.add(search::Axis::categorical("layout", {"aos", "soa"}));
+  const char* statuses[] = {"ok", "compile_failed", "ok", "exceeds_device_limits"};
+  int i = 0;
+  for (const auto& c : r.space.enumerate()) {
+    search::Trial t;
+    t.config = c;
+    t.status = statuses[i];
+    if (t.status == "ok") t.time_s = 1e-5 * (i + 1);
+    r.trials.push_back(t);
+    ++i;
+  }
+  return r;
+}
+
+} // namespace
+
+TEST_CASE("kernel tuner: a recording exported as a cache imports back to the same trials") {
+  const search::Recording rec = small_recording();
+  const auto cache = kernel_tuner_cache(rec);
+  CHECK(cache.at("tune_params").at("layout") == nlohmann::ordered_json::array({"aos", "soa"}));
+  CHECK(cache.at("cache").at("64,soa").at("time") == "CompilationFailedConfig");
+  CHECK(cache.at("cache").at("128,soa").at("time") == "InvalidConfig");
+  CHECK(cache.at("cache").at("64,aos").at("time").get<double>() == doctest::Approx(1e-2)); // ms
+  const search::Recording back = recording_from_kernel_tuner(cache.dump(1), {});
+  REQUIRE(back.trials.size() == rec.trials.size());
+  for (std::size_t i = 0; i < rec.trials.size(); ++i) {
+    CHECK(back.trials[i].config == rec.trials[i].config);
+    CHECK(back.trials[i].status == rec.trials[i].status);
+    CHECK(back.trials[i].time_s.has_value() == rec.trials[i].time_s.has_value());
+    if (rec.trials[i].time_s) CHECK(*back.trials[i].time_s == doctest::Approx(*rec.trials[i].time_s));
+  }
+  CHECK(back.template_name == "aos_soa");
+  CHECK(back.device.at("name") == "Test GPU");
+  // And it is a valid recording.
+  CHECK_NOTHROW((void)search::Recording::from_json(back.to_json()));
+}
+
+TEST_CASE("kernel tuner: an open cache (still being appended to) reads as Kernel Tuner reads it") {
+  const std::string open_cache = R"({
+"device_name": "NVIDIA A100",
+"kernel_name": "vector_add",
+"problem_size": 1000,
+"tune_params_keys": ["block_size_x", "use_shared"],
+"tune_params": {"block_size_x": [128, 64], "use_shared": [true, false]},
+"objective": "time",
+"cache": {
+"128,True": {"block_size_x": 128, "use_shared": true, "time": 0.5},
+"64,False": {"block_size_x": 64, "use_shared": false, "time": "RuntimeFailedConfig"},)";
+  const search::Recording r = recording_from_kernel_tuner(open_cache, {});
+  REQUIRE(r.trials.size() == 2);
+  CHECK(r.space.axis("block_size_x").values == std::vector<std::int64_t>{64, 128}); // sorted ordinal
+  CHECK(r.space.axis("use_shared").labels == std::vector<std::string>{"true", "false"});
+  CHECK(*r.trials[0].time_s == doctest::Approx(5e-4));
+  CHECK(r.trials[1].status == "launch_failed");
+  CHECK(r.device.at("name") == "NVIDIA A100");
+}
+
+TEST_CASE("kernel tuner: T4 results keep the evaluation order, take the first of a revisited config, convert units") {
+  const std::string t4 = R"({"schema_version": "1.0.0", "results": [
+    {"configuration": {"bx": 32, "by": 4}, "invalidity": "correct",
+     "measurements": [{"name": "time", "value": 2.0, "unit": "ms"}]},
+    {"configuration": {"bx": 64, "by": 4}, "invalidity": "compile", "measurements": []},
+    {"configuration": {"bx": 32, "by": 4}, "invalidity": "correct",
+     "measurements": [{"name": "time", "value": 9.0, "unit": "ms"}]},
+    {"configuration": {"bx": 64, "by": 8}, "invalidity": "correct",
+     "measurements": [{"name": "time", "value": 1500, "unit": "us"}]}]})";
+  const search::Recording r = recording_from_kernel_tuner(t4, {.template_name = "fdtd", .device_name = "H100"});
+  REQUIRE(r.trials.size() == 3);
+  CHECK(*r.trials[0].time_s == doctest::Approx(2e-3));
+  CHECK(r.trials[1].status == "compile_failed");
+  CHECK(*r.trials[2].time_s == doctest::Approx(1.5e-3));
+  CHECK(r.template_name == "fdtd");
+  CHECK_THROWS_WITH_AS((void)recording_from_kernel_tuner(R"({"results": [{"configuration": {"a": 1}, "invalidity": "correct"}]})", {}),
+                       doctest::Contains("results[0]: a correct result needs a \"time\" measurement"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS((void)recording_from_kernel_tuner("{\"x\": [1,\n2", {}), doctest::Contains("line"),
+                       std::invalid_argument);
+}
+
+TEST_CASE("kernel tuner: memtune import and export on files") {
+  const auto dir = std::filesystem::temp_directory_path() / "memtune-kt-cli";
+  std::filesystem::create_directories(dir);
+  const std::string rec = (dir / "rec.json").string(), kt = (dir / "kt.json").string(), back = (dir / "back.json").string();
+  search::save_recording(small_recording(), rec);
+  auto r = testing::run_cli({"export", rec.c_str(), "--format", "kernel_tuner", "-o", kt.c_str()});
+  CHECK(r.code == 0);
+  r = testing::run_cli({"import", kt.c_str(), "-o", back.c_str()});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("4 trials (2 ok)") != std::string::npos);
+  CHECK(search::load_recording(back).trials.size() == 4);
+  std::ofstream(dir / "junk.json") << "{\"cache\": 3}";
+  r = testing::run_cli({"import", (dir / "junk.json").string().c_str(), "-o", back.c_str()});
+  CHECK(r.code == cli::kExitError);
+  CHECK(r.err.find("junk.json: not a Kernel Tuner cache") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,161 @@
+#include "profile_tools.hpp"
+#include "run_cli.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+using namespace memtune;
+using memtune::testing::run_cli;
+
+namespace {
+
+std::string asset(const std::string& name) { return std::string(MEMTUNE_TEST_ASSETS_DIR) + "/profiles/" + name; }
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct TempDir {
+  std::filesystem::path path = std::filesystem::temp_directory_path() /
+                               ("memtune-profile-" + std::to_string(std::random_device{}()));
+  TempDir() { std::filesystem::create_directories(path); }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+ProfileEntry entry(const std::string& device, std::int64_t n, double time_s, const std::string& mode = "measured") {
+  ProfileEntry e;
+  e.device = {device, 9, 0, 132};
+  e.template_name = "filter";
+  e.problem = {{"n", n}, {"taps", 21}};
+  e.config = {{"block_size", 256}};
+  e.mode = mode;
+  e.time_s = time_s;
+  return e;
+}
+
+} // namespace
+
+TEST_CASE("profile list and show: what a store holds, and one entry in full") {
+  auto r = run_cli({"profile", "list", asset("a.json").c_str(), asset("b.json").c_str()});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("a.json: 3 entries") != std::string::npos);
+  CHECK(r.out.find("NVIDIA A100-SXM4-80GB") != std::string::npos);
+  CHECK(r.out.find("2025-01-10T10:00:00Z") != std::string::npos);
+  r = run_cli({"profile", "list", asset("a.json").c_str(), "--format", "json"});
+  CHECK(nlohmann::json::parse(r.out).at("entries").size() == 3);
+  r = run_cli({"profile", "show", asset("a.json").c_str(), "--index", "0"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("filter n=16777216 taps=21") != std::string::npos);
+  CHECK(r.out.find("runner-up") != std::string::npos);
+  r = run_cli({"profile", "show", asset("a.json").c_str(), "--template", "filter"});
+  CHECK(r.code == cli::kExitUsage); // two filter entries: it names them
+  CHECK(r.err.find("2 entries match") != std::string::npos);
+}
+
+TEST_CASE("profile diff: same key, different pick; keys only in one store") {
+  const auto r = run_cli({"profile", "diff", asset("a.json").c_str(), asset("b.json").c_str(), "--format", "json"});
+  CHECK(r.code == cli::kExitError); // they differ
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j.at("different").size() == 2);
+  CHECK(j.at("only_a").size() == 1);
+  CHECK(j.at("only_b").size() == 1);
+  CHECK(run_cli({"profile", "diff", asset("a.json").c_str(), asset("a.json").c_str()}).code == 0);
+}
+
+TEST_CASE("profile merge: a conflict keeps the faster measured entry and says so") {
+  TempDir dir;
+  std::filesystem::copy_file(asset("a.json"), dir.file("m.json"));
+  const auto r = run_cli({"profile", "merge", asset("b.json").c_str(), "--into", dir.file("m.json").c_str()});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("1 added, 2 replaced, 0 kept") != std::string::npos);
+  CHECK(r.out.find("faster measured") != std::string::npos);
+  CHECK(r.out.find("measured beats modeled") != std::string::npos);
+  CHECK(ProfileStore(dir.file("m.json")).entries().size() == 4);
+
+  std::vector<ProfileEntry> dest = {entry("G", 1, 2e-6), entry("G", 2, 1e-6, "modeled")};
+  const auto m = cli::merge_entries(dest, {entry("G", 1, 3e-6), entry("G", 2, 5e-6), entry("G", 3, 1e-6)}, "in.json");
+  CHECK(m.added == 1);
+  CHECK(m.kept == 1);     // 2 us measured beats 3 us measured
+  CHECK(m.replaced == 1); // measured 5 us beats modeled 1 us
+  CHECK(dest[0].time_s == 2e-6);
+  CHECK(dest[1].mode == "measured");
+}
+
+TEST_CASE("profile merge of stores written by concurrent runs loses no entry, even while the destination is written") {
+  TempDir dir;
+  const int per_writer = 25;
+  auto writer = [&](const std::string& store, const std::string& device) {
+    for (int i = 0; i < per_writer; ++i) ProfileStore(store).save(entry(device, 1000 + i, 1e-5));
+  };
+  {
+    std::vector<std::thread> t;
+    t.emplace_back(writer, dir.file("a.json"), "GPU-A1");
+    t.emplace_back(writer, dir.file("a.json"), "GPU-A2");
+    t.emplace_back(writer, dir.file("b.json"), "GPU-B1");
+    t.emplace_back(writer, dir.file("b.json"), "GPU-B2");
+    for (auto& x : t) x.join();
+  }
+  CHECK(ProfileStore(dir.file("a.json")).entries().size() == 2 * per_writer);
+  // Two merges and a run saving into the destination, all at once.
+  std::vector<std::thread> t;
+  int codes[2] = {-1, -1};
+  t.emplace_back([&] { codes[0] = run_cli({"profile", "merge", dir.file("a.json").c_str(), "--into", dir.file("c.json").c_str()}).code; });
+  t.emplace_back([&] { codes[1] = run_cli({"profile", "merge", dir.file("b.json").c_str(), "--into", dir.file("c.json").c_str()}).code; });
+  t.emplace_back(writer, dir.file("c.json"), "GPU-C");
+  for (auto& x : t) x.join();
+  CHECK(codes[0] == 0);
+  CHECK(codes[1] == 0);
+  const auto merged = ProfileStore(dir.file("c.json")).entries();
+  CHECK(merged.size() == 5 * per_writer);
+  for (const char* device : {"GPU-A1", "GPU-A2", "GPU-B1", "GPU-B2", "GPU-C"})
+    CHECK_MESSAGE(std::count_if(merged.begin(), merged.end(), [&](const ProfileEntry& e) { return e.device.name == device; }) ==
+                      per_writer,
+                  device);
+}
+
+TEST_CASE("profile prune: by date, device and mode; a dry run changes nothing") {
+  TempDir dir;
+  std::filesystem::copy_file(asset("a.json"), dir.file("p.json"));
+  auto r = run_cli({"profile", "prune", dir.file("p.json").c_str()});
+  CHECK(r.code == cli::kExitUsage);
+  r = run_cli({"profile", "prune", dir.file("p.json").c_str(), "--before", "2026-01-01", "--dry-run"});
+  CHECK(r.out.find("1 would be removed, 2 kept") != std::string::npos);
+  CHECK(ProfileStore(dir.file("p.json")).entries().size() == 3);
+  r = run_cli({"profile", "prune", dir.file("p.json").c_str(), "--device", "a100", "--modeled"});
+  CHECK(r.out.find("1 removed, 2 kept") != std::string::npos);
+  r = run_cli({"profile", "prune", dir.file("p.json").c_str(), "--older-than", "365000"});
+  CHECK(r.out.find("0 removed, 2 kept") != std::string::npos);
+  CHECK(ProfileStore(dir.file("p.json")).entries().size() == 2);
+}
+
+TEST_CASE("profile tools on a corrupt store: the error names the file and the line, and the store is untouched") {
+  TempDir dir;
+  std::filesystem::copy_file(asset("corrupt.json"), dir.file("c.json"));
+  const std::string before = slurp(dir.file("c.json"));
+  const std::string corrupt = dir.file("c.json"), source = asset("a.json");
+  for (auto args : {std::vector<const char*>{"profile", "list"}, {"profile", "prune", "--modeled"},
+                    {"profile", "merge", source.c_str(), "--into"}}) {
+    args.push_back(corrupt.c_str());
+    const auto r = run_cli(args);
+    CHECK(r.code == cli::kExitError);
+    CHECK(r.err.find(dir.file("c.json") + ":15: not valid JSON (line 15") != std::string::npos);
+    // The tools that write say so; `list` only reads.
+    if (std::string(args[1]) != "list") CHECK(r.err.find("left untouched") != std::string::npos);
+    CHECK(slurp(dir.file("c.json")) == before);
+  }
+  // A corrupt source stops a merge before the destination is written.
+  std::filesystem::copy_file(asset("a.json"), dir.file("d.json"));
+  const std::string dest = slurp(dir.file("d.json"));
+  const auto r = run_cli({"profile", "merge", dir.file("c.json").c_str(), "--into", dir.file("d.json").c_str()});
+  CHECK(r.code == cli::kExitError);
+  CHECK(slurp(dir.file("d.json")) == dest);
+}

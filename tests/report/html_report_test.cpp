@@ -1,0 +1,88 @@
+#include "../tuner/synthetic_result.hpp"
+
+#include <memtune/report/html_report.hpp>
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace memtune;
+using namespace memtune::report;
+
+namespace {
+
+std::size_t count(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (auto p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+std::vector<std::filesystem::path> recordings() {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::directory_iterator(MEMTUNE_TEST_BENCH_DATA_DIR)) {
+    if (e.path().extension() != ".json") continue;
+    std::ifstream in(e.path());
+    const auto j = nlohmann::json::parse(in);
+    if (j.contains("trials")) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("report: every recording in bench/data becomes a self-contained page with a plot in every figure") {
+  const auto files = recordings();
+  CHECK(files.size() >= 10);
+  for (const auto& f : files) {
+    CAPTURE(f);
+    Inputs in;
+    load_input(f, in);
+    complete_from_catalogues(in);
+    const std::string html = render_html(in, {});
+    CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+    CHECK(html.find("http://") == std::string::npos);
+    CHECK(html.find("https://") == std::string::npos);
+    CHECK(html.find(" src=") == std::string::npos);
+    CHECK(count(html, "<figure>") == count(html, "<svg class=\"plot\""));
+    CHECK(count(html, "<figure>") >= 2); // at least the trajectory and the axis effects
+    CHECK(html.find("Search trajectory") != std::string::npos);
+    CHECK(html.find("Effect of each axis") != std::string::npos);
+    CHECK(html.find("table class=\"sortable ranked\"") != std::string::npos);
+  }
+}
+
+TEST_CASE("report: measured next to modeled adds the scatter with Spearman; failures are listed with reasons") {
+  Inputs in;
+  in.runs.push_back(run_from_json(to_json(testing::synthetic_result()), "measured.json"));
+  TuningResult modeled = testing::synthetic_result();
+  modeled.measured = false;
+  modeled.target_name = "h100-sxm";
+  for (auto& e : modeled.evaluations)
+    if (e.timing) e.timing->median_s *= 1.1;
+  in.runs.push_back(run_from_json(to_json(modeled), "modeled.json"));
+  const std::string html = render_html(in, {});
+  CHECK(html.find("Model against measurement") != std::string::npos);
+  CHECK(html.find("Spearman 1.000 over 2 configurations") != std::string::npos);
+  CHECK(html.find("Failures by status") != std::string::npos);
+  CHECK(html.find("error: too many resources, with a comma") != std::string::npos);
+  CHECK(html.find("copy ceiling") != std::string::npos);
+  ReportOptions o;
+  o.heatmap_axes = {"block_size", "nope"};
+  CHECK_THROWS_AS((void)render_html(in, o), std::invalid_argument);
+  CHECK_THROWS_AS((void)render_html(Inputs{}, {}), std::invalid_argument);
+}
+
+TEST_CASE("report: the file is replaced whole") {
+  const auto p = std::filesystem::temp_directory_path() / "memtune-report-test.html";
+  write_text_file(p, "one");
+  write_text_file(p, "two");
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  CHECK(s.str() == "two");
+  std::filesystem::remove(p);
+  CHECK_THROWS_AS(write_text_file("/nonexistent-dir/x.html", "x"), std::runtime_error);
+}

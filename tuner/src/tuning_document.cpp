@@ -1,0 +1,260 @@
+#include <memtune/number_text.hpp>
+#include <memtune/output/printer.hpp>
+#include <memtune/tuning_document.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <map>
+
+namespace memtune {
+namespace {
+
+std::string title(const TuningResult& r) {
+  return "memtune " + r.template_name + " " + format_problem(r.problem, r.problem_parameters) + " " +
+         (r.measured ? "measured on " : "MODELED for ") + r.device.name + " (sm_" + std::to_string(r.device.cc_major) +
+         std::to_string(r.device.cc_minor) + ", " + std::to_string(r.device.sm_count) + " SMs), strategy " + r.strategy +
+         (r.search_prior.empty() ? "" : " (prior mean: " + r.search_prior + ")");
+}
+
+void add_facts(output::Document& d, const TuningResult& r) {
+  if (!r.measured && !r.time_modeled) {
+    std::string s = "time is not modeled: " + r.template_name +
+                    " has no access pattern for the model; registers from NVRTC for sm_" +
+                    std::to_string(r.compiled_for_cc) +
+                    ", occupancy and its limiter from cuda_occupancy.h with the target's limits";
+    if (r.compiled_for_cc != r.device.cc_major * 10 + r.device.cc_minor)
+      s += " (sm_" + std::to_string(r.compiled_for_cc) + " is the nearest architecture this NVRTC supports)";
+    d.fact(s);
+  } else if (!r.measured) {
+    std::string s = "predicted by the analytical model, not measured (target \"" + r.target_name +
+                    "\"); registers from NVRTC for sm_" + std::to_string(r.compiled_for_cc);
+    if (r.compiled_for_cc != r.device.cc_major * 10 + r.device.cc_minor)
+      s += ", the nearest architecture this NVRTC supports";
+    d.fact(s);
+  }
+  for (const auto& p : r.space.pruned()) d.fact("axis " + p.name + " pruned: " + p.reason);
+  if (!r.shard.empty()) d.fact(r.shard + "; the other shards' jobs run the rest");
+  if (r.measured && !r.isolation.empty()) {
+    std::string s = "candidates launched in: " + r.isolation;
+    if (r.worker_restarts)
+      s += ", " + std::to_string(r.worker_restarts) + " replaced after a crash, a hang or a sticky error";
+    d.fact(s);
+  }
+  if (!r.journal.empty()) d.fact(r.journal);
+  if (r.ceiling)
+    d.fact("copy ceiling: " + number_text("%.0f GB/s", r.ceiling->gbps) + " (device-to-device copy of " +
+           std::to_string(r.ceiling->bytes / (1 << 20)) + " MiB, " + (r.ceiling->timing.cold ? "L2 flushed" : "warm L2") +
+           ", median of " + std::to_string(r.ceiling->timing.samples) + ")");
+  d.fact(std::to_string(r.evaluations.size()) + " configurations " +
+         (r.measured ? "evaluated, " : r.time_modeled ? "compiled and predicted, " : "compiled, ") + std::to_string(r.configs_pruned) +
+         " pruned by constraints before compiling, " + std::to_string(r.compile_cache_hits) + " compile-cache hits, " +
+         number_text("%.2f s", r.wall_seconds) + " wall");
+  if (r.configs_not_compiled)
+    d.fact(std::to_string(r.configs_not_compiled) +
+           " more not compiled: even with no register limit the model predicts them slower than the " +
+           std::to_string(r.exact_top) + " best (--record predicts every one)");
+  if (r.bound_violated)
+    d.fact("note: the model predicted a candidate faster than its no-register-limit bound, so every candidate was "
+           "compiled");
+  if (!r.stop_reason.empty()) d.fact("search stopped: " + r.stop_reason);
+}
+
+void add_data(output::Document& d, const TuningResult& r) {
+  nlohmann::json& j = d.data;
+  j["template"] = r.template_name;
+  j["kernel_fingerprint"] = r.kernel_fingerprint;
+  j["problem"] = r.problem;
+  j["device"] = r.device.to_json();
+  j["target"] = r.target_name;
+  j["mode"] = r.measured ? "measured" : "modeled";
+  j["time_modeled"] = r.measured || r.time_modeled;
+  j["compiled_for"] = "sm_" + std::to_string(r.compiled_for_cc);
+  j["peak_dram_gbps"] = r.peak_dram_gbs;
+  j["strategy"] = r.strategy;
+  j["search_prior"] = r.search_prior;
+  j["space"] = r.space.to_json();
+  j["bytes_moved"] = r.bytes_moved;
+  j["wall_seconds"] = r.wall_seconds;
+  j["evaluated"] = r.evaluations.size();
+  j["pruned_by_constraints"] = r.configs_pruned;
+  j["compile_cache_hits"] = r.compile_cache_hits;
+  if (r.ceiling)
+    j["copy_ceiling"] = {{"gbps", r.ceiling->gbps},
+                         {"bytes", r.ceiling->bytes},
+                         {"time_s", r.ceiling->timing.median_s},
+                         {"cold", r.ceiling->timing.cold}};
+  if (r.exact_top)
+    j["model_bound"] = {{"exact_top", r.exact_top},
+                        {"not_compiled", r.configs_not_compiled},
+                        {"bound_violated", r.bound_violated}};
+  if (!r.shard.empty()) j["shard"] = r.shard;
+  if (r.measured && !r.isolation.empty()) j["isolation"] = {{"where", r.isolation}, {"worker_restarts", r.worker_restarts}};
+  if (!r.journal.empty()) j["journal"] = {{"note", r.journal}, {"resumed", r.resumed}};
+  if (!r.stop_reason.empty()) j["stop_reason"] = r.stop_reason;
+  if (!r.aborted.empty()) j["aborted"] = r.aborted;
+  j["trials"] = trials_to_json(r);
+  if (!r.measured && !r.time_modeled) {
+    // Nothing is ranked: what the compiler said about each candidate is the result.
+    nlohmann::json compiled = nlohmann::json::array();
+    for (const auto& e : r.evaluations)
+      if (e.ok()) compiled.push_back(evaluation_to_json(r.space, e));
+    j["compiled"] = std::move(compiled);
+  }
+}
+
+void add_ranked(output::Document& d, const TuningResult& r, std::size_t top) {
+  output::Table& t = d.add_table("ranked");
+  t.columns = {{.key = "rank", .header = "rank", .left = true},
+               {.key = "config_text", .header = "config", .json = false},
+               {.key = "time_s", .header = r.measured ? "time us" : "pred us", .format = "%.2f", .scale = 1e6},
+               {.key = "spread", .header = "+-%", .format = "%.1f", .scale = 100},
+               {.key = "gbps", .header = "GB/s", .format = "%.0f"},
+               {.key = r.measured ? "fraction_of_ceiling" : "fraction_of_peak",
+                .header = r.measured ? "%ceil" : "%peak",
+                .format = "%.1f",
+                .scale = 100},
+               {.key = "registers", .header = "regs"},
+               {.key = "smem_bytes", .header = "smem B", .json = false},
+               {.key = "warps_text", .header = "warps/SM", .json = false}};
+  const auto rank = r.ranking();
+  for (std::size_t i = 0; i < rank.size() && i < top; ++i) {
+    const Evaluation& e = r.evaluations[rank[i]];
+    nlohmann::json row = evaluation_to_json(r.space, e);
+    row["rank"] = i + 1;
+    row["config_text"] = r.space.format(e.config);
+    row["smem_bytes"] = e.resources.static_smem_bytes + e.dynamic_smem_bytes;
+    row["warps_text"] = std::to_string(e.occupancy.warps_per_sm) + "/" + std::to_string(e.occupancy.max_warps_per_sm);
+    t.rows.push_back(std::move(row));
+  }
+}
+
+// A kernel whose time is not modeled: its compiled candidates in evaluation
+// order with registers, shared memory, warps/SM and what limits them; no ranking.
+void add_occupancy(output::Document& d, const TuningResult& r, std::size_t top) {
+  output::Table& t = d.add_table("occupancy");
+  t.columns = {{.key = "config_text", .header = "config", .json = false},
+               {.key = "registers", .header = "regs"},
+               {.key = "smem_bytes", .header = "smem B"},
+               {.key = "warps_text", .header = "warps/SM", .json = false},
+               {.key = "limiter_text", .header = "limited by", .left = true}};
+  std::size_t compiled = 0;
+  for (const auto& e : r.evaluations) {
+    if (!e.ok()) continue;
+    if (++compiled > top) continue;
+    nlohmann::json row = evaluation_to_json(r.space, e);
+    row["config_text"] = r.space.format(e.config);
+    row["smem_bytes"] = e.resources.static_smem_bytes + e.dynamic_smem_bytes;
+    row["warps_text"] = std::to_string(e.occupancy.warps_per_sm) + "/" + std::to_string(e.occupancy.max_warps_per_sm);
+    std::string limiters;
+    for (model::Limiter l : e.occupancy.limiters) limiters += (limiters.empty() ? "" : ", ") + std::string(model::to_string(l));
+    row["limiter_text"] = limiters;
+    t.rows.push_back(std::move(row));
+  }
+  std::string s;
+  if (compiled > top) s = "(" + std::to_string(compiled - top) + " more compiled; --top N shows more)\n";
+  d.paragraph(s + "no ranking: the time of " + r.template_name +
+              " is not modeled. Measure it on a GPU (--target local), or give its description an access pattern "
+              "(built-in templates have one).");
+}
+
+void add_best(output::Document& d, const TuningResult& r, std::size_t top) {
+  const Evaluation* best = r.best();
+  if (!best) {
+    d.paragraph("no configuration succeeded.");
+    return;
+  }
+  d.data["best"] = evaluation_to_json(r.space, *best);
+  d.data["rationale"] = rationale(r);
+  const auto order = r.ranking();
+  nlohmann::json facts = nlohmann::json::array();
+  for (std::size_t i = 0; i < order.size() && i < std::min<std::size_t>(top, 5); ++i)
+    facts.push_back(describe_candidate(r, r.evaluations[order[i]]));
+  d.data["candidate_facts"] = facts;
+  d.paragraph("best: " + r.space.format(best->config) + "\nwhy:  " + rationale(r));
+  if (order.size() > 1) {
+    std::string s = "runner-ups:";
+    for (std::size_t i = 1; i < order.size() && i < 4; ++i)
+      s += "\n  " + std::to_string(i + 1) + ". " + describe_candidate(r, r.evaluations[order[i]]);
+    d.paragraph(s);
+  }
+}
+
+void add_failures(output::Document& d, const TuningResult& r) {
+  output::Table& t = d.add_table("failures");
+  t.text = false; // people get the summary paragraph below
+  t.columns = {{.key = "status", .header = "status"},
+               {.key = "config_text", .header = "config", .json = false},
+               {.key = "reason", .header = "reason"}};
+  for (const auto& e : r.evaluations) {
+    if (e.ok()) continue;
+    nlohmann::json row = evaluation_to_json(r.space, e);
+    row["config_text"] = r.space.format(e.config);
+    t.rows.push_back(std::move(row));
+  }
+  const auto counts = r.failure_counts();
+  if (counts.empty()) return;
+  std::string s = "failures:";
+  for (const auto& [status, count] : counts) s += " " + std::string(to_string(status)) + "=" + std::to_string(count);
+  std::map<Status, int> shown;
+  for (const auto& e : r.evaluations) {
+    if (e.ok() || shown[e.status]++ >= 3) continue;
+    s += "\n  " + std::string(to_string(e.status)) + ": " + r.space.format(e.config) + ": " + e.reason;
+  }
+  d.paragraph(s);
+}
+
+void add_baselines(output::Document& d, const TuningResult& r) {
+  if (r.baselines.empty()) return;
+  output::Table& t = d.add_table("baselines");
+  t.text = false;
+  t.columns = {{.key = "name", .header = "name"},       {.key = "available", .header = "available"},
+               {.key = "verified", .header = "verified"}, {.key = "time_s", .header = "time s"},
+               {.key = "gbps", .header = "GB/s"},         {.key = "speedup_of_best", .header = "speedup of best"},
+               {.key = "summary", .header = "summary"}};
+  const Evaluation* best = r.best();
+  std::string s = "compared in the same run (same timing protocol and verification):";
+  for (const auto& b : r.baselines) {
+    nlohmann::json jb{{"name", b.name},         {"description", b.description}, {"available", b.available},
+                      {"verified", b.verified}, {"summary", describe_baseline(r, b)}};
+    if (!b.message.empty()) jb["message"] = b.message;
+    if (b.timing) {
+      jb["time_s"] = b.timing->median_s;
+      jb["spread"] = b.timing->spread;
+      jb["samples"] = b.timing->samples;
+      jb["gbps"] = b.gbps;
+      jb["max_abs_error"] = b.max_abs_error;
+      if (best) jb["speedup_of_best"] = b.timing->median_s / best->timing->median_s;
+    }
+    t.rows.push_back(std::move(jb));
+    s += "\n  " + describe_baseline(r, b);
+  }
+  d.paragraph(s);
+}
+
+} // namespace
+
+output::Document to_document(const TuningResult& r, std::size_t top, const std::string& template_note) {
+  output::Document d;
+  d.title = title(r);
+  add_data(d, r);
+  add_facts(d, r);
+  if (!r.measured && !r.time_modeled) {
+    add_occupancy(d, r, top);
+  } else {
+    add_ranked(d, r, top);
+    add_best(d, r, top);
+  }
+  add_failures(d, r);
+  if (!r.aborted.empty()) d.paragraph(r.aborted);
+  if (!template_note.empty()) {
+    d.data["template_note"] = template_note;
+    d.paragraph(r.template_name + ": " + template_note);
+  }
+  add_baselines(d, r);
+  return d;
+}
+
+nlohmann::json to_json(const TuningResult& r, std::size_t top) { return output::to_json(to_document(r, top)); }
+
+} // namespace memtune

@@ -92,6 +92,25 @@ TEST_CASE("--resume of a journal that does not exist is an error naming it") {
   CHECK(err.find("/nonexistent/run.journal: no such journal to resume") != std::string::npos);
 }
 
+TEST_CASE("a shard resumes only its own journal: another shard's is refused, naming the field") {
+  const fs::path dir = fs::temp_directory_path() / ("memtune-shard-journal-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto command = [&](const std::string& shard) {
+    return std::vector<std::string>{"tune", "--spec", MEMTUNE_TEST_ASSETS_DIR "/descriptions/journal_space.json",
+                                    "--target", "h100", "--shard", shard, "--budget", "2", "--journal",
+                                    (dir / "run.journal").string(), "--cache-dir", (dir / "cache").string(), "-q"};
+  };
+  REQUIRE(run_cli(command("1/2")) == 0);
+  std::string err;
+  CHECK(run_cli(command("2/2"), &err) == 1);
+  CAPTURE(err);
+  CHECK(err.find("run.journal:1: field 'shard': this journal is of another shard (\"1/2\"; this run: \"2/2\")") !=
+        std::string::npos);
+  CHECK(run_cli(command("1/2")) == 0); // its own shard resumes
+  fs::remove_all(dir);
+}
+
 TEST_CASE("kill -9 at a random candidate, then the same command: nothing measured twice, the same recording") {
   const fs::path dir = fs::temp_directory_path() / ("memtune-kill-test-" + std::to_string(::getpid()));
   fs::remove_all(dir);

@@ -216,6 +216,12 @@ TEST_CASE("resuming refuses another run's journal, naming the field that differs
     CHECK_THROWS_WITH_AS(Journal(file, journal_header(other, o), other.space, false),
                          doctest::Contains("field 'description'"), JournalError);
   }
+  SUBCASE("another shard (a Slurm task resuming its neighbour's journal)") {
+    o.shard = search::Shard::parse("2/3");
+    CHECK_THROWS_WITH_AS(Journal(file, journal_header(r, o), r.space, false),
+                         doctest::Contains("field 'shard': this journal is of another shard (null; this run: \"2/3\")"),
+                         JournalError);
+  }
   SUBCASE("the same run resumes") {
     Journal j(file, journal_header(r, o), r.space, false);
     CHECK(j.resumed() == 3);
@@ -241,7 +247,11 @@ TEST_CASE("a journal that is not one, or damaged in the middle, is refused by li
   const std::size_t end = text.find('\n', pos);
   write_text(file, text.substr(0, end - 1) + text.substr(end));
   CHECK_THROWS_WITH_AS(Journal(file, start.header(), r.space, false),
-                       doctest::Contains(":4: not a JSON object"), JournalError);
+                       doctest::Contains(":4: not valid JSON (column "), JournalError);
+  // A line nested deeper than any reader should recurse: refused, not a stack overflow.
+  write_text(file, text.substr(0, end + 1) + std::string(100000, '[') + "\n");
+  CHECK_THROWS_WITH_AS(Journal(file, start.header(), r.space, false),
+                       doctest::Contains(":5: refused: nested deeper than 256 levels"), JournalError);
 
   // The last line cut in the middle, as a kill -9 during write() leaves it.
   write_text(file, text.substr(0, text.size() - 20));

@@ -2,6 +2,8 @@
 #include <memtune/tuner.hpp>
 #include <memtune/version.hpp>
 
+#include <memtune/io/json_document.hpp>
+
 #include "digest.hpp"
 #include "isolation/protocol.hpp"
 #include "utc_time.hpp"
@@ -9,8 +11,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -29,9 +29,10 @@ const std::vector<std::pair<const char*, const char*>>& resume_fields() {
       {"description", "kernel description"}, {"problem", "problem"},
       {"mode", "mode"},                      {"device", "GPU"},
       {"target", "target"},                  {"compiled_for", "architecture"},
+      {"shard", "shard"}, // before the space: a shard's space is its part of the whole
       {"space_digest", "search space"},      {"strategy", "strategy"},
       {"seed", "seed"},                      {"model_prior", "bayes prior"},
-      {"measure", "measurement protocol"},   {"shard", "shard"}};
+      {"measure", "measurement protocol"}};
   return fields;
 }
 
@@ -44,11 +45,6 @@ std::string shown(const json& j) {
 double number_or_nan(const json& j) { return j.is_null() ? std::nan("") : j.get<double>(); }
 
 } // namespace
-
-JournalError::JournalError(std::string file, std::size_t line, std::string field, std::string message)
-    : std::runtime_error(file + (line ? ":" + std::to_string(line) : std::string{}) +
-                         (field.empty() ? std::string{} : ": field '" + field + "'") + ": " + message),
-      file_(std::move(file)), line_(line), field_(std::move(field)) {}
 
 std::string space_digest(const search::Space& space) { return digest128(space.to_json().dump()); }
 
@@ -69,7 +65,7 @@ json journal_header(const TuningResult& r, const TuneOptions& o) {
           {"seed", o.seed},
           {"model_prior", o.strategy == "bayes" && o.model_prior},
           {"measure", measure},
-          {"shard", nullptr},
+          {"shard", o.shard ? json(o.shard->to_string()) : json(nullptr)},
           {"started_at", utc_now("%Y-%m-%dT%H:%M:%SZ")}};
 }
 
@@ -141,13 +137,16 @@ Evaluation evaluation_from_journal_line(const search::Space& space, const json& 
 }
 
 JournalContents read_journal(const std::filesystem::path& path) {
-  const std::string file = path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw JournalError(file, 0, "", std::string("cannot read it: ") + std::strerror(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  std::string text;
+  try {
+    text = io::read_text_file(path);
+  } catch (const InputError& e) {
+    throw JournalError(path.string(), 0, "", e.message());
+  }
+  return parse_journal(text, path.string());
+}
 
+JournalContents parse_journal(const std::string& text, const std::string& file) {
   JournalContents c;
   std::size_t pos = 0, number = 0;
   while (pos < text.size()) {
@@ -157,15 +156,22 @@ JournalContents read_journal(const std::filesystem::path& path) {
       break;
     }
     ++number;
-    const std::string line = text.substr(pos, end - pos);
+    std::string line = text.substr(pos, end - pos);
     pos = end + 1;
     c.complete_bytes = pos;
     if (line.empty()) throw JournalError(file, number, "", "an empty line (a journal has one JSON object per line)");
-    json value = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    json value;
+    try {
+      value = io::parse_json(std::move(line), file).root();
+    } catch (const InputError& e) { // parsed as a text of its own: its line is the journal's
+      std::string message = e.message();
+      if (const auto at = message.find("(line 1, "); at != std::string::npos) message.replace(at, 9, "(");
+      throw JournalError(file, number, e.field(), message + " (the file is damaged)");
+    }
     if (!value.is_object()) throw JournalError(file, number, "", "not a JSON object (the file is damaged)");
     if (number == 1) {
-      if (value.value("journal", "") != "memtune") throw JournalError(file, 1, "journal", "not a memtune journal");
-      if (value.value("journal_version", 0) != kJournalVersion)
+      if (value.value("journal", json()) != "memtune") throw JournalError(file, 1, "journal", "not a memtune journal");
+      if (value.value("journal_version", json()) != kJournalVersion)
         throw JournalError(file, 1, "journal_version",
                            "version " + shown(value.value("journal_version", json())) + ", this build reads " +
                                std::to_string(kJournalVersion));
@@ -180,6 +186,37 @@ JournalContents read_journal(const std::filesystem::path& path) {
   }
   if (c.header.is_null() && number > 0) throw JournalError(file, 1, "", "no header");
   return c;
+}
+
+JournalResume resume_from(const JournalContents& c, const json& header, const search::Space& space,
+                          const std::string& name) {
+  for (const auto& [field, what] : resume_fields()) {
+    const json recorded = c.header.value(field, json()), now = header.value(field, json());
+    if (recorded != now)
+      throw JournalError(name, 1, field,
+                         std::string("this journal is of another ") + what + " (" + shown(recorded) + "; this run: " +
+                             shown(now) + "): it cannot be resumed; give another --journal file, or remove this one");
+  }
+  JournalResume r;
+  for (const auto& line : c.candidates) {
+    Evaluation e = evaluation_from_journal_line(space, line.value, name, line.number);
+    const search::Config config = e.config;
+    if (!r.journaled.emplace(config, std::move(e)).second)
+      throw JournalError(name, line.number, "config", "configuration " + space.format(config) + " appears twice");
+  }
+  if (c.setup) {
+    std::string field = "setup.ceiling";
+    try {
+      (void)isolation::ceiling_from_json(c.setup->at("ceiling"));
+      field = "setup.reference_time_s";
+      if (const json& t = c.setup->at("reference_time_s"); !t.is_null() && !t.is_number())
+        throw std::invalid_argument("expected a number or null");
+    } catch (const std::exception& err) {
+      throw JournalError(name, 0, field, err.what());
+    }
+  }
+  r.setup = c.setup;
+  return r;
 }
 
 Journal::Journal(const std::filesystem::path& file, const json& header, const search::Space& space, bool must_exist)
@@ -219,33 +256,11 @@ void Journal::open(const json& header, bool must_exist) {
     }
     return;
   }
-  for (const auto& [field, what] : resume_fields()) {
-    const json recorded = c.header.value(field, json()), now = header.value(field, json());
-    if (recorded != now)
-      throw JournalError(name, 1, field,
-                         std::string("this journal is of another ") + what + " (" + shown(recorded) + "; this run: " +
-                             shown(now) + "): it cannot be resumed; give another --journal file, or remove this one");
-  }
-  for (const auto& line : c.candidates) {
-    Evaluation e = evaluation_from_journal_line(space, line.value, name, line.number);
-    const search::Config config = e.config;
-    if (!journaled_.emplace(config, std::move(e)).second)
-      throw JournalError(name, line.number, "config", "configuration " + space.format(config) + " appears twice");
-  }
+  JournalResume resume = resume_from(c, header, space, name);
+  journaled_ = std::move(resume.journaled);
+  setup_ = std::move(resume.setup);
   resumed_ = journaled_.size();
   next_index_ = resumed_;
-  if (c.setup) {
-    std::string field = "setup.ceiling";
-    try {
-      (void)isolation::ceiling_from_json(c.setup->at("ceiling"));
-      field = "setup.reference_time_s";
-      if (const json& t = c.setup->at("reference_time_s"); !t.is_null() && !t.is_number())
-        throw std::invalid_argument("expected a number or null");
-    } catch (const std::exception& err) {
-      throw JournalError(name, 0, field, err.what());
-    }
-  }
-  setup_ = c.setup;
   dropped_cut_line_ = c.dropped_cut_line;
   // Append after the last complete line: a line cut off by a kill is dropped.
   if (::ftruncate(fd_, static_cast<off_t>(c.complete_bytes)) != 0)

@@ -21,6 +21,7 @@
 // file, the line and the field. So is a corrupt line; only a last line cut
 // off by a kill is dropped (that candidate is measured again).
 #include <memtune/evaluation.hpp>
+#include <memtune/io/errors.hpp>
 #include <memtune/search/space.hpp>
 
 #include <nlohmann/json.hpp>
@@ -29,7 +30,6 @@
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -50,18 +50,11 @@ struct JournalOptions {
   bool remove_when_finished = false;
 };
 
-// "run.journal:7: field 'timing.median_s': expected a number"
-class JournalError : public std::runtime_error {
+// "run.journal:7: field 'timing.median_s': expected a number". A bad file,
+// like every reader's InputError (exit 1 in the CLI).
+class JournalError : public InputError {
 public:
-  JournalError(std::string file, std::size_t line, std::string field, std::string message);
-  [[nodiscard]] const std::string& file() const { return file_; }
-  [[nodiscard]] std::size_t line() const { return line_; } // 0: the whole file
-  [[nodiscard]] const std::string& field() const { return field_; }
-
-private:
-  std::string file_;
-  std::size_t line_;
-  std::string field_;
+  using InputError::InputError;
 };
 
 // The header line of a run about to start (everything but the candidates).
@@ -91,8 +84,21 @@ struct JournalContents {
   std::size_t complete_bytes = 0;
   bool dropped_cut_line = false;
 };
-// Throws JournalError: unreadable, a line that is not JSON, no header.
+// Throws JournalError: unreadable, a line that is not JSON (or nested deeper
+// than io::JsonLimits allows), no header. parse_journal reads the text of one
+// (`origin` names it in errors).
 [[nodiscard]] JournalContents read_journal(const std::filesystem::path& file);
+[[nodiscard]] JournalContents parse_journal(const std::string& text, const std::string& origin);
+
+// What a run resumes from a journal: its header checked against the run's
+// `header` (JournalError naming the first field that differs), every candidate
+// line read in `space` (once each), the setup line checked.
+struct JournalResume {
+  std::map<search::Config, Evaluation> journaled;
+  std::optional<nlohmann::json> setup;
+};
+[[nodiscard]] JournalResume resume_from(const JournalContents& contents, const nlohmann::json& header,
+                                        const search::Space& space, const std::string& origin);
 
 // The open journal of one run.
 class Journal {

@@ -3,6 +3,8 @@
 #include <memtune/cuda/error.hpp>
 #include <memtune/session.hpp>
 
+#include "session_environment.hpp"
+
 #include <cstdlib>
 
 namespace memtune {
@@ -55,7 +57,7 @@ Choice Session::tune_or_load(const KernelDescription& kernel, const Problem& giv
   const search::Space space = kernel.space(problem, target_);
 
   if (const char* pinned = std::getenv("MEMTUNE_CONFIG"); pinned && *pinned) {
-    const search::Config config = space.config_from_json(nlohmann::json::parse(pinned));
+    const search::Config config = pinned_config(pinned, space);
     return load(kernel, problem, config, "MEMTUNE_CONFIG", "pinned by the MEMTUNE_CONFIG environment variable");
   }
 
@@ -68,8 +70,7 @@ Choice Session::tune_or_load(const KernelDescription& kernel, const Problem& giv
     }
   }
 
-  const char* no_tune = std::getenv("MEMTUNE_NO_TUNE");
-  if (no_tune && *no_tune && std::string(no_tune) != "0")
+  if (tuning_disabled(std::getenv("MEMTUNE_NO_TUNE")))
     return load(kernel, problem, kernel.default_config(problem, target_), "default",
                 "tuning disabled by MEMTUNE_NO_TUNE and no profile entry: the description's default configuration");
 

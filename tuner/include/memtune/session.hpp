@@ -10,6 +10,8 @@
 //
 // Environment: MEMTUNE_CONFIG='{"block_size":256,...}' pins a configuration;
 // MEMTUNE_NO_TUNE=1 never tunes (a profile entry, else the description's default).
+// A value that does not parse is an InputError naming the variable
+// (tuner/src/session_environment.hpp).
 #include <memtune/cuda/context.hpp>
 #include <memtune/cuda/module.hpp>
 #include <memtune/description/kernel_description.hpp>

@@ -165,12 +165,16 @@ TEST_CASE("a damaged candidate line is an error naming the file, the line and th
   } catch (const JournalError& e) {
     CHECK(e.file() == "run.journal");
     CHECK(e.line() == 9);
-    CHECK(e.field() == "timing");
-    CHECK(std::string(e.what()).find("run.journal:9: field 'timing'") == 0);
+    CHECK(e.field() == "timing.median_s");
+    CHECK(std::string(e.what()).find("run.journal:9: field 'timing.median_s': expected a number") == 0);
   }
   line = journal_line(space, answer({{"a", 2}, {"b", 3}}), 0);
   line["config"]["a"] = 9; // not a value of the axis
   CHECK_THROWS_AS((void)evaluation_from_journal_line(space, line, "run.journal", 3), JournalError);
+  line = journal_line(space, answer({{"a", 2}, {"b", 3}}), 0);
+  line["timing"]["samples"] = 1e300; // a float where an int is read: an error, never a cast
+  CHECK_THROWS_WITH_AS((void)evaluation_from_journal_line(space, line, "run.journal", 3),
+                       doctest::Contains("field 'timing.samples'"), JournalError);
   line = journal_line(space, answer({{"a", 2}, {"b", 3}}), 0);
   line["status"] = "timeout";
   CHECK_THROWS_WITH_AS((void)evaluation_from_journal_line(space, line, "run.journal", 3),

@@ -3,6 +3,7 @@
 #include <memtune/version.hpp>
 
 #include <memtune/io/json_document.hpp>
+#include <memtune/io/json_fields.hpp>
 
 #include "digest.hpp"
 #include "isolation/protocol.hpp"
@@ -40,9 +41,6 @@ std::string shown(const json& j) {
   std::string text = j.dump();
   return text.size() > 160 ? text.substr(0, 157) + "..." : text;
 }
-
-// NaN and infinity are written as null (JSON has neither).
-double number_or_nan(const json& j) { return j.is_null() ? std::nan("") : j.get<double>(); }
 
 } // namespace
 
@@ -90,45 +88,38 @@ json journal_line(const search::Space& space, const Evaluation& e, std::size_t i
 
 Evaluation evaluation_from_journal_line(const search::Space& space, const json& j, const std::string& file,
                                         std::size_t line) {
-  std::string field;
+  const io::JsonFields f(j);
+  std::string field; // the field being read, for errors that do not name one
   try {
     Evaluation e;
     field = "config";
     e.config = space.config_from_json(j.at(field));
     if (auto why = space.violation(e.config)) throw std::invalid_argument("not in this run's space: " + *why);
     field = "status";
-    e.status = status_from_string(j.at(field).get<std::string>());
-    field = "reason";
-    e.reason = j.at(field).get<std::string>();
-    field = "resources";
-    e.resources = isolation::resources_from_json(j.at(field));
-    field = "compile_seconds";
-    e.compile_seconds = j.at(field).get<double>();
-    field = "compile_cached";
-    e.compile_cached = j.at(field).get<bool>();
-    field = "dynamic_smem_bytes";
-    e.dynamic_smem_bytes = j.at(field).get<std::size_t>();
-    field = "block_threads";
-    e.block_threads = j.at(field).get<int>();
-    field = "driver_blocks_per_sm";
-    e.driver_blocks_per_sm = j.at(field).get<int>();
-    field = "max_abs_error";
-    e.max_abs_error = number_or_nan(j.at(field)); // NaN and infinity are written as null
-    field = "gbps";
-    e.gbps = j.at(field).get<double>();
-    field = "fraction_of_ceiling";
-    e.fraction_of_ceiling = j.at(field).get<double>();
-    field = "fraction_of_peak";
-    e.fraction_of_peak = j.at(field).get<double>();
+    e.status = status_from_string(f.at(field).string());
+    field = "";
+    e.reason = f.at("reason").string();
+    e.resources = isolation::resources_from_json(f.at("resources").value());
+    e.compile_seconds = f.at("compile_seconds").number(0.0);
+    e.compile_cached = f.at("compile_cached").boolean();
+    e.dynamic_smem_bytes = f.at("dynamic_smem_bytes").integer<std::size_t>();
+    e.block_threads = f.at("block_threads").integer<int>(0);
+    e.driver_blocks_per_sm = f.at("driver_blocks_per_sm").integer<int>(-1); // -1: not known
+    // NaN and infinity are written as null.
+    e.max_abs_error = f.at("max_abs_error").value().is_null() ? std::nan("") : f.at("max_abs_error").number();
+    e.gbps = f.at("gbps").number(0.0);
+    e.fraction_of_ceiling = f.at("fraction_of_ceiling").number(0.0);
+    e.fraction_of_peak = f.at("fraction_of_peak").number(0.0);
     field = "timing";
-    if (!j.at(field).is_null()) {
-      e.timing = isolation::timing_from_json(j.at(field));
-      if (!(e.timing->median_s > 0) || !std::isfinite(e.timing->median_s))
-        throw std::invalid_argument("median_s must be a positive number");
+    if (!f.at(field).value().is_null()) {
+      e.timing = isolation::timing_from_json(f.at(field).value());
+      if (!(e.timing->median_s > 0)) throw std::invalid_argument("median_s must be a positive number");
     }
     // (An ok candidate may lack a time: a modeled run of a kernel without a model.)
     if (!e.ok() && e.timing) throw std::invalid_argument("a failed candidate with a time");
     return e;
+  } catch (const InputError& err) { // from JsonFields: names its field, relative to `field`
+    throw JournalError(file, line, join_field(field, err.field()), err.message());
   } catch (const json::exception& err) {
     throw JournalError(file, line, field, err.what());
   } catch (const std::invalid_argument& err) {
@@ -211,6 +202,8 @@ JournalResume resume_from(const JournalContents& c, const json& header, const se
       field = "setup.reference_time_s";
       if (const json& t = c.setup->at("reference_time_s"); !t.is_null() && !t.is_number())
         throw std::invalid_argument("expected a number or null");
+    } catch (const InputError& err) {
+      throw JournalError(name, 0, join_field(field, err.field()), err.message());
     } catch (const std::exception& err) {
       throw JournalError(name, 0, field, err.what());
     }

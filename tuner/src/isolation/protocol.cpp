@@ -1,5 +1,7 @@
 #include "protocol.hpp"
 
+#include <memtune/io/json_fields.hpp>
+
 #include "frame.hpp"
 
 #include <cmath>
@@ -86,13 +88,16 @@ json timing_json(const Timing& t) {
 }
 
 Timing timing_from_json(const json& j) {
+  // Checked field by field: the journal reads these from a file (InputError
+  // naming the field; never a cast of 1e300 to int).
+  const io::JsonFields f(j);
   Timing t;
-  t.median_s = j.at("median_s").get<double>();
-  t.min_s = j.at("min_s").get<double>();
-  t.max_s = j.at("max_s").get<double>();
-  t.spread = j.at("spread").get<double>();
-  t.samples = j.at("samples").get<int>();
-  t.cold = j.at("cold").get<bool>();
+  t.median_s = f.at("median_s").number();
+  t.min_s = f.at("min_s").number();
+  t.max_s = f.at("max_s").number();
+  t.spread = f.at("spread").number();
+  t.samples = f.at("samples").integer<int>(0);
+  t.cold = f.at("cold").boolean();
   return t;
 }
 
@@ -105,22 +110,24 @@ json resources_json(const KernelResources& r) {
 }
 
 KernelResources resources_from_json(const json& j) {
+  const io::JsonFields f(j);
   KernelResources r;
-  r.registers = j.at("registers").get<int>();
-  r.static_smem_bytes = j.at("static_smem_bytes").get<std::size_t>();
-  r.stack_frame_bytes = j.at("stack_frame_bytes").get<std::size_t>();
-  r.spill_store_bytes = j.at("spill_store_bytes").get<std::size_t>();
-  r.spill_load_bytes = j.at("spill_load_bytes").get<std::size_t>();
+  r.registers = f.at("registers").integer<int>(0);
+  r.static_smem_bytes = f.at("static_smem_bytes").integer<std::size_t>();
+  r.stack_frame_bytes = f.at("stack_frame_bytes").integer<std::size_t>();
+  r.spill_store_bytes = f.at("spill_store_bytes").integer<std::size_t>();
+  r.spill_load_bytes = f.at("spill_load_bytes").integer<std::size_t>();
   return r;
 }
 
 json ceiling_json(const CopyCeiling& c) { return {{"gbps", c.gbps}, {"bytes", c.bytes}, {"timing", timing_json(c.timing)}}; }
 
 CopyCeiling ceiling_from_json(const json& j) {
+  const io::JsonFields f(j);
   CopyCeiling c;
-  c.gbps = j.at("gbps").get<double>();
-  c.bytes = j.at("bytes").get<std::size_t>();
-  c.timing = timing_from_json(j.at("timing"));
+  c.gbps = f.at("gbps").number(0.0);
+  c.bytes = f.at("bytes").integer<std::size_t>();
+  c.timing = timing_from_json(f.at("timing").value());
   return c;
 }
 

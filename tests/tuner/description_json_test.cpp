@@ -320,3 +320,11 @@ TEST_CASE("the README's example is a valid description (tests/assets/description
   json << fixture.rdbuf();
   CHECK(text.str().find(json.str()) != std::string::npos);
 }
+
+TEST_CASE("a description with a number too large for a double is refused with its line") {
+  CHECK_THROWS_WITH_AS((void)description_from_text("{\n  \"schema_version\": 1e400\n}", "big.json", "."),
+                       doctest::Contains("big.json:2: not valid JSON: number overflow parsing '1e400'"), DescriptionError);
+  // Deeper than any reader should recurse: refused while parsing.
+  CHECK_THROWS_WITH_AS((void)description_from_text(std::string(100000, '['), "deep.json", "."),
+                       doctest::Contains("nested deeper than 256 levels"), DescriptionError);
+}

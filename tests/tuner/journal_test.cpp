@@ -336,3 +336,10 @@ TEST_CASE("a modeled run resumes from its journal with the same predictions") {
   }
   fs::remove(file);
 }
+
+TEST_CASE("an empty journal text has no header to resume: an error, not an exception from JSON") {
+  const JournalContents empty = parse_journal("", "empty.journal");
+  const RunStart start = grid_run_start();
+  CHECK_THROWS_WITH_AS((void)resume_from(empty, start.header(), start.result.space, "empty.journal"),
+                       "empty.journal:1: no header (an empty journal)", JournalError);
+}

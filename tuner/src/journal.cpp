@@ -181,6 +181,7 @@ JournalContents parse_journal(const std::string& text, const std::string& file) 
 
 JournalResume resume_from(const JournalContents& c, const json& header, const search::Space& space,
                           const std::string& name) {
+  if (!c.header.is_object()) throw JournalError(name, 1, "", "no header (an empty journal)");
   for (const auto& [field, what] : resume_fields()) {
     const json recorded = c.header.value(field, json()), now = header.value(field, json());
     if (recorded != now)

@@ -526,6 +526,17 @@ KernelDescription description_from_text(const std::string& text, const std::stri
     std::string message = e.what();
     if (const auto at = message.find("syntax error"); at != std::string::npos) message = message.substr(at);
     throw DescriptionError(origin, line, "not valid JSON (column " + std::to_string(column) + "): " + message);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number too large for a double ("1e400"): nlohmann names the token, not its place.
+    std::string message = e.what();
+    std::size_t line = 0;
+    if (const auto quote = message.find('\''); quote != std::string::npos) {
+      const std::string token = message.substr(quote + 1, message.rfind('\'') - quote - 1);
+      if (const auto at = text.find(token); !token.empty() && at != std::string::npos)
+        line = line_and_column(text, at).first;
+    }
+    if (const auto at = message.find("number overflow"); at != std::string::npos) message = message.substr(at);
+    throw DescriptionError(origin, line, "not valid JSON: " + message);
   }
   return description_from_json(document, origin, base_folder);
 }

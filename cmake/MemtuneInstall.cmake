@@ -9,7 +9,7 @@ install(TARGETS memtune memtune_templates memtune_tuner memtune_model memtune_se
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS memtune_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS memtune_cli memtune_worker RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 foreach(dir io/include search/include tuner/include tuner/model/include templates/include)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/memtune DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()

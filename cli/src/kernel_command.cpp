@@ -9,7 +9,6 @@
 #include "transfer_options.hpp"
 #include "tune_progress.hpp"
 
-#include <memtune/cuda/driver_api.hpp>
 #include <memtune/io/atomic_file.hpp>
 #include <memtune/profile_store.hpp>
 #include <memtune/search/factory.hpp>
@@ -67,6 +66,7 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
   sub.add_option("--compare", o.compare,
                  "also time a baseline in the same run and show the ratio (" +
                      (baselines.empty() ? std::string("this kernel has none") : "known: " + join(baselines)) + ")");
+  add_survival_options(sub, o.survival);
 }
 
 int run_kernel(const KernelDescription& kernel, const Problem& problem, const CommonOptions& o, std::ostream& out,
@@ -91,6 +91,7 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
   t.use_cache = !o.no_cache;
   t.only = parse_only(o.only);
   t.model_prior = !o.no_model_prior;
+  apply_survival_options(t, o.survival, o.record);
   apply_shard(t, o.shard, !o.save.empty());
   apply_transfer_options(t, o.transfer, o.target != "local");
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
@@ -101,23 +102,28 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
 
   TuningResult result;
   try {
-    const bool local = o.target == "local";
-    if (local && !cuda::driver_available())
-      throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason() +
-                           ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).");
-    const ResolvedTarget target = resolve_target(o.target, o.device);
-    check_fits_memory(kernel, problem, target.target);
-    result = target.measured ? tune(kernel, problem, t) : tune_modeled(kernel, problem, target.target, t);
+    // "local" goes straight to tune(): with isolation, this process never
+    // initialises CUDA (the worker does, and says when there is no GPU).
+    if (o.target == "local") {
+      result = tune(kernel, problem, t);
+    } else {
+      const ResolvedTarget target = resolve_target(o.target, o.device);
+      result = target.measured ? tune(kernel, problem, t) : tune_modeled(kernel, problem, target.target, t);
+    }
     if (progress) progress->finish(run_summary(result));
   } catch (const DeviceRequired& e) {
-    err << "memtune " << kernel.name << ": " << e.what() << "\n";
+    err << "memtune " << kernel.name << ": " << e.what()
+        << ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).\n";
     return kExitNoDevice;
   }
 
   const output::Format format = chosen_format(o.format, o.json);
   const std::string note = kernel.hooks.explain ? kernel.hooks.explain(result) : std::string{};
   output::print(out, to_document(result, o.top, note), format);
-  if (!o.record.empty()) io::write_file_atomically(o.record, recording_json(result).dump(2) + "\n");
+  if (!o.record.empty()) {
+    io::write_file_atomically(o.record, recording_json(result).dump(2) + "\n");
+    finish_record_journal(t, o.record, result);
+  }
   if (!o.report.empty()) write_run_report(result, o.report);
   if (!o.save.empty() && result.best()) {
     ProfileStore store(o.save);

@@ -7,6 +7,8 @@
 
 #include <memtune/description/kernel_description.hpp>
 
+#include "survival_options.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -42,6 +44,7 @@ struct CommonOptions {
   std::vector<std::string> only; // "axis=value"
   std::string shard;             // "I/N"; empty: from a Slurm job array, else none
   TransferOptions transfer;      // --from, --nvrtc-kepler
+  SurvivalOptions survival;       // isolation, watchdog, journal
 };
 
 // Adds the shared options to a tuning command; `baselines` are the names

@@ -2,8 +2,8 @@
 // The checks of the memtune command line that CLI11 does not make, so that no
 // argument is accepted silently: an empty size, a negative count (CLI11 wraps
 // "-1" into 2^64 - 1 for unsigned options), NaN seconds, an axis fixed twice,
-// two outputs naming one file, a folder where a file is needed, a problem
-// larger than the GPU's memory, a misspelt subcommand. Each throws
+// two outputs naming one file, a folder where a file is needed, a misspelt
+// subcommand (a problem larger than the GPU's memory: memtune/memory_fit.hpp). Each throws
 // ArgumentError (exit 2) before anything runs or is written; a store that does
 // not parse is an InputError (exit 1), also before anything runs.
 #include <memtune/description/kernel_description.hpp>
@@ -45,11 +45,6 @@ enum class ProblemSyntax { kOption, kSet };
 // parse and the recording be replaceable (search::check_replaceable_recording),
 // checked before a run that may take hours.
 void check_output_files(const std::string& record, const std::string& save);
-
-// Refuses a problem whose buffers cannot fit in the target's memory, naming
-// both numbers. Uses the bytes one run reads and writes, a lower bound of what
-// the buffers take.
-void check_fits_memory(const KernelDescription& kernel, const Problem& problem, const Target& target);
 
 // For `memtune filtre`: "unknown command 'filtre' (did you mean 'filter'?); commands: ...".
 [[nodiscard]] std::string unknown_command_message(const std::string& given, const std::vector<std::string>& known);

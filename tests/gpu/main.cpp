@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <iostream>
 
 int main(int argc, char** argv) {
@@ -13,6 +14,8 @@ int main(int argc, char** argv) {
     std::cerr << "memtune GPU tests SKIPPED: " << memtune::cuda::driver_unavailable_reason() << "\n";
     return 77;
   }
+  // Measured runs launch their candidates in this build's worker process.
+  ::setenv("MEMTUNE_WORKER", MEMTUNE_TEST_WORKER, /*overwrite=*/0);
   doctest::Context context(argc, argv);
   return context.run();
 }

@@ -180,3 +180,12 @@ TEST_CASE("the environment: MEMTUNE_NO_TUNE=0 or empty allows tuning") {
   ::unsetenv("MEMTUNE_NO_TUNE");
   ::unsetenv("MEMTUNE_CONFIG");
 }
+
+TEST_CASE("MEMTUNE_NO_TUNE: 1 or 0, anything else named") {
+  CHECK_FALSE(tuning_disabled(nullptr));
+  CHECK_FALSE(tuning_disabled(""));
+  CHECK_FALSE(tuning_disabled("0"));
+  CHECK(tuning_disabled("1"));
+  CHECK_THROWS_WITH_AS((void)tuning_disabled("yes"), "MEMTUNE_NO_TUNE: 'yes': expected 1 (never tune) or 0 (tune when needed)",
+                       InputError);
+}

@@ -295,7 +295,7 @@ TEST_CASE("files: JSON syntax errors give the line and column, duplicate keys th
     CHECK(e.field() == "parameters.A");
     CHECK(e.reason() == "the key \"A\" appears twice");
   }
-  CHECK_THROWS_WITH_AS(load_description(kAssets / "no_such_file.json"), doctest::Contains("cannot read the file"),
+  CHECK_THROWS_WITH_AS(load_description(kAssets / "no_such_file.json"), doctest::Contains("no_such_file.json: cannot open: no such file"),
                        DescriptionError);
   // A hostile document: 30000 nested arrays is an error, never a stack overflow.
   const auto deep = std::filesystem::temp_directory_path() / ("memtune-deep-" + std::to_string(::getpid()) + ".json");
@@ -319,4 +319,12 @@ TEST_CASE("the README's example is a valid description (tests/assets/description
   std::stringstream json;
   json << fixture.rdbuf();
   CHECK(text.str().find(json.str()) != std::string::npos);
+}
+
+TEST_CASE("a description with a number too large for a double is refused with its line") {
+  CHECK_THROWS_WITH_AS((void)description_from_text("{\n  \"schema_version\": 1e400\n}", "big.json", "."),
+                       doctest::Contains("big.json:2: not valid JSON: number overflow parsing '1e400'"), DescriptionError);
+  // Deeper than any reader should recurse: refused while parsing.
+  CHECK_THROWS_WITH_AS((void)description_from_text(std::string(100000, '['), "deep.json", "."),
+                       doctest::Contains("nested deeper than 256 levels"), DescriptionError);
 }

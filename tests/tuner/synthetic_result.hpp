@@ -65,6 +65,9 @@ inline TuningResult synthetic_result() {
   failed.status = Status::compile_failed;
   failed.reason = "error: too many resources, with a comma";
   r.evaluations.push_back(failed);
+  r.isolation = "worker process (memtune-worker)";
+  r.worker_restarts = 1;
+  r.journal = "journal run.journal";
   return r;
 }
 

@@ -63,9 +63,17 @@ std::string describe_hit(const KernelDescription& kernel, const ProfileHit& hit)
 LookupEnvironment LookupEnvironment::from_process() {
   LookupEnvironment e;
   if (const char* pinned = std::getenv("MEMTUNE_CONFIG"); pinned && *pinned) e.pinned = pinned;
-  const char* no_tune = std::getenv("MEMTUNE_NO_TUNE");
-  e.no_tune = no_tune && *no_tune && std::string(no_tune) != "0";
+  e.no_tune = tuning_disabled(std::getenv("MEMTUNE_NO_TUNE"));
   return e;
+}
+
+bool tuning_disabled(const char* text) {
+  if (!text || !*text) return false;
+  const std::string value = text;
+  if (value == "0") return false;
+  if (value == "1") return true;
+  // "yes" or "true" might mean either to someone: refused, not guessed.
+  throw InputError("MEMTUNE_NO_TUNE", 0, "", "'" + value + "': expected 1 (never tune) or 0 (tune when needed)");
 }
 
 std::optional<PinnedConfig> pinned_config(const std::string& text, const std::string& kernel) {

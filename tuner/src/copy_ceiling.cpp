@@ -18,15 +18,16 @@ CopyCeiling measure_copy_ceiling(Timer& timer, std::size_t bytes) {
   return c;
 }
 
-void measure_copies(Timer& timer, std::size_t l2_bytes, TuningResult& result) {
-  // Copy as many bytes as the kernel reads, but never less than 2x L2 so the
-  // copy streams from DRAM like a large candidate does.
-  const std::size_t own = static_cast<std::size_t>(result.bytes_moved / 2) / 4 * 4;
-  result.ceiling = measure_copy_ceiling(timer, std::max<std::size_t>(own, 2 * l2_bytes));
-  if (own > 0 && own < result.ceiling->bytes) result.same_size_copy = measure_copy_ceiling(timer, own);
+CopySizes copy_sizes(std::uint64_t bytes_moved, std::size_t l2_bytes) {
+  const std::size_t own = static_cast<std::size_t>(bytes_moved / 2) / 4 * 4; // whole 4-byte words
+  CopySizes c;
+  c.ceiling_bytes = std::max<std::size_t>(own, 2 * l2_bytes);
+  if (own > 0 && own < c.ceiling_bytes) c.same_size_bytes = own;
+  return c;
 }
 
 void add_same_size_fractions(TuningResult& result) {
+  if (!result.ceiling) return;
   const CopyCeiling& same = result.same_size_copy ? *result.same_size_copy : *result.ceiling;
   for (Evaluation& e : result.evaluations)
     if (e.ok() && e.timing && same.gbps > 0) e.fraction_of_same_size_copy = e.gbps / same.gbps;

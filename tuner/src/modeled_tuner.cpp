@@ -1,5 +1,6 @@
 #include <memtune/compile/nvrtc_compiler.hpp>
 #include <memtune/compile/nvrtc_library.hpp>
+#include <memtune/memory_fit.hpp>
 #include <memtune/model_evaluator.hpp>
 #include <memtune/transfer.hpp>
 #include <memtune/tuner.hpp>
@@ -17,6 +18,7 @@ TuningResult tune_modeled(const KernelDescription& kernel, const Problem& given,
   const auto start = std::chrono::steady_clock::now();
   const Problem problem = kernel.complete(given);
   kernel.check_baseline_names(options.compare);
+  check_fits_memory(kernel, problem, target);
 
   TuningResult result = new_tuning_result(kernel, problem, target, options, /*measured=*/false);
   const CompilerChoice compiler = choose_compiler(target.compute_capability(), options.nvrtc_kepler);
@@ -28,6 +30,12 @@ TuningResult tune_modeled(const KernelDescription& kernel, const Problem& given,
   std::optional<CompileCache> cache;
   if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
   CompilePool pool(cache ? &*cache : nullptr, options.compile_threads, compiler.nvrtc_library);
+  std::optional<Journal> journal;
+  if (options.journal.file) {
+    journal.emplace(*options.journal.file, journal_header(result, options), result.space, options.journal.must_exist);
+    result.journal = journal->describe();
+    result.resumed = journal->resumed();
+  }
 
   const auto evaluate = [&](Pending& p) {
     Evaluation e;
@@ -42,6 +50,17 @@ TuningResult tune_modeled(const KernelDescription& kernel, const Problem& given,
     if (e.model) e.model->compiled_for_cc = result.compiled_for_cc;
     return e;
   };
+  // A journaled candidate gets its prediction again (cheap next to
+  // compiling: its kernel is in the compile cache).
+  std::optional<ResumableRun> resumable;
+  if (journal)
+    resumable.emplace(ResumableRun{*journal, [&](Evaluation& e) {
+                                     if (e.status == Status::compile_failed) return;
+                                     if (!result.time_modeled) predict_occupancy(e, target);
+                                     else if (e.ok()) predict_candidate(e, kernel, problem, target, result.bytes_moved);
+                                     if (e.model) e.model->compiled_for_cc = result.compiled_for_cc;
+                                   }});
+  ResumableRun* resume = resumable ? &*resumable : nullptr;
   if (!result.time_modeled) {
     // Without predicted times no strategy can learn or rank: the candidates
     // are compiled in grid order (within the budget) for their registers.
@@ -50,17 +69,18 @@ TuningResult tune_modeled(const KernelDescription& kernel, const Problem& given,
       result.strategy = "grid (" + options.strategy + " needs predicted times; " + kernel.name +
                         " has no access pattern, so its time is not modeled)";
     grid.strategy = "grid";
-    run_search_loop(kernel, problem, target, result.compiled_for_cc, grid, pool, result, evaluate);
+    run_search_loop(kernel, problem, target, result.compiled_for_cc, grid, pool, result, evaluate, {}, resume);
   } else {
     // A whole grid with no stop rule is where compiling every candidate costs
     // most and the top k is all that is shown: bound it (bounded_grid.hpp).
     const bool whole_grid = options.strategy == "grid" && options.exact_top > 0 && options.budget == 0 &&
-                            options.time_budget_s <= 0 && options.patience == 0;
+                            options.time_budget_s <= 0 && options.patience == 0 && !journal;
     if (whole_grid)
       run_bounded_grid(kernel, problem, target, result.compiled_for_cc, options, pool, result, evaluate);
     else
-      run_search_loop(kernel, problem, target, result.compiled_for_cc, options, pool, result, evaluate);
+      run_search_loop(kernel, problem, target, result.compiled_for_cc, options, pool, result, evaluate, {}, resume);
   }
+  if (journal) result.journal = journal->describe();
   // Baselines are libraries timed on the local GPU: a modeled run has none.
   for (const std::string& name : options.compare)
     result.baselines.push_back({name, {}, false, false,

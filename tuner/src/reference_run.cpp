@@ -12,31 +12,37 @@ constexpr std::size_t kDefaultDynamicSmemLimit = 48 * 1024; // above this a kern
 
 } // namespace
 
-std::optional<std::string> run_reference(const KernelDescription& d, const Problem& problem, const Target& target,
-                                         DescribedWorkload& workload, const CompileCache* cache, CUstream stream) {
-  if (d.verify.mode == VerifySpec::Mode::callback) return std::nullopt;
+PlannedReference plan_reference(const KernelDescription& d, const Problem& problem, const Target& target,
+                                const CompileCache* cache) {
+  if (d.verify.mode == VerifySpec::Mode::callback) return {};
   const bool own_kernel = d.verify.mode == VerifySpec::Mode::reference_config;
-  const char* what = own_kernel ? "the reference configuration" : "the reference kernel";
-  search::Config config;
-  LaunchSpec launch;
+  ReferencePlan plan;
+  plan.what = own_kernel ? "the reference configuration" : "the reference kernel";
   CompileRequest request;
   try {
     // A reference kernel takes the same arguments: their values are those of the default configuration.
-    config = own_kernel ? d.reference_configuration(problem, target) : d.default_config(problem, target);
-    launch = own_kernel ? d.launch(config, problem, target) : d.reference_launch(problem, target);
-    request = own_kernel ? d.compile_request(launch, target.compute_capability())
-                         : d.reference_compile_request(launch, target.compute_capability());
+    plan.config = own_kernel ? d.reference_configuration(problem, target) : d.default_config(problem, target);
+    plan.launch = own_kernel ? d.launch(plan.config, problem, target) : d.reference_launch(problem, target);
+    request = own_kernel ? d.compile_request(plan.launch, target.compute_capability())
+                         : d.reference_compile_request(plan.launch, target.compute_capability());
   } catch (const std::invalid_argument& e) {
-    return std::string(what) + " cannot run: " + e.what();
+    return {std::nullopt, plan.what + " cannot run: " + e.what()};
   }
-  const CompileResult compiled = compile_cached(request, cache);
-  if (!compiled.ok) return std::string(what) + " (" + launch.name_expression + ") does not compile:\n" + compiled.log;
-  if (auto mismatch = signature_mismatch(d, compiled.lowered_name)) return *mismatch;
+  plan.compiled = compile_cached(request, cache);
+  if (!plan.compiled.ok)
+    return {std::nullopt, plan.what + " (" + plan.launch.name_expression + ") does not compile:\n" + plan.compiled.log};
+  if (auto mismatch = signature_mismatch(d, plan.compiled.lowered_name)) return {std::nullopt, *mismatch};
+  return {std::move(plan), std::nullopt};
+}
 
+std::optional<std::string> launch_reference(const std::string& what, const search::Config& config,
+                                            const LaunchSpec& launch, std::span<const char> cubin,
+                                            const std::string& lowered_name, DescribedWorkload& workload,
+                                            CUstream stream) {
   const cuda::DriverApi& cu = cuda::driver_api();
   try {
-    cuda::Module module(compiled.cubin);
-    CUfunction fn = module.function(compiled.lowered_name);
+    cuda::Module module(std::vector<char>(cubin.begin(), cubin.end()));
+    CUfunction fn = module.function(lowered_name);
     if (launch.dynamic_smem_bytes > kDefaultDynamicSmemLimit)
       MEMTUNE_CU(cu.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                        static_cast<int>(launch.dynamic_smem_bytes)));
@@ -46,14 +52,23 @@ std::optional<std::string> run_reference(const KernelDescription& d, const Probl
     MEMTUNE_CU(cu.cuLaunchKernel(fn, launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y,
                                  launch.block.z, static_cast<unsigned>(launch.dynamic_smem_bytes), stream, args.data(),
                                  nullptr));
-    if (auto unwritten = workload.capture_reference(stream)) return std::string(what) + " (" + launch.name_expression + "): " + *unwritten;
+    if (auto unwritten = workload.capture_reference(stream)) return what + " (" + launch.name_expression + "): " + *unwritten;
   } catch (const cuda::DriverError& e) {
     if (e.is_sticky()) throw;
-    return std::string(what) + " (" + launch.name_expression + ") failed: " + e.what();
+    return what + " (" + launch.name_expression + ") failed: " + e.what();
   } catch (const std::invalid_argument& e) {
-    return std::string(what) + " (" + launch.name_expression + ") cannot run: " + e.what();
+    return what + " (" + launch.name_expression + ") cannot run: " + e.what();
   }
   return std::nullopt;
+}
+
+std::optional<std::string> run_reference(const KernelDescription& d, const Problem& problem, const Target& target,
+                                         DescribedWorkload& workload, const CompileCache* cache, CUstream stream) {
+  const PlannedReference planned = plan_reference(d, problem, target, cache);
+  if (planned.error) return planned.error;
+  if (!planned.plan) return std::nullopt;
+  const ReferencePlan& p = *planned.plan;
+  return launch_reference(p.what, p.config, p.launch, p.compiled.cubin, p.compiled.lowered_name, workload, stream);
 }
 
 } // namespace memtune

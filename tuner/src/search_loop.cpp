@@ -108,6 +108,9 @@ std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Eva
 }
 
 std::optional<std::string> resource_limit_violation(const Evaluation& e, const Target& target) {
+  if (e.block_threads > target.max_threads_per_block)
+    return std::to_string(e.block_threads) + " threads per block exceed the " + std::to_string(target.max_threads_per_block) +
+           " the GPU allows";
   if (static_cast<long long>(e.resources.registers) * e.block_threads > target.max_regs_per_block)
     return std::to_string(e.resources.registers) + " registers x " + std::to_string(e.block_threads) +
            " threads exceed " + std::to_string(target.max_regs_per_block) + " registers per block";
@@ -138,7 +141,7 @@ std::string summarize_log(const std::string& log) {
 void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
                      const TuneOptions& options, CompilePool& pool, TuningResult& result,
                      const std::function<Evaluation(Pending&)>& evaluate,
-                     const search::StrategyOptions& strategy_options) {
+                     const search::StrategyOptions& strategy_options, ResumableRun* resumable) {
   std::mt19937_64 engine(options.seed);
   auto strategy = search::make_strategy(options.strategy, result.space, engine, strategy_options);
   search::StopRules stop = stop_rules(options);
@@ -161,22 +164,37 @@ void run_search_loop(const KernelDescription& kernel, const Problem& problem, co
         exhausted = true;
         break;
       }
-      pending.push_back(submit_candidate(kernel, problem, target, compile_cc, pool, std::move(*next)));
       ++proposed;
+      if (resumable) {
+        if (std::optional<Evaluation> replayed = resumable->journal.take(*next)) {
+          Pending p;
+          p.config = std::move(*next);
+          p.replayed = std::move(replayed);
+          pending.push_back(std::move(p));
+          continue;
+        }
+      }
+      pending.push_back(submit_candidate(kernel, problem, target, compile_cc, pool, std::move(*next)));
     }
     if (pending.empty()) break;
 
     Pending p = std::move(pending.front());
     pending.pop_front();
     Evaluation e;
-    try {
-      e = evaluate(p);
-    } catch (const ContextLost& lost) {
-      result.aborted = "stopped early: the GPU context became unusable (" + lost.what +
-                       "); results up to this candidate are kept";
-      break;
+    if (p.replayed) {
+      e = std::move(*p.replayed);
+      if (resumable->restore) resumable->restore(e);
+    } else {
+      try {
+        e = evaluate(p);
+      } catch (const ContextLost& lost) {
+        result.aborted = "stopped early: the GPU context became unusable (" + lost.what +
+                         "); results up to this candidate are kept";
+        break;
+      }
+      if (resumable) resumable->journal.append(e); // before anything else: a kill now loses nothing
+      if (e.compile_cached) ++result.compile_cache_hits;
     }
-    if (e.compile_cached) ++result.compile_cache_hits;
     search::Trial trial{e.config, e.timing ? std::optional(e.timing->median_s) : std::nullopt, to_string(e.status),
                         e.reason};
     strategy->observe(trial);

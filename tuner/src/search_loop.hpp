@@ -4,6 +4,7 @@
 // Evaluation, the strategy learns from it, and the stop rules end the search.
 #include <memtune/compile/compile_pool.hpp>
 #include <memtune/description/kernel_description.hpp>
+#include <memtune/journal.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/tuner.hpp>
 
@@ -19,6 +20,15 @@ struct Pending {
   LaunchSpec launch;
   std::future<CompileResult> compiled; // not valid when launch_error is set
   std::string launch_error;            // the description cannot launch this configuration (a zero grid, ...)
+  std::optional<Evaluation> replayed;  // from the journal of the run resumed: nothing to compile or measure
+};
+
+// A run with a journal (journal.hpp): finished candidates are appended as
+// they end; configurations the journal holds are answered from it.
+struct ResumableRun {
+  Journal& journal;
+  // Recomputes what a journal line does not keep (occupancy, the model's facts).
+  std::function<void(Evaluation&)> restore;
 };
 
 // A candidate for `config`: its launch, and its compile submitted to the pool.
@@ -41,8 +51,8 @@ struct ContextLost {
 // `e` and returns nullopt.
 std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Evaluation& e);
 
-// Why a compiled candidate cannot run on the target (registers or shared
-// memory per block over the limit); nullopt when it fits.
+// Why a compiled candidate cannot run on the target (threads, registers or
+// shared memory per block over the limit); nullopt when it fits.
 std::optional<std::string> resource_limit_violation(const Evaluation& e, const Target& target);
 
 // The first lines of a compiler log that carry errors, for the reason column.
@@ -58,9 +68,11 @@ TuningResult new_tuning_result(const KernelDescription& kernel, const Problem& p
 
 // Fills result.evaluations, compile_cache_hits, stop_reason and aborted.
 // `strategy_options` reach search::make_strategy (e.g. bayes's prior mean).
+// With `resumable`, each evaluation is journaled before the strategy sees it,
+// and journaled configurations are replayed instead of evaluated.
 void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
                      const TuneOptions& options, CompilePool& pool, TuningResult& result,
                      const std::function<Evaluation(Pending&)>& evaluate,
-                     const search::StrategyOptions& strategy_options = {});
+                     const search::StrategyOptions& strategy_options = {}, ResumableRun* resumable = nullptr);
 
 } // namespace memtune

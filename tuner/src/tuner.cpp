@@ -1,136 +1,21 @@
 #include <memtune/compile/compile_pool.hpp>
 #include <memtune/compile/nvrtc_compiler.hpp>
 #include <memtune/copy_ceiling.hpp>
-#include <memtune/cuda/context.hpp>
-#include <memtune/cuda/driver_api.hpp>
-#include <memtune/cuda/error.hpp>
-#include <memtune/cuda/module.hpp>
-#include <memtune/description/workload.hpp>
-#include <memtune/device.hpp>
+#include <memtune/memory_fit.hpp>
 #include <memtune/model_evaluator.hpp>
 #include <memtune/model_prior.hpp>
 #include <memtune/targets.hpp>
 #include <memtune/tuner.hpp>
 
+#include "isolation/candidate_executor.hpp"
+#include "isolation/protocol.hpp"
 #include "reference_run.hpp"
 #include "search_loop.hpp"
 
 #include <chrono>
-#include <deque>
-#include <random>
 
 namespace memtune {
 namespace {
-
-constexpr std::size_t kDefaultDynamicSmemLimit = 48 * 1024; // above this a kernel must opt in
-
-int function_attribute(CUfunction fn, CUfunction_attribute attribute) {
-  int value = 0;
-  MEMTUNE_CU(cuda::driver_api().cuFuncGetAttribute(&value, attribute, fn));
-  return value;
-}
-
-// "12 of the outputs wrong (out), first at index 96; max error inf > tolerance 1e-06"
-std::string describe_wrong(const Verification& v) {
-  char buf[240];
-  std::snprintf(buf, sizeof buf, "%lld of the outputs wrong%s, first at index %lld; max error %.3g > tolerance %.3g",
-                static_cast<long long>(v.bad_count), v.buffer.empty() ? "" : (" (" + v.buffer + ")").c_str(),
-                static_cast<long long>(v.first_bad), v.max_abs_error, v.tolerance);
-  return v.note.empty() ? std::string(buf) : std::string(buf) + "; " + v.note;
-}
-
-class CandidateRunner {
-public:
-  CandidateRunner(const KernelDescription& kernel, const Target& target, DescribedWorkload& workload,
-                  std::uint64_t bytes_moved, Timer& timer, const search::Space& space)
-      : kernel_(kernel), target_(target), workload_(workload), bytes_moved_(bytes_moved), timer_(timer),
-        space_(space) {}
-
-  Evaluation run(Pending& p, double ceiling_gbps) {
-    Evaluation e;
-    const std::optional<CompileResult> compiled_or_failed = take_compiled(p, target_, e);
-    if (!compiled_or_failed) return e;
-    const CompileResult& compiled = *compiled_or_failed;
-    check_signature(kernel_, compiled);
-
-    const cuda::DriverApi& cu = cuda::driver_api();
-    try {
-      cuda::Module module(compiled.cubin);
-      CUfunction fn = module.function(compiled.lowered_name);
-      // The loaded function is the ground truth for its resources.
-      e.resources.registers = function_attribute(fn, CU_FUNC_ATTRIBUTE_NUM_REGS);
-      e.resources.static_smem_bytes = static_cast<std::size_t>(function_attribute(fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
-      e.resources.stack_frame_bytes = static_cast<std::size_t>(function_attribute(fn, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES));
-      if (e.dynamic_smem_bytes > kDefaultDynamicSmemLimit)
-        MEMTUNE_CU(cu.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                         static_cast<int>(e.dynamic_smem_bytes)));
-      // The driver's count is the truth; the calculator says what limits it.
-      MEMTUNE_CU(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&e.driver_blocks_per_sm, fn, e.block_threads,
-                                                                e.dynamic_smem_bytes));
-      e.occupancy = model::compute_occupancy(target_, {e.block_threads, e.resources.registers,
-                                                        e.resources.static_smem_bytes, e.dynamic_smem_bytes});
-      if (e.driver_blocks_per_sm == 0)
-        return fail(std::move(e), Status::exceeds_device_limits,
-                    "no block fits on an SM" + (e.occupancy.cannot_launch.empty() ? "" : ": " + e.occupancy.cannot_launch));
-
-      std::vector<void*> args;
-      try {
-        args = workload_.kernel_args(p.config);
-        workload_.prepare(module.get(), p.config);
-      } catch (const std::invalid_argument& err) {
-        return fail(std::move(e), Status::launch_failed, err.what());
-      }
-      const LaunchSpec& l = p.launch;
-      auto launch = [&](CUstream s) {
-        MEMTUNE_CU(cu.cuLaunchKernel(fn, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y, l.block.z,
-                                     static_cast<unsigned>(l.dynamic_smem_bytes), s, args.data(), nullptr));
-      };
-
-      // Correctness first, on a poisoned output.
-      workload_.poison(timer_.stream());
-      try {
-        launch(timer_.stream());
-      } catch (const cuda::DriverError& err) {
-        if (err.is_sticky()) throw;
-        return fail(std::move(e), Status::launch_failed, err.what());
-      }
-      const Verification v = workload_.verify(timer_.stream());
-      e.max_abs_error = v.max_abs_error;
-      if (!v.ok) return fail(std::move(e), Status::wrong_result, describe_wrong(v));
-
-      try {
-        // An inout buffer is refilled before every sample, outside the timed region.
-        std::function<void(CUstream)> refill;
-        if (workload_.refills_before_launch()) refill = [&](CUstream s) { workload_.before_launch(s); };
-        e.timing = timer_.time(launch, refill);
-      } catch (const Timeout& t) {
-        return fail(std::move(e), Status::timeout, t.what());
-      }
-      e.gbps = static_cast<double>(bytes_moved_) / e.timing->median_s / 1e9;
-      e.fraction_of_ceiling = ceiling_gbps > 0 ? e.gbps / ceiling_gbps : 0.0;
-      e.fraction_of_peak = target_.dram_bandwidth_gbs > 0 ? e.gbps / target_.dram_bandwidth_gbs : 0.0;
-      return e;
-    } catch (const cuda::DriverError& err) {
-      if (err.is_sticky()) throw ContextLost{std::string("candidate ") + space_.format(p.config) + ": " + err.what()};
-      return fail(std::move(e), Status::launch_failed, err.what());
-    }
-  }
-
-private:
-  static Evaluation fail(Evaluation e, Status s, std::string reason) {
-    e.status = s;
-    e.reason = std::move(reason);
-    e.timing.reset();
-    return e;
-  }
-
-  const KernelDescription& kernel_;
-  const Target& target_;
-  DescribedWorkload& workload_;
-  std::uint64_t bytes_moved_;
-  Timer& timer_;
-  const search::Space& space_;
-};
 
 // The rationale's facts (conflict ways, sectors, bounds) come from the model.
 // Only for the candidates a user sees: replaying every candidate's accesses
@@ -153,87 +38,81 @@ void explain_shown_candidates(const KernelDescription& kernel, const Problem& pr
   }
 }
 
-// Each baseline asked for, timed with the candidates' Timer (same L2 flush,
-// warm-up, median and spread) on the workload's buffers, after a poisoned
-// launch is verified against the reference. A baseline's failure is recorded,
-// like a candidate's.
-void time_baselines(const KernelDescription& kernel, const Problem& problem, const std::vector<std::string>& names,
-                    DescribedWorkload& workload, Timer& timer, const cuda::Context& context, TuningResult& result) {
-  for (const std::string& name : names) {
-    BaselineResult b;
-    b.name = name;
-    try {
-      context.make_current(); // libraries on the runtime API adopt the current context
-      const BaselineContext buffers{problem, [&](const std::string& buffer) { return workload.buffer(buffer); }};
-      std::unique_ptr<Baseline> baseline = kernel.hooks.baselines.at(name)(buffers);
-      b.description = baseline->description();
-      b.available = baseline->available();
-      if (!b.available) {
-        b.message = baseline->unavailable_reason();
-      } else {
-        workload.poison(timer.stream());
-        baseline->launch(timer.stream());
-        const Verification v = workload.verify(timer.stream());
-        b.max_abs_error = v.max_abs_error;
-        b.verified = v.ok;
-        if (!v.ok) {
-          b.message = "wrong result: " + describe_wrong(v);
-        } else {
-          b.timing = timer.time([&](CUstream s) { baseline->launch(s); });
-          b.gbps = static_cast<double>(result.bytes_moved) / b.timing->median_s / 1e9;
-        }
-      }
-    } catch (const cuda::DriverError& err) {
-      if (err.is_sticky()) throw;
-      b.verified = false;
-      b.message = err.what();
-    } catch (const std::invalid_argument&) {
-      throw; // an unknown name is the caller's error
-    } catch (const std::exception& err) {
-      b.verified = false;
-      b.message = err.what();
-    }
-    result.baselines.push_back(std::move(b));
-  }
-}
-
 } // namespace
 
-TuningResult tune(const KernelDescription& kernel, const Problem& given, const TuneOptions& options) {
+TuningResult tune(const KernelDescription& kernel, const Problem& given, const TuneOptions& given_options) {
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
 
   const Problem problem = kernel.complete(given);
-  kernel.check_baseline_names(options.compare);
-  if (options.transfer_from && options.strategy != "bayes")
+  kernel.check_baseline_names(given_options.compare);
+  if (given_options.transfer_from && given_options.strategy != "bayes")
     throw std::invalid_argument("a measured run uses --from only as the bayes search's prior mean (--strategy bayes)");
-  if (!cuda::driver_available())
-    throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason());
+  TuneOptions options = given_options;
+  if (options.isolation.candidate_timeout_s > 0) options.measure.timeout_seconds = options.isolation.candidate_timeout_s;
 
-  cuda::Context context(options.device);
-  const Target target = with_catalogue_figures(local_target(options.device));
+  std::optional<CompileCache> cache;
+  if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
+  const CompileCache* cache_ptr = cache ? &*cache : nullptr;
+
+  // The GPU: a worker process (or this process), which says what GPU it is.
+  const std::unique_ptr<isolation::CandidateExecutor> gpu = isolation::start_executor(kernel, problem, options, cache_ptr);
+  // The model's figures (caches, latencies) from the catalogue entry of this GPU.
+  const Target target = with_catalogue_figures(gpu->target());
+  check_fits_memory(kernel, problem, target);
 
   TuningResult result = new_tuning_result(kernel, problem, target, options, /*measured=*/true);
   result.compiled_for_cc = target.compute_capability();
   result.compiler = "NVRTC " + nvrtc_version();
+  result.isolation = gpu->isolation();
+  std::optional<Journal> journal;
+  if (options.journal.file) {
+    journal.emplace(*options.journal.file, journal_header(result, options), result.space, options.journal.must_exist);
+    result.journal = journal->describe();
+    result.resumed = journal->resumed();
+  }
+  CompilePool pool(cache_ptr, options.compile_threads);
 
-  std::optional<CompileCache> cache;
-  if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
-  CompilePool pool(cache ? &*cache : nullptr, options.compile_threads);
-
-  DescribedWorkload workload(kernel, problem, target, options.seed);
-  workload.upload({target.compute_capability(), cache ? &*cache : nullptr});
-
-  Timer timer(target.l2_bytes, options.measure);
   // Every candidate is verified against the reference: without one, nothing is measured.
-  if (auto why = run_reference(kernel, problem, target, workload, cache ? &*cache : nullptr, timer.stream())) {
-    result.aborted = "no reference to verify candidates against: " + *why;
+  const PlannedReference reference = plan_reference(kernel, problem, target, cache_ptr);
+  if (reference.error) {
+    result.aborted = "no reference to verify candidates against: " + *reference.error;
     result.wall_seconds = elapsed();
     return result;
   }
-  measure_copies(timer, target.l2_bytes, result);
+  // A resumed run keeps its copy ceiling, so "% of ceiling" stays one run's ratio.
+  std::optional<nlohmann::json> journaled_setup = journal ? journal->setup() : std::nullopt;
+  const CopySizes copies = copy_sizes(result.bytes_moved, target.l2_bytes);
+  std::optional<search::Config> expected_for;
+  if (kernel.verify.mode == VerifySpec::Mode::callback) expected_for = kernel.default_config(problem, target);
+  isolation::ExecutorSetup setup;
+  try {
+    setup = gpu->setup(reference.plan, journaled_setup ? 0 : copies.ceiling_bytes,
+                       journaled_setup ? 0 : copies.same_size_bytes, expected_for);
+  } catch (const ContextLost& lost) {
+    result.aborted = "no reference to verify candidates against: " + lost.what;
+    result.wall_seconds = elapsed();
+    return result;
+  }
+  if (setup.reference_error) {
+    result.aborted = "no reference to verify candidates against: " + *setup.reference_error;
+    result.wall_seconds = elapsed();
+    return result;
+  }
+  if (journaled_setup) {
+    setup.ceiling = isolation::ceiling_from_json(journaled_setup->at("ceiling"));
+    if (const auto same = journaled_setup->find("same_size_copy"); same != journaled_setup->end() && !same->is_null())
+      setup.same_size_copy = isolation::ceiling_from_json(*same);
+    if (!journaled_setup->at("reference_time_s").is_null())
+      setup.reference_time_s = journaled_setup->at("reference_time_s").get<double>();
+  } else if (journal) {
+    journal->append_setup({{"ceiling", isolation::ceiling_json(*setup.ceiling)},
+                           {"same_size_copy", setup.same_size_copy ? isolation::ceiling_json(*setup.same_size_copy) : nlohmann::json()},
+                           {"reference_time_s", setup.reference_time_s ? nlohmann::json(*setup.reference_time_s) : nlohmann::json()}});
+  }
+  result.ceiling = setup.ceiling;
+  result.same_size_copy = setup.same_size_copy;
 
-  CandidateRunner runner(kernel, target, workload, result.bytes_moved, timer, result.space);
   search::StrategyOptions strategy_options;
   if (options.strategy == "bayes") {
     result.search_prior = "none (--no-model-prior)";
@@ -259,17 +138,49 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
       }
     }
   }
-  run_search_loop(kernel, problem, target, target.compute_capability(), options, pool, result,
-                  [&](Pending& p) { return runner.run(p, result.ceiling->gbps); }, strategy_options);
+
+  // The watchdog's yardsticks: the reference, the copy ceiling, the best so far.
+  WatchdogYardsticks yardsticks;
+  yardsticks.reference_s = setup.reference_time_s;
+  if (result.ceiling->gbps > 0) yardsticks.copy_s = static_cast<double>(result.bytes_moved) / (result.ceiling->gbps * 1e9);
+  yardsticks.host_work_s = 2 * setup.expected_seconds; // another configuration's expected values may be computed
+  auto evaluate = [&](Pending& p) {
+    Evaluation e;
+    const std::optional<CompileResult> compiled = take_compiled(p, target, e);
+    if (!compiled) return e;
+    check_signature(kernel, *compiled);
+    const double limit = options.isolation.candidate_timeout_s > 0
+                             ? options.isolation.candidate_timeout_s
+                             : candidate_time_limit(yardsticks, options.measure);
+    const isolation::CandidateRun run =
+        gpu->run({p.config, p.launch, compiled->lowered_name, compiled->cubin}, limit);
+    isolation::merge_outcome(e, run.outcome, target, result.bytes_moved, result.ceiling->gbps);
+    if (e.ok() && (!yardsticks.best_s || e.timing->median_s < *yardsticks.best_s)) yardsticks.best_s = e.timing->median_s;
+    return e;
+  };
+  std::optional<ResumableRun> resumable;
+  if (journal)
+    resumable.emplace(ResumableRun{*journal, [&](Evaluation& e) {
+                                     isolation::recompute_occupancy(e, target);
+                                     if (e.ok() && (!yardsticks.best_s || e.timing->median_s < *yardsticks.best_s))
+                                       yardsticks.best_s = e.timing->median_s;
+                                   }});
+  run_search_loop(kernel, problem, target, target.compute_capability(), options, pool, result, evaluate,
+                  strategy_options, resumable ? &*resumable : nullptr);
+  if (journal) result.journal = journal->describe();
   if (result.aborted.empty()) {
-    try {
-      time_baselines(kernel, problem, options.compare, workload, timer, context, result);
-    } catch (const cuda::DriverError& err) {
-      result.aborted = std::string("stopped while timing the baselines: ") + err.what();
+    for (const std::string& name : options.compare) {
+      try {
+        result.baselines.push_back(gpu->baseline(name, result.bytes_moved));
+      } catch (const std::exception& err) {
+        result.aborted = std::string("stopped while timing the baselines: ") + err.what();
+        break;
+      }
     }
   }
   add_same_size_fractions(result);
   explain_shown_candidates(kernel, problem, target, result);
+  result.worker_restarts = gpu->restarts();
   result.wall_seconds = elapsed();
   return result;
 }

@@ -44,6 +44,13 @@ void add_facts(output::Document& d, const TuningResult& r) {
   }
   for (const auto& p : r.space.pruned()) d.fact("axis " + p.name + " pruned: " + p.reason);
   if (!r.shard.empty()) d.fact(r.shard + "; the other shards' jobs run the rest");
+  if (r.measured && !r.isolation.empty()) {
+    std::string s = "candidates launched in: " + r.isolation;
+    if (r.worker_restarts)
+      s += ", " + std::to_string(r.worker_restarts) + " replaced after a crash, a hang or a sticky error";
+    d.fact(s);
+  }
+  if (!r.journal.empty()) d.fact(r.journal);
   auto copy_text = [](const CopyCeiling& c) {
     return number_text("%.0f GB/s", c.gbps) + " (device-to-device copy of " + number_text("%.3g", c.bytes / 1048576.0) +
            " MiB, " + (!c.timing.cold ? std::string("warm L2") : c.l2_flush.empty() ? std::string("L2 flushed") : "L2 flushed " + c.l2_flush) + ", median of " +
@@ -104,6 +111,8 @@ void add_data(output::Document& d, const TuningResult& r) {
                         {"not_compiled", r.configs_not_compiled},
                         {"bound_violated", r.bound_violated}};
   if (!r.shard.empty()) j["shard"] = r.shard;
+  if (r.measured && !r.isolation.empty()) j["isolation"] = {{"where", r.isolation}, {"worker_restarts", r.worker_restarts}};
+  if (!r.journal.empty()) j["journal"] = {{"note", r.journal}, {"resumed", r.resumed}};
   if (!r.stop_reason.empty()) j["stop_reason"] = r.stop_reason;
   if (!r.aborted.empty()) j["aborted"] = r.aborted;
   j["trials"] = trials_to_json(r);

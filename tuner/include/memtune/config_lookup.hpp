@@ -50,9 +50,13 @@ struct LauncherOptions {
 // The environment variables the lookup honours.
 struct LookupEnvironment {
   std::optional<std::string> pinned; // MEMTUNE_CONFIG's text, when set and not empty
-  bool no_tune = false;              // MEMTUNE_NO_TUNE set, not empty and not "0"
+  bool no_tune = false;              // MEMTUNE_NO_TUNE=1
   [[nodiscard]] static LookupEnvironment from_process();
 };
+
+// MEMTUNE_NO_TUNE's value: unset, "" or "0" false, "1" true, anything else
+// an InputError naming the variable.
+[[nodiscard]] bool tuning_disabled(const char* text);
 
 struct ConfigLookup {
   enum class Source { pinned, profile, tune, default_config };

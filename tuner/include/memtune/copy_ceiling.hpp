@@ -11,9 +11,14 @@ namespace memtune {
 // counts bytes read plus bytes written.
 CopyCeiling measure_copy_ceiling(Timer& timer, std::size_t bytes);
 
-// The ceiling (a copy of max(bytes_moved / 2, 2x L2)) and, when the problem is
-// smaller than that, a copy of its own size, both into `result`.
-void measure_copies(Timer& timer, std::size_t l2_bytes, TuningResult& result);
+// What a run copies: the ceiling, max(bytes_moved / 2, 2x L2) so that the copy
+// streams from DRAM, and, when the problem is smaller than that, its own size
+// (same_size_bytes; 0 when the ceiling is that copy already).
+struct CopySizes {
+  std::size_t ceiling_bytes = 0;
+  std::size_t same_size_bytes = 0;
+};
+[[nodiscard]] CopySizes copy_sizes(std::uint64_t bytes_moved, std::size_t l2_bytes);
 
 // Each measured candidate's fraction of the same-size copy (after the search).
 void add_same_size_fractions(TuningResult& result);

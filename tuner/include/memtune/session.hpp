@@ -9,6 +9,11 @@
 //   memtune::Choice choice = session.tune_or_load(memtune::templates::filter_description(),
 //                                                 {{"n", n}, {"taps", 21}}, &store);
 //   std::cout << choice.origin << ": " << choice.rationale << "\n";
+//
+// Environment: MEMTUNE_CONFIG='{"block_size":256,...}' pins a configuration;
+// MEMTUNE_NO_TUNE=1 never tunes (a profile entry, else the description's default).
+// A value that does not parse is an InputError naming the variable
+// (config_lookup.hpp).
 #include <memtune/config_lookup.hpp>
 #include <memtune/cuda/context.hpp>
 #include <memtune/cuda/module.hpp>

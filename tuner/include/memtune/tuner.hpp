@@ -5,6 +5,8 @@
 // loop for every kernel description, built-in or a user's.
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/description/kernel_description.hpp>
+#include <memtune/isolation/isolation_options.hpp>
+#include <memtune/journal.hpp>
 #include <memtune/measure.hpp>
 #include <memtune/search/shard.hpp>
 #include <memtune/tuning_result.hpp>
@@ -69,6 +71,11 @@ struct TuneOptions {
   std::function<void(const TuningResult&)> on_start;
   // Called after each candidate (for progress output); may be empty.
   std::function<void(const Evaluation&, std::size_t done)> on_evaluation;
+  // Measured runs: candidates launch in a supervised worker process, with a
+  // watchdog (isolation_options.hpp).
+  IsolationOptions isolation;
+  // Every finished candidate appended to a journal; an unfinished run resumed (journal.hpp).
+  JournalOptions journal;
 };
 
 // No GPU (or no driver) where a measurement is required.
@@ -83,9 +90,11 @@ public:
 // TuningResult::aborted says why. Throws DeviceRequired without a GPU,
 // std::invalid_argument for a bad problem or strategy, and DescriptionError
 // when the description's arguments do not match the compiled kernel's
-// parameters. A candidate's failure is recorded, not thrown; an error that
-// leaves the GPU unusable ends the run early, keeping what was measured
-// (TuningResult::aborted says why).
+// parameters, JournalError for a journal of another run or a damaged one. A
+// candidate's failure is recorded, not thrown: in a worker process (the
+// default) a crash, a sticky CUDA error or a hang costs that candidate and a
+// fresh worker; in this process (isolation off) a sticky error ends the run
+// early, keeping what was measured (TuningResult::aborted says why).
 TuningResult tune(const KernelDescription& kernel, const Problem& problem, const TuneOptions& options);
 
 // Predicts every proposed configuration on `target` with the analytical model

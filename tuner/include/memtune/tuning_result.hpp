@@ -81,6 +81,14 @@ struct TuningResult {
   std::string stop_reason;             // why the search stopped before the space was exhausted ("" if it was not)
   std::string aborted;                 // non-empty when the run stopped early on an error, and why
   std::vector<BaselineResult> baselines; // TuneOptions::compare, in that order
+  // Measured runs: where candidates were launched, "worker process
+  // (memtune-worker)" or "off: <why>" (isolation_options.hpp), and how many
+  // workers replaced one that a candidate crashed, hung or left unusable.
+  std::string isolation;
+  std::size_t worker_restarts = 0;
+  // With a journal: "journal FILE" or "resumed N candidates from the journal FILE".
+  std::string journal;
+  std::size_t resumed = 0;             // candidates answered from the journal, not evaluated again
 
   // Indices into evaluations of the ok candidates, fastest first.
   [[nodiscard]] std::vector<std::size_t> ranking() const;

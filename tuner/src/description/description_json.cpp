@@ -2,6 +2,7 @@
 // docs/kernel-description.md). Strict: unknown fields, wrong types and
 // duplicate keys are errors naming the file, the JSON path and the reason.
 #include <memtune/description/description_json.hpp>
+#include <memtune/io/json_document.hpp>
 
 #include "description_internal.hpp"
 
@@ -447,8 +448,15 @@ public:
   bool operator()(int /*depth*/, nlohmann::ordered_json::parse_event_t event, nlohmann::ordered_json& parsed) {
     using E = nlohmann::ordered_json::parse_event_t;
     switch (event) {
-    case E::object_start: frames_.push_back({false, 0, {}, {}}); break;
-    case E::array_start: frames_.push_back({true, 0, {}, {}}); break;
+    case E::object_start:
+    case E::array_start:
+      // Readers of the document recurse (and so does nlohmann when it frees
+      // one): a deep nest must be refused before it exhausts the stack.
+      if (frames_.size() >= io::JsonLimits{}.max_depth)
+        throw DescriptionError(origin_, path(),
+                               "nested deeper than " + std::to_string(io::JsonLimits{}.max_depth) + " levels");
+      frames_.push_back({event == E::array_start, 0, {}, {}});
+      break;
     case E::key: {
       Frame& f = frames_.back();
       f.key = parsed.get<std::string>();
@@ -507,23 +515,40 @@ KernelDescription description_from_json(const nlohmann::ordered_json& document, 
   return Reader(origin, base_folder).read(document);
 }
 
-KernelDescription load_description(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream buffer;
-  if (!in || !(buffer << in.rdbuf()))
-    throw DescriptionError(file.string(), "", std::string("cannot read the file: ") + std::strerror(errno));
-  const std::string text = buffer.str();
+KernelDescription description_from_text(const std::string& text, const std::string& origin,
+                                        const std::filesystem::path& base_folder) {
   nlohmann::ordered_json document;
   try {
-    document = nlohmann::ordered_json::parse(text, DuplicateKeyCheck(file.string()));
+    document = nlohmann::ordered_json::parse(text, DuplicateKeyCheck(origin));
   } catch (const nlohmann::json::parse_error& e) {
     // nlohmann's byte is one past the offending character.
     const auto [line, column] = line_and_column(text, e.byte > 0 ? e.byte - 1 : 0);
     std::string message = e.what();
     if (const auto at = message.find("syntax error"); at != std::string::npos) message = message.substr(at);
-    throw DescriptionError(file.string(), line, "not valid JSON (column " + std::to_string(column) + "): " + message);
+    throw DescriptionError(origin, line, "not valid JSON (column " + std::to_string(column) + "): " + message);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number too large for a double ("1e400"): nlohmann names the token, not its place.
+    std::string message = e.what();
+    std::size_t line = 0;
+    if (const auto quote = message.find('\''); quote != std::string::npos) {
+      const std::string token = message.substr(quote + 1, message.rfind('\'') - quote - 1);
+      if (const auto at = text.find(token); !token.empty() && at != std::string::npos)
+        line = line_and_column(text, at).first;
+    }
+    if (const auto at = message.find("number overflow"); at != std::string::npos) message = message.substr(at);
+    throw DescriptionError(origin, line, "not valid JSON: " + message);
   }
-  return description_from_json(document, file.string(), file.parent_path());
+  return description_from_json(document, origin, base_folder);
+}
+
+KernelDescription load_description(const std::filesystem::path& file) {
+  std::string text;
+  try {
+    text = io::read_text_file(file);
+  } catch (const InputError& e) {
+    throw DescriptionError(file.string(), "", e.message());
+  }
+  return description_from_text(text, file.string(), file.parent_path());
 }
 
 } // namespace memtune

@@ -8,6 +8,7 @@
 #include "argument_values.hpp"
 #include "description_internal.hpp"
 #include "fill.hpp"
+#include "guarded_buffer.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -32,7 +33,7 @@ search::Config restricted(const search::Config& config, const std::vector<std::s
   return key;
 }
 
-void poison_buffer(cuda::DeviceBuffer& b, ElementType type, CUstream stream) {
+void poison_buffer(GuardedBuffer& b, ElementType type, CUstream stream) {
   if (type == ElementType::f32) b.fill_u32(kFloatNaN, stream);
   else if (type == ElementType::f64) b.fill_u8(kDoubleNaNByte, stream);
   else b.fill_u8(kIntegerPoison, stream);
@@ -51,7 +52,7 @@ struct Input {
   struct Variant {
     std::vector<std::byte> host;
     std::int64_t count = 0;
-    cuda::DeviceBuffer device;   // buffers: what the kernel gets
+    GuardedBuffer device;        // buffers: what the kernel gets
     cuda::DeviceBuffer pristine; // inout buffers: the filled data, copied back before every launch
   };
   std::map<search::Config, Variant> variants;
@@ -74,7 +75,7 @@ struct DescribedWorkload::State {
   struct Buffer {
     const BufferArgument* spec;
     std::optional<std::size_t> input; // index into inputs (in, inout)
-    cuda::DeviceBuffer device;        // out, scratch: one buffer, grown to the largest count
+    GuardedBuffer device;             // out, scratch: one buffer, grown to the largest count
     std::int64_t count = 0;           // of the last kernel_args
     CUdeviceptr current = 0;          // what the kernel got last
     Input::Variant* variant = nullptr;
@@ -118,7 +119,7 @@ struct DescribedWorkload::State {
 
   static void upload_variant(Input::Variant& v, bool pristine_copy) {
     if (v.device.get() || v.host.empty()) return;
-    v.device = cuda::DeviceBuffer(v.host.size());
+    v.device = GuardedBuffer(v.host.size());
     v.device.upload(v.host.data(), v.host.size());
     if (pristine_copy) {
       v.pristine = cuda::DeviceBuffer(v.host.size());
@@ -238,7 +239,7 @@ std::vector<void*> DescribedWorkload::kernel_args(const search::Config& config) 
     } else {
       const std::int64_t n = buffer_count(s.d, *b.spec, env, field);
       const std::size_t bytes = static_cast<std::size_t>(n) * element_size(b.spec->type);
-      if (bytes > b.device.bytes()) b.device = cuda::DeviceBuffer(bytes);
+      if (bytes > b.device.bytes()) b.device = GuardedBuffer(bytes);
       b.count = n;
       b.current = b.device.get();
     }
@@ -320,6 +321,18 @@ Verification DescribedWorkload::verify(CUstream stream) {
       all.tolerance = v.tolerance;
     }
     if (all.ok) all.tolerance = std::max(all.tolerance, v.tolerance);
+  }
+  // A write past a buffer's end changed its guard region, not a neighbour.
+  for (auto& b : s.buffers) {
+    GuardedBuffer* guarded = b.input ? (b.variant ? &b.variant->device : nullptr) : &b.device;
+    if (!guarded || !guarded->get()) continue;
+    if (const auto where = guarded->check(stream)) {
+      all.ok = false;
+      if (all.buffer.empty()) all.buffer = b.spec->name;
+      all.note += (all.note.empty() ? "" : "; ") + std::string("the kernel wrote outside '") + b.spec->name +
+                  "': " + *where + " changed (memtune guards every buffer; without the guards these writes land in "
+                  "another buffer)";
+    }
   }
   return all;
 }

@@ -63,6 +63,12 @@ public:
 // the line and column).
 [[nodiscard]] KernelDescription load_description(const std::filesystem::path& file);
 
+// From the text of a description file (what load_description reads); `origin`
+// names it in errors. Refuses a duplicate key and nesting deeper than
+// io::JsonLimits' depth.
+[[nodiscard]] KernelDescription description_from_text(const std::string& text, const std::string& origin,
+                                                      const std::filesystem::path& base_folder);
+
 // From an already parsed document; `origin` names it in errors, `base_folder`
 // resolves relative source paths.
 [[nodiscard]] KernelDescription description_from_json(const nlohmann::ordered_json& document, const std::string& origin,

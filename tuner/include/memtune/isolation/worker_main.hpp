@@ -1,0 +1,27 @@
+#pragma once
+// The body of memtune-worker, the process that launches candidates for a
+// tuning process (docs: README "What happens to a bad candidate"). A program
+// that tunes its own built-in descriptions in isolation links this with a
+// lookup of them; memtune's own worker looks up templates::descriptions().
+//
+//   int main(int argc, char** argv) {
+//     return memtune::isolation::worker_main(argc, argv, [](const std::string& name) {
+//       return my_catalogue_find(name);   // nullptr when unknown
+//     });
+//   }
+//
+// Arguments: --fd N (the connection, default 3), --parent PID (exit at once
+// when that process is gone, and die with it).
+#include <memtune/description/kernel_description.hpp>
+
+#include <functional>
+#include <string>
+
+namespace memtune::isolation {
+
+// The built-in description of that name, or nullptr.
+using BuiltInDescriptions = std::function<const KernelDescription*(const std::string& name)>;
+
+int worker_main(int argc, char** argv, const BuiltInDescriptions& built_ins);
+
+} // namespace memtune::isolation

@@ -1,0 +1,17 @@
+#pragma once
+// A problem whose buffers cannot fit in the GPU's memory is refused before
+// anything is compiled or launched, naming both numbers. tune() checks it
+// against the GPU its worker reports, tune_modeled() against the target file,
+// so every caller (the CLI, a program using the library) gets the same error.
+#include <memtune/description/kernel_description.hpp>
+#include <memtune/problem.hpp>
+#include <memtune/target.hpp>
+
+namespace memtune {
+
+// ArgumentError (argument "problem n=..."): the bytes one run reads and writes
+// (a lower bound of what the buffers take) exceed target.memory_bytes. A target
+// whose memory is not known (0) passes.
+void check_fits_memory(const KernelDescription& kernel, const Problem& problem, const Target& target);
+
+} // namespace memtune

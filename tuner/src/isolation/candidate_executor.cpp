@@ -1,0 +1,274 @@
+#include "candidate_executor.hpp"
+
+#include "frame.hpp"
+#include "worker_pool.hpp"
+
+#include <memtune/cuda/driver_api.hpp>
+#include <memtune/cuda/error.hpp>
+#include <memtune/model/occupancy.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <variant>
+
+namespace memtune::isolation {
+namespace {
+
+// ---------------------------------------------------------------- in this process
+
+class InProcessExecutor : public CandidateExecutor {
+public:
+  InProcessExecutor(const KernelDescription& kernel, const Problem& problem, const TuneOptions& options,
+                    const CompileCache* cache, std::string why)
+      : isolation_("off: " + why) {
+    if (!cuda::driver_available())
+      throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason());
+    launcher_.emplace(kernel, problem, LauncherOptions{options.device, options.seed, options.measure, cache});
+    launcher_->prepare_inputs();
+  }
+
+  const Target& target() const override { return launcher_->target(); }
+  const std::string& isolation() const override { return isolation_; }
+
+  ExecutorSetup setup(const std::optional<ReferencePlan>& reference, std::size_t ceiling_bytes,
+                      std::size_t same_size_bytes, const std::optional<search::Config>& expected_for) override {
+    ExecutorSetup s;
+    if (reference) {
+      const ReferenceOutcome r = launcher_->run_reference(
+          {reference->config, reference->launch, reference->compiled.lowered_name, reference->compiled.cubin}, true);
+      if (r.context_lost) throw ContextLost{*r.error};
+      s.reference_error = r.error;
+      s.reference_time_s = r.time_s;
+      if (s.reference_error) return s;
+    }
+    if (expected_for) s.expected_seconds = launcher_->prepare_expected(*expected_for);
+    if (ceiling_bytes) s.ceiling = launcher_->measure_ceiling(ceiling_bytes);
+    if (same_size_bytes) s.same_size_copy = launcher_->measure_ceiling(same_size_bytes);
+    return s;
+  }
+
+  CandidateRun run(const LaunchRequest& candidate, double) override {
+    CandidateRun r{launcher_->run(candidate), 0, false};
+    // Nothing can stop a candidate here: a sticky error ends the run.
+    if (r.outcome.context_lost) throw ContextLost{r.outcome.reason + " (isolation is " + isolation_ + ")"};
+    return r;
+  }
+
+  BaselineResult baseline(const std::string& name, std::uint64_t bytes_moved) override {
+    return launcher_->baseline(name, bytes_moved);
+  }
+  std::size_t restarts() const override { return 0; }
+
+private:
+  std::string isolation_;
+  std::optional<CandidateLauncher> launcher_;
+};
+
+// ---------------------------------------------------------------- in worker processes
+
+class IsolatedExecutor : public CandidateExecutor {
+public:
+  IsolatedExecutor(std::unique_ptr<WorkerPool> pool, std::filesystem::path executable)
+      : pool_(std::move(pool)), target_(pool_->ready(0).target),
+        isolation_("worker process (" + executable.filename().string() + ")") {}
+
+  const Target& target() const override { return target_; }
+  const std::string& isolation() const override { return isolation_; }
+
+  ExecutorSetup setup(const std::optional<ReferencePlan>& reference, std::size_t ceiling_bytes,
+                      std::size_t same_size_bytes, const std::optional<search::Config>& expected_for) override {
+    SetupRequest request;
+    std::vector<char> blob;
+    if (reference) {
+      blob = reference->compiled.cubin;
+      request.reference = LaunchRequest{reference->config, reference->launch, reference->compiled.lowered_name, {}};
+    }
+    request.expected_for = expected_for;
+    ExecutorSetup s;
+    for (std::size_t slot = 0; slot < pool_->size(); ++slot) {
+      request.time_reference = slot == 0;
+      request.ceiling_bytes = slot == 0 ? ceiling_bytes : 0; // one ceiling per run
+      request.same_size_bytes = slot == 0 ? same_size_bytes : 0;
+      SetupDone done;
+      try {
+        done = setup_done_from_json(pool_->call(slot, to_json(request), blob, kSetupTimeout).message);
+      } catch (const WorkerError& e) {
+        if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what()); // as in this process
+        throw ContextLost{std::string("the worker could not set the run up: ") + e.what()};
+      }
+      if (slot == 0) {
+        s.reference_error = done.reference_error;
+        s.reference_time_s = done.reference_time_s;
+        s.ceiling = done.ceiling;
+        s.same_size_copy = done.same_size_copy;
+        s.expected_seconds = done.expected_seconds;
+      }
+      if (done.reference_error) return s;
+    }
+    // A replacement worker gets the reference again (and no ceiling).
+    request.time_reference = false;
+    request.ceiling_bytes = 0;
+    request.same_size_bytes = 0;
+    pool_->set_restart_setup(request, std::move(blob));
+    return s;
+  }
+
+  CandidateRun run(const LaunchRequest& candidate, double limit_s) override {
+    const std::size_t slot = pool_->idle_slot().value_or(0);
+    const std::uint64_t id = next_id_++;
+    try {
+      pool_->submit(slot, run_json(id, candidate), candidate.cubin, limit_s);
+    } catch (const WorkerError& e) {
+      throw ContextLost{std::string("no worker process could be started again: ") + e.what()};
+    }
+    const Completion done = *pool_->wait_any();
+    CandidateRun r;
+    r.device = done.device;
+    switch (done.kind) {
+    case Completion::Kind::reply:
+      try {
+        r.outcome = outcome_from_json(done.reply.message);
+      } catch (const std::exception& e) {
+        r.outcome.status = Status::launch_failed;
+        r.outcome.reason = std::string("the worker's answer could not be read: ") + e.what();
+        pool_->retire(done.slot);
+        r.worker_replaced = true;
+        return r;
+      }
+      if (r.outcome.context_lost || r.outcome.gpu_busy) {
+        pool_->retire(done.slot);
+        r.worker_replaced = true;
+        r.outcome.reason += "; a fresh worker process runs the next candidate";
+      }
+      return r;
+    case Completion::Kind::died:
+      r.outcome.status = Status::launch_failed;
+      r.outcome.reason = "the candidate crashed its worker process: " + done.reason +
+                         "; a fresh worker process runs the next candidate";
+      r.worker_replaced = true;
+      return r;
+    case Completion::Kind::timed_out:
+      r.outcome.status = Status::timeout;
+      r.outcome.reason = done.reason;
+      r.worker_replaced = true;
+      return r;
+    }
+    return r;
+  }
+
+  BaselineResult baseline(const std::string& name, std::uint64_t bytes_moved) override {
+    try {
+      return baseline_from_json(pool_->call(pool_->idle_slot().value_or(0),
+                                            {{"type", "baseline"}, {"name", name}, {"bytes_moved", bytes_moved}}, {},
+                                            kSetupTimeout)
+                                    .message);
+    } catch (const WorkerError& e) {
+      BaselineResult b;
+      b.name = name;
+      b.message = std::string("its worker process failed: ") + e.what();
+      return b;
+    }
+  }
+  std::size_t restarts() const override { return pool_->restarts(); }
+
+private:
+  static constexpr double kSetupTimeout = 600.0; // [seconds] host references of large problems take a while
+
+  std::unique_ptr<WorkerPool> pool_;
+  Target target_;
+  std::string isolation_;
+  std::uint64_t next_id_ = 1;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// How a worker rebuilds `kernel`: from its description file, or by name from
+// the worker's catalogue (the worker refuses a different fingerprint).
+DescriptionSource worker_source(const KernelDescription& kernel) {
+  DescriptionSource s;
+  s.name = kernel.name;
+  s.fingerprint = kernel.fingerprint();
+  std::error_code ec;
+  if (!kernel.origin.empty() && std::filesystem::is_regular_file(kernel.origin, ec)) {
+    s.kind = DescriptionSource::Kind::file;
+    // As the tuning process named it: the worker shares its working folder,
+    // and a relative include path must read the same in both.
+    s.path = kernel.origin;
+    s.content = read_file(kernel.origin);
+  }
+  return s;
+}
+
+} // namespace
+
+void recompute_occupancy(Evaluation& e, const Target& target) {
+  if (e.status == Status::compile_failed || e.block_threads <= 0 || e.resources.registers <= 0) return;
+  try {
+    e.occupancy = model::compute_occupancy(target, {e.block_threads, e.resources.registers,
+                                                    e.resources.static_smem_bytes, e.dynamic_smem_bytes});
+  } catch (const std::invalid_argument&) {
+    // cuda_occupancy.h does not know this GPU: the driver's count is still there.
+  }
+}
+
+void merge_outcome(Evaluation& e, const LaunchOutcome& o, const Target& target, std::uint64_t bytes_moved,
+                   double ceiling_gbps) {
+  if (o.resources.registers > 0) { // the function was loaded: it is the ground truth (spills stay ptxas')
+    e.resources.registers = o.resources.registers;
+    e.resources.static_smem_bytes = o.resources.static_smem_bytes;
+    e.resources.stack_frame_bytes = o.resources.stack_frame_bytes;
+  }
+  e.driver_blocks_per_sm = o.driver_blocks_per_sm;
+  recompute_occupancy(e, target);
+  e.status = o.status;
+  e.reason = o.reason;
+  if (o.status == Status::exceeds_device_limits && o.driver_blocks_per_sm == 0 && !e.occupancy.cannot_launch.empty())
+    e.reason += ": " + e.occupancy.cannot_launch;
+  e.max_abs_error = o.max_abs_error;
+  e.timing = o.timing;
+  if (e.ok() && e.timing) {
+    e.gbps = static_cast<double>(bytes_moved) / e.timing->median_s / 1e9;
+    e.fraction_of_ceiling = ceiling_gbps > 0 ? e.gbps / ceiling_gbps : 0.0;
+    e.fraction_of_peak = target.dram_bandwidth_gbs > 0 ? e.gbps / target.dram_bandwidth_gbs : 0.0;
+  }
+}
+
+std::unique_ptr<CandidateExecutor> start_executor(const KernelDescription& kernel, const Problem& problem,
+                                                  const TuneOptions& options, const CompileCache* cache) {
+  const auto in_process = [&](const std::string& why) {
+    return std::make_unique<InProcessExecutor>(kernel, problem, options, cache, why);
+  };
+  if (!options.isolation.enabled) return in_process("--no-isolation");
+  std::filesystem::path executable;
+  if (options.isolation.worker) {
+    executable = *options.isolation.worker;
+  } else {
+    std::string looked_in;
+    const auto found = find_worker_executable(looked_in);
+    if (!found) return in_process("no memtune-worker program (looked for " + looked_in + "; set MEMTUNE_WORKER)");
+    executable = *found;
+  }
+  Hello hello;
+  hello.description = worker_source(kernel);
+  hello.problem = problem;
+  hello.seed = options.seed;
+  hello.device = options.device;
+  hello.measure = options.measure;
+  if (cache) hello.cache_folder = cache->folder().string();
+  auto pool = std::make_unique<WorkerPool>(executable, hello, std::vector<int>{options.device});
+  try {
+    pool->start();
+  } catch (const WorkerError& e) {
+    if (e.kind == WorkerError::Kind::no_device) throw DeviceRequired(std::string("measuring needs an NVIDIA GPU: ") + e.what());
+    if (e.kind == WorkerError::Kind::description) return in_process(e.what());
+    return in_process(std::string("the worker process did not start: ") + e.what());
+  }
+  return std::make_unique<IsolatedExecutor>(std::move(pool), executable);
+}
+
+} // namespace memtune::isolation

@@ -18,7 +18,6 @@
 #include <new>
 #include <vector>
 
-template <class T> T __ldg(const T* p) { return *p; }
 #define __global__
 #define __device__
 #define __forceinline__ inline

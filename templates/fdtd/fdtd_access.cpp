@@ -41,9 +41,9 @@ HaloVector halo_vector(const FdtdGeometry& g, std::int64_t x0, std::int64_t y0, 
   return h;
 }
 
-// Sectors x 32 a representative block requests through an instruction,
-// counting repeats.
-double sectors_bytes(const GlobalInstruction& ins, int warps) {
+} // namespace
+
+double fdtd_sectors_bytes(const GlobalInstruction& ins, int warps) {
   double bytes = 0;
   for (int w = 0; w < warps; ++w)
     for (std::int64_t it = 0; it < ins.iterations; ++it) {
@@ -55,16 +55,44 @@ double sectors_bytes(const GlobalInstruction& ins, int warps) {
   return bytes * static_cast<double>(ins.repeat);
 }
 
-// How many z in [begin, end) satisfy lo <= z + offset < hi.
-std::int64_t count_in(std::int64_t begin, std::int64_t end, std::int64_t offset, std::int64_t lo, std::int64_t hi) {
+std::int64_t fdtd_count_in(std::int64_t begin, std::int64_t end, std::int64_t offset, std::int64_t lo, std::int64_t hi) {
   const std::int64_t first = std::max(begin, lo - offset), last = std::min(end, hi - offset);
   return std::max<std::int64_t>(0, last - first);
 }
 
-} // namespace
+void add_fdtd_traffic(AccessPattern& a, const FdtdGeometry& g, const Target& target, int warps,
+                      std::int64_t planes_in_flight) {
+  // The volume is read once from DRAM while the halo re-reads by the
+  // x/y neighbours (a few planes later) hit L2; the planes a z-chunk reads
+  // beyond its own (2R per chunk) were read by the neighbouring chunk a whole
+  // chunk earlier or later, and hit L2 only if everything the resident blocks
+  // touch in that time fits.
+  const std::int64_t R = g.radius, plane = g.nx * g.ny;
+  const double volume_bytes = static_cast<double>(plane * g.nz) * 4;
+  const double footprint = std::ceil(volume_bytes / 32) * 32;
+  const double blocks = static_cast<double>(a.blocks);
+  double requested_in = 0;
+  for (const auto& ins : a.global)
+    if (ins.kind == AccessKind::load) requested_in += fdtd_sectors_bytes(ins, warps);
+  requested_in *= blocks;
+  const double requested_out = std::max(footprint, fdtd_sectors_bytes(a.global.back(), warps) * blocks);
+  const int threads_per_sm = target.max_threads_per_sm > 0 ? target.max_threads_per_sm : 2048;
+  const double resident_blocks = std::min(
+      blocks, static_cast<double>(std::max(1, target.sm_count)) * std::max<double>(1.0, threads_per_sm / static_cast<double>(g.threads)));
+  const double tile_plane_bytes = static_cast<double>(g.tx * g.ty) * 4 * 2; // in + out per plane
+  const double overlap_bytes = g.grid_z > 1 ? static_cast<double>((g.grid_z - 1) * 2 * R * plane) * 4 : 0.0;
+  const double xy_requested = std::max(footprint, requested_in - overlap_bytes);
+  a.arrays.push_back({"input", footprint, xy_requested, resident_blocks * tile_plane_bytes * static_cast<double>(planes_in_flight),
+                      false});
+  if (overlap_bytes > 0)
+    a.arrays.push_back({"input (z-chunk overlap)", 0, overlap_bytes,
+                        resident_blocks * tile_plane_bytes * static_cast<double>(g.chunk), false});
+  a.arrays.push_back({"output", footprint, requested_out, 0, true});
+}
 
 AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& problem, const Target& target) {
   const FdtdGeometry g(c, problem);
+  if (g.ring) return fdtd_ring_access_pattern(g, target);
   AccessPattern a;
   a.block_threads = static_cast<int>(g.threads);
   a.blocks = g.blocks();
@@ -105,9 +133,9 @@ AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& proble
   // Global: the queue's first 2R planes (and the prefetch slots), then per
   // plane the column load, the halo loads and the output store.
   const std::int64_t fill = 2 * R + PF;
-  const std::int64_t fill_planes = count_in(0, fill, z0 - R, 0, z_in_end);
-  const std::int64_t column_planes = count_in(z0, z1, R + PF, 0, z_in_end);
-  const std::int64_t halo_planes = count_in(z0, z1, PF, 0, z1);
+  const std::int64_t fill_planes = fdtd_count_in(0, fill, z0 - R, 0, z_in_end);
+  const std::int64_t column_planes = fdtd_count_in(z0, z1, R + PF, 0, z_in_end);
+  const std::int64_t halo_planes = fdtd_count_in(z0, z1, PF, 0, z1);
   const std::int64_t z_sample = std::min(z0, g.nz - 1); // a plane inside the volume stands for each
   a.global.push_back({"load queue start", vec_bytes, AccessKind::load, 1,
                       [=](int warp, int lane, std::int64_t) -> Address {
@@ -180,31 +208,7 @@ AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& proble
                       },
                       steps});
 
-  // Traffic. The volume is read once from DRAM while the halo re-reads by the
-  // x/y neighbours (a few planes later) hit L2; the planes a z-chunk reads
-  // beyond its own (2R per chunk) were read by the neighbouring chunk a whole
-  // chunk earlier or later, and hit L2 only if everything the resident blocks
-  // touch in that time fits.
-  const double volume_bytes = static_cast<double>(plane * g.nz) * 4;
-  const double footprint = std::ceil(volume_bytes / 32) * 32;
-  const double blocks = static_cast<double>(a.blocks);
-  double requested_in = 0;
-  for (const auto& ins : a.global)
-    if (ins.kind == AccessKind::load) requested_in += sectors_bytes(ins, warps);
-  requested_in *= blocks;
-  const double requested_out = std::max(footprint, sectors_bytes(a.global.back(), warps) * blocks);
-  const int threads_per_sm = target.max_threads_per_sm > 0 ? target.max_threads_per_sm : 2048;
-  const double resident_blocks = std::min(
-      blocks, static_cast<double>(std::max(1, target.sm_count)) * std::max<double>(1.0, threads_per_sm / static_cast<double>(g.threads)));
-  const double tile_plane_bytes = static_cast<double>(g.tx * g.ty) * 4 * 2; // in + out per plane
-  const double overlap_bytes = g.grid_z > 1 ? static_cast<double>((g.grid_z - 1) * 2 * R * plane) * 4 : 0.0;
-  const double xy_requested = std::max(footprint, requested_in - overlap_bytes);
-  a.arrays.push_back({"input", footprint, xy_requested, resident_blocks * tile_plane_bytes * static_cast<double>(R + PF + 1),
-                      false});
-  if (overlap_bytes > 0)
-    a.arrays.push_back({"input (z-chunk overlap)", 0, overlap_bytes,
-                        resident_blocks * tile_plane_bytes * static_cast<double>(g.chunk), false});
-  a.arrays.push_back({"output", footprint, requested_out, 0, true});
+  add_fdtd_traffic(a, g, target, warps, R + PF + 1);
 
   // Loads in flight per thread: the column and the thread's share of the
   // halo, for each plane of look-ahead.

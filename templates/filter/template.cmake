@@ -3,5 +3,6 @@ set(template_sources
   filter.cpp
   filter_reference.cpp
   filter_access.cpp
+  filter_direct_access.cpp
   filter_kernel.cpp
 )

@@ -108,14 +108,7 @@ AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& proble
   const std::int64_t plane = g.nx * g.ny;
   const int vec_bytes = static_cast<int>(g.vx * 4);
 
-  struct Lane {
-    std::int64_t tx, ty;
-  };
-  const auto lane_of = [g](int warp, int lane) -> std::optional<Lane> {
-    const std::int64_t tid = static_cast<std::int64_t>(warp) * 32 + lane;
-    if (tid >= g.threads) return std::nullopt;
-    return Lane{tid % g.bx, tid / g.bx};
-  };
+  const auto lane_of = [g](int warp, int lane) { return fdtd_lane(g, warp, lane); };
   // [bytes] of the vector at (x, y, z), or nullopt when the kernel reads
   // nothing there. Where nx is not a multiple of vx the kernel moves an
   // unaligned row's vector as single floats; the model sees the aligned
@@ -173,7 +166,7 @@ AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& proble
   // the plane buffer, then the x window and the 2R y neighbours read. The
   // two buffers differ by a constant offset, which moves every lane to
   // another bank alike: one buffer stands for both.
-  const auto centre = [g](const Lane& t) { return (g.radius + t.ty) * g.pitch + g.halo_x + t.tx * g.vx; };
+  const auto centre = [g](const FdtdLane& t) { return (g.radius + t.ty) * g.pitch + g.halo_x + t.tx * g.vx; };
   a.shared.push_back({"store plane", vec_bytes, AccessKind::store, 1,
                       [=](int warp, int lane, std::int64_t) -> Address {
                         const auto t = lane_of(warp, lane);

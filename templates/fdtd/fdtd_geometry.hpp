@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 namespace memtune::templates {
 
@@ -53,6 +54,16 @@ struct FdtdGeometry {
 };
 
 // The configuration's memory accesses for the analytical model (no GPU): fdtd_access.cpp.
+// Thread (tx, ty) of a block for (warp, lane), nullopt past the block's threads.
+struct FdtdLane {
+  std::int64_t tx, ty;
+};
+[[nodiscard]] inline std::optional<FdtdLane> fdtd_lane(const FdtdGeometry& g, int warp, int lane) {
+  const std::int64_t tid = static_cast<std::int64_t>(warp) * 32 + lane;
+  if (tid >= g.threads) return std::nullopt;
+  return FdtdLane{tid % g.bx, tid / g.bx};
+}
+
 // Parts the two schemes' access patterns share (fdtd_access.cpp): the bytes
 // of sectors a representative block requests through an instruction
 // (counting repeats); how many z in [begin, end) satisfy lo <= z + offset <

@@ -33,14 +33,7 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g, const Target& targ
   const std::int64_t z_sample = std::min(z0, g.nz - 1);
   const std::int64_t plane = g.nx * g.ny;
 
-  struct Lane {
-    std::int64_t tx, ty;
-  };
-  const auto lane_of = [g](int warp, int lane) -> std::optional<Lane> {
-    const std::int64_t tid = static_cast<std::int64_t>(warp) * 32 + lane;
-    if (tid >= g.threads) return std::nullopt;
-    return Lane{tid % g.bx, tid / g.bx};
-  };
+  const auto lane_of = [g](int warp, int lane) { return fdtd_lane(g, warp, lane); };
   // [bytes] of the `width`-float vector at (x, y) of plane z_sample, nullopt outside the volume.
   const auto global_at = [=](std::int64_t x, std::int64_t y, std::int64_t width) -> Address {
     if (x + width <= 0 || x >= g.nx || y < 0 || y >= g.ny) return std::nullopt;
@@ -82,7 +75,7 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g, const Target& targ
   // reads its newest queue entries (ky rows of plane z+R), its 2R y
   // neighbours and, per row, the x window's 2*HW/vx vectors. Every stage
   // is laid out alike: one stands for all.
-  const auto own = [=](const Lane& t, std::int64_t row) { return (R + t.ty * g.ky + row) * PITCH + HB + t.tx * g.vx; };
+  const auto own = [=](const FdtdLane& t, std::int64_t row) { return (R + t.ty * g.ky + row) * PITCH + HB + t.tx * g.vx; };
   a.shared.push_back({"copies land", 16, AccessKind::store, rounds,
                       [=](int warp, int lane, std::int64_t k) -> Address {
                         const std::int64_t v = static_cast<std::int64_t>(warp) * 32 + lane + k * g.threads;

@@ -5,7 +5,7 @@
 # time model's bounds (docs/model.md) against the hardware on the local GPU.
 #
 # Usage: scripts/filter_ncu_memory.sh [BUILD_DIR] [OUT_DIR] [N] [CONFIG ...]
-# CONFIG is an --only list ("block_size=256,packing=1,items=4,vec=4,align=1");
+# CONFIG is an --only list ("staging=smem,block_size=256,packing=1,items=4,vec=4,align=1");
 # without any, a set that spans the recording's slow and fast families.
 # Another template: TEMPLATE="aos_soa --op write" KERNEL=aos_soa_kernel< (the
 # kernel's demangled name prefix) and its configurations.
@@ -22,13 +22,13 @@ kernel=${KERNEL:-filter_kernel<}
 configs=("$@")
 if [ ${#configs[@]} -eq 0 ]; then
   configs=(
-    "block_size=256,packing=1,items=4,vec=4,align=1"
-    "block_size=128,packing=1,items=4,vec=1,align=0"
-    "block_size=256,packing=1,items=8,vec=4,align=1"
-    "block_size=256,packing=1,items=8,vec=2,align=1"
-    "block_size=256,packing=1,items=8,vec=1,align=1"
-    "block_size=256,packing=2,items=1,vec=1,align=0"
-    "block_size=512,packing=1,items=1,vec=1,align=0"
+    "staging=smem,block_size=256,packing=1,items=4,vec=4,align=1"
+    "staging=smem,block_size=128,packing=1,items=4,vec=1,align=0"
+    "staging=smem,block_size=256,packing=1,items=8,vec=4,align=1"
+    "staging=smem,block_size=256,packing=1,items=8,vec=2,align=1"
+    "staging=smem,block_size=256,packing=1,items=8,vec=1,align=1"
+    "staging=smem,block_size=256,packing=2,items=1,vec=1,align=0"
+    "staging=smem,block_size=512,packing=1,items=1,vec=1,align=0"
   )
 fi
 mkdir -p "$out"

@@ -28,17 +28,17 @@ memtune=$build/cli/memtune
 n=1048576
 mkdir -p "$out"
 configs=(
-  "block_size=256,packing=1,items=1,vec=1,align=0"
-  "block_size=128,packing=2,items=1,vec=1,align=0"
-  "block_size=256,packing=1,items=4,vec=4,align=1"
-  "block_size=128,packing=1,items=4,vec=4,align=1"
-  "block_size=256,packing=2,items=4,vec=2,align=1"
-  "block_size=512,packing=1,items=8,vec=2,align=0"
-  "block_size=64,packing=4,items=2,vec=2,align=1"
-  "block_size=256,packing=1,items=8,vec=4,align=1"
-  "block_size=128,packing=1,items=2,vec=2,align=1"
-  "block_size=256,packing=1,items=4,vec=1,align=0"
-  "block_size=256,packing=2,items=2,vec=2,align=1"
+  "staging=smem,block_size=256,packing=1,items=1,vec=1,align=0"
+  "staging=smem,block_size=128,packing=2,items=1,vec=1,align=0"
+  "staging=smem,block_size=256,packing=1,items=4,vec=4,align=1"
+  "staging=smem,block_size=128,packing=1,items=4,vec=4,align=1"
+  "staging=smem,block_size=256,packing=2,items=4,vec=2,align=1"
+  "staging=smem,block_size=512,packing=1,items=8,vec=2,align=0"
+  "staging=smem,block_size=64,packing=4,items=2,vec=2,align=1"
+  "staging=smem,block_size=256,packing=1,items=8,vec=4,align=1"
+  "staging=smem,block_size=128,packing=1,items=2,vec=2,align=1"
+  "staging=smem,block_size=256,packing=1,items=4,vec=1,align=0"
+  "staging=smem,block_size=256,packing=2,items=2,vec=2,align=1"
 )
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics=$metrics,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum

@@ -44,7 +44,10 @@ for step in "${steps[@]}"; do
   case $step in
     build)
       cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
-      cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1
+      # What runs on the GPU (the CPU suites belong to scripts/test.sh).
+      cmake --build "$build" -j "$(nproc)" --target memtune_cli memtune_worker memtune_gpu_tests memtune_filter_app \
+        memtune_dot_app memtune_startup_bench memtune_model_validation memtune_gpu_validation memtune_sanitize_runner \
+        >"$out/build.log" 2>&1
       status=$?
       grep -E "error" "$out/build.log" | head -20
       row "build" "exit $status in $((SECONDS - start)) s"

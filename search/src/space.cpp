@@ -196,6 +196,15 @@ nlohmann::json Space::config_to_json(const Config& config) const {
   return j;
 }
 
+Config Space::config_from_saved_json(const nlohmann::json& j) const {
+  if (!j.is_object()) throw std::invalid_argument("config: expected a JSON object, got " + j.dump());
+  nlohmann::json completed = j;
+  for (const auto& a : axes_)
+    if (!completed.contains(a.name) && !a.values.empty())
+      completed[a.name] = a.kind == AxisKind::ordinal ? nlohmann::json(a.values.front()) : nlohmann::json(a.labels.front());
+  return config_from_json(completed);
+}
+
 Config Space::config_from_json(const nlohmann::json& j) const {
   if (!j.is_object()) throw std::invalid_argument("config: expected a JSON object, got " + j.dump());
   Config c;

@@ -44,8 +44,9 @@ search::Config default_configuration(const Problem& problem, const Target&) {
   // at 512x512x256, and about 100 registers/thread fit two blocks per SM on
   // every GPU since Kepler.
   const std::int64_t nz = problem.at("nz");
-  return {{"bx", 32}, {"by", 8}, {"vx", 4}, {"zsplit", nz >= 4 ? 4 : nz >= 2 ? 2 : 1},
-          {"prefetch", 1}, {"pad", 1}, {"min_warps", 0}};
+  return {{"bx", 32},       {"by", 8},  {"vx", 4},  {"zsplit", nz >= 4 ? 4 : nz >= 2 ? 2 : 1},
+          {"prefetch", 1},  {"pad", 1}, {"min_warps", 0},
+          {"scheme", static_cast<std::int64_t>(FdtdScheme::classic)}, {"ky", 1}, {"zu", 3}, {"copy", 0}};
 }
 
 KernelDescription describe() {
@@ -54,23 +55,34 @@ KernelDescription describe() {
   coefficients.custom = fill_coefficients;
   return KernelBuilder("fdtd")
       .summary("3D star stencil of radius R (default 4: 25 points), zero outside the volume: a 2D block marches "
-               "along z with a register queue for the z neighbours and the xy plane plus halo in shared memory")
+               "along z with a register queue for the z neighbours and the xy plane plus halo in shared memory "
+               "(classic), or a ring of planes filled by asynchronous copies (ring, sm_80+)")
       .source("fdtd.cu", embedded::fdtd_cu)
+      .kernel_if("scheme == \"ring\"",
+                 "fdtd_ring<{bx}, {by}, {vx}, {ky}, {prefetch}, {zu}, {min_blocks}, {copy == \"bulk\"}>")
       .kernel("fdtd_kernel<{bx}, {by}, {vx}, {prefetch}, {min_blocks}, {pad}>")
       .define("MEMTUNE_RADIUS", "{radius}")
       .size("nx", 512, "volume points in x (the contiguous dimension)", 1, kMaxSide)
       .size("ny", 512, "volume points in y", 1, kMaxSide)
       .size("nz", 256, "volume points in z (the marching dimension)", 1, kMaxSide)
       .problem({"radius", 4, 1, kMaxRadius, "stencil radius R: 6R+1 points (4: 25 points)", false})
-      .parameter(Axis::ordinal("bx", {32, 64}, "threads per block in x"))
-      .parameter(Axis::ordinal("by", {4, 8, 16}, "threads per block in y (tile rows)"))
+      .parameter(Axis::categorical("scheme", fdtd_scheme_labels(),
+                                   "classic: each thread loads its column and a share of the halo into registers, "
+                                   "the block stages each plane in shared memory (two buffers); ring: every plane's "
+                                   "box comes by asynchronous copies (no registers) into a ring of R+1+prefetch "
+                                   "stages in dynamic shared memory, ky rows per thread, the z loop unrolled zu "
+                                   "times (sm_80+)"))
+      .parameter(Axis::ordinal("bx", {16, 32, 64}, "threads per block in x (16: ring only)"))
+      .parameter(Axis::ordinal("by", {4, 8, 16}, "threads per block in y"))
       .parameter(Axis::ordinal("vx", {1, 2, 4},
                                "consecutive x points per thread, moved as one vector (float, float2, float4)"))
       .parameter(Axis::ordinal("zsplit", {1, 2, 4, 8},
                                "z-chunks per column: blocks per tile column, each marching nz/zsplit planes"))
-      .parameter(Axis::ordinal("prefetch", {0, 1, 2, 4},
-                               "planes of look-ahead: a thread issues the loads of plane z+R+prefetch (and the halo "
-                               "of z+prefetch) before computing plane z; 0 = load and use in the same plane"))
+      .parameter(Axis::ordinal("prefetch", {0, 1, 2, 3, 4},
+                               "planes of look-ahead: classic (0, 1, 2, 4): a thread issues the loads of plane "
+                               "z+R+prefetch (and the halo of z+prefetch) before computing plane z, 0 = load and "
+                               "use in the same plane; ring (3, 4): planes copied ahead of the one the z queue "
+                               "takes next"))
       .parameter(Axis::ordinal("pad", {0, 1},
                                "halo padding: 1 adds H floats to each shared row so the x halo's column stores (one "
                                "float per row, rows a pitch apart) fall in different banks; 0 = rows of exactly tile "
@@ -79,10 +91,21 @@ KernelDescription describe() {
                                "warps per SM the kernel must fit: __launch_bounds__(threads, "
                                "min_warps*32/threads) caps registers at 65536/(min_warps*32); 0 = no minimum (the "
                                "compiler's choice)"))
+      .parameter(Axis::ordinal("ky", {1, 2}, "ring: consecutive y rows per thread (a tile of by*ky rows); classic: 1"))
+      .parameter(Axis::ordinal("zu", {3, 9},
+                               "ring: planes per unrolled z-loop body (the z queue shifts once per zu planes; at "
+                               "most 2R+1); classic: 3 (unused)"))
+      .parameter(Axis::categorical("copy", fdtd_copy_labels(),
+                                   "ring: how a plane's box reaches shared memory: cp_async (every thread's 16-byte "
+                                   "cp.async, sm_80+) or bulk (one cp.async.bulk per box row by the copy engine, "
+                                   "sm_90+; sizes with nx % 4 != 0 fall back to 4-byte cp.async); classic: "
+                                   "cp_async (unused)"))
       // fdtd.cu's arithmetic (FdtdGeometry).
       .derived("threads", "bx * by")
       .derived("warps", "threads / 32")
+      .derived("ring", "scheme == \"ring\"")
       .derived("tile_x", "bx * vx")
+      .derived("tile_y", "by * ky")
       .derived("halo_x", "round_up(radius, vx)") // H: halo columns each side, vector aligned
       .derived("halo_vectors", "2 * radius * bx + 2 * by * (halo_x / vx)")
       .derived("halo_rounds", "ceil_div(halo_vectors, threads)")
@@ -93,8 +116,14 @@ KernelDescription describe() {
       // addresses, the z queue and the x window (vx*(2R+4)), the halo's indices
       // and data (4*vx per halo round), and the loads in flight (2*vx per
       // prefetch slot for the column and each halo round).
-      .derived("registers", "40 + vx * (2 * radius + 4) + vx * halo_rounds * 4 + vx * prefetch * (halo_rounds + 1) * 2")
+      // The ring's registers: about 40 plus its z queue (2R+zu planes of ky*vx
+      // floats); NVRTC gives 110-120 for the vx4 ky1 shapes and ~205 for vx4 ky2.
+      .derived("registers", "ring ? 40 + vx * ky * (2 * radius + zu) : 40 + vx * (2 * radius + 4) + vx * halo_rounds "
+                            "* 4 + vx * prefetch * (halo_rounds + 1) * 2")
       .derived("static_smem", "2 * 4 * (by + 2 * radius) * (tile_x + halo_x * (pad + 2))") // two plane buffers
+      // The ring (FdtdGeometry::ring_smem_bytes): R+1+prefetch stages of
+      // (tile_y + 2R) rows of tile_x + 2*HB floats, HB = R rounded up to 4.
+      .derived("ring_smem", "(radius + 1 + prefetch) * (tile_y + 2 * radius) * (tile_x + 2 * round_up(radius, 4)) * 4")
       .constraint("threads <= min(512, max_threads_per_block)",
                   "at most 512 threads (and the device limit): a 1024-thread block leaves 64 registers per thread "
                   "and one block per SM; kept out to keep the space small")
@@ -103,6 +132,23 @@ KernelDescription describe() {
       .constraint("tile_x <= 128", "tile rows above 128 floats (bx*vx) leave a 512x512 plane fewer tile columns than "
                                    "a large GPU has SMs; kept out to keep the space small")
       .constraint("zsplit <= nz", "a z-chunk needs at least one plane (zsplit <= nz)")
+      // The ring's own space: the shapes, look-ahead and unrolling that run 2
+      // of bench/experiments/wave2 (kernels branch) found within a few percent
+      // of the best on the H100 and the H200.
+      .constraint("!ring || compute_capability >= 80", "the ring scheme needs sm_80 (cp.async)")
+      .constraint("copy != \"bulk\" || compute_capability >= 90",
+                  "bulk copies need sm_90 (cp.async.bulk, mbarrier transaction counts)")
+      .constraint("ring || ky == 1 && zu == 3 && copy == \"cp_async\" && bx >= 32",
+                  "ky, zu, copy and bx=16 belong to the ring scheme (classic: ky=1 zu=3 copy=cp_async)")
+      .constraint("!ring || pad == 0 && prefetch >= 3 && threads >= 256 && vx >= 2 && tile_x >= 64 && tile_y <= 16 "
+                  "&& zsplit <= 4 && min_warps <= 16",
+                  "the ring's space: pad=0 (its rows are never padded), prefetch 3 or 4, at least 256 threads, vx 2 "
+                  "or 4, tiles of 64 or 128 floats by at most 16 rows, zsplit <= 4, min_warps <= 16")
+      .constraint("ring || prefetch != 3", "classic look-ahead is 0, 1, 2 or 4 planes")
+      .constraint("zu <= 2 * radius + 1", "the z loop unrolls at most 2R+1 planes (the queue's length)")
+      .constraint("!ring || nx * ny < 1073741824", "the ring addresses a plane with 32-bit byte offsets (nx*ny*4 < 4 GiB)")
+      .constraint("!ring || ring_smem + 8 * (radius + 1 + prefetch) <= max_shared_memory_per_block_optin",
+                  "the ring of planes exceeds the shared memory per block (opt-in limit)")
       .constraint("min_warps % warps == 0", "min_warps must be a whole number of blocks")
       // One block of min_warps warps asks for nothing the block does not already have.
       .constraint("min_warps == 0 || min_warps >= 2 * warps", "min_warps of one block is the same kernel as "
@@ -117,10 +163,12 @@ KernelDescription describe() {
                   "the register cap 65536/(min_warps*32) is below 60% of what the z queue and the loads in flight "
                   "need (would spill hundreds of bytes a thread)")
       // __shared__ arrays: no opt-in for static shared memory.
-      .constraint("static_smem <= min(48K, max_shared_memory_per_block > 0 ? max_shared_memory_per_block : 48K)",
+      .constraint("ring || static_smem <= min(48K, max_shared_memory_per_block > 0 ? max_shared_memory_per_block : 48K)",
                   "two staged planes exceed the static shared memory per block")
       .block("bx", "by")
-      .grid("ceil_div(nx, tile_x)", "ceil_div(ny, by)", "ceil_div(nz, chunk)")
+      .grid("ceil_div(nx, tile_x)", "ceil_div(ny, tile_y)", "ceil_div(nz, chunk)")
+      // The ring's stages; above 48 KiB the launch opts in (cuFuncSetAttribute).
+      .shared_memory("ring ? ring_smem : 0")
       .buffer("in", ElementType::f32, "nx * ny * nz", BufferRole::in)
       .buffer("out", ElementType::f32, "nx * ny * nz", BufferRole::out)
       .scalar("nx", ElementType::i32, "nx")
@@ -137,6 +185,15 @@ KernelDescription describe() {
       .build();
 }
 } // namespace
+
+const std::vector<std::string>& fdtd_scheme_labels() {
+  static const std::vector<std::string> labels{"classic", "ring"};
+  return labels;
+}
+const std::vector<std::string>& fdtd_copy_labels() {
+  static const std::vector<std::string> labels{"cp_async", "bulk"};
+  return labels;
+}
 
 const KernelDescription& fdtd_description() {
   static const KernelDescription description = describe();

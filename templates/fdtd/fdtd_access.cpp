@@ -42,16 +42,58 @@ HaloVector halo_vector(const FdtdGeometry& g, std::int64_t x0, std::int64_t y0, 
   return h;
 }
 
+} // namespace
+
 // How many z in [begin, end) satisfy lo <= z + offset < hi.
-std::int64_t count_in(std::int64_t begin, std::int64_t end, std::int64_t offset, std::int64_t lo, std::int64_t hi) {
+std::int64_t fdtd_count_in(std::int64_t begin, std::int64_t end, std::int64_t offset, std::int64_t lo, std::int64_t hi) {
   const std::int64_t first = std::max(begin, lo - offset), last = std::min(end, hi - offset);
   return std::max<std::int64_t>(0, last - first);
 }
 
-} // namespace
+void add_fdtd_traffic(AccessPattern& a, const FdtdGeometry& g, int warps, std::int64_t planes_in_flight) {
+  // The volume is read once from DRAM while the halo re-reads by the x/y
+  // neighbours (a few planes later) hit L2. The 2R planes a z-chunk shares
+  // with the chunk below are read by that chunk at the end of its life and by
+  // this one at the start of its own. Blocks are dispatched x, then y, then
+  // z: this chunk's block starts slice / resident blocks lifetimes after the
+  // one below, which read the planes one lifetime after it started, so the
+  // planes wait |slice / resident - 1| lifetimes (0 when one z-slice fills
+  // the GPU exactly, a whole chunk when the z-chunks run side by side) and
+  // hit L2 only if what the resident blocks touch meanwhile fits.
+  const std::int64_t R = g.radius, plane = g.nx * g.ny;
+  const double volume_bytes = static_cast<double>(plane * g.nz) * 4;
+  const double footprint = std::ceil(volume_bytes / 32) * 32;
+  const double blocks = static_cast<double>(a.blocks);
+  double requested_in = 0;
+  for (const auto& ins : a.global)
+    if (ins.kind == AccessKind::load) requested_in += touched_bytes(ins, warps);
+  requested_in *= blocks;
+  const double requested_out = std::max(footprint, touched_bytes(a.global.back(), warps) * blocks);
+  const double tile_plane_bytes = static_cast<double>(g.tx * g.ty) * 4 * 2; // in + out per plane
+  const double overlap_bytes = g.grid_z > 1 ? static_cast<double>((g.grid_z - 1) * 2 * R * plane) * 4 : 0.0;
+  const double xy_requested = std::max(footprint, requested_in - overlap_bytes);
+  const double slice = static_cast<double>(g.grid_x * g.grid_y);
+  const std::int64_t chunk = g.chunk;
+  const double in_flight = static_cast<double>(planes_in_flight);
+  // The reuse windows depend on how many blocks run at once, which the
+  // registers decide: the model supplies it (AccessPattern::arrays_by_residency).
+  a.arrays_by_residency = [=](double resident_blocks) {
+    std::vector<model::ArrayTraffic> arrays;
+    arrays.push_back({"input", footprint, xy_requested, resident_blocks * tile_plane_bytes * in_flight, false});
+    if (overlap_bytes > 0)
+      arrays.push_back({"input (z-chunk overlap)", 0, overlap_bytes,
+                        resident_blocks * tile_plane_bytes *
+                            (static_cast<double>(R) + in_flight +
+                             static_cast<double>(chunk) * std::abs(slice / resident_blocks - 1.0)),
+                        false});
+    arrays.push_back({"output", footprint, requested_out, 0, true});
+    return arrays;
+  };
+}
 
 AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& problem, const Target&) {
   const FdtdGeometry g(c, problem);
+  if (g.ring) return fdtd_ring_access_pattern(g);
   AccessPattern a;
   a.block_threads = static_cast<int>(g.threads);
   a.blocks = g.blocks();
@@ -67,14 +109,7 @@ AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& proble
   const std::int64_t plane = g.nx * g.ny;
   const int vec_bytes = static_cast<int>(g.vx * 4);
 
-  struct Lane {
-    std::int64_t tx, ty;
-  };
-  const auto lane_of = [g](int warp, int lane) -> std::optional<Lane> {
-    const std::int64_t tid = static_cast<std::int64_t>(warp) * 32 + lane;
-    if (tid >= g.threads) return std::nullopt;
-    return Lane{tid % g.bx, tid / g.bx};
-  };
+  const auto lane_of = [g](int warp, int lane) { return fdtd_lane(g, warp, lane); };
   // [bytes] of the vector at (x, y, z), or nullopt when the kernel reads
   // nothing there. Where nx is not a multiple of vx the kernel moves an
   // unaligned row's vector as single floats; the model sees the aligned
@@ -92,9 +127,9 @@ AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& proble
   // Global: the queue's first 2R planes (and the prefetch slots), then per
   // plane the column load, the halo loads and the output store.
   const std::int64_t fill = 2 * R + PF;
-  const std::int64_t fill_planes = count_in(0, fill, z0 - R, 0, z_in_end);
-  const std::int64_t column_planes = count_in(z0, z1, R + PF, 0, z_in_end);
-  const std::int64_t halo_planes = count_in(z0, z1, PF, 0, z1);
+  const std::int64_t fill_planes = fdtd_count_in(0, fill, z0 - R, 0, z_in_end);
+  const std::int64_t column_planes = fdtd_count_in(z0, z1, R + PF, 0, z_in_end);
+  const std::int64_t halo_planes = fdtd_count_in(z0, z1, PF, 0, z1);
   const std::int64_t z_sample = std::min(z0, g.nz - 1); // a plane inside the volume stands for each
   a.global.push_back({"load queue start", vec_bytes, AccessKind::load, 1,
                       [=](int warp, int lane, std::int64_t) -> Address {
@@ -132,7 +167,7 @@ AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& proble
   // the plane buffer, then the x window and the 2R y neighbours read. The
   // two buffers differ by a constant offset, which moves every lane to
   // another bank alike: one buffer stands for both.
-  const auto centre = [g](const Lane& t) { return (g.radius + t.ty) * g.pitch + g.halo_x + t.tx * g.vx; };
+  const auto centre = [g](const FdtdLane& t) { return (g.radius + t.ty) * g.pitch + g.halo_x + t.tx * g.vx; };
   a.shared.push_back({"store plane", vec_bytes, AccessKind::store, 1,
                       [=](int warp, int lane, std::int64_t) -> Address {
                         const auto t = lane_of(warp, lane);
@@ -167,43 +202,7 @@ AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& proble
                       },
                       steps});
 
-  // Traffic. The volume is read once from DRAM while the halo re-reads by the
-  // x/y neighbours (a few planes later) hit L2. The 2R planes a z-chunk
-  // shares with the chunk below are read by that chunk at the end of its life
-  // and by this one at the start of its own. Blocks are dispatched x, then y,
-  // then z: this chunk's block starts slice / resident blocks lifetimes after
-  // the one below, which read the planes one lifetime after it started, so
-  // the planes wait |slice / resident - 1| lifetimes (0 when one z-slice
-  // fills the GPU exactly, a whole chunk when the z-chunks run side by side)
-  // and hit L2 only if what the resident blocks touch meanwhile fits.
-  const double volume_bytes = static_cast<double>(plane * g.nz) * 4;
-  const double footprint = std::ceil(volume_bytes / 32) * 32;
-  const double blocks = static_cast<double>(a.blocks);
-  double requested_in = 0;
-  for (const auto& ins : a.global)
-    if (ins.kind == AccessKind::load) requested_in += touched_bytes(ins, warps);
-  requested_in *= blocks;
-  const double requested_out = std::max(footprint, touched_bytes(a.global.back(), warps) * blocks);
-  const double tile_plane_bytes = static_cast<double>(g.tx * g.ty) * 4 * 2; // in + out per plane
-  const double overlap_bytes = g.grid_z > 1 ? static_cast<double>((g.grid_z - 1) * 2 * R * plane) * 4 : 0.0;
-  const double xy_requested = std::max(footprint, requested_in - overlap_bytes);
-  const double slice = static_cast<double>(g.grid_x * g.grid_y);
-  const std::int64_t chunk = g.chunk;
-  // The reuse windows depend on how many blocks run at once, which the
-  // registers decide: the model supplies it (AccessPattern::arrays_by_residency).
-  a.arrays_by_residency = [=](double resident_blocks) {
-    std::vector<model::ArrayTraffic> arrays;
-    arrays.push_back({"input", footprint, xy_requested, resident_blocks * tile_plane_bytes * static_cast<double>(R + PF + 1),
-                      false});
-    if (overlap_bytes > 0)
-      arrays.push_back({"input (z-chunk overlap)", 0, overlap_bytes,
-                        resident_blocks * tile_plane_bytes *
-                            (static_cast<double>(2 * R + PF + 1) +
-                             static_cast<double>(chunk) * std::abs(slice / resident_blocks - 1.0)),
-                        false});
-    arrays.push_back({"output", footprint, requested_out, 0, true});
-    return arrays;
-  };
+  add_fdtd_traffic(a, g, warps, R + PF + 1);
 
   // Loads in flight per thread: the column and the thread's share of the
   // halo, for each plane of look-ahead.

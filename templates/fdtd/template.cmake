@@ -3,5 +3,6 @@ set(template_sources
   fdtd.cpp
   fdtd_reference.cpp
   fdtd_access.cpp
+  fdtd_ring_access.cpp
   fdtd_note.cpp
 )

@@ -36,7 +36,8 @@ search::Config default_configuration(const Problem&, const Target& target) {
   // One float4 per thread and access, 256 threads: fast on every GPU since
   // Kepler, and valid for any number of taps (align = 1 makes the halo a
   // multiple of 4).
-  search::Config c{{"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1}};
+  search::Config c{{"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1},
+                   {"staging", static_cast<std::int64_t>(FilterStaging::smem)}};
   if (target.has_bank_mode_choice()) c.set("bank_mode", 4);
   return c;
 }
@@ -48,14 +49,24 @@ KernelDescription describe() {
   return KernelBuilder("filter")
       .summary("1D FIR filter (coefficients in constant memory, input tile plus halo staged in shared memory)")
       .source("filter.cu", embedded::filter_cu)
+      // direct and shfl: filter_direct (no shared memory); `items` are its CHUNKS groups of 4 outputs.
+      .kernel_if("staging != \"smem\"", "filter_direct<{block_size}, {items / 4}, {staging == \"shfl\"}>")
       .kernel("filter_kernel<{block_size}, {packing}, {items}, {vec}, {align}>")
       .define("MEMTUNE_TAPS", "{taps}")
       .size("n", std::int64_t{1} << 24, "signal length (elements)", 1, kMaxN)
       .problem({"taps", 21, 1, kMaxTaps, "filter taps", false})
+      .parameter(Axis::categorical("staging", filter_staging_labels(),
+                                   "smem: the block's inputs plus halo staged in shared memory (the article's "
+                                   "kernel); direct: no shared memory, each thread reads its window of float4s "
+                                   "through the read-only path (L1 serves the neighbours' overlap); shfl: each "
+                                   "thread reads its own float4, the window comes from neighbouring lanes by warp "
+                                   "shuffles"))
       .parameter(Axis::ordinal("block_size", {32, 64, 128, 256, 512, 1024}, "threads per block"))
       .parameter(Axis::ordinal("packing", {1, 2, 4},
                                "segments packed per shared element: 1 float, 2 = float2 (outputs n/2 apart), 4 = float4"))
-      .parameter(Axis::ordinal("items", {1, 2, 4, 8}, "consecutive outputs per thread and segment"))
+      .parameter(Axis::ordinal("items", {1, 2, 4, 8},
+                               "smem: consecutive outputs per thread and segment; direct/shfl: outputs per "
+                               "thread, in groups of 4 consecutive ones block_size*4 apart"))
       .parameter(Axis::ordinal("vec", {1, 2, 4}, "floats per global load/store instruction"))
       .parameter(Axis::ordinal("align", {0, 1}, "1 = halo rounded up to 4 elements: 16-byte aligned staged tile"))
       .parameter_if(Axis::ordinal("bank_mode", {4, 8}, "shared-memory bank width in bytes (cuFuncSetSharedMemConfig)"),
@@ -66,17 +77,25 @@ KernelDescription describe() {
       // outputs per block and segment, the staged elements, the segment length.
       .derived("radius", "taps / 2")
       .derived("halo", "align ? round_up(radius, 4) : radius")
+      .derived("direct", "staging != \"smem\"")
       .derived("tile", "block_size * items")
       .derived("ext", "tile + 2 * halo")
       .derived("seg", "packing == 1 ? n : round_up(ceil_div(n, packing), 4)")
+      // filter_direct: run 2 of bench/experiments/wave2 found its best at
+      // 128-512 threads with 1 or 2 groups of 4 outputs.
+      .constraint("!direct || packing == 1 && vec == 4 && align == 1 && items >= 4 && block_size >= 64 && "
+                  "block_size <= 512",
+                  "direct/shfl: float4 accesses of one segment (packing=1 vec=4 align=1), 4 or 8 outputs per "
+                  "thread, 64 to 512 threads")
+      .constraint("!direct || taps <= 129", "direct/shfl: a warp's shuffled halo is at most 32 float4s (taps <= 129)")
       .constraint("halo % vec == 0", "a vector access must not straddle the halo's start")
       .constraint("items % vec == 0", "a thread stores its items in whole vectors")
       .constraint("block_size <= max_threads_per_block", "threads per block above the device limit")
       .constraint("ext * packing * 4 <= max_shared_memory_per_block_optin",
                   "staged tile exceeds shared memory per block")
       .block("block_size")
-      .grid("ceil_div(seg, tile)")
-      .shared_memory("ext * packing * 4")
+      .grid("ceil_div(seg, tile)") // direct: seg = n, tile = outputs per block
+      .shared_memory("direct ? 0 : ext * packing * 4")
       .buffer("in", ElementType::f32, "n", BufferRole::in)
       .buffer("out", ElementType::f32, "n", BufferRole::out)
       .scalar("n", ElementType::i32, "n")
@@ -94,6 +113,11 @@ std::int64_t filter_segment_length(std::int64_t n, std::int64_t packing) {
   if (packing == 1) return n;
   const std::int64_t per = (n + packing - 1) / packing;
   return (per + 3) / 4 * 4;
+}
+
+const std::vector<std::string>& filter_staging_labels() {
+  static const std::vector<std::string> labels{"smem", "direct", "shfl"};
+  return labels;
 }
 
 const KernelDescription& filter_description() {

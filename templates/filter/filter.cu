@@ -62,6 +62,19 @@ template <int VEC> __device__ __forceinline__ void store_vec(float* p, const flo
   *reinterpret_cast<typename Vec<VEC>::type*>(p) = x;
 }
 
+// The helper below exists for CUDA compilers only (nvcc, NVRTC): it uses
+// CUDA's shared-memory declaration. The CPU emulation test
+// (tests/templates/cuda_emulation.hpp) compiles this file as plain C++ and
+// supplies its own.
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+// The block's dynamic shared memory.
+template <class T> __device__ __forceinline__ T* dynamic_shared() {
+  extern __shared__ float4 memtune_smem[];
+  return reinterpret_cast<T*>(memtune_smem);
+}
+
+#endif
+
 template <int BLOCK, int PACK, int ITEMS, int VEC, int ALIGN>
 __global__ void __launch_bounds__(BLOCK)
     filter_kernel(const float* __restrict__ in, float* __restrict__ out, int n, int seg) {
@@ -71,8 +84,7 @@ __global__ void __launch_bounds__(BLOCK)
   static_assert(HALO % VEC == 0 && ITEMS % VEC == 0, "vector width must divide the halo and the items");
 
   using Elem = typename Packed<PACK>::type;
-  extern __shared__ float4 memtune_smem[]; // float4: 16-byte aligned for every element type
-  Elem* tile = reinterpret_cast<Elem*>(memtune_smem);
+  Elem* tile = reinterpret_cast<Elem*>(dynamic_shared<float4>()); // float4: 16-byte aligned for every element type
 
   const int tile_base = blockIdx.x * TILE; // segment-local index of the block's first output
   const int g0 = tile_base - HALO;         // segment-local index of tile[0]
@@ -167,6 +179,169 @@ __global__ void __launch_bounds__(BLOCK)
         for (int e = 0; e < VEC; ++e)
           if (j + e < seg && gi + e < n) out[gi + e] = vals[e];
       }
+    }
+  }
+}
+
+
+// ---- kernels without the shared-memory tile -------------------------------
+//
+// The article's kernel stages a block's inputs in shared memory and waits at a
+// barrier before any thread computes, so a thread has one load in flight and
+// then none. On a GPU whose memory needs tens of KiB in flight per SM (an
+// H200: 4.8 TB/s x ~0.7 us over 132 SMs is ~25 KiB), that phase structure is
+// what leaves the bandwidth unused. filter_direct keeps more bytes in flight:
+// several independent float4 loads per thread and no barrier. (The kernels
+// branch also has filter_bulk, the copy engine filling a ring of shared-memory
+// stages, and filter_stream, persistent blocks; both were slower than
+// filter_direct on the H100 and the H200.)
+//
+// It computes four consecutive outputs per thread and chunk from a window of
+// floats w[i] = in[o - RADIUS + i], i < 4 + 2 RADIUS (zero outside [0, n)),
+// summed in the same order as filter_kernel (taps in ascending order).
+
+constexpr int kWindowHalo = (RADIUS + 3) / 4 * 4; // the window's halo in whole float4s: RADIUS rounded up to 4
+
+// acc[q] = sum_k c[k] * w[OFF + q + k]; OFF is where in[o - RADIUS] lies in w.
+template <int OFF, int N>
+__device__ __forceinline__ void fir4_at(const float (&w)[N], float (&acc)[4]) {
+  static_assert(OFF >= 0 && OFF + 3 + TAPS <= N, "window too short");
+#pragma unroll
+  for (int q = 0; q < 4; ++q) acc[q] = 0.0f;
+#pragma unroll
+  for (int k = 0; k < TAPS; ++k) {
+    const float c = memtune_filter_taps[k];
+#pragma unroll
+    for (int q = 0; q < 4; ++q) acc[q] = fmaf(c, w[OFF + q + k], acc[q]);
+  }
+}
+
+// in[i .. i+4) through the read-only path, zero outside [0, n). i is a
+// multiple of 4 and `in` 16-byte aligned, so the inside case is one float4.
+__device__ __forceinline__ float4 ldg4_zero_padded(const float* __restrict__ in, long long i, int n) {
+  if (i >= 0 && i + 4 <= n) return __ldg(reinterpret_cast<const float4*>(in + i));
+  float4 v;
+  v.x = (i + 0 >= 0 && i + 0 < n) ? __ldg(in + i + 0) : 0.0f;
+  v.y = (i + 1 >= 0 && i + 1 < n) ? __ldg(in + i + 1) : 0.0f;
+  v.z = (i + 2 >= 0 && i + 2 < n) ? __ldg(in + i + 2) : 0.0f;
+  v.w = (i + 3 >= 0 && i + 3 < n) ? __ldg(in + i + 3) : 0.0f;
+  return v;
+}
+
+__device__ __forceinline__ float f4_get(const float4& v, int c) { return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w; }
+
+// out[o .. o+4) = acc, the part inside [0, n).
+__device__ __forceinline__ void store4_clipped(float* __restrict__ out, long long o, int n, const float (&acc)[4]) {
+  if (o + 4 <= n) {
+    *reinterpret_cast<float4*>(out + o) = make_float4(acc[0], acc[1], acc[2], acc[3]);
+  } else {
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      if (o + q < n) out[o + q] = acc[q];
+  }
+}
+
+// The shuffled window (filter_direct with SHFL): lane l of a
+// warp holds float4 l of the warp's 32 (its own inputs). For the halo, lanes
+// 0..NH-1 hold float4s 32..32+NH-1 (right of the warp) and lanes 32-NH..31
+// hold float4s -NH..-1 (left): for a shuffle over distance d, the source lane
+// (l + d) mod 32 of a requester whose float4 l + d lies outside the warp is
+// exactly the lane holding it, so every source lane sends one value (its
+// centre or its halo float4) and each window float costs one shuffle.
+constexpr int kShflHalo = kWindowHalo / 4; // halo float4s each side of a warp
+
+// The loads of one group of 4 outputs at o (o - 4*lane is the warp's first):
+// the centre float4 and, for the halo lanes, their halo float4.
+__device__ __forceinline__ void shfl_window_load(const float* __restrict__ in, long long o, int n, int lane,
+                                                 float4& centre, float4& halo) {
+  const bool right = lane < kShflHalo, left = lane >= 32 - kShflHalo;
+  centre = ldg4_zero_padded(in, o, n);
+  halo = (right || left) ? ldg4_zero_padded(in, o - 4 * lane + 4 * (right ? 32 + lane : lane - 32), n)
+                         : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+}
+
+// The window of 4 + 2 RADIUS floats from the warp's loads (every lane calls it), then the FIR.
+__device__ __forceinline__ void shfl_window_fir(const float4& centre, const float4& halo, int lane, float (&acc)[4]) {
+  constexpr int WN = 4 + 2 * RADIUS;
+  float w[WN];
+#pragma unroll
+  for (int i = 0; i < WN; ++i) {
+    const int p = i - RADIUS;                         // input position relative to o
+    const int d = (p + 4 * kShflHalo) / 4 - kShflHalo; // float4 distance (floor division)
+    const int comp = p - 4 * d;
+    if (d == 0) {
+      w[i] = f4_get(centre, comp);
+    } else {
+      const bool send_halo = d > 0 ? lane < d : lane >= 32 + d;
+      const float mine = send_halo ? f4_get(halo, comp) : f4_get(centre, comp);
+      w[i] = __shfl_sync(0xffffffffu, mine, (lane + d) & 31);
+    }
+  }
+  fir4_at<0>(w, acc);
+}
+
+// filter_direct<BLOCK, CHUNKS, SHFL>: no shared memory, no barrier.
+//   BLOCK   threads per block (a multiple of 32)
+//   CHUNKS  independent groups of 4 outputs per thread, BLOCK*4 outputs apart
+//           (every load instruction of a warp reads 512 contiguous bytes);
+//           all chunks' loads are issued before the first FMA
+//   SHFL    0: the thread reads its whole window, 1 + 2*kWindowHalo/4 float4s,
+//           through the read-only path; its neighbours read the same lines,
+//           which L1 serves after the first miss
+//           1: the thread reads one float4 (its own four inputs); the window
+//           comes from the neighbouring lanes by warp shuffles, and the warp's
+//           2*kWindowHalo/4 halo float4s are read by the lanes that pass them
+//           on (one more load instruction, most lanes idle). Needs taps <= 129.
+// Grid: ceil(n / (BLOCK * 4 * CHUNKS)) blocks. `seg` is unused: the
+// arguments are filter_kernel's, so that one kernel description launches both.
+template <int BLOCK, int CHUNKS, int SHFL>
+__global__ void __launch_bounds__(BLOCK)
+    filter_direct(const float* __restrict__ in, float* __restrict__ out, int n, int /*seg*/) {
+  static_assert(BLOCK % 32 == 0, "whole warps");
+  constexpr int NH = kWindowHalo / 4;    // halo float4s each side
+  constexpr int NW = 1 + 2 * NH;         // float4s of a thread's window
+  static_assert(!SHFL || 2 * NH <= 32, "the shuffled window needs taps <= 129 (the warp's halo lanes)");
+  const int lane = threadIdx.x & 31;
+  const long long block_base = static_cast<long long>(blockIdx.x) * (BLOCK * 4 * CHUNKS);
+
+  if constexpr (!SHFL) {
+    float4 v[CHUNKS][NW];
+#pragma unroll
+    for (int c = 0; c < CHUNKS; ++c) {
+      const long long o = block_base + (c * BLOCK + threadIdx.x) * 4;
+      if (o - kWindowHalo >= 0 && o + 4 + kWindowHalo <= n) {
+        const float4* p = reinterpret_cast<const float4*>(in + o - kWindowHalo);
+#pragma unroll
+        for (int i = 0; i < NW; ++i) v[c][i] = __ldg(p + i);
+      } else {
+#pragma unroll
+        for (int i = 0; i < NW; ++i) v[c][i] = ldg4_zero_padded(in, o - kWindowHalo + 4 * i, n);
+      }
+    }
+#pragma unroll
+    for (int c = 0; c < CHUNKS; ++c) {
+      float w[4 * NW];
+#pragma unroll
+      for (int i = 0; i < NW; ++i) {
+        w[4 * i + 0] = v[c][i].x;
+        w[4 * i + 1] = v[c][i].y;
+        w[4 * i + 2] = v[c][i].z;
+        w[4 * i + 3] = v[c][i].w;
+      }
+      float acc[4];
+      fir4_at<kWindowHalo - RADIUS>(w, acc);
+      store4_clipped(out, block_base + (c * BLOCK + threadIdx.x) * 4, n, acc);
+    }
+  } else {
+    float4 centre[CHUNKS], halo[CHUNKS];
+#pragma unroll
+    for (int c = 0; c < CHUNKS; ++c)
+      shfl_window_load(in, block_base + (c * BLOCK + threadIdx.x) * 4, n, lane, centre[c], halo[c]);
+#pragma unroll
+    for (int c = 0; c < CHUNKS; ++c) {
+      float acc[4];
+      shfl_window_fir(centre[c], halo[c], lane, acc);
+      store4_clipped(out, block_base + (c * BLOCK + threadIdx.x) * 4, n, acc);
     }
   }
 }

@@ -37,6 +37,8 @@ FilterWindowReads window_reads(const FilterGeometry& g) {
 
 AccessPattern filter_access_pattern(const search::Config& c, const Problem& problem, const Target&) {
   const FilterGeometry g(c, problem);
+  if (c.has("staging") && c.at("staging") != static_cast<std::int64_t>(FilterStaging::smem))
+    return filter_direct_access_pattern(g, c.at("staging") == static_cast<std::int64_t>(FilterStaging::shfl));
   AccessPattern a;
   a.block_threads = static_cast<int>(g.block);
   a.blocks = g.blocks;

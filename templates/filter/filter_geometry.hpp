@@ -47,6 +47,9 @@ struct FilterWindowReads {
 };
 [[nodiscard]] FilterWindowReads window_reads(const FilterGeometry& g);
 
+// filter_direct's accesses (staging direct or shfl, `shuffled` for shfl): filter_direct_access.cpp.
+[[nodiscard]] AccessPattern filter_direct_access_pattern(const FilterGeometry& g, bool shuffled);
+
 // The configuration's memory accesses for the analytical model (no GPU): filter_access.cpp.
 [[nodiscard]] AccessPattern filter_access_pattern(const search::Config& config, const Problem& problem,
                                                   const Target& target);

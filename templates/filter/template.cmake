@@ -3,4 +3,5 @@ set(template_sources
   filter.cpp
   filter_reference.cpp
   filter_access.cpp
+  filter_direct_access.cpp
 )

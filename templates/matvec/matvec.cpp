@@ -52,7 +52,8 @@ search::Config default_configuration(const Problem& problem, const Target& targe
                      {"prefetch", 0},
                      {"x_stage", static_cast<std::int64_t>(MatvecXStage::ldg)},
                      {"pad", 0},
-                     {"splits", *it}};
+                     {"splits", *it},
+                     {"hint", 0}};
     const MatvecGeometry g(c, problem);
     if (s.is_valid(c) && (*it == 1 || g.row_tiles * *it <= 4 * sms)) return c;
   }
@@ -72,6 +73,7 @@ KernelDescription describe() {
       // Two kernels with different template parameters: the tiled kernel is the blog's.
       .kernel_if("kernel == \"stream\"", "matvec_stream<{layout == \"row\"}, {block_size}, {threads_per_row}, {vec}, {unroll}, "
                                          "{x_stage == \"smem\"}, {prefetch}>")
+      .kernel_if("kernel == \"col\"", "matvec_col<{block_size}, {threads_per_row}, {vec}, {unroll}, {hint}>")
       .kernel("matvec_tiled<{layout == \"row\"}, {block_size}, {pad}>")
       .size("rows", 8192, "rows of A (length of y)", 1, kMaxDim)
       .size("cols", 8192, "columns of A (length of x)", 1, kMaxDim)
@@ -79,7 +81,9 @@ KernelDescription describe() {
       .parameter(Axis::categorical("kernel", matvec_kernel_labels(),
                                    "stream: A streamed through registers (vector loads, unroll loads in flight, no A "
                                    "tile); tiled: the blog's kernel, an A tile of block_size x (block_size + pad) "
-                                   "floats and an x slice in shared memory, one thread per row"))
+                                   "floats and an x slice in shared memory, one thread per row; col (column-major "
+                                   "only): stream's data flow with 4 consecutive columns per thread and group (x "
+                                   "as one float4), balanced splits and an unrolled finish"))
       .parameter(Axis::ordinal("block_size", {32, 64, 128, 256},
                                "threads per block (tiled: also the tile width, 32 or 64; stream: 128 or 256)"))
       // Column-major A has no use for a warp or more per row (a warp lies along the rows of one column).
@@ -100,6 +104,9 @@ KernelDescription describe() {
                                    "memory)"))
       .parameter(Axis::ordinal("pad", {0, 1}, "tiled: extra floats per row of the shared A tile (1 = the blog's "
                                               "BLOCK+1)"))
+      .parameter(Axis::ordinal("hint", {0, 1, 2},
+                               "col: how A is loaded: 0 plain, 1 ld.global.nc.L1::no_allocate.L2::256B (sm_80+; "
+                               "a plain load before), 2 ld.global.cs (evict-first); stream and tiled: 0"))
       .parameter(Axis::ordinal("splits", matvec_split_values(),
                                "blocks sharing a row tile's reduction over columns (partial sums, last block adds "
                                "them)"))
@@ -107,7 +114,7 @@ KernelDescription describe() {
       // chunk per split, the widest aligned vector, the most splits.
       .derived("stream_rows", "layout == \"col\" ? block_size * vec / threads_per_row : block_size / threads_per_row")
       // At least 1 for configurations other constraints reject (block 32 over 128 threads per row).
-      .derived("tile_rows", "max(1, kernel == \"stream\" ? stream_rows : block_size)")
+      .derived("tile_rows", "max(1, kernel == \"tiled\" ? block_size : stream_rows)")
       .derived("row_tiles", "ceil_div(rows, tile_rows)")
       .derived("chunk", "round_up(ceil_div(cols, splits), 4)")
       .derived("along", "layout == \"col\" ? rows : cols")
@@ -117,16 +124,23 @@ KernelDescription describe() {
       .derived("wave_threads", "(max_threads_per_sm > 0 ? max_threads_per_sm : 2048) * (sm_count > 0 ? sm_count : "
                                "128)")
       .constraint("block_size <= max_threads_per_block", "threads per block above the device limit")
-      .constraint("kernel != \"stream\" || block_size >= 128",
-                  "stream blocks have 128 or 256 threads (32 and 64 are the tiled kernel's tile widths)")
+      .constraint("kernel == \"tiled\" || block_size >= 128",
+                  "stream and col blocks have 128 or 256 threads (32 and 64 are the tiled kernel's tile widths)")
+      // matvec_col: run 2 of bench/experiments/wave2 found its best with 4
+      // threads per row, float4 columns and 1 to 4 groups in flight.
+      .constraint("kernel != \"col\" || layout == \"col\"", "the col kernel reads column-major A only")
+      .constraint("kernel != \"col\" || threads_per_row == 4 && unroll <= 4 && prefetch == 0 && x_stage == \"ldg\"",
+                  "the col kernel's space: threads_per_row=4, unroll 1, 2 or 4 groups of 4 columns, no prefetch "
+                  "(its batches are 4*unroll loads), x through the read-only cache")
+      .constraint("kernel == \"col\" || hint == 0", "hint is the col kernel's load qualifier")
       .constraint("kernel != \"tiled\" || block_size <= 64",
                   "the tiled kernel's tile is block_size x (block_size + pad) floats: 32 or 64 wide")
       .constraint("kernel != \"tiled\" || threads_per_row == 1 && vec == 1 && unroll == 1 && prefetch == 0 && "
                   "x_stage == \"smem\"",
                   "the tiled kernel is the blog's: one thread per row, 4-byte loads, x in shared memory "
                   "(threads_per_row=1 vec=1 unroll=1 prefetch=0 x_stage=smem)")
-      .constraint("kernel != \"stream\" || pad == 0", "pad is the tiled kernel's shared tile padding")
-      .constraint("layout != \"col\" || kernel != \"stream\" || 32 * threads_per_row <= block_size",
+      .constraint("kernel == \"tiled\" || pad == 0", "pad is the tiled kernel's shared tile padding")
+      .constraint("layout != \"col\" || kernel == \"tiled\" || 32 * threads_per_row <= block_size",
                   "column-major: a warp must lie along the rows of one column (block_size / threads_per_row >= 32) "
                   "so that its loads are contiguous")
       .constraint("layout != \"col\" || kernel != \"stream\" || x_stage != \"smem\"",
@@ -183,7 +197,7 @@ const std::vector<std::string>& matvec_layout_labels() {
   return labels;
 }
 const std::vector<std::string>& matvec_kernel_labels() {
-  static const std::vector<std::string> labels{"stream", "tiled"};
+  static const std::vector<std::string> labels{"stream", "tiled", "col"};
   return labels;
 }
 const std::vector<std::string>& matvec_x_stage_labels() {
@@ -207,6 +221,7 @@ std::int64_t matvec_chunk(std::int64_t cols, std::int64_t splits) {
 std::int64_t matvec_tile_rows(MatvecKernel kernel, MatvecLayout layout, std::int64_t block, std::int64_t tpr,
                               std::int64_t vec) {
   if (kernel == MatvecKernel::tiled) return block;
+  // stream and col: block / tpr threads along the rows, vec rows each (col-major)
   return layout == MatvecLayout::col ? block * vec / tpr : block / tpr;
 }
 

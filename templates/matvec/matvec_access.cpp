@@ -73,11 +73,17 @@ AccessPattern matvec_access_pattern(const search::Config& c, const Problem& prob
   // make the first twice as slow).
   const std::int64_t batch = g.prefetch ? U : std::max<std::int64_t>(U, 2);
 
-  if (g.kernel == MatvecKernel::stream && g.col_major()) {
+  if (g.kernel != MatvecKernel::tiled && g.col_major()) {
+    // stream: thread ty takes columns ty, ty + T, ...; col: groups of 4
+    // consecutive columns, 4*ty, 4*ty + 4T, ... (x as one float4 per group).
+    const bool groups = g.kernel == MatvecKernel::col;
     const std::int64_t TX = B / T;
-    const std::int64_t iters = ceil_div(c1, T);
+    const std::int64_t iters = groups ? 4 * ceil_div(c1, 4 * T) : ceil_div(c1, T);
     auto row0 = [=](int w, int l) { return row_begin + (tid_of(w, l) % TX) * V; };
-    auto col = [=](int w, int l, std::int64_t it) { return tid_of(w, l) / TX + it * T; };
+    auto col = [=](int w, int l, std::int64_t it) {
+      const std::int64_t ty = tid_of(w, l) / TX;
+      return groups ? (it / 4) * 4 * T + 4 * ty + it % 4 : ty + it * T;
+    };
     load_a = {"load A column segment", static_cast<int>(V * 4), AccessKind::load, iters,
               [=](int w, int l, std::int64_t it) -> Address {
                 const std::int64_t j = col(w, l, it);
@@ -85,11 +91,18 @@ AccessPattern matvec_access_pattern(const search::Config& c, const Problem& prob
                 const std::int64_t r = row0(w, l) < M ? row0(w, l) : 0;
                 return bytes(r + j * M);
               }};
-    load_x = {"load x (__ldg, one element per warp)", 4, AccessKind::load, iters,
-              [=](int w, int l, std::int64_t it) -> Address {
-                const std::int64_t j = col(w, l, it);
-                return j < c1 ? Address(bytes(j)) : std::nullopt;
-              }};
+    if (groups)
+      load_x = {"load x (__ldg float4, one group per warp)", 16, AccessKind::load, iters / 4,
+                [=](int w, int l, std::int64_t it) -> Address {
+                  const std::int64_t j = col(w, l, 4 * it);
+                  return j < c1 ? Address(bytes(j)) : std::nullopt;
+                }};
+    else
+      load_x = {"load x (__ldg, one element per warp)", 4, AccessKind::load, iters,
+                [=](int w, int l, std::int64_t it) -> Address {
+                  const std::int64_t j = col(w, l, it);
+                  return j < c1 ? Address(bytes(j)) : std::nullopt;
+                }};
     if (T == 1) {
       stores.push_back({out_name, static_cast<int>(V * 4), AccessKind::store, 1,
                         [=](int w, int l, std::int64_t) -> Address {
@@ -112,8 +125,11 @@ AccessPattern matvec_access_pattern(const search::Config& c, const Problem& prob
                           return (r < R && row_begin + r < M) ? Address(bytes(row_begin + r)) : std::nullopt;
                         }});
     }
-    per_thread += static_cast<double>(iters) * static_cast<double>(4 + V) + static_cast<double>(ceil_div(iters, U)) * 3 +
-                  static_cast<double>(T * ceil_div(R, B));
+    // col: a batch is unroll groups of 4 loads, all issued before the FMAs.
+    const std::int64_t batch = groups ? 4 * U : U;
+    if (groups) loads_in_flight = static_cast<double>(batch);
+    per_thread += static_cast<double>(iters) * static_cast<double>((groups ? 2 : 4) + V) +
+                  static_cast<double>(ceil_div(iters, batch)) * 3 + static_cast<double>(T * ceil_div(R, B));
     round_trips += static_cast<double>(ceil_div(iters, batch));
     a.bytes_per_load = static_cast<double>(V * 4);
     fmas = static_cast<double>(iters * V);

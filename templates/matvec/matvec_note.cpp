@@ -57,8 +57,10 @@ std::string matvec_explain(const TuningResult& result) {
   std::map<std::string, double> best;
   for (const auto& e : result.evaluations) {
     if (!e.ok() || !e.timing) continue;
-    const bool tiled = static_cast<MatvecKernel>(e.config.at("kernel")) == MatvecKernel::tiled;
-    const std::string label = tiled ? "tiled pad=" + std::to_string(e.config.at("pad")) : "stream";
+    const auto kernel = static_cast<MatvecKernel>(e.config.at("kernel"));
+    const std::string label = kernel == MatvecKernel::tiled ? "tiled pad=" + std::to_string(e.config.at("pad"))
+                              : kernel == MatvecKernel::col ? "col"
+                                                            : "stream";
     auto it = best.find(label);
     if (it == best.end() || e.timing->median_s < it->second) best[label] = e.timing->median_s;
   }

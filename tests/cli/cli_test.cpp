@@ -157,11 +157,11 @@ TEST_CASE("--only fixes axes: one configuration evaluated; unknown axes and valu
                            "block_size=256,packing=2,items=4,vec=2,align=1,bank_mode=8"});
   CHECK(one.code == kExitOk);
   CHECK(one.out.find("1 configurations compiled and predicted") != std::string::npos);
-  CHECK(one.out.find("best: block_size=256 packing=2 items=4 vec=2 align=1 bank_mode=8") != std::string::npos);
+  CHECK(one.out.find("best: staging=smem block_size=256 packing=2 items=4 vec=2 align=1 bank_mode=8") != std::string::npos);
 
   const Run axis = run_cli({"filter", "--n", "1M", "--target", "k20", "--only", "blocks=256"});
   CHECK(axis.code == kExitUsage);
-  CHECK(axis.err.find("no axis 'blocks' (axes: block_size") != std::string::npos);
+  CHECK(axis.err.find("no axis 'blocks' (axes: staging, block_size") != std::string::npos);
   const Run value = run_cli({"filter", "--n", "1M", "--target", "k20", "--only", "block_size=100"});
   CHECK(value.code == kExitUsage);
   CHECK(value.err.find("not a value of block_size (values: 32, 64") != std::string::npos);

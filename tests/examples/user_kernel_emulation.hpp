@@ -1,8 +1,7 @@
 #pragma once
 // Running the example user kernels (examples/kernels/*/*.cu) on the CPU, as
 // tests/templates does for the templates (cuda_emulation.hpp), plus what those
-// kernels use beyond it: gridDim and blockDim, atomicAdd on unsigned, uint4,
-// __fmaf_rn. And the bridge from a description to a kernel instantiation:
+// kernels use beyond it: uint4, __fmaf_rn. And the bridge from a description to a kernel instantiation:
 // each configuration of the description's space is launched with the
 // description's own grid and block, so the launch expressions are checked too.
 #include <memtune/description/description_json.hpp>
@@ -19,8 +18,6 @@
 #include <vector>
 
 namespace cuda_emulation {
-inline Index gridDim;
-inline Index blockDim;
 // run_grid with gridDim and blockDim set for the kernel.
 template <class Launch> void run(const memtune::LaunchSpec& l, Launch launch) {
   gridDim = {l.grid.x, l.grid.y, l.grid.z};
@@ -28,12 +25,7 @@ template <class Launch> void run(const memtune::LaunchSpec& l, Launch launch) {
   run_grid(blockDim, gridDim, launch);
 }
 } // namespace cuda_emulation
-using cuda_emulation::blockDim;
-using cuda_emulation::gridDim;
 
-inline unsigned atomicAdd(unsigned* address, unsigned value) {
-  return std::atomic_ref<unsigned>(*address).fetch_add(value);
-}
 struct alignas(16) uint4 {
   unsigned x, y, z, w;
 };

@@ -18,7 +18,6 @@
 #include <new>
 #include <vector>
 
-template <class T> T __ldg(const T* p) { return *p; }
 // 256 KiB: the largest aos_smem tile the emulated configurations use.
 alignas(256) float4 memtune_smem4[65536 / 4 * 4];
 

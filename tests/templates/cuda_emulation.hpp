@@ -7,8 +7,18 @@
 //
 // The including test defines the qualifier macros (__global__, __shared__, ...)
 // for its source, then includes the .cu file.
+#include <atomic>
 #include <barrier>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <new>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace cuda_emulation {
@@ -17,6 +27,8 @@ struct Index {
 };
 inline thread_local Index threadIdx;
 inline thread_local Index blockIdx;
+inline thread_local unsigned thread_rank = 0; // threadIdx.x + threadIdx.y * blockDim.x
+inline Index gridDim, blockDim; // of the grid run_grid runs
 inline std::barrier<>* block_barrier = nullptr;
 inline void syncthreads() { block_barrier->arrive_and_wait(); }
 
@@ -24,6 +36,8 @@ inline void syncthreads() { block_barrier->arrive_and_wait(); }
 // threads; launch calls the kernel with its arguments.
 template <class Launch> void run_grid(Index block, Index grid, Launch launch) {
   const unsigned count = block.x * block.y;
+  gridDim = grid;
+  blockDim = block;
   std::barrier<> barrier(count);
   block_barrier = &barrier;
   std::vector<std::thread> threads;
@@ -31,6 +45,7 @@ template <class Launch> void run_grid(Index block, Index grid, Launch launch) {
     threads.emplace_back([&, t] {
       threadIdx.x = t % block.x;
       threadIdx.y = t / block.x;
+      thread_rank = t;
       for (unsigned bz = 0; bz < grid.z; ++bz)
         for (unsigned by = 0; by < grid.y; ++by)
           for (unsigned bx = 0; bx < grid.x; ++bx) {
@@ -42,6 +57,49 @@ template <class Launch> void run_grid(Index block, Index grid, Launch launch) {
   }
   for (auto& th : threads) th.join();
 }
+
+// 256-byte aligned floats, like cuMemAlloc's.
+struct Buffer {
+  float* data;
+  explicit Buffer(std::size_t n)
+      : data(static_cast<float*>(::operator new(n * sizeof(float) + 256, std::align_val_t(256)))) {}
+  ~Buffer() { ::operator delete(data, std::align_val_t(256)); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+};
+
+// A kernel's output of n floats, poisoned with NaN, followed by a guard of
+// sentinels the kernel must leave alone.
+class GuardedOutput {
+ public:
+  explicit GuardedOutput(std::size_t n) : n_(n), buffer_(n + kGuard) {
+    for (std::size_t i = 0; i < n + kGuard; ++i) buffer_.data[i] = i < n ? std::nanf("") : kSentinel;
+  }
+  [[nodiscard]] float* data() { return buffer_.data; }
+  [[nodiscard]] bool guard_intact() const {
+    for (std::size_t i = n_; i < n_ + kGuard; ++i)
+      if (buffer_.data[i] != kSentinel) return false;
+    return true;
+  }
+  // Outputs farther than `tolerance` from the reference (NaN always is): how
+  // many, and the first one's index (-1 when none).
+  [[nodiscard]] std::pair<std::int64_t, std::int64_t> mismatches(const std::vector<double>& reference,
+                                                                 double tolerance) const {
+    std::int64_t bad = 0, first = -1;
+    for (std::size_t i = 0; i < n_; ++i)
+      if (!(std::fabs(buffer_.data[i] - reference[i]) <= tolerance)) {
+        if (first < 0) first = static_cast<std::int64_t>(i);
+        ++bad;
+      }
+    return {bad, first};
+  }
+
+ private:
+  static constexpr std::size_t kGuard = 64;
+  static constexpr float kSentinel = 12345.0F;
+  std::size_t n_;
+  Buffer buffer_;
+};
 } // namespace cuda_emulation
 
 struct float2 {
@@ -50,5 +108,177 @@ struct float2 {
 struct alignas(16) float4 {
   float x, y, z, w;
 };
+using cuda_emulation::blockDim;
 using cuda_emulation::blockIdx;
+using cuda_emulation::gridDim;
 using cuda_emulation::threadIdx;
+
+// ---- dynamic shared memory and asynchronous copies (cp.async) ------------------------------
+// The templates' CUDA-only helpers (dynamic_shared, cp_async,
+// the shared-space address forms shared_address, load_shared,
+// store_shared_zero16, cp_async16_or_zero_at and cp_async4_at,
+// cp_async_commit, cp_async_wait) as plain C++. A copy lands either when it is issued (eager:
+// a copy into a stage other threads still read shows up as a wrong output) or
+// as late as the kernel's waits allow (lazy: reading a stage before waiting
+// for it shows up as a wrong output). Tests run both.
+namespace cuda_emulation {
+inline constexpr std::size_t kDynamicSharedBytes = 227 * 1024; // the sm_90 opt-in limit per block
+alignas(128) inline unsigned char dynamic_shared_memory[kDynamicSharedBytes];
+
+enum class Landing { eager, lazy };
+inline Landing landing = Landing::eager;
+
+struct AsyncCopy {
+  void* dst;
+  const void* src;
+  unsigned bytes, src_bytes;
+  void land() const {
+    std::memcpy(dst, src, src_bytes);
+    std::memset(static_cast<unsigned char*>(dst) + src_bytes, 0, bytes - src_bytes);
+  }
+};
+inline thread_local std::vector<AsyncCopy> open_group;
+inline thread_local std::deque<std::vector<AsyncCopy>> committed_groups;
+// Call from every thread when its block ends: copies never waited for are dropped.
+inline void end_block() {
+  open_group.clear();
+  committed_groups.clear();
+}
+} // namespace cuda_emulation
+
+template <class T> T* dynamic_shared() { return reinterpret_cast<T*>(cuda_emulation::dynamic_shared_memory); }
+
+template <int BYTES> void cp_async(float* dst, const float* src, unsigned src_bytes) {
+  const cuda_emulation::AsyncCopy c{dst, src, static_cast<unsigned>(BYTES), src_bytes};
+  if (cuda_emulation::landing == cuda_emulation::Landing::eager) c.land();
+  else cuda_emulation::open_group.push_back(c);
+}
+// Shared-space addresses (fdtd_ring): byte offsets into the dynamic shared memory.
+inline unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(static_cast<const unsigned char*>(p) - cuda_emulation::dynamic_shared_memory);
+}
+template <int V> void load_shared(unsigned a, float (&v)[V]) {
+  std::memcpy(v, cuda_emulation::dynamic_shared_memory + a, sizeof v);
+}
+inline void store_shared_zero16(unsigned a) { std::memset(cuda_emulation::dynamic_shared_memory + a, 0, 16); }
+inline void cp_async16_or_zero_at(unsigned d, const void* src, bool zero) {
+  cp_async<16>(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + d), static_cast<const float*>(src),
+               zero ? 0U : 16U);
+}
+inline void cp_async4_at(unsigned d, const void* src, unsigned src_bytes) {
+  cp_async<4>(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + d), static_cast<const float*>(src), src_bytes);
+}
+inline void cp_async_commit() {
+  cuda_emulation::committed_groups.push_back(std::move(cuda_emulation::open_group));
+  cuda_emulation::open_group.clear();
+}
+template <int N> void cp_async_wait() {
+  while (cuda_emulation::committed_groups.size() > static_cast<std::size_t>(N)) {
+    for (const auto& c : cuda_emulation::committed_groups.front()) c.land();
+    cuda_emulation::committed_groups.pop_front();
+  }
+}
+
+// ---- loads with cache hints, atomics, fences, float4, warp shuffles -------------------------------
+template <class T> T __ldg(const T* p) { return *p; }
+template <class T> T __ldcg(const T* p) { return *p; }
+template <class T> T __ldcs(const T* p) { return *p; }
+inline unsigned atomicAdd(unsigned* p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_add(v); }
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+
+namespace cuda_emulation {
+inline float shuffle_slots[1024];
+} // namespace cuda_emulation
+// Every thread of the block must call it the same number of times (two block
+// barriers per call), as the kernels do: their shuffles are never divergent.
+inline float __shfl_sync(unsigned, float v, int src_lane) {
+  using namespace cuda_emulation;
+  shuffle_slots[thread_rank] = v;
+  syncthreads();
+  const float r = shuffle_slots[(thread_rank & ~31U) + (static_cast<unsigned>(src_lane) & 31U)];
+  syncthreads();
+  return r;
+}
+
+// ---- mbarriers and bulk copies (fdtd_ring with COPY 1) ---------------------------------------
+// An mbarrier phase completes when `count` arrivals have been made and its
+// transaction count is back at zero: mbarrier_expect_tx arrives and adds the
+// bytes expected, each bulk copy subtracts its bytes when it lands (at once,
+// or at the latest when a thread waits on the barrier). A wait for a phase
+// that never completes (the GPU would spin forever) gives up after a few
+// seconds and sets barrier_error.
+namespace cuda_emulation {
+struct Barrier {
+  unsigned count = 1, arrived = 0;
+  long long tx = 0;                 // bytes expected and not landed (negative while copies land first)
+  unsigned long long completed = 0; // phases completed
+  std::vector<AsyncCopy> pending;
+  void complete_if_done() {
+    if (arrived == count && tx == 0) {
+      ++completed;
+      arrived = 0;
+    }
+  }
+};
+inline std::mutex barrier_mutex;
+inline std::map<const void*, Barrier> barriers;
+inline bool barrier_error = false;
+} // namespace cuda_emulation
+
+inline float __shfl_xor_sync(unsigned mask, float v, int lane_mask) {
+  return __shfl_sync(mask, v, static_cast<int>((cuda_emulation::thread_rank & 31U) ^ static_cast<unsigned>(lane_mask)));
+}
+
+inline void mbarrier_init(unsigned long long* bar, unsigned count) {
+  const std::lock_guard lock(cuda_emulation::barrier_mutex);
+  cuda_emulation::barriers[bar] = {};
+  cuda_emulation::barriers[bar].count = count;
+}
+inline void mbarrier_init_fence() {}
+inline void mbarrier_expect_tx(unsigned long long* bar, unsigned bytes) {
+  const std::lock_guard lock(cuda_emulation::barrier_mutex);
+  auto& b = cuda_emulation::barriers[bar];
+  b.tx += bytes;
+  ++b.arrived;
+  b.complete_if_done();
+}
+inline void bulk_load(float* dst, const float* src, unsigned bytes, unsigned long long* bar) {
+  const cuda_emulation::AsyncCopy c{dst, src, bytes, bytes};
+  const std::lock_guard lock(cuda_emulation::barrier_mutex);
+  auto& b = cuda_emulation::barriers[bar];
+  if (cuda_emulation::landing == cuda_emulation::Landing::eager) {
+    c.land();
+    b.tx -= bytes;
+    b.complete_if_done();
+  } else {
+    b.pending.push_back(c);
+  }
+}
+// The shared-space address form (fdtd_ring).
+inline void bulk_load_at(unsigned dst, const void* src, unsigned bytes, unsigned long long* bar) {
+  bulk_load(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + dst), static_cast<const float*>(src), bytes,
+            bar);
+}
+inline void mbarrier_wait(unsigned long long* bar, unsigned parity) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (true) {
+    {
+      const std::lock_guard lock(cuda_emulation::barrier_mutex);
+      auto& b = cuda_emulation::barriers[bar];
+      for (const auto& c : b.pending) {
+        c.land();
+        b.tx -= c.bytes;
+      }
+      b.pending.clear();
+      b.complete_if_done();
+      if ((b.completed & 1U) != parity) return; // the phase of this parity has completed
+    }
+    if (std::chrono::steady_clock::now() > give_up) {
+      cuda_emulation::barrier_error = true;
+      return;
+    }
+    std::this_thread::yield();
+  }
+}
+inline void fence_proxy_async_shared() {}

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <future>
 #include <iostream>
@@ -41,8 +42,15 @@ Problem default_problem() { return problem(512, 512, 256, 4); }
 search::Config config(std::int64_t bx, std::int64_t by, std::int64_t vx, std::int64_t zsplit, std::int64_t prefetch,
                       std::int64_t min_warps, std::int64_t pad = 1) {
   return {{"bx", bx},           {"by", by},   {"vx", vx}, {"zsplit", zsplit}, {"prefetch", prefetch},
-          {"min_warps", min_warps}, {"pad", pad}};
+          {"min_warps", min_warps}, {"pad", pad}, {"scheme", 0}, {"ky", 1}, {"zu", 3}, {"copy", 0}};
 }
+// A ring configuration (scheme ring, pad 0).
+search::Config ring(std::int64_t bx, std::int64_t by, std::int64_t vx, std::int64_t ky, std::int64_t prefetch,
+                    std::int64_t zu, std::int64_t copy, std::int64_t zsplit = 1, std::int64_t min_warps = 0) {
+  return {{"bx", bx},       {"by", by},     {"vx", vx}, {"zsplit", zsplit}, {"prefetch", prefetch},
+          {"min_warps", min_warps}, {"pad", 0}, {"scheme", 1}, {"ky", ky}, {"zu", zu}, {"copy", copy}};
+}
+bool is_ring(const search::Config& c) { return c.at("scheme") == 1; }
 
 model::WarpAccess warp_access(const GlobalInstruction& g, int warp, std::int64_t it) {
   return model::WarpAccess::from_function([&](int lane) { return g.address(warp, lane, it); }, g.width_bytes, g.kind);
@@ -93,13 +101,24 @@ TEST_CASE("fdtd space: axes, a few hundred configurations, constraints with reas
   const auto& t = templates::fdtd_description();
   const Problem p = default_problem();
   const search::Space s = t.space(p, h100_like());
-  REQUIRE(s.axes().size() == 7);
+  REQUIRE(s.axes().size() == 11);
   const auto configs = s.enumerate();
-  MESSAGE("fdtd space at 512x512x256 r=4 on an sm_90-like target: " << configs.size() << " configurations");
-  CHECK(configs.size() >= 200);
-  CHECK(configs.size() <= 1000);
-  std::set<std::string> shapes;
+  const auto rings = std::count_if(configs.begin(), configs.end(), is_ring);
+  MESSAGE("fdtd space at 512x512x256 r=4 on an sm_90-like target: " << configs.size() << " configurations, " << rings
+                                                                      << " of them ring");
+  CHECK(configs.size() - static_cast<std::size_t>(rings) == 896); // classic: the recorded space
+  CHECK(rings == 336);
+  std::set<std::string> shapes, ring_shapes;
   for (const auto& c : configs) {
+    if (is_ring(c)) {
+      ring_shapes.insert(std::to_string(c.at("bx")) + "x" + std::to_string(c.at("by")) + " vx" +
+                         std::to_string(c.at("vx")) + " ky" + std::to_string(c.at("ky")));
+      CHECK(c.at("pad") == 0);
+      CHECK(c.at("prefetch") >= 3);
+      continue;
+    }
+    CHECK(c.at("ky") == 1);
+    CHECK(c.at("copy") == 0);
     const std::int64_t threads = c.at("bx") * c.at("by");
     shapes.insert(std::to_string(c.at("bx")) + "x" + std::to_string(c.at("by")));
     CHECK(threads <= 512);
@@ -110,6 +129,18 @@ TEST_CASE("fdtd space: axes, a few hundred configurations, constraints with reas
     }
   }
   CHECK(shapes == std::set<std::string>{"32x4", "32x8", "32x16", "64x8"});
+  CHECK(ring_shapes == std::set<std::string>{"16x16 vx4 ky1", "32x8 vx2 ky1", "32x8 vx2 ky2", "32x8 vx4 ky1",
+                                             "32x8 vx4 ky2", "32x16 vx2 ky1", "32x16 vx4 ky1", "64x8 vx2 ky1",
+                                             "64x8 vx2 ky2"});
+  // The best ring configurations of run 2 (bench/experiments/wave2 on the kernels branch).
+  CHECK(s.is_valid(ring(32, 16, 4, 1, 4, 9, 1)));    // H100: 87.8 %
+  CHECK(s.is_valid(ring(32, 16, 4, 1, 4, 9, 0)));    // H200: 79.4 % (c0)
+  CHECK(s.is_valid(ring(16, 16, 4, 1, 3, 9, 0, 2, 16))); // 256x256x64
+  // bulk copies need sm_90; the ring sm_80.
+  const Target a100 = target_for(80, 163 * 1024);
+  CHECK(t.space(p, a100).violation(ring(32, 16, 4, 1, 4, 9, 1))->find("sm_90") != std::string::npos);
+  CHECK(t.space(p, a100).is_valid(ring(32, 16, 4, 1, 4, 9, 0)));
+  CHECK(t.space(p, target_for(75, 64 * 1024)).violation(ring(32, 16, 4, 1, 4, 9, 0))->find("sm_80") != std::string::npos);
   CHECK(s.is_valid(t.default_config(p, h100_like())));
   // The article's 32x4 with float columns, and the float4 shapes that can reach the ceiling.
   CHECK(s.is_valid(config(32, 4, 1, 1, 0, 0)));
@@ -141,14 +172,16 @@ TEST_CASE("fdtd space follows the problem: z-chunks need planes, small volumes k
     CHECK(s.is_valid(t.default_config(p, h100_like())));
     for (const auto& c : configs) CHECK(c.at("zsplit") <= p.at("nz"));
   }
-  CHECK(t.space(problem(1, 1, 1, 4), h100_like()).enumerate().size() * 4 ==
-        t.space(problem(1, 1, 8, 4), h100_like()).enumerate().size());
+  const auto classic = [&](const Problem& p, const Target& target) {
+    const auto configs = t.space(p, target).enumerate();
+    return configs.size() - static_cast<std::size_t>(std::count_if(configs.begin(), configs.end(), is_ring));
+  };
+  CHECK(classic(problem(1, 1, 1, 4), h100_like()) * 4 == classic(problem(1, 1, 8, 4), h100_like()));
   // A smaller radius needs fewer registers: nothing more is pruned.
-  CHECK(t.space(problem(512, 512, 256, 1), h100_like()).enumerate().size() >=
-        t.space(default_problem(), h100_like()).enumerate().size());
-  // Kepler: the same limits that matter here (64 warps, 64K registers, 48 KiB).
+  CHECK(classic(problem(512, 512, 256, 1), h100_like()) >= classic(default_problem(), h100_like()));
+  // Kepler: the same limits that matter here (64 warps, 64K registers, 48 KiB), and no ring (sm_80).
   Target k = target_for(35, 48 * 1024);
-  CHECK(t.space(default_problem(), k).enumerate().size() == t.space(default_problem(), h100_like()).enumerate().size());
+  CHECK(t.space(default_problem(), k).enumerate().size() == classic(default_problem(), h100_like()));
 }
 
 TEST_CASE("fdtd launch: grid covers the volume, name expression, static shared memory only") {
@@ -157,7 +190,7 @@ TEST_CASE("fdtd launch: grid covers the volume, name expression, static shared m
     const search::Space s = t.space(p, h100_like());
     for (const auto& c : s.enumerate()) {
       const LaunchSpec l = t.launch(c, p, h100_like());
-      const std::int64_t tx = c.at("bx") * c.at("vx"), ty = c.at("by");
+      const std::int64_t tx = c.at("bx") * c.at("vx"), ty = c.at("by") * c.at("ky");
       const std::int64_t chunk = (p.at("nz") + c.at("zsplit") - 1) / c.at("zsplit");
       CHECK(l.grid.x * tx >= static_cast<std::uint64_t>(p.at("nx")));
       CHECK((l.grid.x - 1) * tx < static_cast<std::uint64_t>(p.at("nx")));
@@ -167,9 +200,18 @@ TEST_CASE("fdtd launch: grid covers the volume, name expression, static shared m
       CHECK((l.grid.z - 1) * chunk < static_cast<std::uint64_t>(p.at("nz")));
       CHECK(l.block.x == static_cast<unsigned>(c.at("bx")));
       CHECK(l.block.y == static_cast<unsigned>(c.at("by")));
-      CHECK(l.dynamic_smem_bytes == 0U);
       const std::int64_t threads = c.at("bx") * c.at("by");
       const std::int64_t minb = c.at("min_warps") ? c.at("min_warps") * 32 / threads : 1;
+      if (is_ring(c)) {
+        const std::int64_t R = p.at("radius"), hb = (R + 3) / 4 * 4;
+        CHECK(l.dynamic_smem_bytes == static_cast<std::size_t>((R + 1 + c.at("prefetch")) * (ty + 2 * R) * (tx + 2 * hb) * 4));
+        CHECK(l.name_expression == "fdtd_ring<" + std::to_string(c.at("bx")) + ", " + std::to_string(c.at("by")) + ", " +
+                                       std::to_string(c.at("vx")) + ", " + std::to_string(c.at("ky")) + ", " +
+                                       std::to_string(c.at("prefetch")) + ", " + std::to_string(c.at("zu")) + ", " +
+                                       std::to_string(minb) + ", " + std::to_string(c.at("copy")) + ">");
+        continue;
+      }
+      CHECK(l.dynamic_smem_bytes == 0U);
       CHECK(l.name_expression == "fdtd_kernel<" + std::to_string(c.at("bx")) + ", " + std::to_string(c.at("by")) + ", " +
                                      std::to_string(c.at("vx")) + ", " + std::to_string(c.at("prefetch")) + ", " +
                                      std::to_string(minb) + ", " + std::to_string(c.at("pad")) + ">");
@@ -304,7 +346,7 @@ TEST_CASE("fdtd access pattern: coalesced float4 columns, conflict-free shared m
             }
           }
       CHECK(aligned);
-      const std::int64_t tx = c.at("bx") * c.at("vx"), ty = c.at("by"), chunk = (q.at("nz") + 1) / 2;
+      const std::int64_t tx = c.at("bx") * c.at("vx"), ty = c.at("by") * c.at("ky"), chunk = (q.at("nz") + 1) / 2;
       const std::int64_t x0 = ((q.at("nx") + tx - 1) / tx / 2) * tx, y0 = ((q.at("ny") + ty - 1) / ty / 2) * ty;
       const std::int64_t vectors_per_row = (std::min(q.at("nx"), x0 + tx) - x0 + c.at("vx") - 1) / c.at("vx");
       const std::int64_t rows = std::min(q.at("ny"), y0 + ty) - y0;
@@ -350,35 +392,46 @@ TEST_CASE("fdtd explains each block shape's best: warps/SM and the limiter") {
   CHECK(t.hooks.explain(r).empty()); // one shape: nothing to compare
 }
 
-TEST_CASE("every fdtd candidate of the default space compiles for sm_90") {
+// Each distinct kernel once (zsplit is a kernel argument, not a compile-time value).
+TEST_CASE("every fdtd candidate of the default space compiles for sm_90, and the ring's for sm_80") {
   const auto& t = templates::fdtd_description();
   const Problem p = default_problem();
-  const search::Space space = t.space(p, h100_like());
   CompilePool pool(nullptr);
   struct Job {
     search::Config config;
     std::future<CompileResult> result;
   };
-  std::vector<Job> jobs;
-  for (const auto& c : space.enumerate()) jobs.push_back({c, pool.submit(t.compile_request(t.launch(c, p, h100_like()), 90))});
-  int spilling = 0;
-  std::map<std::string, int> max_regs; // per vx/prefetch, uncapped
-  for (auto& j : jobs) {
-    CAPTURE(space.format(j.config));
-    const CompileResult r = j.result.get();
-    CHECK_MESSAGE(r.ok, r.log);
-    CHECK(r.lowered_name.find("fdtd_kernel") != std::string::npos);
-    CHECK(r.resources.registers > 0);
-    CHECK(r.resources.static_smem_bytes > 0);
-    if (r.resources.spills()) ++spilling;
-    if (j.config.at("min_warps") == 0 && j.config.at("bx") * j.config.at("by") <= 256) {
-      CHECK_FALSE(r.resources.spills()); // no cap below 255: the queue stays in registers
-      auto& m = max_regs["vx=" + std::to_string(j.config.at("vx")) + " prefetch=" + std::to_string(j.config.at("prefetch"))];
-      m = std::max(m, r.resources.registers);
+  for (const auto& [target, cc] : {std::pair{h100_like(), 90}, std::pair{target_for(80, 163 * 1024), 80}}) {
+    CAPTURE(cc);
+    const search::Space space = t.space(p, target);
+    std::vector<Job> jobs;
+    std::set<std::string> names;
+    for (const auto& c : space.enumerate()) {
+      if (cc == 80 && !is_ring(c)) continue; // classic is architecture-independent: sm_90 covers it
+      const LaunchSpec l = t.launch(c, p, target);
+      if (names.insert(l.name_expression).second) jobs.push_back({c, pool.submit(t.compile_request(l, cc))});
     }
+    int spilling = 0;
+    std::map<std::string, int> max_regs; // per vx/prefetch, uncapped
+    for (auto& j : jobs) {
+      CAPTURE(space.format(j.config));
+      const CompileResult r = j.result.get();
+      CHECK_MESSAGE(r.ok, r.log);
+      CHECK(r.lowered_name.find(is_ring(j.config) ? "fdtd_ring" : "fdtd_kernel") != std::string::npos);
+      CHECK(r.resources.registers > 0);
+      if (!is_ring(j.config)) CHECK(r.resources.static_smem_bytes > 0);
+      if (r.resources.spills()) ++spilling;
+      if (j.config.at("min_warps") == 0 && j.config.at("bx") * j.config.at("by") <= 256) {
+        if (!is_ring(j.config)) CHECK_FALSE(r.resources.spills()); // no cap below 255: the queue stays in registers
+        auto& m = max_regs[std::string(is_ring(j.config) ? "ring ky=" + std::to_string(j.config.at("ky")) + " " : "") +
+                           "vx=" + std::to_string(j.config.at("vx")) + " prefetch=" + std::to_string(j.config.at("prefetch"))];
+        m = std::max(m, r.resources.registers);
+      }
+    }
+    MESSAGE("sm_" << cc << ": " << jobs.size() << " distinct kernels compiled, " << spilling
+                  << " spill under their register cap");
+    for (const auto& [what, regs] : max_regs) MESSAGE("  uncapped " << what << ": up to " << regs << " registers");
   }
-  MESSAGE(jobs.size() << " candidates compiled, " << spilling << " spill under their register cap");
-  for (const auto& [what, regs] : max_regs) MESSAGE("  uncapped " << what << ": up to " << regs << " registers");
 }
 
 TEST_CASE("fdtd halo padding: unpadded rows put the x halo's column stores on fewer banks") {

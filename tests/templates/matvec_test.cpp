@@ -44,12 +44,12 @@ search::Config stream(std::int64_t block, std::int64_t tpr, std::int64_t vec, st
                       MatvecXStage x = MatvecXStage::ldg, std::int64_t prefetch = 0) {
   return {{"kernel", kernel(MatvecKernel::stream)}, {"block_size", block}, {"threads_per_row", tpr}, {"vec", vec},
           {"unroll", unroll}, {"prefetch", prefetch}, {"x_stage", static_cast<std::int64_t>(x)}, {"pad", 0},
-          {"splits", splits}};
+          {"splits", splits}, {"hint", 0}};
 }
 search::Config tiled(std::int64_t tile, std::int64_t pad, std::int64_t splits) {
   return {{"kernel", kernel(MatvecKernel::tiled)}, {"block_size", tile}, {"threads_per_row", 1}, {"vec", 1},
           {"unroll", 1}, {"prefetch", 0}, {"x_stage", static_cast<std::int64_t>(MatvecXStage::smem)}, {"pad", pad},
-          {"splits", splits}};
+          {"splits", splits}, {"hint", 0}};
 }
 
 model::WarpAccess warp_access(const GlobalInstruction& g, int warp, std::int64_t it) {
@@ -137,7 +137,7 @@ TEST_CASE("matvec space: axes, pruned combinations with reasons, default config"
       CAPTURE(n);
       const Problem p = problem(m, n, layout);
       const search::Space s = t.space(p, h100_like());
-      REQUIRE(s.axes().size() == 9);
+      REQUIRE(s.axes().size() == 10);
       const auto all = s.enumerate();
       CHECK(!all.empty());
       CHECK(all.size() <= 450); // a few hundred at most
@@ -146,6 +146,13 @@ TEST_CASE("matvec space: axes, pruned combinations with reasons, default config"
       for (const auto& c : all) {
         kernels.insert(c.at("kernel"));
         const bool is_tiled = c.at("kernel") == kernel(MatvecKernel::tiled);
+        if (c.at("kernel") == kernel(MatvecKernel::col)) {
+          CHECK(layout == MatvecLayout::col);
+          CHECK(c.at("threads_per_row") == 4);
+          CHECK(c.at("unroll") <= 4);
+        } else {
+          CHECK(c.at("hint") == 0);
+        }
         if (is_tiled) {
           CHECK(c.at("block_size") <= 64);
           CHECK(c.at("threads_per_row") == 1);
@@ -169,7 +176,10 @@ TEST_CASE("matvec space: axes, pruned combinations with reasons, default config"
         }
         CHECK(c.at("splits") <= templates::matvec_max_splits(n));
       }
-      CHECK(kernels.size() == 2); // both kernels at every size
+      // stream and tiled at every size, col for column-major A where a warp fits along the rows
+      CAPTURE(kernels.size());
+      CHECK(kernels.size() >= 2);
+      if (layout == MatvecLayout::row) CHECK(kernels.size() == 2);
     }
   }
   // The configurations that should reach the copy ceiling at 8192 x 8192 are there.
@@ -228,6 +238,12 @@ TEST_CASE("matvec launch: the grid covers every row and split, names the kernel"
         CHECK(l.grid.y == static_cast<unsigned>(c.at("splits")));
         CHECK(l.block.x == static_cast<unsigned>(c.at("block_size")));
         CHECK(l.dynamic_smem_bytes == 0U);
+        if (c.at("kernel") == kernel(MatvecKernel::col)) { // column-major only: no layout parameter
+          CHECK(l.name_expression == "matvec_col<" + std::to_string(c.at("block_size")) + ", " +
+                                         std::to_string(c.at("threads_per_row")) + ", " + std::to_string(c.at("vec")) +
+                                         ", " + std::to_string(c.at("unroll")) + ", " + std::to_string(c.at("hint")) + ">");
+          continue;
+        }
         const std::string prefix = c.at("kernel") == kernel(MatvecKernel::tiled) ? "matvec_tiled<" : "matvec_stream<";
         CHECK(l.name_expression.rfind(prefix + std::to_string(static_cast<int>(layout)) + ", ", 0) == 0);
       }
@@ -420,6 +436,7 @@ TEST_CASE("every matvec candidate compiles for sm_90, without local memory") {
     const CompileResult r = j.result.get();
     CHECK_MESSAGE(r.ok, r.log);
     CHECK(r.lowered_name.find("matvec_") != std::string::npos);
+    if (j.what.find("kernel=col") != std::string::npos) CHECK(r.lowered_name.find("matvec_col") != std::string::npos);
     CHECK(r.resources.registers > 0);
     // ptxas spills a few index registers in the prologue and epilogue of
     // two small configurations (row-major, unroll 1: seen in the sm_90 SASS,

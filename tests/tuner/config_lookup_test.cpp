@@ -45,7 +45,7 @@ TEST_CASE("the profile's exact entry for this GPU and problem comes first") {
   CHECK(l.source == ConfigLookup::Source::profile);
   CHECK(l.origin == "profile");
   CHECK(l.rationale == "exact entry at 16M");
-  CHECK(formatted(l, {{"n", 16 << 20}}, h100()) == "block_size=512 packing=2 items=4 vec=4 align=1");
+  CHECK(formatted(l, {{"n", 16 << 20}}, h100()) == "staging=smem block_size=512 packing=2 items=4 vec=4 align=1");
   REQUIRE(l.profile);
   CHECK(l.profile->match == ProfileMatch::exact);
 }
@@ -120,12 +120,12 @@ TEST_CASE("MEMTUNE_CONFIG pins a configuration before the profile; parameters le
   const ConfigLookup l = filter_lookup({{"n", 16 << 20}}, h100(), env);
   CHECK(l.source == ConfigLookup::Source::pinned);
   CHECK(l.origin == "MEMTUNE_CONFIG");
-  CHECK(formatted(l, {{"n", 16 << 20}}, h100()) == "block_size=128 packing=1 items=8 vec=4 align=1");
+  CHECK(formatted(l, {{"n", 16 << 20}}, h100()) == "staging=smem block_size=128 packing=1 items=8 vec=4 align=1");
 
   // Keyed by kernel name: this kernel's entry, or nothing pinned for it.
   env.pinned = R"({"matvec": {"splits": 4}, "filter": {"packing": 2}})";
   CHECK(formatted(filter_lookup({{"n", 16 << 20}}, h100(), env), {{"n", 16 << 20}}, h100()) ==
-        "block_size=256 packing=2 items=4 vec=4 align=1");
+        "staging=smem block_size=256 packing=2 items=4 vec=4 align=1");
   env.pinned = R"({"matvec": {"splits": 4}})";
   CHECK(filter_lookup({{"n", 16 << 20}}, h100(), env).source == ConfigLookup::Source::profile);
 
@@ -155,9 +155,9 @@ TEST_CASE("a MEMTUNE_CONFIG that cannot be used is an InputError naming the vari
         doctest::Contains("MEMTUNE_CONFIG: field 'filter.packing': \"two\" is not a value of 'packing'"));
   CHECK(error_of(R"({"blocksize": 128})") ==
         doctest::Contains("field 'blocksize': 'blocksize' is not a parameter of filter (n=1000 taps=21) on NVIDIA H100 "
-                          "80GB HBM3 (block_size, packing, items, vec, align)"));
+                          "80GB HBM3 (staging, block_size, packing, items, vec, align)"));
   // A halo of 10 is no multiple of 4.
-  CHECK(error_of(R"({"vec": 4, "align": 0})") == doctest::Contains("MEMTUNE_CONFIG: block_size=256 packing=1 items=4 vec=4 "
+  CHECK(error_of(R"({"vec": 4, "align": 0})") == doctest::Contains("MEMTUNE_CONFIG: staging=smem block_size=256 packing=1 items=4 vec=4 "
                                                                     "align=0 is not valid for filter (n=1000 taps=21)"));
   CHECK(error_of("block_size=128") == doctest::Contains("MEMTUNE_CONFIG:1: "));
   CHECK(error_of("[128]") == doctest::Contains("MEMTUNE_CONFIG: expected a JSON object"));

@@ -36,7 +36,7 @@ TEST_CASE("a grid smaller than the GPU is latency-bound by its own threads, not 
   const Problem problem = complete_problem(mv.problem, {{"rows", 8192}, {"cols", 8192}});
   // Column-major, one thread per row and no split: 8192 threads, 64 blocks of
   // 128 for 132 SMs. Measured on the H100: 1648 us; with 16 splits: 102 us.
-  const std::string common = "kernel=stream block_size=128 threads_per_row=1 vec=4 unroll=1 prefetch=0 x_stage=ldg pad=0";
+  const std::string common = "kernel=stream block_size=128 threads_per_row=1 vec=4 unroll=1 prefetch=0 x_stage=ldg pad=0 hint=0";
   const Evaluation few = predict(mv, problem, h100, common + " splits=1");
   const Evaluation many = predict(mv, problem, h100, common + " splits=16");
   REQUIRE(few.model.has_value());
@@ -54,8 +54,8 @@ TEST_CASE("filter stores: 4 scalar stores to the same 4 lines combine, 4 float2 
   const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
   // Nsight Compute on the H100 (docs/results-h100.md): 0.72 M and 1.80 M L2
   // write requests; 47.6 us and 82.9 us.
-  const Evaluation combined = predict(f, problem, h100, "block_size=128 packing=1 items=4 vec=1 align=0");
-  const Evaluation split = predict(f, problem, h100, "block_size=256 packing=1 items=8 vec=2 align=1");
+  const Evaluation combined = predict(f, problem, h100, "staging=smem block_size=128 packing=1 items=4 vec=1 align=0");
+  const Evaluation split = predict(f, problem, h100, "staging=smem block_size=256 packing=1 items=8 vec=2 align=1");
   REQUIRE(combined.model.has_value());
   REQUIRE(split.model.has_value());
   const auto requests = [](const Evaluation& e) {

@@ -120,7 +120,7 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
     for (ProfileHit& hit : store->matches(fingerprint(target), kernel.name, problem, kernel.size_variables())) {
       const std::string origin = describe_hit(kernel, hit);
       try {
-        const search::Config config = space.config_from_json(hit.entry.config);
+        const search::Config config = space.config_from_saved_json(hit.entry.config);
         if (const auto why = space.violation(config)) {
           out.skipped.push_back(origin + ": " + space.format(config) + " is not valid here: " + *why);
           continue;

@@ -126,6 +126,16 @@ TransferSource load_transfer_source(const std::filesystem::path& file, const Ker
 std::optional<search::Config> corresponding_config(const search::Space& from, const search::Config& config,
                                                    const search::Space& to) {
   const json values = from.config_to_json(config);
+  // An axis `to` lacks must hold its first value, the kernel the old space
+  // had (a staging=direct filter has no counterpart in a recording made
+  // before that axis existed), unless `to` pruned it for its GPU (Kepler's
+  // bank mode on an H100 recording: every value is the same kernel there).
+  for (const auto& axis : from.axes()) {
+    const auto named = [&](const auto& a) { return a.name == axis.name; };
+    const bool in_to = std::any_of(to.axes().begin(), to.axes().end(), named) ||
+                       std::any_of(to.pruned().begin(), to.pruned().end(), named);
+    if (!in_to && !axis.values.empty() && config.at(axis.name) != axis.values.front()) return std::nullopt;
+  }
   json mapped = json::object();
   for (const auto& axis : to.axes()) {
     const auto it = values.find(axis.name);

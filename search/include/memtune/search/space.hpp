@@ -118,6 +118,10 @@ public:
   // {"block_size": 256, "layout": "soa"}; round-trips through config_from_json.
   [[nodiscard]] nlohmann::json config_to_json(const Config& config) const;
   [[nodiscard]] Config config_from_json(const nlohmann::json& j) const; // throws std::invalid_argument
+  // The same for a configuration saved before the space grew (a profile
+  // entry of an older memtune): an axis it lacks takes its first value, which
+  // the templates keep as the kernel the axis did not exist for.
+  [[nodiscard]] Config config_from_saved_json(const nlohmann::json& j) const;
 
   [[nodiscard]] nlohmann::json to_json() const;
   static Space from_json(const nlohmann::json& j); // throws std::invalid_argument

@@ -4,13 +4,15 @@
 // memory (source: templates/fdtd/fdtd.cu, which defines the operation).
 // Problem: nx, ny, nz (default 512 x 512 x 256), radius (1..4).
 //
-// Scheme: a 2D block marches along z; each thread keeps its column's z
-// neighbours in a register queue, the block stages the current plane plus
-// halo in shared memory. Axes: block shape (bx, by), vx (x points per
-// thread = vector width), zsplit (z-chunks per column: blocks per column),
-// prefetch (planes of look-ahead for the loads) and min_warps (the warps per
-// SM __launch_bounds__ asks for: the register cap). Shared rows are always
-// padded (see fdtd.cu: PAD), so the x halo's column stores are conflict-free.
+// Two schemes (axis `scheme`). classic: a 2D block marches along z; each
+// thread keeps its column's z neighbours in a register queue, the block stages
+// the current plane plus halo in shared memory. ring (sm_80+): every plane's
+// box reaches a ring of shared-memory stages by asynchronous copies (axis
+// `copy`: per-thread cp.async, or bulk copies by the copy engine on sm_90+),
+// ky rows per thread, the z loop unrolled zu times. Common axes: block shape
+// (bx, by), vx (x points per thread = vector width), zsplit (z-chunks per
+// column: blocks per column), prefetch (planes of look-ahead) and min_warps
+// (the warps per SM __launch_bounds__ asks for: the register cap).
 #include <memtune/description/kernel_description.hpp>
 
 #include <cstdint>
@@ -22,6 +24,12 @@ namespace memtune::templates {
 
 // The fdtd as a kernel description (templates/fdtd/fdtd.cpp).
 const KernelDescription& fdtd_description();
+
+// The `scheme` axis's values, in order, and their labels.
+enum class FdtdScheme : std::int64_t { classic = 0, ring = 1 };
+const std::vector<std::string>& fdtd_scheme_labels();
+// The `copy` axis's labels (ring only): 0 cp_async, 1 bulk.
+const std::vector<std::string>& fdtd_copy_labels();
 
 // The CPU reference, accumulated in double: for every point of the volume
 // (x fastest), c[0] * in + sum_{r=1..R} c[r] * (the six neighbours at

@@ -10,12 +10,18 @@
 #include <memtune/description/kernel_description.hpp>
 
 #include <span>
+#include <string>
 #include <vector>
 
 namespace memtune::templates {
 
 // The filter as a kernel description (templates/filter/filter.cpp).
 const KernelDescription& filter_description();
+
+// The `staging` axis: smem (filter_kernel, the article's shared tile), direct
+// and shfl (filter_direct without and with warp shuffles), and its labels.
+enum class FilterStaging : std::int64_t { smem = 0, direct = 1, shfl = 2 };
+const std::vector<std::string>& filter_staging_labels();
 
 // Segment length for a packing: n itself for packing 1, else ceil(n/packing)
 // rounded up to 4 elements so every segment starts 16-byte aligned.

@@ -5,9 +5,10 @@
 // Problem: rows, cols (any sizes), layout (col / row: how the caller stores A).
 //
 // Axes: kernel (stream: A through registers with wide loads, many in flight;
-// tiled: the blog's shared-memory tile of BLOCK x (BLOCK + pad) floats),
-// block_size, threads_per_row, vec, unroll, x_stage (ldg / smem), pad
-// (tiled), splits (the columns split across blocks, with a deterministic
+// tiled: the blog's shared-memory tile of BLOCK x (BLOCK + pad) floats;
+// col: column-major only, stream with 4-column groups, balanced splits and an
+// unrolled finish), block_size, threads_per_row, vec, unroll, x_stage (ldg /
+// smem), pad (tiled), hint (col: A's load qualifier), splits (the columns split across blocks, with a deterministic
 // single-launch finish). Baseline: "cublas" (cublasSgemv, loaded at run time).
 #include <memtune/description/kernel_description.hpp>
 
@@ -20,7 +21,7 @@
 namespace memtune::templates {
 
 enum class MatvecLayout : std::int64_t { col = 0, row = 1 };
-enum class MatvecKernel : std::int64_t { stream = 0, tiled = 1 };
+enum class MatvecKernel : std::int64_t { stream = 0, tiled = 1, col = 2 };
 enum class MatvecXStage : std::int64_t { ldg = 0, smem = 1 };
 
 // The labels of the `layout` problem parameter and the `kernel`, `x_stage` axes, by value.

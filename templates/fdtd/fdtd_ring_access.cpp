@@ -1,0 +1,137 @@
+// fdtd_ring's memory accesses for the analytical model: each instruction of
+// templates/fdtd/fdtd.cu's ring scheme, as addresses per (warp, lane) of a
+// block in the middle of the volume, replayed for one plane and repeated for
+// the planes of its chunk. Addresses are relative to the input/output base.
+#include "fdtd_geometry.hpp"
+
+#include <memtune/model/global_access.hpp>
+
+#include <algorithm>
+
+namespace memtune::templates {
+
+using model::AccessKind;
+using Address = std::optional<std::uint64_t>;
+
+AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
+  AccessPattern a;
+  a.block_threads = static_cast<int>(g.threads);
+  a.blocks = g.blocks();
+  a.bank_width_bytes = 4;
+  const int warps = static_cast<int>((g.threads + 31) / 32);
+  const std::int64_t R = g.radius, PF = g.prefetch, HB = g.ring_halo(), PITCH = g.ring_pitch();
+  const std::int64_t box_rows = g.ty + 2 * R, box_vectors = box_rows * PITCH / 4;
+  const std::int64_t rounds = (box_vectors + g.threads - 1) / g.threads; // 16-byte copies per thread and plane
+  const std::int64_t HW = (R + g.vx - 1) / g.vx * g.vx;                   // the x window's halo
+  const int vec_bytes = static_cast<int>(g.vx * 4);
+
+  const std::int64_t x0 = (g.grid_x / 2) * g.tx, y0 = (g.grid_y / 2) * g.ty;
+  const std::int64_t z0 = (g.grid_z / 2) * g.chunk, z1 = std::min(g.nz, z0 + g.chunk);
+  const std::int64_t steps = z1 - z0;
+  // Planes the chunk copies: its own and R beyond its end, those inside the volume.
+  const std::int64_t copied = fdtd_count_in(z0, z1 + R, 0, 0, g.nz);
+  const std::int64_t z_sample = std::min(z0, g.nz - 1);
+  const std::int64_t plane = g.nx * g.ny;
+
+  const auto lane_of = [g](int warp, int lane) { return fdtd_lane(g, warp, lane); };
+  // [bytes] of the `width`-float vector at (x, y) of plane z_sample, nullopt outside the volume.
+  const auto global_at = [=](std::int64_t x, std::int64_t y, std::int64_t width) -> Address {
+    if (x + width <= 0 || x >= g.nx || y < 0 || y >= g.ny) return std::nullopt;
+    const std::int64_t index = z_sample * plane + y * g.nx + std::max<std::int64_t>(x, 0);
+    return static_cast<std::uint64_t>(index / width * width * 4);
+  };
+
+  // Global: the queue's first 2R planes (ky rows of a vx vector each), then
+  // per plane the box copies (16-byte pieces; COPY 1's bulk row copies read
+  // the same sectors), then ky output stores per plane.
+  const std::int64_t fill_planes = fdtd_count_in(0, 2 * R, z0 - R, 0, g.nz);
+  for (std::int64_t k = 0; k < g.ky; ++k)
+    a.global.push_back({"load queue start, row " + std::to_string(k), vec_bytes, AccessKind::load, 1,
+                        [=](int warp, int lane, std::int64_t) -> Address {
+                          const auto t = lane_of(warp, lane);
+                          if (!t) return std::nullopt;
+                          return global_at(x0 + t->tx * g.vx, y0 + t->ty * g.ky + k, g.vx);
+                        },
+                        fill_planes});
+  for (std::int64_t k = 0; k < rounds; ++k)
+    a.global.push_back({"copy box " + std::to_string(k), 16, AccessKind::load, 1,
+                        [=](int warp, int lane, std::int64_t) -> Address {
+                          const std::int64_t v = static_cast<std::int64_t>(warp) * 32 + lane + k * g.threads;
+                          if (warp * 32 + lane >= g.threads || v >= box_vectors) return std::nullopt;
+                          const std::int64_t row = v / (PITCH / 4), col = (v % (PITCH / 4)) * 4;
+                          return global_at(x0 - HB + col, y0 - R + row, 4);
+                        },
+                        copied});
+  for (std::int64_t k = 0; k < g.ky; ++k)
+    a.global.push_back({"store output, row " + std::to_string(k), vec_bytes, AccessKind::store, 1,
+                        [=](int warp, int lane, std::int64_t) -> Address {
+                          const auto t = lane_of(warp, lane);
+                          if (!t) return std::nullopt;
+                          return global_at(x0 + t->tx * g.vx, y0 + t->ty * g.ky + k, g.vx);
+                        },
+                        steps});
+
+  // Shared, per plane: the copies land (16-byte writes), then each thread
+  // reads its newest queue entries (ky rows of plane z+R), its 2R y
+  // neighbours and, per row, the x window's 2*HW/vx vectors. Every stage
+  // is laid out alike: one stands for all.
+  const auto own = [=](const FdtdLane& t, std::int64_t row) { return (R + t.ty * g.ky + row) * PITCH + HB + t.tx * g.vx; };
+  a.shared.push_back({"copies land", 16, AccessKind::store, rounds,
+                      [=](int warp, int lane, std::int64_t k) -> Address {
+                        const std::int64_t v = static_cast<std::int64_t>(warp) * 32 + lane + k * g.threads;
+                        if (warp * 32 + lane >= g.threads || v >= box_vectors) return std::nullopt;
+                        return static_cast<std::uint64_t>(v * 16);
+                      },
+                      copied});
+  a.shared.push_back({"load queue entry (plane z+R)", vec_bytes, AccessKind::load, g.ky,
+                      [=](int warp, int lane, std::int64_t k) -> Address {
+                        const auto t = lane_of(warp, lane);
+                        if (!t) return std::nullopt;
+                        return static_cast<std::uint64_t>(own(*t, k) * 4);
+                      },
+                      steps});
+  a.shared.push_back({"load y neighbours", vec_bytes, AccessKind::load, 2 * R,
+                      [=](int warp, int lane, std::int64_t j) -> Address {
+                        const auto t = lane_of(warp, lane);
+                        if (!t) return std::nullopt;
+                        const std::int64_t row = j < R ? -(j + 1) : g.ky - 1 + (j - R + 1);
+                        return static_cast<std::uint64_t>((own(*t, 0) + row * PITCH) * 4);
+                      },
+                      steps});
+  const std::int64_t window_loads = 2 * (HW / g.vx);
+  a.shared.push_back({"load x window", vec_bytes, AccessKind::load, g.ky * window_loads,
+                      [=](int warp, int lane, std::int64_t i) -> Address {
+                        const auto t = lane_of(warp, lane);
+                        if (!t) return std::nullopt;
+                        const std::int64_t k = i / window_loads, w = i % window_loads, half = window_loads / 2;
+                        const std::int64_t offset = w < half ? -HW + w * g.vx : g.vx + (w - half) * g.vx;
+                        return static_cast<std::uint64_t>((own(*t, k) + offset) * 4);
+                      },
+                      steps});
+
+  add_fdtd_traffic(a, g, warps, R + PF + 1);
+
+  // In flight per thread: its 16-byte copies of the prefetch planes (the
+  // copies need no registers, so the look-ahead costs shared memory only).
+  a.loads_in_flight_per_thread = static_cast<double>(PF * rounds);
+  a.bytes_per_load = 16;
+  a.barrier_between_load_and_compute = false;
+  a.memory_round_trips_per_block = 1.0 + static_cast<double>(steps) / static_cast<double>(PF + 1);
+
+  // Issued instructions per thread and plane: ~3 per copy (address, size,
+  // copy; COPY 1: one lane per warp issues the row copies), the shared loads,
+  // 6R+1 arithmetic operations per point, the queue shift (2R moves per
+  // float, once per zu planes), the stores, a barrier and the wait, plus
+  // the ring's index arithmetic (about 10, the kernel's comments count 163
+  // warp instructions per 128 points at vx4 ky1 zu9).
+  const double points = static_cast<double>(g.vx * g.ky);
+  const double copies = g.copy == 1 ? 2.0 : 3.0 * static_cast<double>(rounds);
+  const double per_plane = copies + static_cast<double>(g.ky * (1 + window_loads) + 2 * R) +
+                           static_cast<double>(6 * R + 1) * points +
+                           static_cast<double>(2 * R) * points / static_cast<double>(g.zu) + static_cast<double>(g.ky) +
+                           12.0;
+  a.warp_instructions_per_block = (per_plane * static_cast<double>(steps) + 4.0 * static_cast<double>(2 * R) + 60.0) * warps;
+  return a;
+}
+
+} // namespace memtune::templates

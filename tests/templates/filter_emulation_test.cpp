@@ -1,0 +1,102 @@
+// The filter device source itself, run on the CPU: templates/filter/filter.cu
+// compiled as host C++ with the CUDA built-ins it uses emulated
+// (cuda_emulation.hpp: a std::thread per CUDA thread, block barriers, warp
+// shuffles). No GPU here, so this is what checks the kernel without the shared
+// tile (filter_direct, with and without shuffles): every output matches the
+// reference on odd sizes, and nothing past the output is written.
+#include <memtune/random_data.hpp>
+#include <memtune/templates/filter.hpp>
+
+#include "cuda_emulation.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cfloat>
+#include <vector>
+
+#include "device_code_begin.hpp"
+// One copy of the source per tap count (compile-time there).
+namespace taps21 {
+#define MEMTUNE_TAPS 21
+#include "../../templates/filter/filter.cu"
+#undef MEMTUNE_TAPS
+} // namespace taps21
+namespace taps33 {
+#define MEMTUNE_TAPS 33
+#include "../../templates/filter/filter.cu"
+#undef MEMTUNE_TAPS
+} // namespace taps33
+namespace taps4 {
+#define MEMTUNE_TAPS 4
+#include "../../templates/filter/filter.cu"
+#undef MEMTUNE_TAPS
+} // namespace taps4
+#include "device_code_end.hpp"
+
+namespace {
+
+using cuda_emulation::Buffer;
+using cuda_emulation::GuardedOutput;
+
+template <int TAPS> float* taps_symbol() {
+  if constexpr (TAPS == 21) return taps21::memtune_filter_taps;
+  else if constexpr (TAPS == 33) return taps33::memtune_filter_taps;
+  else return taps4::memtune_filter_taps;
+}
+
+// Runs run(in, out) on random input of n floats and checks every output
+// against the reference and that nothing past the output was written.
+template <int TAPS, class Run> void check_outputs(std::int64_t n, Run run) {
+  CAPTURE(TAPS);
+  CAPTURE(n);
+  std::vector<float> input(static_cast<std::size_t>(n));
+  memtune::fill_random(input, 29 + static_cast<std::uint64_t>(n));
+  const std::vector<float> c = memtune::templates::random_filter_taps(TAPS, 7);
+  std::copy(c.begin(), c.end(), taps_symbol<TAPS>());
+  const std::vector<double> reference = memtune::templates::filter_reference(input, c);
+
+  const auto count = static_cast<std::size_t>(n);
+  Buffer in(count);
+  std::copy(input.begin(), input.end(), in.data);
+  GuardedOutput out(count);
+
+  run(in.data, out.data());
+
+  CHECK(out.guard_intact());
+  const auto [bad, first_bad] = out.mismatches(reference, 4.0 * TAPS * FLT_EPSILON); // |taps| sum to 1, |input| <= 1
+  CAPTURE(first_bad);
+  CHECK(bad == 0);
+}
+
+template <int TAPS, int BLOCK, int CHUNKS, int SHFL> void check_direct(std::int64_t n) {
+  CAPTURE(BLOCK);
+  CAPTURE(CHUNKS);
+  CAPTURE(SHFL);
+  check_outputs<TAPS>(n, [&](const float* in, float* out) {
+    const std::int64_t per_block = std::int64_t{BLOCK} * 4 * CHUNKS;
+    const auto grid = static_cast<unsigned>((n + per_block - 1) / per_block);
+    const int ni = static_cast<int>(n);
+    cuda_emulation::run_grid({BLOCK, 1, 1}, {grid, 1, 1}, [&] {
+      if constexpr (TAPS == 21) taps21::filter_direct<BLOCK, CHUNKS, SHFL>(in, out, ni, ni);
+      else if constexpr (TAPS == 33) taps33::filter_direct<BLOCK, CHUNKS, SHFL>(in, out, ni, ni);
+      else taps4::filter_direct<BLOCK, CHUNKS, SHFL>(in, out, ni, ni);
+    });
+  });
+}
+
+constexpr std::int64_t kSizes[] = {1, 3, 37, 1000, 4099, 20011};
+
+} // namespace
+
+TEST_CASE("filter.cu on the CPU: filter_direct, read-only window and shuffled window, odd sizes") {
+  for (const std::int64_t n : kSizes) {
+    check_direct<21, 64, 1, 0>(n);
+    check_direct<21, 32, 2, 0>(n);
+    check_direct<21, 64, 1, 1>(n);
+    check_direct<21, 32, 4, 1>(n);
+  }
+  check_direct<33, 64, 2, 1>(20011);
+  check_direct<33, 32, 1, 0>(4099);
+  check_direct<4, 32, 2, 1>(1000); // even taps, halo of one float4
+  check_direct<4, 64, 1, 0>(37);
+}

@@ -174,6 +174,8 @@ private:
   std::size_t error_position_ = 0;
 };
 
+} // namespace
+
 std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t position) {
   // nlohmann's position counts the characters read, one past the offending one.
   const std::size_t upto = std::min(position == 0 ? 0 : position - 1, text.size());
@@ -188,8 +190,6 @@ std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std
   }
   return {line, column};
 }
-
-} // namespace
 
 JsonDocument parse_json(std::string text, std::string origin, const JsonLimits& limits) {
   json root;

@@ -495,19 +495,6 @@ private:
   std::vector<Frame> frames_;
 };
 
-std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t byte) {
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {line, column};
-}
-
 } // namespace
 
 KernelDescription description_from_json(const nlohmann::ordered_json& document, const std::string& origin,
@@ -521,8 +508,7 @@ KernelDescription description_from_text(const std::string& text, const std::stri
   try {
     document = nlohmann::ordered_json::parse(text, DuplicateKeyCheck(origin));
   } catch (const nlohmann::json::parse_error& e) {
-    // nlohmann's byte is one past the offending character.
-    const auto [line, column] = line_and_column(text, e.byte > 0 ? e.byte - 1 : 0);
+    const auto [line, column] = io::line_and_column(text, e.byte);
     std::string message = e.what();
     if (const auto at = message.find("syntax error"); at != std::string::npos) message = message.substr(at);
     throw DescriptionError(origin, line, "not valid JSON (column " + std::to_string(column) + "): " + message);
@@ -533,7 +519,7 @@ KernelDescription description_from_text(const std::string& text, const std::stri
     if (const auto quote = message.find('\''); quote != std::string::npos) {
       const std::string token = message.substr(quote + 1, message.rfind('\'') - quote - 1);
       if (const auto at = text.find(token); !token.empty() && at != std::string::npos)
-        line = line_and_column(text, at).first;
+        line = io::line_and_column(text, at + 1).first; // a position counts one past the character
     }
     if (const auto at = message.find("number overflow"); at != std::string::npos) message = message.substr(at);
     throw DescriptionError(origin, line, "not valid JSON: " + message);

@@ -64,6 +64,9 @@ private:
 // (and the column in the message) for a syntax error, a number out of range
 // or nesting deeper than limits.max_depth.
 [[nodiscard]] JsonDocument parse_json(std::string text, std::string origin, const JsonLimits& limits = {});
+// The 1-based line and column of a nlohmann parse_error's position (its
+// byte count, one past the offending character) in `text`.
+[[nodiscard]] std::pair<std::size_t, std::size_t> line_and_column(const std::string& text, std::size_t position);
 // Reads and parses a file. Throws InputError also when it cannot be read
 // (missing, a directory, larger than limits.max_bytes).
 [[nodiscard]] JsonDocument read_json_file(const std::filesystem::path& file, const JsonLimits& limits = {});

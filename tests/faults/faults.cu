@@ -12,7 +12,7 @@ enum Fault {
   launch_bounds,           // exceeds_device_limits: __launch_bounds__(256) launched with 512 threads (bounded_kernel)
   illegal_read,            // launch_failed: CUDA_ERROR_ILLEGAL_ADDRESS
   illegal_write,           // launch_failed: CUDA_ERROR_ILLEGAL_ADDRESS
-  misaligned,              // launch_failed: CUDA_ERROR_MISALIGNED_ADDRESS (a float4 load from in + 1)
+  misaligned,              // launch_failed: CUDA_ERROR_MISALIGNED_ADDRESS (a v4.f32 load from in + 1)
   trap,                    // launch_failed: __trap()
   assert_fails,            // launch_failed: CUDA_ERROR_ASSERT (a device-side assert)
   infinite_loop,           // timeout: killed by the watchdog with its worker
@@ -37,8 +37,14 @@ __device__ void body(float* out, const float* in, int n) {
   if (F == illegal_read && i == 0) out[0] = *reinterpret_cast<const volatile float*>(in + (1ll << 40));
   if (F == illegal_write && i == 0) *reinterpret_cast<volatile float*>(out + (1ll << 40)) = 1.0f;
   if (F == misaligned && i == 0) {
-    const float4 v = *reinterpret_cast<const float4*>(in + 1);
-    out[0] = v.x + v.w;
+    // A 16-byte vector load from a 4-byte aligned address. Written in PTX:
+    // from C++ (a float4 read of in + 1) the compiler may split the load into
+    // the scalar loads of the components it needs, which are aligned and run.
+    float a, b, c, d;
+    asm volatile("ld.global.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(a), "=f"(b), "=f"(c), "=f"(d)
+                 : "l"(in + 1));
+    out[0] = a + b + c + d;
   }
   if (F == trap && i == 0) __trap();
   // What assert() expands to in device code (NVRTC declares it; it has no <cassert>).

@@ -34,6 +34,16 @@ search::Space space_from_values(const std::vector<std::pair<std::string, std::ve
   return space;
 }
 
+// A string member of `object`, or `fallback` when it is absent; any other
+// type is the file's error, named with `where`.
+std::string text_member(const ojson& object, const char* key, const std::string& fallback, const std::string& where) {
+  if (!object.is_object()) throw std::invalid_argument(where + ": must be an object");
+  const auto it = object.find(key);
+  if (it == object.end()) return fallback;
+  if (!it->is_string()) throw std::invalid_argument(where + "." + key + ": must be a string, not " + it->type_name());
+  return it->get<std::string>();
+}
+
 search::Config config_of(const search::Space& space, const ojson& values, const std::string& where) {
   search::Config c;
   for (const auto& axis : space.axes()) {
@@ -126,8 +136,8 @@ search::Recording recording_from_kernel_tuner_cache(const std::string& text, con
   search::Recording rec;
   rec.space = space_from_values(params);
   rec.tool = "Kernel Tuner cache, imported by memtune " + std::string(kVersion);
-  rec.template_name = !o.template_name.empty() ? o.template_name : doc.value("kernel_name", std::string("kernel"));
-  rec.device = {{"name", !o.device_name.empty() ? o.device_name : doc.value("device_name", std::string("unknown device"))}};
+  rec.template_name = !o.template_name.empty() ? o.template_name : text_member(doc, "kernel_name", "kernel", "the cache");
+  rec.device = {{"name", !o.device_name.empty() ? o.device_name : text_member(doc, "device_name", "unknown device", "the cache")}};
   if (doc.contains("problem_size")) rec.problem = {{"problem_size", doc.at("problem_size")}};
   for (const auto& [key, entry] : doc.at("cache").items()) {
     const std::string where = "cache entry \"" + key + "\"";
@@ -149,9 +159,11 @@ search::Recording recording_from_t4(const ojson& doc, const ImportOptions& o) {
   // the values seen, in the order of the first configuration's keys.
   std::vector<std::pair<std::string, std::vector<ojson>>> params;
   for (std::size_t i = 0; i < results.size(); ++i) {
-    const ojson& c = results[i].value("configuration", ojson());
+    const ojson& c = results[i].is_object() ? results[i].value("configuration", ojson()) : ojson();
     if (!c.is_object()) throw std::invalid_argument("results[" + std::to_string(i) + "]: no \"configuration\" object");
-    for (const auto& [name, value] : c.items()) {
+    for (const auto& item : c.items()) {
+      const std::string& name = item.key();
+      const ojson& value = item.value();
       auto it = std::find_if(params.begin(), params.end(), [&](const auto& p) { return p.first == name; });
       if (it == params.end()) it = params.insert(params.end(), {name, {}});
       if (std::find(it->second.begin(), it->second.end(), value) == it->second.end()) it->second.push_back(value);
@@ -159,7 +171,7 @@ search::Recording recording_from_t4(const ojson& doc, const ImportOptions& o) {
   }
   search::Recording rec;
   rec.space = space_from_values(params);
-  rec.tool = "T4 results " + doc.value("schema_version", std::string("?")) + ", imported by memtune " + kVersion;
+  rec.tool = "T4 results " + text_member(doc, "schema_version", "?", "the results file") + ", imported by memtune " + kVersion;
   rec.template_name = o.template_name.empty() ? "kernel" : o.template_name;
   rec.device = {{"name", o.device_name.empty() ? "unknown device" : o.device_name}};
   std::set<search::Config> seen;
@@ -168,19 +180,20 @@ search::Recording recording_from_t4(const ojson& doc, const ImportOptions& o) {
     const ojson& r = results[i];
     search::Config config = config_of(rec.space, r.at("configuration"), where);
     if (!seen.insert(config).second) continue; // a strategy may revisit: the first evaluation counts
-    const std::string invalidity = r.value("invalidity", std::string("correct"));
+    const std::string invalidity = text_member(r, "invalidity", "correct", where);
     if (invalidity != "correct") {
       rec.trials.push_back(failed_trial(std::move(config), invalidity));
       continue;
     }
     const ojson measurements = r.value("measurements", ojson::array());
+    if (!measurements.is_array()) throw std::invalid_argument(where + ".measurements: must be an array");
     const ojson* time = nullptr;
     for (const auto& m : measurements)
-      if (m.value("name", "") == "time") time = &m;
+      if (text_member(m, "name", "", where + ".measurements[]") == "time") time = &m;
     if (!time || !time->contains("value") || !time->at("value").is_number())
       throw std::invalid_argument(where + ": a correct result needs a \"time\" measurement");
     rec.trials.push_back(
-        ok_trial(std::move(config), seconds(time->at("value").get<double>(), time->value("unit", "ms"), where), where));
+        ok_trial(std::move(config), seconds(time->at("value").get<double>(), text_member(*time, "unit", "ms", where), where), where));
   }
   return rec;
 }
@@ -188,11 +201,17 @@ search::Recording recording_from_t4(const ojson& doc, const ImportOptions& o) {
 search::Recording recording_from_kernel_tuner(const std::string& text, const ImportOptions& o) {
   // A T4 file is always complete JSON; a cache may be open (no closing brackets).
   try {
-    const ojson doc = ojson::parse(text);
-    if (doc.is_object() && doc.contains("results")) return recording_from_t4(doc, o);
-  } catch (const ojson::parse_error&) {
+    try {
+      const ojson doc = ojson::parse(text);
+      if (doc.is_object() && doc.contains("results")) return recording_from_t4(doc, o);
+    } catch (const ojson::parse_error&) {
+    }
+    return recording_from_kernel_tuner_cache(text, o);
+  } catch (const ojson::exception& e) {
+    // A value of a type the readers above do not check for (their checks
+    // name the entry): still the file's error, never an escaped exception.
+    throw std::invalid_argument(std::string("a value of the wrong type: ") + e.what());
   }
-  return recording_from_kernel_tuner_cache(text, o);
 }
 
 ojson kernel_tuner_cache(const search::Recording& rec) {

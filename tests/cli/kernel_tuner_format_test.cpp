@@ -74,6 +74,20 @@ TEST_CASE("kernel tuner: an open cache (still being appended to) reads as Kernel
   CHECK(r.device.at("name") == "NVIDIA A100");
 }
 
+TEST_CASE("kernel tuner: a value of the wrong type is the file's error, naming the field") {
+  // Found by fuzz_kernel_tuner_import: a device_name that is not a string escaped as nlohmann's type_error.
+  const std::string cache = R"({"device_name": ["A100"], "tune_params": {"bx": [32]}, "cache": {"32": {"bx": 32, "time": 0.25}}})";
+  CHECK_THROWS_WITH_AS((void)recording_from_kernel_tuner(cache, {}), doctest::Contains("device_name: must be a string"),
+                       std::invalid_argument);
+  const std::string t4 = R"({"results": [{"configuration": {"bx": 32}, "invalidity": "correct", "measurements": [7]}]})";
+  CHECK_THROWS_WITH_AS((void)recording_from_kernel_tuner(t4, {}), doctest::Contains("results[0].measurements[]"),
+                       std::invalid_argument);
+  const std::string bad_time = R"({"results": [{"configuration": {"bx": 32}, "invalidity": "correct",
+      "measurements": [{"name": "time", "value": 1, "unit": 3}]}]})";
+  CHECK_THROWS_WITH_AS((void)recording_from_kernel_tuner(bad_time, {}), doctest::Contains("unit: must be a string"),
+                       std::invalid_argument);
+}
+
 TEST_CASE("kernel tuner: T4 results keep the evaluation order, take the first of a revisited config, convert units") {
   const std::string t4 = R"({"schema_version": "1.0.0", "results": [
     {"configuration": {"bx": 32, "by": 4}, "invalidity": "correct",

@@ -2,6 +2,7 @@
 // a GPU: MEMTUNE_CONFIG, the profile (exact, nearest size, same GPU model),
 // tuning, the default. Fixture: tests/assets/profiles/launcher.memtune.json.
 #include <memtune/config_lookup.hpp>
+#include <memtune/device.hpp>
 #include <memtune/templates/filter.hpp>
 #include <memtune/templates/matvec.hpp>
 
@@ -70,6 +71,33 @@ TEST_CASE("then the same GPU model (name and compute capability) with another SM
   Target a100 = catalogue_target("a100");
   a100.display_name = "NVIDIA A100-PCIE-40GB";
   CHECK(filter_lookup({{"n", 4 << 20}}, a100).source == ConfigLookup::Source::tune);
+}
+
+TEST_CASE("an entry tuned for a catalogue target (--target h100-sxm, modeled) serves the GPU the driver names") {
+  // Saved under the catalogue's display name; the driver calls the same GPU "NVIDIA H100 80GB HBM3".
+  const KernelDescription& d = templates::filter_description();
+  const auto file = std::filesystem::temp_directory_path() / "memtune-config-lookup-modeled.json";
+  std::filesystem::remove(file);
+  ProfileEntry modeled;
+  modeled.device = fingerprint(catalogue_target("h100-sxm"));
+  REQUIRE(modeled.device.name == "H100 SXM5 80GB");
+  modeled.template_name = "filter";
+  modeled.problem = d.complete({{"n", 16 << 20}});
+  modeled.config = {{"staging", "direct"}, {"block_size", 128}, {"packing", 1}, {"items", 8}, {"vec", 4}, {"align", 1}};
+  modeled.mode = "modeled";
+  modeled.rationale = "modeled for h100-sxm";
+  ProfileStore(file).save(modeled);
+  const ProfileStore store(file);
+  const ConfigLookup l = look_up_config(d, d.complete({{"n", 16 << 20}}), h100(), &store, {}, {});
+  CHECK(l.source == ConfigLookup::Source::profile);
+  CHECK(l.rationale == "modeled for h100-sxm");
+  REQUIRE(l.profile);
+  CHECK(l.profile->match == ProfileMatch::same_gpu_model);
+  // Another model's driver name does not match it.
+  Target h200 = catalogue_target("h200");
+  h200.display_name = "NVIDIA H200";
+  CHECK(look_up_config(d, d.complete({{"n", 16 << 20}}), h200, &store, {}, {}).source == ConfigLookup::Source::tune);
+  std::filesystem::remove(file);
 }
 
 TEST_CASE("an entry whose configuration is not valid for this problem is passed over, and the lookup says why") {

@@ -1,5 +1,6 @@
 #include <memtune/config_lookup.hpp>
 #include <memtune/device.hpp>
+#include <memtune/targets.hpp>
 #include <memtune/io/json_document.hpp>
 #include <memtune/io/json_fields.hpp>
 
@@ -117,7 +118,8 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
   }
 
   if (store) {
-    for (ProfileHit& hit : store->matches(fingerprint(target), kernel.name, problem, kernel.size_variables())) {
+    for (ProfileHit& hit : store->matches(fingerprint(target), kernel.name, problem, kernel.size_variables(),
+                                                catalogue_names(target))) {
       const std::string origin = describe_hit(kernel, hit);
       try {
         const search::Config config = space.config_from_saved_json(hit.entry.config);

@@ -6,6 +6,7 @@
 #include "utc_time.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace memtune {
@@ -129,7 +130,15 @@ const char* to_string(ProfileMatch match) {
 }
 
 std::vector<ProfileHit> ProfileStore::matches(const DeviceFingerprint& device, const std::string& template_name,
-                                              const Problem& problem, const std::vector<std::string>& size_keys) const {
+                                              const Problem& problem, const std::vector<std::string>& size_keys,
+                                              const std::vector<std::string>& model_names) const {
+  const auto same_model_name = [&](const std::string& name) {
+    if (name == device.name) return true;
+    return std::any_of(model_names.begin(), model_names.end(), [&](const std::string& other) {
+      return std::equal(name.begin(), name.end(), other.begin(), other.end(),
+                        [](unsigned char a, unsigned char b) { return std::tolower(a) == std::tolower(b); });
+    });
+  };
   // The distance of a stored problem to the one asked for, or nullopt when
   // they differ in anything but size.
   const auto distance = [&](const Problem& stored) -> std::optional<double> {
@@ -151,7 +160,7 @@ std::vector<ProfileHit> ProfileStore::matches(const DeviceFingerprint& device, c
   for (auto& e : entries()) {
     if (e.template_name != template_name) continue;
     const bool same_device = e.device == device;
-    if (!same_device && !(e.device.name == device.name && e.device.cc_major == device.cc_major &&
+    if (!same_device && !(same_model_name(e.device.name) && e.device.cc_major == device.cc_major &&
                           e.device.cc_minor == device.cc_minor))
       continue;
     const std::optional<double> d = distance(e.problem);

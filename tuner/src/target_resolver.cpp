@@ -30,6 +30,20 @@ Target with_catalogue_figures(Target local) {
   return local;
 }
 
+std::vector<std::string> catalogue_names(const Target& t) {
+  try {
+    const model::TargetCatalog catalog = load_targets();
+    const Target* known = catalog.try_find(t.display_name);
+    if (!known) known = catalog.try_find(t.name);
+    if (!known) return {};
+    std::vector<std::string> names{known->name, known->display_name};
+    names.insert(names.end(), known->aliases.begin(), known->aliases.end());
+    return names;
+  } catch (const std::exception&) {
+    return {}; // no catalogue (moved install): names must then match exactly
+  }
+}
+
 ResolvedTarget resolve_target(const std::string& name, int device) {
   std::string lower = name;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });

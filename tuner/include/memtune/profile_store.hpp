@@ -101,8 +101,14 @@ public:
   // size. Nearest is the sum over size_keys (the problem's size variables,
   // e.g. {"n"}) of |log(size ratio)|; every other problem variable must be
   // equal. A caller takes the first whose configuration is still valid.
+  // `model_names`: other names of the device's GPU model (the catalogue
+  // entry's name, display name and aliases); an entry saved under
+  // one of them with the same compute capability is the same GPU model too,
+  // so an entry tuned with `--target h100-sxm` on a machine without a GPU
+  // serves the H100 whose driver says "NVIDIA H100 80GB HBM3".
   [[nodiscard]] std::vector<ProfileHit> matches(const DeviceFingerprint& device, const std::string& template_name,
-                                                const Problem& problem, const std::vector<std::string>& size_keys) const;
+                                                const Problem& problem, const std::vector<std::string>& size_keys,
+                                                const std::vector<std::string>& model_names = {}) const;
   // The first of matches(); nullopt when nothing matches.
   [[nodiscard]] std::optional<ProfileHit> lookup(const DeviceFingerprint& device, const std::string& template_name,
                                                  const Problem& problem,

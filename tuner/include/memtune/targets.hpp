@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace memtune {
 
@@ -18,6 +19,11 @@ model::TargetCatalog load_targets();
 // driver does not report (memory latency, schedulers per SM, L2 bandwidth)
 // from the catalogue entry of the same GPU, when there is one.
 Target with_catalogue_figures(Target local);
+
+// Every name the catalogue knows `t`'s GPU model by (its entry's name,
+// display name and aliases): the driver's name and a modeled target's display
+// name are the same GPU. Empty when the catalogue has no entry for it.
+std::vector<std::string> catalogue_names(const Target& t);
 
 struct ResolvedTarget {
   Target target;

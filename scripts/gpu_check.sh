@@ -15,6 +15,9 @@
 #   isolation  scripts/isolation_gpu_check.sh (fault corpus, watchdog, overhead, kill -9 + resume)
 #   shard      scripts/shard_check.sh -- fdtd (4 shards merged against one run)
 #   report     scripts/report_gpu_check.sh (report HTML, progress line)
+#   sanitize   scripts/sanitize_templates.sh: compute-sanitizer's four tools over every built-in
+#              template's whole space at small odd sizes (SAMPLE=48 for a seeded sample;
+#              TEMPLATES="filter fdtd" for some)
 #   probes     memtune probe, the model against this run's probe spaces, the filter's bank model
 #              against ncu's counters
 # Environment: BUILD (default build-gpu), OUT (default gpu-check-out); logs and JSON under $OUT,
@@ -25,7 +28,7 @@ build=${BUILD:-build-gpu}
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost launcher isolation shard report probes)
+[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost launcher isolation shard report sanitize probes)
 memtune="$build/cli/memtune"
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 case $name in
@@ -99,6 +102,13 @@ for step in "${steps[@]}"; do
       OUT="$out/report" scripts/report_gpu_check.sh "$build" >"$out/report.txt" 2>&1
       row "report check" "exit $?"
       last_table "$out/report.txt" >>"$out/$step.table" ;;
+    sanitize)
+      OUT="$out/sanitize" SAMPLE=${SAMPLE:-0} scripts/sanitize_templates.sh "$build" >"$out/sanitize.txt" 2>&1
+      status=$?
+      sed -n '/^template and size/,$p' "$out/sanitize.txt"
+      sed -n '/^template and size/,$p' "$out/sanitize.txt" | grep -v '^template and size\|^$\|^ \|clean' |
+        while read -r line; do row "sanitizer: ${line%%  *}" "$(echo "${line#*  }" | tr -s ' ')"; done
+      row "compute-sanitizer over the templates" "exit $status (0: clean)" ;;
     probes)
       "$memtune" probe --save-target "$out/probed_target.json" --json "$out/probe.json" --record "$out/probe-record" \
         >"$out/probe.txt" 2>&1
@@ -110,7 +120,7 @@ for step in "${steps[@]}"; do
         scripts/filter_ncu_validation.sh "$build" "$out/filter-ncu" >"$out/filter_ncu.txt" 2>&1
         row "filter bank model vs ncu" "$(tail -1 "$out/filter_ncu.txt")"
       fi ;;
-    *) echo "unknown step $step (build tests catalogue cost launcher isolation shard report probes)"; exit 2 ;;
+    *) echo "unknown step $step (build tests catalogue cost launcher isolation shard report sanitize probes)"; exit 2 ;;
   esac
   echo "   ($((SECONDS - start)) s)"
 done

@@ -8,8 +8,10 @@
 # a seeded sample of $SAMPLE (its default configuration always among them):
 # the summary says which. SAMPLE=0 checks every space whole (slow: a module
 # load under the sanitizer costs ~0.1 s, fdtd alone has 896 configurations).
-# The four tools run side by side, one process each. Logs under $OUT (or
-# ./sanitize-out); a table per template and tool last. Exit 0 when clean.
+# The four tools run side by side, one process each, each stopped after
+# $TOOL_TIMEOUT seconds (default 600). TEMPLATES="filter fdtd" checks only
+# those (default: the catalogue). Logs under $OUT (or ./sanitize-out); a
+# table per template and tool last. Exit 0 when clean.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
@@ -33,7 +35,7 @@ declare -A sizes=(
   [fdtd]="--set nx=37 --set ny=19 --set nz=11"
   [transpose]="--set rows=37 --set cols=53"
 )
-templates=$(sed -n '/set(MEMTUNE_TEMPLATES/,/)/p' templates/catalogue.cmake | grep -v 'set(\|)' | tr -d ' ')
+templates=${TEMPLATES:-$(sed -n '/set(MEMTUNE_TEMPLATES/,/)/p' templates/catalogue.cmake | grep -v 'set(\|)' | tr -d ' ')}
 tools="memcheck racecheck initcheck synccheck"
 : >"$out/runs.txt"
 for t in $templates; do
@@ -54,7 +56,7 @@ for t in $templates; do
     start=$(date +%s)
     for tool in $tools; do
       # shellcheck disable=SC2086
-      timeout 600 "$sanitizer" --tool "$tool" --target-processes all --print-limit 20 \
+      timeout "${TOOL_TIMEOUT:-600}" "$sanitizer" --tool "$tool" --target-processes all --print-limit 20 \
         --log-file "$out/$name.$tool.log" "$runner" "$t" $p --sample "$sample" >"$out/$name.$tool.out" 2>&1 &
     done
     wait

@@ -84,7 +84,9 @@ for plain in sorted(glob.glob(os.path.join(out, "*.plain.log"))):
     for tool in tools:
         log = os.path.join(out, f"{name}.{tool}.log")
         text = open(log).read() if os.path.exists(log) else ""
-        s = re.search(r"ERROR SUMMARY: (\d+) error", text)
+        # memcheck, initcheck, synccheck: "ERROR SUMMARY: 0 errors"; racecheck:
+        # "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)".
+        s = re.search(r"ERROR SUMMARY: (\d+) error", text) or re.search(r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) error", text)
         if s is None:
             cells.append(f"{tool} ?")
             clean = False

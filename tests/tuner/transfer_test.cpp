@@ -124,14 +124,30 @@ TEST_CASE("a profile store's best configuration and runner-ups are a source too"
   fs::remove(file.string() + ".lock");
 }
 
+namespace {
+
+// The filter's H100 space at 16M and a source that measured its first two
+// configurations (times in seconds).
+struct TwoMeasured {
+  search::Space space;
+  std::vector<search::Config> configs;
+  TransferSource source;
+  TwoMeasured(double first_s, double second_s) {
+    const auto& f = templates::filter_description();
+    space = f.space(complete_problem(f.problem, {{"n", 1 << 24}}), catalog().find("h100-sxm"));
+    configs = space.enumerate();
+    source.axes = {"align", "block_size", "items", "packing", "vec"};
+    source.trials = {{space.config_to_json(configs[0]), first_s}, {space.config_to_json(configs[1]), second_s}};
+  }
+};
+
+} // namespace
+
 TEST_CASE("transfer_times: measured x target / source per configuration; the rest by the source's median ratio") {
-  const auto& f = templates::filter_description();
-  const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
-  const search::Space space = f.space(problem, catalog().find("h100-sxm"));
-  const auto configs = space.enumerate();
-  TransferSource s;
-  s.axes = {"align", "block_size", "items", "packing", "vec"};
-  s.trials = {{space.config_to_json(configs[0]), 10.0}, {space.config_to_json(configs[1]), 20.0}};
+  TwoMeasured m(10.0, 20.0);
+  const auto& configs = m.configs;
+  const search::Space& space = m.space;
+  const TransferSource& s = m.source;
   const std::map<search::Config, double> target{{configs[0], 4.0}, {configs[1], 12.0}, {configs[2], 6.0}};
   const std::map<search::Config, double> source{{configs[0], 5.0}, {configs[1], 10.0}, {configs[2], 3.0}};
   const Transferred t = transfer_times(s, space, target, source);
@@ -143,13 +159,10 @@ TEST_CASE("transfer_times: measured x target / source per configuration; the res
 }
 
 TEST_CASE("apply_memory_floor: the source's measured DRAM busy time, scaled by the peaks, bounds the transfer") {
-  const auto& f = templates::filter_description();
-  const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
-  const search::Space space = f.space(problem, catalog().find("h100-sxm"));
-  const auto configs = space.enumerate();
-  TransferSource s;
-  s.axes = {"align", "block_size", "items", "packing", "vec"};
-  s.trials = {{space.config_to_json(configs[0]), 100e-6}, {space.config_to_json(configs[1]), 50e-6}};
+  TwoMeasured m(100e-6, 50e-6);
+  const auto& configs = m.configs;
+  const search::Space& space = m.space;
+  TransferSource& s = m.source;
   s.copy_ceiling_gbps = 4000; // source: peak 4800, a copy at 4000 GB/s
   MemoryFloorInputs in;
   in.source_peak_gbs = 4800;

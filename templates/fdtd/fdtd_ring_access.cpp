@@ -117,6 +117,9 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   a.bytes_per_load = 16;
   a.barrier_between_load_and_compute = false;
   a.memory_round_trips_per_block = 1.0 + static_cast<double>(steps) / static_cast<double>(PF + 1);
+  // The z loop's body is unrolled zu times: its spill code (ptxas counts the
+  // bytes of the code, not of a run) covers zu planes and runs once per zu.
+  a.main_loop_trips_per_thread = static_cast<double>(steps) / static_cast<double>(g.zu);
 
   // Issued instructions per thread and plane: ~3 per copy (address, size,
   // copy; COPY 1: one lane per warp issues the row copies), the shared loads,

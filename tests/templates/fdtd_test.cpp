@@ -361,6 +361,22 @@ TEST_CASE("fdtd access pattern: coalesced float4 columns, conflict-free shared m
   }
 }
 
+TEST_CASE("fdtd ring: spill code runs once per unrolled loop body (zu planes), not once a run") {
+  // ptxas reports the bytes of the spill code; the ring's z loop holds zu
+  // planes, so a chunk of 256 planes runs its body 256 / zu times. Without a
+  // trip count the model took the spills of a 128-register cap (H100: 496
+  // bytes, 366 us measured against 209 us without the cap) as free.
+  const auto& t = templates::fdtd_description();
+  const Problem p = default_problem();
+  for (const std::int64_t zu : {3, 9}) {
+    CAPTURE(zu);
+    const AccessPattern a = t.hooks.access_pattern(ring(32, 8, 4, 2, 3, zu, 1, 1, 16), p, h100_like());
+    CHECK(a.main_loop_trips_per_thread == doctest::Approx(256.0 / static_cast<double>(zu)));
+    CHECK(t.hooks.access_pattern(ring(32, 8, 4, 2, 3, zu, 1, 2, 16), p, h100_like()).main_loop_trips_per_thread ==
+          doctest::Approx(128.0 / static_cast<double>(zu)));
+  }
+}
+
 TEST_CASE("fdtd explains each block shape's best: warps/SM and the limiter") {
   const auto& t = templates::fdtd_description();
   TuningResult r;

@@ -124,14 +124,30 @@ TEST_CASE("a profile store's best configuration and runner-ups are a source too"
   fs::remove(file.string() + ".lock");
 }
 
+namespace {
+
+// The filter's H100 space at 16M and a source that measured its first two
+// configurations (times in seconds).
+struct TwoMeasured {
+  search::Space space;
+  std::vector<search::Config> configs;
+  TransferSource source;
+  TwoMeasured(double first_s, double second_s) {
+    const auto& f = templates::filter_description();
+    space = f.space(complete_problem(f.problem, {{"n", 1 << 24}}), catalog().find("h100-sxm"));
+    configs = space.enumerate();
+    source.axes = {"align", "block_size", "items", "packing", "vec"};
+    source.trials = {{space.config_to_json(configs[0]), first_s}, {space.config_to_json(configs[1]), second_s}};
+  }
+};
+
+} // namespace
+
 TEST_CASE("transfer_times: measured x target / source per configuration; the rest by the source's median ratio") {
-  const auto& f = templates::filter_description();
-  const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
-  const search::Space space = f.space(problem, catalog().find("h100-sxm"));
-  const auto configs = space.enumerate();
-  TransferSource s;
-  s.axes = {"align", "block_size", "items", "packing", "vec"};
-  s.trials = {{space.config_to_json(configs[0]), 10.0}, {space.config_to_json(configs[1]), 20.0}};
+  TwoMeasured m(10.0, 20.0);
+  const auto& configs = m.configs;
+  const search::Space& space = m.space;
+  const TransferSource& s = m.source;
   const std::map<search::Config, double> target{{configs[0], 4.0}, {configs[1], 12.0}, {configs[2], 6.0}};
   const std::map<search::Config, double> source{{configs[0], 5.0}, {configs[1], 10.0}, {configs[2], 3.0}};
   const Transferred t = transfer_times(s, space, target, source);
@@ -140,6 +156,45 @@ TEST_CASE("transfer_times: measured x target / source per configuration; the res
   CHECK(t.median_ratio == doctest::Approx(2.0));            // measured / modeled on the source: 2 and 2
   CHECK(t.seconds.at(configs[2]) == doctest::Approx(12.0)); // not measured: 6 x 2
   CHECK(t.model_only == 1);
+}
+
+TEST_CASE("apply_memory_floor: the source's measured DRAM busy time, scaled by the peaks, bounds the transfer") {
+  TwoMeasured m(100e-6, 50e-6);
+  const auto& configs = m.configs;
+  const search::Space& space = m.space;
+  TransferSource& s = m.source;
+  s.copy_ceiling_gbps = 4000; // source: peak 4800, a copy at 4000 GB/s
+  MemoryFloorInputs in;
+  in.source_peak_gbs = 4800;
+  in.target_peak_gbs = 3200; // the target's DRAM is 1.5x slower
+  in.dram_bytes = {{configs[0], 200e6}, {configs[1], 200e6}, {configs[2], 200e6}};
+  in.overlap_units = {{configs[0], 4}, {configs[1], 4}};
+  Transferred t;
+  // configs[0]: measured 100 us, of which 50 us DRAM busy (200 MB at 4000 GB/s):
+  // floor 75 us on the target; the model's ratio said 60 us, below it.
+  // configs[1]: measured at the ceiling (50 us): floor 75 us; the ratio said 90 us.
+  // configs[2]: not measured, unchanged.
+  t.seconds = {{configs[0], 60e-6}, {configs[1], 90e-6}, {configs[2], 30e-6}};
+  SUBCASE("the floor and the ratio overlap imperfectly, k units per SM") {
+    apply_memory_floor(t, s, space, in);
+    CHECK(t.seconds.at(configs[0]) == doctest::Approx(75e-6 + 60e-6 / 4));
+    CHECK(t.seconds.at(configs[1]) == doctest::Approx(90e-6 + 75e-6 / 4));
+    CHECK(t.seconds.at(configs[2]) == doctest::Approx(30e-6));
+  }
+  SUBCASE("without a measured copy ceiling (a profile store), nothing changes") {
+    s.copy_ceiling_gbps = 0;
+    apply_memory_floor(t, s, space, in);
+    CHECK(t.seconds.at(configs[0]) == doctest::Approx(60e-6));
+    CHECK(t.seconds.at(configs[1]) == doctest::Approx(90e-6));
+  }
+}
+
+TEST_CASE("a transfer source reads the recording's measured copy ceiling") {
+  const TransferSource s = load_transfer_source(bench_data / "wave2" / "h100_filter_16M.json", templates::filter_description(),
+                                                complete_problem(templates::filter_description().problem,
+                                                                 {{"n", 1 << 24}}),
+                                                catalog());
+  CHECK(s.copy_ceiling_gbps > 1000);
 }
 
 TEST_CASE("a configuration maps to another GPU's space on the axes both have") {

@@ -88,6 +88,8 @@ TransferSource load_transfer_source(const std::filesystem::path& file, const Ker
     for (const auto& axis : rec.space.axes()) s.axes.push_back(axis.name);
     for (const auto& t : rec.trials)
       if (t.ok()) s.trials.emplace_back(rec.space.config_to_json(t.config), *t.time_s);
+    if (const auto it = rec.annotations.find("copy_ceiling_gbps"); it != rec.annotations.end() && it->is_number())
+      s.copy_ceiling_gbps = std::max(0.0, it->get<double>());
   } else if (document.is_object() && document.contains("entries")) {
     s.kind = "profile store";
     std::vector<ProfileEntry> entries;
@@ -173,6 +175,21 @@ Transferred transfer_times(const TransferSource& source, const search::Space& sp
     }
   }
   return out;
+}
+
+void apply_memory_floor(Transferred& transferred, const TransferSource& source, const search::Space& space,
+                        const MemoryFloorInputs& inputs) {
+  if (source.copy_ceiling_gbps <= 0 || inputs.source_peak_gbs <= 0 || inputs.target_peak_gbs <= 0) return;
+  const double scale = inputs.source_peak_gbs / inputs.target_peak_gbs;
+  for (auto& [config, seconds] : transferred.seconds) {
+    const auto bytes = inputs.dram_bytes.find(config);
+    const auto m = source.measured(space, config);
+    if (bytes == inputs.dram_bytes.end() || !m || bytes->second <= 0) continue;
+    const auto k = inputs.overlap_units.find(config);
+    const double units = k == inputs.overlap_units.end() ? 1.0 : std::max(1.0, k->second);
+    const double floor = std::min(*m, bytes->second / (source.copy_ceiling_gbps * 1e9)) * scale;
+    seconds = std::max(floor, seconds) + std::min(floor, seconds) / units;
+  }
 }
 
 } // namespace memtune

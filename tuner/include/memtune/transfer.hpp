@@ -50,6 +50,9 @@ struct TransferSource {
   // (Space::config_to_json), with its time [s].
   std::vector<std::pair<nlohmann::json, double>> trials;
   std::vector<std::string> axes; // the source's axis names, sorted
+  // The copy ceiling measured beside the source's trials [GB/s] (a
+  // recording's copy_ceiling_gbps); 0 when the source does not say (a profile store).
+  double copy_ceiling_gbps = 0;
 
   // The measured time of a configuration of `space` (the target's space):
   // compared on the axes both spaces have (an axis only the target has, such
@@ -91,6 +94,26 @@ struct Transferred {
 [[nodiscard]] Transferred transfer_times(const TransferSource& source, const search::Space& space,
                                          const std::map<search::Config, double>& target_model,
                                          const std::map<search::Config, double>& source_model);
+
+// The memory floor measured on the source, carried to the target: the
+// source's DRAM busy time for configuration c is its DRAM bytes (the model's)
+// at the copy ceiling measured there, at most its measured time; on the
+// target that busy time scales with the peak bandwidths. The ratio transfer
+// C = t_measured x model_target / model_source can fall below that floor M
+// where the model misjudges what bounds c (the H200 row-major mat-vec with
+// 4 threads a row: measured at 93 % of the H200's copy ceiling, which the
+// model takes for latency-bound alike on both GPUs, ratio 1.0), so the two
+// combine as the time model combines memory and compute,
+//   t = max(M, C) + min(M, C) / k,   k = the target's overlap units per SM
+// (imperfect overlap, time_model.hpp). Without a measured ceiling
+// (copy_ceiling_gbps 0) or a configuration's DRAM bytes, times are unchanged.
+struct MemoryFloorInputs {
+  std::map<search::Config, double> dram_bytes;    // the source model's DRAM bytes by (target) configuration
+  std::map<search::Config, double> overlap_units; // the target model's k by configuration
+  double source_peak_gbs = 0, target_peak_gbs = 0;
+};
+void apply_memory_floor(Transferred& transferred, const TransferSource& source, const search::Space& space,
+                        const MemoryFloorInputs& inputs);
 
 // Predicts every configuration of `kernel`'s space on `target` from
 // options.transfer_from (a recording or profile store of another GPU): both

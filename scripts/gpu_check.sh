@@ -18,6 +18,8 @@
 #   sanitize   scripts/sanitize_templates.sh: compute-sanitizer's four tools over every built-in
 #              template's whole space at small odd sizes (SAMPLE=48 for a seeded sample;
 #              TEMPLATES="filter fdtd" for some)
+#   devices    scripts/devices_gpu_check.sh (>= 2 GPUs: fdtd and filter grids on --devices all
+#              against --devices 0, batch bayes against sequential; on 1 GPU: skipped)
 #   probes     memtune probe, the model against this run's probe spaces, the filter's bank model
 #              against ncu's counters
 # Environment: BUILD (default build-gpu), OUT (default gpu-check-out); logs and JSON under $OUT,
@@ -28,7 +30,7 @@ build=${BUILD:-build-gpu}
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost launcher isolation shard report sanitize probes)
+[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost launcher isolation shard report sanitize probes devices)
 memtune="$build/cli/memtune"
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 case $name in
@@ -120,7 +122,11 @@ for step in "${steps[@]}"; do
         scripts/filter_ncu_validation.sh "$build" "$out/filter-ncu" >"$out/filter_ncu.txt" 2>&1
         row "filter bank model vs ncu" "$(tail -1 "$out/filter_ncu.txt")"
       fi ;;
-    *) echo "unknown step $step (build tests catalogue cost launcher isolation shard report sanitize probes)"; exit 2 ;;
+    devices)
+      OUT="$out/devices" scripts/devices_gpu_check.sh "$build" >"$out/devices.txt" 2>&1
+      row "devices check" "exit $?"
+      last_table "$out/devices.txt" >>"$out/$step.table" ;;
+    *) echo "unknown step $step (build tests catalogue cost launcher isolation shard report sanitize probes devices)"; exit 2 ;;
   esac
   echo "   ($((SECONDS - start)) s)"
 done

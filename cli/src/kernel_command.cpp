@@ -10,6 +10,7 @@
 #include "tune_progress.hpp"
 
 #include <memtune/io/atomic_file.hpp>
+#include <memtune/io/errors.hpp>
 #include <memtune/profile_store.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/targets.hpp>
@@ -29,6 +30,19 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
+// A success when the run ranked something (or, for a kernel whose time is not
+// modeled, compiled something that fits) and was not aborted.
+int exit_code(const TuningResult& result) {
+  if (!result.measured && !result.time_modeled) {
+    // Registers and occupancy only: a success when something compiled and fits.
+    const bool any = std::any_of(result.evaluations.begin(), result.evaluations.end(),
+                                 [](const Evaluation& e) { return e.ok(); });
+    return any && result.aborted.empty() ? kExitOk : kExitError;
+  }
+  if (!result.best()) return kExitError;
+  return result.aborted.empty() ? kExitOk : kExitError;
+}
+
 } // namespace
 
 void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::string>& baselines) {
@@ -40,7 +54,11 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
   sub.add_option("--budget", o.budget, "evaluate at most this many candidates (0: no limit)")->check(whole_number());
   sub.add_option("--time-budget", o.time_budget, "stop proposing candidates after this many seconds")->check(seconds());
   sub.add_option("--seed", o.seed, "seed for data and search randomness")->capture_default_str()->check(whole_number());
-  sub.add_option("--device", o.device, "CUDA device ordinal")->capture_default_str()->check(whole_number(1023));
+  sub.add_option("--device", o.device, "CUDA device ordinal")
+      ->capture_default_str()
+      ->check(whole_number(1023))
+      ->each([&o](const std::string&) { o.device_given = true; });
+  add_devices_options(sub, o.devices);
   sub.add_option("--target", o.target, "GPU to tune for: local (measured) or a name from `memtune targets` (modeled)")
       ->capture_default_str();
   sub.add_flag("--warm", o.warm, "keep caches warm between samples (default: flush L2 before each)");
@@ -92,6 +110,7 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
   t.only = parse_only(o.only);
   t.model_prior = !o.no_model_prior;
   apply_survival_options(t, o.survival, o.record);
+  apply_devices_options(t, o.devices, o.device_given, o.survival.no_isolation);
   apply_shard(t, o.shard, !o.save.empty());
   apply_transfer_options(t, o.transfer, o.target != "local");
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
@@ -100,17 +119,24 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
   std::optional<ProgressLine> progress;
   if (!o.quiet) attach_progress(t, progress.emplace(err, stderr_is_terminal(err)));
 
-  TuningResult result;
+  std::vector<TuningResult> results;
   try {
     // "local" goes straight to tune(): with isolation, this process never
     // initialises CUDA (the worker does, and says when there is no GPU).
     if (o.target == "local") {
-      result = tune(kernel, problem, t);
+      if (o.devices.mixed) results = tune_each_model(kernel, problem, t);
+      else results.push_back(tune(kernel, problem, t));
     } else {
+      if (t.devices) throw ArgumentError("--devices " + o.devices.devices + " --target " + o.target,
+                                         "--devices measures on this host's GPUs (--target local)");
       const ResolvedTarget target = resolve_target(o.target, o.device);
-      result = target.measured ? tune(kernel, problem, t) : tune_modeled(kernel, problem, target.target, t);
+      results.push_back(target.measured ? tune(kernel, problem, t) : tune_modeled(kernel, problem, target.target, t));
     }
-    if (progress) progress->finish(run_summary(result));
+    if (progress) {
+      std::string summary;
+      for (const TuningResult& r : results) summary += (summary.empty() ? "" : "; ") + run_summary(r);
+      progress->finish(summary);
+    }
   } catch (const DeviceRequired& e) {
     err << "memtune " << kernel.name << ": " << e.what()
         << ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).\n";
@@ -118,29 +144,43 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
   }
 
   const output::Format format = chosen_format(o.format, o.json);
-  const std::string note = kernel.hooks.explain ? kernel.hooks.explain(result) : std::string{};
-  output::print(out, to_document(result, o.top, note), format);
-  if (!o.record.empty()) {
-    io::write_file_atomically(o.record, recording_json(result).dump(2) + "\n");
-    finish_record_journal(t, o.record, result);
+  const bool per_model = results.size() > 1;
+  if (per_model && format == output::Format::json) {
+    nlohmann::json all = nlohmann::json::array(); // one document per GPU model
+    for (const TuningResult& r : results)
+      all.push_back(output::to_json(to_document(r, o.top, kernel.hooks.explain ? kernel.hooks.explain(r) : "")));
+    out << all.dump(2) << "\n";
+  } else if (per_model && format == output::Format::table) {
+    out << "--mixed-devices: " << results.size() << " GPU models, each tuned on its own GPUs, one ranking each\n\n";
   }
-  if (!o.report.empty()) write_run_report(result, o.report);
-  if (!o.save.empty() && result.best()) {
-    ProfileStore store(o.save);
-    store.save(make_profile_entry(result));
-    if (format == output::Format::table) out << "\nsaved to " << o.save << "\n";
-  } else if (!o.save.empty()) {
-    err << "memtune " << kernel.name << ": --save " << o.save << ": nothing saved, no configuration "
-        << (result.measured || result.time_modeled ? "succeeded" : "has a time (its time is not modeled)") << "\n";
+  int code = kExitOk;
+  for (const TuningResult& result : results) {
+    // Each model's files carry its name: a recording or report holds one GPU model.
+    const auto file_for = [&](const std::string& file) {
+      return per_model ? path_for_model(file, result.device).string() : file;
+    };
+    if (!(per_model && format == output::Format::json)) {
+      const std::string note = kernel.hooks.explain ? kernel.hooks.explain(result) : std::string{};
+      output::print(out, to_document(result, o.top, note), format);
+      if (per_model) out << "\n";
+    }
+    if (!o.record.empty()) {
+      io::write_file_atomically(file_for(o.record), recording_json(result).dump(2) + "\n");
+      finish_record_journal(t, o.record, result, per_model);
+      if (per_model && format == output::Format::table) out << "recorded to " << file_for(o.record) << "\n";
+    }
+    if (!o.report.empty()) write_run_report(result, file_for(o.report));
+    if (!o.save.empty() && result.best()) {
+      ProfileStore store(o.save); // entries are keyed by GPU model already
+      store.save(make_profile_entry(result));
+      if (format == output::Format::table) out << "\nsaved to " << o.save << "\n";
+    } else if (!o.save.empty()) {
+      err << "memtune " << kernel.name << ": --save " << o.save << ": nothing saved, no configuration "
+          << (result.measured || result.time_modeled ? "succeeded" : "has a time (its time is not modeled)") << "\n";
+    }
+    code = std::max(code, exit_code(result));
   }
-  if (!result.measured && !result.time_modeled) {
-    // Registers and occupancy only: a success when something compiled and fits.
-    const bool any = std::any_of(result.evaluations.begin(), result.evaluations.end(),
-                                 [](const Evaluation& e) { return e.ok(); });
-    return any && result.aborted.empty() ? kExitOk : kExitError;
-  }
-  if (!result.best()) return kExitError;
-  return result.aborted.empty() ? kExitOk : kExitError;
+  return code;
 }
 
 } // namespace memtune::cli

@@ -7,6 +7,7 @@
 
 #include <memtune/description/kernel_description.hpp>
 
+#include "devices_option.hpp"
 #include "survival_options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -27,6 +28,8 @@ struct CommonOptions {
   double time_budget = 0.0;
   std::uint64_t seed = 1;
   int device = 0;
+  bool device_given = false;     // --device was on the command line
+  DevicesOptions devices;        // --devices, --mixed-devices
   bool warm = false;
   std::string l2_flush = "clean"; // clean | dirty (l2_flush.hpp)
   bool json = false;             // --json, an alias of --format json

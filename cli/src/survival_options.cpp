@@ -41,11 +41,12 @@ void apply_survival_options(TuneOptions& t, const SurvivalOptions& o, const std:
   }
 }
 
-void finish_record_journal(const TuneOptions& t, const std::string& record, const TuningResult& result) {
+void finish_record_journal(const TuneOptions& t, const std::string& record, const TuningResult& result,
+                           bool per_model) {
   if (record.empty() || !t.journal.file || *t.journal.file != std::filesystem::path(record_journal(record))) return;
   if (!result.aborted.empty()) return; // unfinished: the same command resumes it
   std::error_code ec;
-  std::filesystem::remove(*t.journal.file, ec);
+  std::filesystem::remove(per_model ? path_for_model(*t.journal.file, result.device) : *t.journal.file, ec);
 }
 
 } // namespace memtune::cli

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <stdexcept>
 
 namespace memtune {
@@ -33,6 +34,17 @@ DeviceFingerprint DeviceFingerprint::from_fields(const io::JsonFields& j) {
 }
 
 DeviceFingerprint fingerprint(const Target& t) { return {t.display_name, t.cc_major, t.cc_minor, t.sm_count}; }
+
+std::filesystem::path path_for_model(const std::filesystem::path& path, const DeviceFingerprint& model) {
+  std::string slug;
+  for (const char c : model.name + " " + std::to_string(model.sm_count) + "sm") {
+    if (std::isalnum(static_cast<unsigned char>(c))) slug += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!slug.empty() && slug.back() != '-') slug += '-';
+  }
+  std::filesystem::path out = path;
+  out.replace_filename(path.stem().string() + "." + slug + path.extension().string());
+  return out;
+}
 
 Target local_target(int ordinal) {
   const cuda::DriverApi& cu = cuda::driver_api();

@@ -10,6 +10,7 @@
 #include "utc_time.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -82,6 +83,7 @@ json journal_line(const search::Space& space, const Evaluation& e, std::size_t i
          {"gbps", e.gbps},
          {"fraction_of_ceiling", e.fraction_of_ceiling},
          {"fraction_of_peak", e.fraction_of_peak}};
+  if (e.device >= 0) j["device"] = e.device; // the GPU it ran on (--devices)
   j["timing"] = e.timing ? isolation::timing_json(*e.timing) : json(nullptr);
   return j;
 }
@@ -110,6 +112,7 @@ Evaluation evaluation_from_journal_line(const search::Space& space, const json& 
     e.gbps = f.at("gbps").number(0.0);
     e.fraction_of_ceiling = f.at("fraction_of_ceiling").number(0.0);
     e.fraction_of_peak = f.at("fraction_of_peak").number(0.0);
+    if (j.contains("device")) e.device = f.at("device").integer<int>(0, 1023); // older journals: not known
     field = "timing";
     if (!f.at(field).value().is_null()) {
       e.timing = isolation::timing_from_json(f.at(field).value());
@@ -289,7 +292,12 @@ void Journal::write_line(const json& line) {
 
 void Journal::append_setup(const json& setup) { write_line({{"setup", setup}}); }
 
-void Journal::append(const Evaluation& e) { write_line(journal_line(space_, e, next_index_++)); }
+void Journal::append(const Evaluation& e) {
+  json line = journal_line(space_, e, next_index_++);
+  // When it ended, for time-to-solution (several GPUs against one); not read back.
+  line["elapsed_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - opened_).count();
+  write_line(line);
+}
 
 std::string Journal::describe() const {
   std::string s = resumed_ ? "resumed " + std::to_string(resumed_) + " candidates from the journal " + file_.string()

@@ -222,15 +222,10 @@ std::vector<MergedRecording> merge_recordings(const std::vector<RecordingPart>& 
 std::filesystem::path model_output_path(const std::filesystem::path& out, const MergedRecording& merged,
                                         std::size_t models) {
   if (models <= 1) return out;
-  std::string slug;
-  for (const char c : merged.recording.device.value("name", std::string("device")) + " " +
-                          std::to_string(merged.recording.device.value("sm_count", 0)) + "sm") {
-    if (std::isalnum(static_cast<unsigned char>(c))) slug += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    else if (!slug.empty() && slug.back() != '-') slug += '-';
-  }
-  std::filesystem::path path = out;
-  path.replace_filename(out.stem().string() + "." + slug + out.extension().string());
-  return path;
+  DeviceFingerprint model;
+  model.name = merged.recording.device.value("name", std::string("device"));
+  model.sm_count = merged.recording.device.value("sm_count", 0);
+  return path_for_model(out, model);
 }
 
 ProfileEntry profile_entry_from_merge(const MergedRecording& merged, std::size_t runner_ups) {

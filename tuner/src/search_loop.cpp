@@ -139,8 +139,7 @@ std::string summarize_log(const std::string& log) {
 }
 
 void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
-                     const TuneOptions& options, CompilePool& pool, TuningResult& result,
-                     const std::function<Evaluation(Pending&)>& evaluate,
+                     const TuneOptions& options, CompilePool& pool, TuningResult& result, CandidateEvaluator& evaluator,
                      const search::StrategyOptions& strategy_options, ResumableRun* resumable) {
   std::mt19937_64 engine(options.seed);
   auto strategy = search::make_strategy(options.strategy, result.space, engine, strategy_options);
@@ -149,16 +148,47 @@ void run_search_loop(const KernelDescription& kernel, const Problem& problem, co
   search::SearchProgress progress;
 
   std::deque<Pending> pending;
+  std::size_t in_flight = 0;
   std::size_t proposed = 0;
   bool exhausted = false;
-  // Keep the pool busy but bounded: a few candidates per compile thread.
-  const std::size_t ahead = std::min<std::size_t>(strategy->lookahead(), 4 * std::max(1U, pool.threads()));
+  bool stopping = false; // a stop rule fired or the GPU was lost: start nothing new
+  const std::size_t capacity = std::max<std::size_t>(evaluator.capacity(), 1);
+  // Keep the pool busy but bounded: a few candidates per compile thread, and
+  // at least one per GPU; never more outstanding than the strategy allows.
+  const std::size_t ahead = std::max<std::size_t>(
+      1, std::min<std::size_t>(strategy->lookahead(), std::max<std::size_t>(4 * std::max(1U, pool.threads()), capacity)));
   // Proposals run ahead of evaluations; the evaluation budget also caps them
   // so nothing is compiled that will not be measured.
-  auto may_propose = [&] { return (!options.budget || proposed < options.budget) && result.stop_reason.empty(); };
+  auto may_propose = [&] { return (!options.budget || proposed < options.budget) && !stopping; };
+
+  // An ended evaluation: journaled first (a kill now loses nothing), then observed.
+  auto record = [&](Evaluation e, bool evaluated) {
+    if (evaluated) {
+      if (resumable) resumable->journal.append(e);
+      if (e.compile_cached) ++result.compile_cache_hits;
+    }
+    search::Trial trial{e.config, e.timing ? std::optional(e.timing->median_s) : std::nullopt, to_string(e.status),
+                        e.reason};
+    strategy->observe(trial);
+    ++progress.evaluations;
+    if (!trial.ok()) ++progress.failures;
+    else if (!progress.best_time_s || *trial.time_s < *progress.best_time_s) progress.best_time_s = trial.time_s;
+    result.evaluations.push_back(std::move(e));
+    if (options.on_evaluation) options.on_evaluation(result.evaluations.back(), result.evaluations.size());
+    if (stopping) return; // what was in flight when the search stopped is kept, nothing more
+    if (auto why = stop.check(progress)) {
+      result.stop_reason = *why;
+      stopping = true; // candidates compiled ahead are dropped unmeasured
+    }
+  };
+  auto lose_gpu = [&](const ContextLost& lost) {
+    result.aborted = "stopped early: the GPU context became unusable (" + lost.what +
+                     "); results up to this candidate are kept";
+    stopping = true;
+  };
 
   while (true) {
-    while (!exhausted && pending.size() < std::max<std::size_t>(ahead, 1) && may_propose()) {
+    while (!exhausted && pending.size() + in_flight < ahead && may_propose()) {
       std::optional<search::Config> next = strategy->next();
       if (!next) {
         exhausted = true;
@@ -176,38 +206,56 @@ void run_search_loop(const KernelDescription& kernel, const Problem& problem, co
       }
       pending.push_back(submit_candidate(kernel, problem, target, compile_cc, pool, std::move(*next)));
     }
-    if (pending.empty()) break;
-
-    Pending p = std::move(pending.front());
-    pending.pop_front();
-    Evaluation e;
-    if (p.replayed) {
-      e = std::move(*p.replayed);
-      if (resumable->restore) resumable->restore(e);
-    } else {
-      try {
-        e = evaluate(p);
-      } catch (const ContextLost& lost) {
-        result.aborted = "stopped early: the GPU context became unusable (" + lost.what +
-                         "); results up to this candidate are kept";
-        break;
+    if (!stopping && in_flight < capacity && !pending.empty()) {
+      Pending p = std::move(pending.front());
+      pending.pop_front();
+      if (p.replayed) {
+        Evaluation e = std::move(*p.replayed);
+        if (resumable->restore) resumable->restore(e);
+        record(std::move(e), false);
+        continue;
       }
-      if (resumable) resumable->journal.append(e); // before anything else: a kill now loses nothing
-      if (e.compile_cached) ++result.compile_cache_hits;
+      std::optional<Evaluation> ended;
+      try {
+        ended = evaluator.start(p);
+      } catch (const ContextLost& lost) {
+        lose_gpu(lost);
+        continue;
+      }
+      if (ended) record(std::move(*ended), true);
+      else ++in_flight;
+      continue;
     }
-    search::Trial trial{e.config, e.timing ? std::optional(e.timing->median_s) : std::nullopt, to_string(e.status),
-                        e.reason};
-    strategy->observe(trial);
-    ++progress.evaluations;
-    if (!trial.ok()) ++progress.failures;
-    else if (!progress.best_time_s || *trial.time_s < *progress.best_time_s) progress.best_time_s = trial.time_s;
-    result.evaluations.push_back(std::move(e));
-    if (options.on_evaluation) options.on_evaluation(result.evaluations.back(), result.evaluations.size());
-    if (auto why = stop.check(progress)) {
-      result.stop_reason = *why;
-      break; // candidates compiled ahead are dropped unmeasured
+    if (in_flight == 0) break;
+    --in_flight;
+    try {
+      record(evaluator.finish(), true);
+    } catch (const ContextLost& lost) {
+      lose_gpu(lost);
     }
   }
+}
+
+namespace {
+
+class ImmediateEvaluator : public CandidateEvaluator {
+public:
+  explicit ImmediateEvaluator(const std::function<Evaluation(Pending&)>& evaluate) : evaluate_(evaluate) {}
+  std::optional<Evaluation> start(Pending& p) override { return evaluate_(p); }
+  Evaluation finish() override { throw std::logic_error("an immediate evaluation has nothing in flight"); }
+
+private:
+  const std::function<Evaluation(Pending&)>& evaluate_;
+};
+
+} // namespace
+
+void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+                     const TuneOptions& options, CompilePool& pool, TuningResult& result,
+                     const std::function<Evaluation(Pending&)>& evaluate,
+                     const search::StrategyOptions& strategy_options, ResumableRun* resumable) {
+  ImmediateEvaluator evaluator(evaluate);
+  run_search_loop(kernel, problem, target, compile_cc, options, pool, result, evaluator, strategy_options, resumable);
 }
 
 } // namespace memtune

@@ -1,7 +1,8 @@
 #pragma once
 // The loop shared by measured and modeled tuning: a strategy proposes
-// configurations, the pool compiles them ahead, `evaluate` turns each into an
-// Evaluation, the strategy learns from it, and the stop rules end the search.
+// configurations, the pool compiles them ahead, an evaluator turns each into
+// an Evaluation (several at once on several GPUs), the strategy learns from
+// each as it ends, and the stop rules end the search.
 #include <memtune/compile/compile_pool.hpp>
 #include <memtune/description/kernel_description.hpp>
 #include <memtune/journal.hpp>
@@ -66,10 +67,38 @@ void fix_axes(search::Space& space, const std::map<std::string, std::string>& on
 TuningResult new_tuning_result(const KernelDescription& kernel, const Problem& problem, const Target& target,
                                const TuneOptions& options, bool measured);
 
+// How the loop evaluates candidates: at once (the model, a candidate that
+// failed before its launch), or started on a GPU and finished later, up to
+// capacity() in flight.
+class CandidateEvaluator {
+public:
+  virtual ~CandidateEvaluator() = default;
+  // Evaluations in flight at once (one per GPU; 1 for the model).
+  [[nodiscard]] virtual std::size_t capacity() const { return 1; }
+  // Starts p's evaluation: returns it when it ended already, or nullopt when
+  // it runs and finish() hands it over later. Throws ContextLost.
+  virtual std::optional<Evaluation> start(Pending& p) = 0;
+  // Waits for a started evaluation to end, whichever ends first.
+  // Precondition: one is in flight. Throws ContextLost (that one is then lost).
+  virtual Evaluation finish() = 0;
+};
+
 // Fills result.evaluations, compile_cache_hits, stop_reason and aborted.
 // `strategy_options` reach search::make_strategy (e.g. bayes's prior mean).
 // With `resumable`, each evaluation is journaled before the strategy sees it,
 // and journaled configurations are replayed instead of evaluated.
+//
+// Evaluations end, are journaled, observed and appended in the order they
+// end; with capacity 1 that is the order proposed. Proposals outstanding
+// (compiling or in flight) never exceed the strategy's lookahead(), so bayes
+// with batch_size = capacity keeps every GPU busy. When a stop rule fires or
+// the GPU is lost, nothing new starts and what is in flight still ends and is
+// kept.
+void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+                     const TuneOptions& options, CompilePool& pool, TuningResult& result, CandidateEvaluator& evaluator,
+                     const search::StrategyOptions& strategy_options = {}, ResumableRun* resumable = nullptr);
+
+// The same with an evaluation that ends at once (the model's).
 void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
                      const TuneOptions& options, CompilePool& pool, TuningResult& result,
                      const std::function<Evaluation(Pending&)>& evaluate,

@@ -10,6 +10,7 @@
 #include "isolation/candidate_executor.hpp"
 #include "isolation/protocol.hpp"
 #include "reference_run.hpp"
+#include "gpu_evaluator.hpp"
 #include "search_loop.hpp"
 
 #include <chrono>
@@ -65,6 +66,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
   result.compiled_for_cc = target.compute_capability();
   result.compiler = "NVRTC " + nvrtc_version();
   result.isolation = gpu->isolation();
+  result.devices = gpu->devices();
   std::optional<Journal> journal;
   if (options.journal.file) {
     journal.emplace(*options.journal.file, journal_header(result, options), result.space, options.journal.must_exist);
@@ -114,6 +116,8 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
   result.same_size_copy = setup.same_size_copy;
 
   search::StrategyOptions strategy_options;
+  // A batch per round that keeps every GPU busy (1 on one GPU: the sequential search).
+  strategy_options.bayes.batch_size = gpu->capacity();
   if (options.strategy == "bayes") {
     result.search_prior = "none (--no-model-prior)";
     if (!kernel.has_model()) {
@@ -144,20 +148,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
   yardsticks.reference_s = setup.reference_time_s;
   if (result.ceiling->gbps > 0) yardsticks.copy_s = static_cast<double>(result.bytes_moved) / (result.ceiling->gbps * 1e9);
   yardsticks.host_work_s = 2 * setup.expected_seconds; // another configuration's expected values may be computed
-  auto evaluate = [&](Pending& p) {
-    Evaluation e;
-    const std::optional<CompileResult> compiled = take_compiled(p, target, e);
-    if (!compiled) return e;
-    check_signature(kernel, *compiled);
-    const double limit = options.isolation.candidate_timeout_s > 0
-                             ? options.isolation.candidate_timeout_s
-                             : candidate_time_limit(yardsticks, options.measure);
-    const isolation::CandidateRun run =
-        gpu->run({p.config, p.launch, compiled->lowered_name, compiled->cubin}, limit);
-    isolation::merge_outcome(e, run.outcome, target, result.bytes_moved, result.ceiling->gbps);
-    if (e.ok() && (!yardsticks.best_s || e.timing->median_s < *yardsticks.best_s)) yardsticks.best_s = e.timing->median_s;
-    return e;
-  };
+  GpuEvaluator evaluator(kernel, target, options, result, yardsticks, *gpu);
   std::optional<ResumableRun> resumable;
   if (journal)
     resumable.emplace(ResumableRun{*journal, [&](Evaluation& e) {
@@ -165,7 +156,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
                                      if (e.ok() && (!yardsticks.best_s || e.timing->median_s < *yardsticks.best_s))
                                        yardsticks.best_s = e.timing->median_s;
                                    }});
-  run_search_loop(kernel, problem, target, target.compute_capability(), options, pool, result, evaluate,
+  run_search_loop(kernel, problem, target, target.compute_capability(), options, pool, result, evaluator,
                   strategy_options, resumable ? &*resumable : nullptr);
   if (journal) result.journal = journal->describe();
   if (result.aborted.empty()) {
@@ -183,6 +174,23 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
   result.worker_restarts = gpu->restarts();
   result.wall_seconds = elapsed();
   return result;
+}
+
+std::vector<TuningResult> tune_each_model(const KernelDescription& kernel, const Problem& problem,
+                                          const TuneOptions& options) {
+  try {
+    return {tune(kernel, problem, options)};
+  } catch (const MixedDevices& mixed) {
+    // Each model on its own GPUs, one after another: a ranking holds one model.
+    std::vector<TuningResult> results;
+    for (const DeviceGroup& group : mixed.groups()) {
+      TuneOptions one = options;
+      one.devices = DeviceList{false, group.ordinals};
+      if (options.journal.file) one.journal.file = path_for_model(*options.journal.file, group.model);
+      results.push_back(tune(kernel, problem, one));
+    }
+    return results;
+  }
 }
 
 } // namespace memtune

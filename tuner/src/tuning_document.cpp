@@ -29,6 +29,23 @@ std::string registers_source(const TuningResult& r) {
   return s;
 }
 
+// "measured on 2 GPUs, one worker each: GPU 0 150 candidates, GPU 1 138 (one
+// copy ceiling: the GPUs are one model)"
+std::string devices_text(const TuningResult& r) {
+  std::map<int, int> counts;
+  for (int d : r.devices) counts[d] = 0;
+  for (const Evaluation& e : r.evaluations)
+    if (e.device >= 0) ++counts[e.device];
+  std::string s = "measured on " + std::to_string(r.devices.size()) + " GPUs, one worker each, candidates to whichever is idle:";
+  bool first = true;
+  for (int d : r.devices) {
+    s += std::string(first ? " " : ", ") + "GPU " + std::to_string(d) + " " + std::to_string(counts[d]) +
+         (first ? " candidates" : "");
+    first = false;
+  }
+  return s + " (one copy ceiling, measured on GPU " + std::to_string(r.devices.front()) + ": the GPUs are one model)";
+}
+
 void add_facts(output::Document& d, const TuningResult& r) {
   if (!r.measured && !r.time_modeled) {
     d.fact("time is not modeled: " + r.template_name + " has no access pattern for the model; " + registers_source(r) +
@@ -50,6 +67,7 @@ void add_facts(output::Document& d, const TuningResult& r) {
       s += ", " + std::to_string(r.worker_restarts) + " replaced after a crash, a hang or a sticky error";
     d.fact(s);
   }
+  if (r.measured && r.devices.size() > 1) d.fact(devices_text(r));
   if (!r.journal.empty()) d.fact(r.journal);
   auto copy_text = [](const CopyCeiling& c) {
     return number_text("%.0f GB/s", c.gbps) + " (device-to-device copy of " + number_text("%.3g", c.bytes / 1048576.0) +
@@ -112,6 +130,7 @@ void add_data(output::Document& d, const TuningResult& r) {
                         {"bound_violated", r.bound_violated}};
   if (!r.shard.empty()) j["shard"] = r.shard;
   if (r.measured && !r.isolation.empty()) j["isolation"] = {{"where", r.isolation}, {"worker_restarts", r.worker_restarts}};
+  if (r.measured && !r.devices.empty()) j["devices"] = r.devices;
   if (!r.journal.empty()) j["journal"] = {{"note", r.journal}, {"resumed", r.resumed}};
   if (!r.stop_reason.empty()) j["stop_reason"] = r.stop_reason;
   if (!r.aborted.empty()) j["aborted"] = r.aborted;
@@ -142,6 +161,8 @@ void add_ranked(output::Document& d, const TuningResult& r, std::size_t top) {
   // A problem smaller than the ceiling's copy: its own size's copy beside.
   if (r.same_size_copy)
     t.columns.insert(t.columns.begin() + 6, {.key = "fraction_of_same_size_copy", .header = "%same", .format = "%.1f", .scale = 100});
+  // On several GPUs: which one measured it.
+  if (r.devices.size() > 1) t.columns.push_back({.key = "device", .header = "gpu"});
   const auto rank = r.ranking();
   for (std::size_t i = 0; i < rank.size() && i < top; ++i) {
     const Evaluation& e = r.evaluations[rank[i]];
@@ -196,7 +217,9 @@ void add_best(output::Document& d, const TuningResult& r, std::size_t top) {
   for (std::size_t i = 0; i < order.size() && i < std::min<std::size_t>(top, 5); ++i)
     facts.push_back(describe_candidate(r, r.evaluations[order[i]]));
   d.data["candidate_facts"] = facts;
-  d.paragraph("best: " + r.space.format(best->config) + "\nwhy:  " + rationale(r));
+  const std::string on_gpu =
+      r.devices.size() > 1 && best->device >= 0 ? " (measured on GPU " + std::to_string(best->device) + ")" : "";
+  d.paragraph("best: " + r.space.format(best->config) + on_gpu + "\nwhy:  " + rationale(r));
   if (order.size() > 1) {
     std::string s = "runner-ups:";
     for (std::size_t i = 1; i < order.size() && i < 4; ++i)

@@ -56,6 +56,7 @@ std::string describe_baseline(const TuningResult& r, const BaselineResult& b) {
 nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& e) {
   nlohmann::json j{{"config", space.config_to_json(e.config)}, {"status", to_string(e.status)}};
   if (!e.reason.empty()) j["reason"] = e.reason;
+  if (e.device >= 0) j["device"] = e.device;
   if (e.status != Status::compile_failed) {
     j["registers"] = e.resources.registers;
     j["static_smem_bytes"] = e.resources.static_smem_bytes;
@@ -99,6 +100,7 @@ nlohmann::json trials_to_json(const TuningResult& r) {
     nlohmann::json t{{"config", r.space.config_to_json(e.config)}, {"status", to_string(e.status)}};
     if (e.ok() && e.timing) t["time_s"] = e.timing->median_s;
     if (!e.reason.empty()) t["reason"] = e.reason;
+    if (e.device >= 0) t["device"] = e.device; // the GPU it ran on
     trials.push_back(std::move(t));
   }
   return trials;

@@ -9,7 +9,10 @@
 //   4 exits with status 5 after a message
 //   5 writes 256 KiB to stdout (more than a pipe holds), then ok
 //   6 wrong result
-// A problem variable "no_device" = 1 makes hello fail as on a machine without a GPU.
+// A problem variable "no_device" = 1 makes hello fail as on a machine without a GPU;
+// "gpus" = N: the driver reports N GPUs (hello on another ordinal fails); "mixed"
+// = 1: the odd-numbered GPUs are of another model ($MEMTUNE_SCRIPTED_GPUS: the
+// GPU count for a description without "gpus").
 // $MEMTUNE_SCRIPTED_LOG: a file where every run appends its configuration (one
 // line), to count what was measured; $MEMTUNE_SCRIPTED_DELAY_MS: each run
 // takes this long (time for a test to kill the tuning process mid-run).
@@ -35,9 +38,21 @@ public:
   Ready start(const Hello& hello) override {
     if (hello.problem.count("no_device") && hello.problem.at("no_device") == 1)
       throw WorkerError(WorkerError::Kind::no_device, "no NVIDIA driver (scripted)");
+    const auto variable = [&](const char* name, std::int64_t fallback) {
+      return hello.problem.count(name) ? hello.problem.at(name) : fallback;
+    };
+    const char* gpus_env = std::getenv("MEMTUNE_SCRIPTED_GPUS"); // for descriptions without "gpus"
+    const int gpus = static_cast<int>(variable("gpus", gpus_env && *gpus_env ? std::atoi(gpus_env) : 1));
+    if (hello.device < 0 || hello.device >= gpus)
+      throw WorkerError(WorkerError::Kind::argument, "there is no GPU " + std::to_string(hello.device) +
+                                                         ": the driver reports " + std::to_string(gpus) + " (scripted)");
     Target t = model::load_target_file(MEMTUNE_TEST_TARGET_FILE);
     t.name = "local";
-    return {t, static_cast<long>(::getpid()), 0.01};
+    if (variable("mixed", 0) == 1 && hello.device % 2 == 1) {
+      t.display_name = "Scripted Other GPU";
+      t.sm_count = 66;
+    }
+    return {t, static_cast<long>(::getpid()), 0.01, gpus};
   }
   SetupDone setup(const SetupRequest& request) override {
     SetupDone done;

@@ -122,7 +122,7 @@ TEST_CASE("a worker that cannot serve says why at start") {
 }
 
 TEST_CASE("several workers at once (one per GPU ordinal): whichever finishes first completes first, with its device") {
-  WorkerPool pool(MEMTUNE_TEST_SCRIPTED_WORKER, scripted_hello(), {0, 1});
+  WorkerPool pool(MEMTUNE_TEST_SCRIPTED_WORKER, scripted_hello({{"n", 4096}, {"gpus", 2}}), {0, 1});
   pool.start();
   REQUIRE(pool.size() == 2);
   CHECK(pool.device(1) == 1);
@@ -142,4 +142,22 @@ TEST_CASE("several workers at once (one per GPU ordinal): whichever finishes fir
   CHECK(second->kind == Completion::Kind::timed_out);
   CHECK_FALSE(pool.wait_any());
   CHECK(outcome_from_json(run_one(pool, 0).reply.message).status == Status::ok); // slot 0 again, a fresh worker
+}
+
+TEST_CASE("workers added after the first start together; each tells the GPU count; a GPU the driver lacks is refused") {
+  WorkerPool pool(MEMTUNE_TEST_SCRIPTED_WORKER, scripted_hello({{"n", 4096}, {"gpus", 3}}), {0});
+  pool.start();
+  CHECK(pool.ready(0).device_count == 3);
+  pool.add({2, 1});
+  REQUIRE(pool.size() == 3);
+  CHECK(pool.device(1) == 2);
+  CHECK(pool.device(2) == 1);
+  CHECK(pool.ready(2).pid != pool.ready(1).pid);
+  try {
+    pool.add({3});
+    FAIL("GPU 3 of 3 started");
+  } catch (const WorkerError& e) {
+    CHECK(e.kind == WorkerError::Kind::argument);
+    CHECK(std::string(e.what()).find("there is no GPU 3") != std::string::npos);
+  }
 }

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <filesystem>
 #include <string>
 
 namespace memtune {
@@ -25,6 +26,11 @@ struct DeviceFingerprint {
 };
 
 DeviceFingerprint fingerprint(const Target& target);
+
+// A file of one GPU model's results: `path` with the model's name and SM
+// count before the extension ("f.json" -> "f.nvidia-h100-80gb-hbm3-132sm.json"),
+// for outputs that would otherwise mix models (merge, --mixed-devices).
+[[nodiscard]] std::filesystem::path path_for_model(const std::filesystem::path& path, const DeviceFingerprint& model);
 
 // The GPU at `ordinal`, with its limits and memory system from the driver
 // (needs a driver; throws cuda::DriverUnavailable otherwise). Named "local".

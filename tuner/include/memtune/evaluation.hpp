@@ -56,6 +56,10 @@ struct Evaluation {
 
   double fraction_of_peak = 0.0;     // gbps / the target's theoretical DRAM bandwidth
 
+  // The GPU ordinal it ran on (runs on several GPUs, TuneOptions::devices);
+  // -1 when it did not reach a GPU (modeled, failed to compile, ...).
+  int device = -1;
+
   std::optional<ModelBreakdown> model; // the analytical model's facts, when predicted
 
   [[nodiscard]] bool ok() const { return status == Status::ok; }

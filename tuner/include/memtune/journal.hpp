@@ -15,6 +15,10 @@
 //    "measure": {"flush_l2": true, ...}, "shard": null, "started_at": "2026-11-24T10:00:00Z"}
 //   {"setup": {"ceiling": {...}, "reference_time_s": 4.9e-05}}                     (measured runs, once)
 //   {"candidate": 0, "config": {"block_size": 32, ...}, "status": "ok", "reason": "", "timing": {...}, ...}
+// A candidate line also has "device" (the GPU ordinal it ran on, when it ran)
+// and "elapsed_s" (seconds since this process opened the journal, when it
+// ended: time to solution; not read back). Candidates are in the order they
+// ended, which on several GPUs is not the order proposed.
 //
 // A journal of another description (fingerprint), problem, GPU, target, space,
 // strategy, seed or measurement protocol is refused: JournalError names the
@@ -27,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -138,6 +143,7 @@ private:
   const search::Space& space_;
   int fd_ = -1;
   std::size_t resumed_ = 0;
+  std::chrono::steady_clock::time_point opened_ = std::chrono::steady_clock::now();
   std::size_t next_index_ = 0;
   bool dropped_cut_line_ = false;
   std::map<search::Config, Evaluation> journaled_;

@@ -5,6 +5,7 @@
 // loop for every kernel description, built-in or a user's.
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/description/kernel_description.hpp>
+#include <memtune/device_list.hpp>
 #include <memtune/isolation/isolation_options.hpp>
 #include <memtune/journal.hpp>
 #include <memtune/measure.hpp>
@@ -32,6 +33,12 @@ struct TuneOptions {
   std::size_t patience = 0;        // stop after this many evaluations without a new best; 0 = never
   std::uint64_t seed = 1;          // data and strategy randomness
   int device = 0;                  // CUDA device ordinal
+  // Measured runs on several GPUs of this host (device_list.hpp): one worker
+  // process per GPU, each candidate measured on whichever is idle, and bayes
+  // proposing batches of as many candidates as there are GPUs. The GPUs must
+  // be of one model (else MixedDevices; tune_each_model tunes each model
+  // apart). Unset: `device` alone.
+  std::optional<DeviceList> devices;
   MeasureOptions measure;
   std::optional<std::filesystem::path> cache_folder; // default: CompileCache::default_folder()
   bool use_cache = true;
@@ -88,6 +95,7 @@ public:
 // local GPU. The description's reference (reference configuration or kernel)
 // runs first; without a usable reference nothing is measured and
 // TuningResult::aborted says why. Throws DeviceRequired without a GPU,
+// MixedDevices when options.devices are of several GPU models,
 // std::invalid_argument for a bad problem or strategy, and DescriptionError
 // when the description's arguments do not match the compiled kernel's
 // parameters, JournalError for a journal of another run or a damaged one. A
@@ -96,6 +104,13 @@ public:
 // fresh worker; in this process (isolation off) a sticky error ends the run
 // early, keeping what was measured (TuningResult::aborted says why).
 TuningResult tune(const KernelDescription& kernel, const Problem& problem, const TuneOptions& options);
+
+// tune() on every GPU model among options.devices, each model on its own GPUs
+// (a host of mixed GPUs): one result per model, in the order of their first
+// GPU; a run of one model is tune(). Each model's journal is the journal file
+// with the model in its name (path_for_model), since a journal holds one GPU.
+std::vector<TuningResult> tune_each_model(const KernelDescription& kernel, const Problem& problem,
+                                          const TuneOptions& options);
 
 // Predicts every proposed configuration on `target` with the analytical model
 // (no GPU needed): registers from NVRTC compiling for the target's

@@ -86,6 +86,9 @@ struct TuningResult {
   // workers replaced one that a candidate crashed, hung or left unusable.
   std::string isolation;
   std::size_t worker_restarts = 0;
+  // Measured runs: the GPU ordinals candidates ran on, one worker each
+  // (TuneOptions::devices); one ordinal on a single GPU.
+  std::vector<int> devices;
   // With a journal: "journal FILE" or "resumed N candidates from the journal FILE".
   std::string journal;
   std::size_t resumed = 0;             // candidates answered from the journal, not evaluated again

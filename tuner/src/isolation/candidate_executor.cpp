@@ -8,6 +8,7 @@
 #include <memtune/model/occupancy.hpp>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <variant>
 
@@ -20,14 +21,19 @@ class InProcessExecutor : public CandidateExecutor {
 public:
   InProcessExecutor(const KernelDescription& kernel, const Problem& problem, const TuneOptions& options,
                     const CompileCache* cache, std::string why)
-      : isolation_("off: " + why) {
+      : device_(options.devices ? options.devices->first() : options.device), isolation_("off: " + why) {
     if (!cuda::driver_available())
       throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason());
-    launcher_.emplace(kernel, problem, LauncherOptions{options.device, options.seed, options.measure, cache});
+    // One GPU here: the others of a list need worker processes, and the header says so.
+    if (options.devices && (options.devices->all || options.devices->ordinals.size() > 1))
+      isolation_ += "; on GPU " + std::to_string(device_) + " only (--devices " + options.devices->to_string() +
+                    " needs worker processes)";
+    launcher_.emplace(kernel, problem, LauncherOptions{device_, options.seed, options.measure, cache});
     launcher_->prepare_inputs();
   }
 
   const Target& target() const override { return launcher_->target(); }
+  std::vector<int> devices() const override { return {device_}; }
   const std::string& isolation() const override { return isolation_; }
 
   ExecutorSetup setup(const std::optional<ReferencePlan>& reference, std::size_t ceiling_bytes,
@@ -47,11 +53,19 @@ public:
     return s;
   }
 
-  CandidateRun run(const LaunchRequest& candidate, double) override {
-    CandidateRun r{launcher_->run(candidate), 0, false};
+  // Runs the candidate at once (nothing else can run here meanwhile);
+  // collect() hands it over.
+  void submit(const LaunchRequest& candidate, double, std::uint64_t tag) override {
+    if (done_) throw std::logic_error("InProcessExecutor::submit with a candidate in flight");
+    done_ = CandidateDone{tag, CandidateRun{launcher_->run(candidate), device_, false}};
+  }
+
+  std::optional<CandidateDone> collect() override {
+    std::optional<CandidateDone> done = std::exchange(done_, std::nullopt);
     // Nothing can stop a candidate here: a sticky error ends the run.
-    if (r.outcome.context_lost) throw ContextLost{r.outcome.reason + " (isolation is " + isolation_ + ")"};
-    return r;
+    if (done && done->run.outcome.context_lost)
+      throw ContextLost{done->run.outcome.reason + " (isolation is " + isolation_ + ")"};
+    return done;
   }
 
   BaselineResult baseline(const std::string& name, std::uint64_t bytes_moved) override {
@@ -60,8 +74,10 @@ public:
   std::size_t restarts() const override { return 0; }
 
 private:
+  int device_;
   std::string isolation_;
   std::optional<CandidateLauncher> launcher_;
+  std::optional<CandidateDone> done_;
 };
 
 // ---------------------------------------------------------------- in worker processes
@@ -74,6 +90,11 @@ public:
 
   const Target& target() const override { return target_; }
   const std::string& isolation() const override { return isolation_; }
+  std::vector<int> devices() const override {
+    std::vector<int> d;
+    for (std::size_t slot = 0; slot < pool_->size(); ++slot) d.push_back(pool_->device(slot));
+    return d;
+  }
 
   ExecutorSetup setup(const std::optional<ReferencePlan>& reference, std::size_t ceiling_bytes,
                       std::size_t same_size_bytes, const std::optional<search::Config>& expected_for) override {
@@ -113,15 +134,45 @@ public:
     return s;
   }
 
-  CandidateRun run(const LaunchRequest& candidate, double limit_s) override {
-    const std::size_t slot = pool_->idle_slot().value_or(0);
-    const std::uint64_t id = next_id_++;
+  void submit(const LaunchRequest& candidate, double limit_s, std::uint64_t tag) override {
+    const std::optional<std::size_t> slot = pool_->idle_slot();
+    if (!slot) throw std::logic_error("IsolatedExecutor::submit with every worker busy");
     try {
-      pool_->submit(slot, run_json(id, candidate), candidate.cubin, limit_s);
+      tags_[pool_->submit(*slot, run_json(next_id_++, candidate), candidate.cubin, limit_s)] = tag;
     } catch (const WorkerError& e) {
-      throw ContextLost{std::string("no worker process could be started again: ") + e.what()};
+      throw ContextLost{"no worker process could be started again on GPU " + std::to_string(pool_->device(*slot)) +
+                        ": " + e.what()};
     }
-    const Completion done = *pool_->wait_any();
+  }
+
+  std::optional<CandidateDone> collect() override {
+    std::optional<Completion> done = pool_->wait_any();
+    if (!done) return std::nullopt;
+    const auto tag = tags_.find(done->ticket);
+    CandidateDone out{tag->second, outcome(*done)};
+    tags_.erase(tag);
+    return out;
+  }
+
+  BaselineResult baseline(const std::string& name, std::uint64_t bytes_moved) override {
+    try {
+      return baseline_from_json(pool_->call(pool_->idle_slot().value_or(0),
+                                            {{"type", "baseline"}, {"name", name}, {"bytes_moved", bytes_moved}}, {},
+                                            kSetupTimeout)
+                                    .message);
+    } catch (const WorkerError& e) {
+      BaselineResult b;
+      b.name = name;
+      b.message = std::string("its worker process failed: ") + e.what();
+      return b;
+    }
+  }
+  std::size_t restarts() const override { return pool_->restarts(); }
+
+private:
+  // What a completion means for its candidate; a worker that cannot be
+  // trusted any more is retired (its slot gets a fresh one).
+  CandidateRun outcome(const Completion& done) {
     CandidateRun r;
     r.device = done.device;
     switch (done.kind) {
@@ -156,28 +207,13 @@ public:
     return r;
   }
 
-  BaselineResult baseline(const std::string& name, std::uint64_t bytes_moved) override {
-    try {
-      return baseline_from_json(pool_->call(pool_->idle_slot().value_or(0),
-                                            {{"type", "baseline"}, {"name", name}, {"bytes_moved", bytes_moved}}, {},
-                                            kSetupTimeout)
-                                    .message);
-    } catch (const WorkerError& e) {
-      BaselineResult b;
-      b.name = name;
-      b.message = std::string("its worker process failed: ") + e.what();
-      return b;
-    }
-  }
-  std::size_t restarts() const override { return pool_->restarts(); }
-
-private:
   static constexpr double kSetupTimeout = 600.0; // [seconds] host references of large problems take a while
 
   std::unique_ptr<WorkerPool> pool_;
   Target target_;
   std::string isolation_;
   std::uint64_t next_id_ = 1;
+  std::map<std::uint64_t, std::uint64_t> tags_; // the pool's ticket -> the caller's tag
 };
 
 std::string read_file(const std::string& path) {
@@ -260,13 +296,31 @@ std::unique_ptr<CandidateExecutor> start_executor(const KernelDescription& kerne
   hello.device = options.device;
   hello.measure = options.measure;
   if (cache) hello.cache_folder = cache->folder().string();
-  auto pool = std::make_unique<WorkerPool>(executable, hello, std::vector<int>{options.device});
+  // The first GPU's worker says how many GPUs there are; then one worker per other GPU.
+  const int first = options.devices ? options.devices->first() : options.device;
+  auto pool = std::make_unique<WorkerPool>(executable, hello, std::vector<int>{first});
   try {
     pool->start();
   } catch (const WorkerError& e) {
     if (e.kind == WorkerError::Kind::no_device) throw DeviceRequired(std::string("measuring needs an NVIDIA GPU: ") + e.what());
+    if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what());
     if (e.kind == WorkerError::Kind::description) return in_process(e.what());
     return in_process(std::string("the worker process did not start: ") + e.what());
+  }
+  if (options.devices) {
+    std::vector<int> others = options.devices->resolve(pool->ready(0).device_count);
+    std::erase(others, first);
+    try {
+      pool->add(others);
+    } catch (const WorkerError& e) {
+      if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what());
+      // The first GPU works: another that does not is the user's to fix, not a reason to run elsewhere.
+      throw std::runtime_error("--devices " + options.devices->to_string() + ": a worker did not start: " + e.what());
+    }
+    std::vector<std::pair<int, DeviceFingerprint>> models;
+    for (std::size_t slot = 0; slot < pool->size(); ++slot)
+      models.emplace_back(pool->device(slot), fingerprint(pool->ready(slot).target));
+    if (std::vector<DeviceGroup> groups = group_by_model(models); groups.size() > 1) throw MixedDevices(std::move(groups));
   }
   return std::make_unique<IsolatedExecutor>(std::move(pool), executable);
 }

@@ -29,6 +29,16 @@ public:
   Ready start(const Hello& hello) override {
     description_ = rebuild(hello.description);
     if (!hello.cache_folder.empty()) cache_.emplace(hello.cache_folder);
+    int count = 0;
+    try {
+      MEMTUNE_CU(cuda::driver_api().cuDeviceGetCount(&count));
+    } catch (const cuda::DriverUnavailable& e) {
+      throw WorkerError(WorkerError::Kind::no_device, e.what());
+    }
+    if (hello.device < 0 || hello.device >= count)
+      throw WorkerError(WorkerError::Kind::argument, "there is no GPU " + std::to_string(hello.device) +
+                                                         ": the driver reports " + std::to_string(count) +
+                                                         " (ordinals 0-" + std::to_string(count - 1) + ")");
     try {
       launcher_.emplace(*description_, hello.problem,
                         LauncherOptions{hello.device, hello.seed, hello.measure, cache_ ? &*cache_ : nullptr});
@@ -38,7 +48,7 @@ public:
       throw WorkerError(WorkerError::Kind::setup, e.what());
     }
     return {launcher_->target(), static_cast<long>(::getpid()),
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - began_).count()};
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - began_).count(), count};
   }
 
   void after_ready() override {

@@ -228,11 +228,13 @@ Hello hello_from_json(const json& j) {
 }
 
 json to_json(const Ready& r) {
-  return {{"type", "ready"}, {"target", target_wire_json(r.target)}, {"pid", r.pid}, {"setup_seconds", r.setup_seconds}};
+  return {{"type", "ready"},      {"target", target_wire_json(r.target)}, {"pid", r.pid},
+          {"setup_seconds", r.setup_seconds}, {"device_count", r.device_count}};
 }
 
 Ready ready_from_json(const json& j) {
-  return {target_from_wire(j.at("target")), j.at("pid").get<long>(), j.at("setup_seconds").get<double>()};
+  return {target_from_wire(j.at("target")), j.at("pid").get<long>(), j.at("setup_seconds").get<double>(),
+          j.at("device_count").get<int>()};
 }
 
 json error_json(const WorkerError& e) { return {{"type", "error"}, {"kind", kind_name(e.kind)}, {"message", e.what()}}; }

@@ -31,7 +31,7 @@
 
 namespace memtune::isolation {
 
-inline constexpr int kProtocolVersion = 1;
+inline constexpr int kProtocolVersion = 2; // 2: ready carries device_count
 
 // How a worker rebuilds the description the tuning process tunes.
 struct DescriptionSource {
@@ -56,6 +56,7 @@ struct Ready {
   Target target;
   long pid = 0;
   double setup_seconds = 0; // [seconds] from exec to ready
+  int device_count = 1;      // GPUs the worker's driver reports (--devices all)
 };
 
 // Why a worker cannot serve: no GPU, a description it cannot rebuild, ...

@@ -52,15 +52,22 @@ std::string WorkerPool::death_reason(Slot& slot) const {
   return with_output("the worker process " + slot.process->exit_description(), slot.process->output_tail());
 }
 
-void WorkerPool::launch(Slot& slot) {
+void WorkerPool::begin_launch(Slot& slot) {
   slot.ready.reset();
   slot.busy = false;
   slot.process = std::make_unique<WorkerProcess>(executable_);
   Hello hello = hello_;
   hello.device = slot.device;
-  std::optional<Frame> reply;
   try {
     slot.process->send(to_json(hello));
+  } catch (const ProtocolError&) {
+    // It died at once: finish_launch reports how.
+  }
+}
+
+void WorkerPool::finish_launch(Slot& slot) {
+  std::optional<Frame> reply;
+  try {
     reply = slot.process->receive(startup_timeout_s_);
   } catch (const ProtocolError&) {
     throw WorkerError(WorkerError::Kind::setup, "cannot start " + executable_.string() + ": " + death_reason(slot));
@@ -84,8 +91,23 @@ void WorkerPool::launch(Slot& slot) {
   }
 }
 
+void WorkerPool::launch(Slot& slot) {
+  begin_launch(slot);
+  finish_launch(slot);
+}
+
 void WorkerPool::start() {
-  for (Slot& s : slots_) launch(s);
+  // Every worker initialises its GPU at once: a host of 8 GPUs starts in
+  // the time of one.
+  for (Slot& s : slots_) begin_launch(s);
+  for (Slot& s : slots_) finish_launch(s);
+}
+
+void WorkerPool::add(const std::vector<int>& devices) {
+  const std::size_t first = slots_.size();
+  for (int d : devices) slots_.push_back(Slot{d, nullptr, std::nullopt, false, 0, {}, {}, 0});
+  for (std::size_t i = first; i < slots_.size(); ++i) begin_launch(slots_[i]);
+  for (std::size_t i = first; i < slots_.size(); ++i) finish_launch(slots_[i]);
 }
 
 const Ready& WorkerPool::ready(std::size_t slot) const { return *slots_.at(slot).ready; }

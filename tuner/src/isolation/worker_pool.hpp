@@ -1,6 +1,6 @@
 #pragma once
 // Internal to isolation: the supervisor of the worker processes, one per GPU
-// ordinal (one today; `--devices` later gives several). Asynchronous: submit
+// ordinal (`--devices` gives several). Asynchronous: submit
 // a request to an idle worker, wait for whichever completes first. A
 // completion is the worker's reply, or its death (crash, exit), or the
 // watchdog: past its time limit the worker is killed with its process group
@@ -51,6 +51,9 @@ public:
   // its own error reply (no GPU, a description it cannot rebuild), or kind
   // setup with how it died and its last output.
   void start();
+  // Starts workers for more GPUs (after start(): the first worker told how
+  // many there are) and waits until each is ready. Throws as start().
+  void add(const std::vector<int>& devices);
   [[nodiscard]] std::size_t size() const { return slots_.size(); }
   [[nodiscard]] const Ready& ready(std::size_t slot) const;
   [[nodiscard]] int device(std::size_t slot) const;
@@ -88,6 +91,8 @@ private:
     double limit_s = 0;
   };
   void launch(Slot& slot);
+  void begin_launch(Slot& slot);  // the process and its hello
+  void finish_launch(Slot& slot); // its ready, or WorkerError
   void ensure_live(Slot& slot);
   Completion finish(Slot& slot, std::size_t index, Completion::Kind kind, Frame reply, std::string reason);
   std::string death_reason(Slot& slot) const;

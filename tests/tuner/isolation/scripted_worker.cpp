@@ -38,6 +38,7 @@ public:
   Ready start(const Hello& hello) override {
     if (hello.problem.count("no_device") && hello.problem.at("no_device") == 1)
       throw WorkerError(WorkerError::Kind::no_device, "no NVIDIA driver (scripted)");
+    setup_ms_ = hello.problem.count("setup_ms") ? hello.problem.at("setup_ms") : 0;
     const auto variable = [&](const char* name, std::int64_t fallback) {
       return hello.problem.count(name) ? hello.problem.at(name) : fallback;
     };
@@ -55,6 +56,8 @@ public:
     return {t, static_cast<long>(::getpid()), 0.01, gpus};
   }
   SetupDone setup(const SetupRequest& request) override {
+    // A reference that takes a while (problem variable setup_ms): setups on several GPUs overlap.
+    if (setup_ms_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(setup_ms_));
     SetupDone done;
     if (request.reference) done.reference_time_s = 1e-3;
     if (request.ceiling_bytes) {
@@ -131,6 +134,9 @@ public:
     b.message = "no baselines in the scripted worker";
     return b;
   }
+
+private:
+  std::int64_t setup_ms_ = 0;
 };
 
 } // namespace

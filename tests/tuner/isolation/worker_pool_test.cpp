@@ -161,3 +161,19 @@ TEST_CASE("workers added after the first start together; each tells the GPU coun
     CHECK(std::string(e.what()).find("there is no GPU 3") != std::string::npos);
   }
 }
+
+TEST_CASE("call_each sets every worker up at once: two 0.8 s setups take about 0.8 s, not 1.6 s") {
+  WorkerPool pool(MEMTUNE_TEST_SCRIPTED_WORKER, scripted_hello({{"n", 4096}, {"gpus", 2}, {"setup_ms", 800}}), {0, 1});
+  pool.start();
+  SetupRequest first, other;
+  first.ceiling_bytes = 1 << 20; // the ceiling on the first GPU only, as the executor asks
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<Frame> replies = pool.call_each({to_json(first), to_json(other)}, {}, 10.0);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  REQUIRE(replies.size() == 2);
+  CHECK(setup_done_from_json(replies[0].message).ceiling);
+  CHECK_FALSE(setup_done_from_json(replies[1].message).ceiling);
+  CHECK(seconds >= 0.8);
+  CHECK(seconds < 1.4);
+  CHECK_THROWS_AS((void)pool.call_each({to_json(first)}, {}, 10.0), std::logic_error); // one request per slot
+}

@@ -106,17 +106,22 @@ public:
     }
     request.expected_for = expected_for;
     ExecutorSetup s;
+    std::vector<nlohmann::json> requests;
     for (std::size_t slot = 0; slot < pool_->size(); ++slot) {
       request.time_reference = slot == 0;
       request.ceiling_bytes = slot == 0 ? ceiling_bytes : 0; // one ceiling per run
       request.same_size_bytes = slot == 0 ? same_size_bytes : 0;
-      SetupDone done;
-      try {
-        done = setup_done_from_json(pool_->call(slot, to_json(request), blob, kSetupTimeout).message);
-      } catch (const WorkerError& e) {
-        if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what()); // as in this process
-        throw ContextLost{std::string("the worker could not set the run up: ") + e.what()};
-      }
+      requests.push_back(to_json(request));
+    }
+    std::vector<Frame> replies;
+    try {
+      replies = pool_->call_each(requests, blob, kSetupTimeout); // every GPU at once
+    } catch (const WorkerError& e) {
+      if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what()); // as in this process
+      throw ContextLost{std::string("the worker could not set the run up: ") + e.what()};
+    }
+    for (std::size_t slot = 0; slot < replies.size(); ++slot) {
+      const SetupDone done = setup_done_from_json(replies[slot].message);
       if (slot == 0) {
         s.reference_error = done.reference_error;
         s.reference_time_s = done.reference_time_s;
@@ -124,7 +129,10 @@ public:
         s.same_size_copy = done.same_size_copy;
         s.expected_seconds = done.expected_seconds;
       }
-      if (done.reference_error) return s;
+      if (done.reference_error) {
+        s.reference_error = done.reference_error;
+        return s;
+      }
     }
     // A replacement worker gets the reference again (and no ceiling).
     request.time_reference = false;

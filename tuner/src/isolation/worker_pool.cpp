@@ -152,6 +152,49 @@ Frame WorkerPool::call(std::size_t index, const nlohmann::json& request, std::sp
   return std::move(*reply);
 }
 
+std::vector<Frame> WorkerPool::call_each(const std::vector<nlohmann::json>& requests, std::span<const char> blob,
+                                         double timeout_s) {
+  if (requests.size() != slots_.size()) throw std::logic_error("WorkerPool::call_each: one request per slot");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  std::vector<std::optional<WorkerError>> failed(slots_.size());
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    Slot& slot = slots_[i];
+    if (slot.busy) throw std::logic_error("WorkerPool::call_each on a busy slot");
+    try {
+      ensure_live(slot);
+      slot.process->send(requests[i], blob);
+    } catch (const ProtocolError&) {
+      failed[i] = WorkerError(WorkerError::Kind::setup, death_reason(slot));
+    } catch (const WorkerError& e) {
+      failed[i] = e;
+    }
+  }
+  std::vector<Frame> replies(slots_.size());
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    if (failed[i]) continue;
+    Slot& slot = slots_[i];
+    const double left = std::max(0.0, std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count());
+    std::optional<Frame> reply;
+    try {
+      reply = slot.process->receive(left);
+    } catch (const ProtocolError&) {
+      failed[i] = WorkerError(WorkerError::Kind::setup, death_reason(slot));
+      continue;
+    }
+    if (!reply) {
+      failed[i] = WorkerError(WorkerError::Kind::setup, "no answer to '" + message_type(requests[i]) + "' within " +
+                                                            std::to_string(timeout_s) + " s; " + death_reason(slot));
+    } else if (message_type(reply->message) == "error") {
+      failed[i] = error_from_json(reply->message);
+    } else {
+      replies[i] = std::move(*reply);
+    }
+  }
+  for (const auto& f : failed)
+    if (f) throw *f;
+  return replies;
+}
+
 std::optional<std::size_t> WorkerPool::idle_slot() const {
   for (std::size_t i = 0; i < slots_.size(); ++i)
     if (!slots_[i].busy) return i;

@@ -65,6 +65,11 @@ public:
   // One request and its reply, synchronously, on an idle slot (setup,
   // baselines). Throws WorkerError when the worker dies or times out.
   Frame call(std::size_t slot, const nlohmann::json& request, std::span<const char> blob, double timeout_s);
+  // call() on every slot at once, requests[i] to slot i: each is sent before
+  // any answer is awaited, so the workers set up side by side (a reference
+  // computed on each GPU costs one reference's time, not one per GPU).
+  // Replies in slot order; throws the first slot's WorkerError in slot order.
+  std::vector<Frame> call_each(const std::vector<nlohmann::json>& requests, std::span<const char> blob, double timeout_s);
 
   // An idle slot, if any. A slot whose worker died is idle: submit replaces it.
   [[nodiscard]] std::optional<std::size_t> idle_slot() const;

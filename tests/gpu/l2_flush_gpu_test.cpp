@@ -37,8 +37,10 @@ TEST_CASE("L2 flushes: a small copy is cold after either flush and warm without 
   CHECK(c.l2_flush == "clean");
   CHECK(d.l2_flush == "dirty");
   CHECK(w.l2_flush.empty());
-  // Warm: the source is in L2 already, so the copy is clearly faster than after a flush.
-  CHECK(w.gbps > 1.2 * c.gbps);
+  // Warm: the source is in L2 already, so the copy is clearly faster than after a flush, by more than the
+  // timing's noise (a spread of 1-2 %). How much faster depends on DRAM's speed against L2's: 1.19x on an
+  // H200 (7.5 MiB: 2229 against 1869 GB/s), more on the H100's slower DRAM.
+  CHECK(w.gbps > 1.1 * c.gbps);
 
   const std::size_t big = 2 * target.l2_bytes;
   const CopyCeiling cb = copy_with(target, clean, big), db = copy_with(target, dirty, big);

@@ -41,6 +41,8 @@ esac
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv >"$out/gpu.txt" 2>&1
 row() { echo "| $1 | $2 |" >>"$out/$step.table"; }
 last_table() { grep '^|' "$1" | grep -v '^| *check *|\|^|---\|^| *step *|' || true; } # a sub-script's rows
+# A sub-script's fixed-width table (a header line starting "check  ", columns two spaces apart) as rows.
+columns_table() { sed -n '/^check  /,$p' "$1" | tail -n +2 | grep -v '^$' | sed -E 's/^ +//; s/ {2,}/ | /g; s/^/| /; s/$/ |/' || true; }
 
 for step in "${steps[@]}"; do
   : >"$out/$step.table"
@@ -95,7 +97,7 @@ for step in "${steps[@]}"; do
     isolation)
       OUT="$out/isolation" scripts/isolation_gpu_check.sh "$build" >"$out/isolation.txt" 2>&1
       row "isolation check" "exit $?"
-      last_table "$out/isolation.txt" >>"$out/$step.table" ;;
+      columns_table "$out/isolation.txt" >>"$out/$step.table" ;;
     shard)
       scripts/shard_check.sh --memtune "$memtune" --out "$out/shard" -- fdtd >"$out/shard.txt" 2>&1
       row "fdtd as 4 shards + memtune merge vs one run" "exit $?"

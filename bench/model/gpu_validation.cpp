@@ -3,9 +3,10 @@
 // h200_<name>.json, ... : whole grids measured with memtune ... --record at
 // each template's default size), prints
 //
-//   - the model's Spearman rank correlation with the measurement, and how far
-//     the model's pick is from the measured best (the model predicts the GPU's
-//     catalogue target; no calibration);
+//   - the model's Spearman rank correlation with the measurement, the share
+//     of pairs measured more than 3 % apart (beyond noise) that it orders
+//     right, and how far the model's pick is from the measured best (the
+//     model predicts the GPU's catalogue target; no calibration);
 //   - for each other GPU with a recording of the same space: the pick and
 //     Spearman of the transfer from that GPU (memtune ... --target GPU --from
 //     OTHER_RECORDING), against this GPU's measurement.
@@ -47,6 +48,14 @@ std::string percent(double fraction) { return memtune::number_text("%+.1f%%", 10
 
 std::string number(double v) { return memtune::number_text("%.3f", v); }
 
+// The fraction of pairs measured more than the noise apart that the
+// prediction orders right: "85%", or "-" when no pair is that far apart.
+std::string pairs(const memtune::bench::Score& s) {
+  return s.beyond_noise.pairs == 0 ? "-" : memtune::number_text("%.0f%%", 100 * s.beyond_noise.fraction);
+}
+
+constexpr const char* row_format = "%-26s %-6s %7s %8s %6s %10s   %-6s %8s %6s %10s\n";
+
 } // namespace
 
 static int bench_main(int argc, char** argv) {
@@ -82,8 +91,8 @@ static int bench_main(int argc, char** argv) {
       }
   }
 
-  std::printf("%-26s %-6s %7s %8s %10s   %-6s %8s %10s\n", "space", "GPU", "configs", "spearman", "model pick",
-              "from", "spearman", "transfer");
+  std::printf(row_format, "space", "GPU", "configs", "spearman", "pairs", "model pick", "from", "spearman", "pairs",
+              "transfer");
   std::vector<std::string> missing, errors;
   for (const auto& space : spaces) {
     std::map<std::string, memtune::search::Recording> recordings; // by GPU prefix
@@ -119,21 +128,26 @@ static int bench_main(int argc, char** argv) {
           const memtune::TuningResult transferred =
               memtune::tune_modeled(memtune::templates::find_description(rec.template_name), problem, target, options);
           const auto t = memtune::bench::score(measured, memtune::bench::times_by_config(transferred));
-          std::printf("%-26s %-6s %7zu %8s %10s   %-6s %8s %10s\n", first ? space.c_str() : "",
-                      first ? g.prefix.c_str() : "", model.configs, first ? number(model.spearman).c_str() : "",
-                      first ? percent(model.pick_error()).c_str() : "", other.prefix.c_str(),
-                      number(t.spearman).c_str(), percent(t.pick_error()).c_str());
+          std::printf(row_format, first ? space.c_str() : "", first ? g.prefix.c_str() : "",
+                      first ? std::to_string(model.configs).c_str() : "", first ? number(model.spearman).c_str() : "",
+                      first ? pairs(model).c_str() : "", first ? percent(model.pick_error()).c_str() : "",
+                      other.prefix.c_str(), number(t.spearman).c_str(), pairs(t).c_str(),
+                      percent(t.pick_error()).c_str());
           first = false;
         }
         if (first)
-          std::printf("%-26s %-6s %7zu %8s %10s   %-6s %8s %10s\n", space.c_str(), g.prefix.c_str(), model.configs,
-                      number(model.spearman).c_str(), percent(model.pick_error()).c_str(), "-", "-", "-");
+          std::printf(row_format, space.c_str(), g.prefix.c_str(), std::to_string(model.configs).c_str(),
+                      number(model.spearman).c_str(), pairs(model).c_str(), percent(model.pick_error()).c_str(), "-",
+                      "-", "-", "-");
       } catch (const std::exception& e) {
         errors.push_back(g.prefix + "_" + space + ".json: " + e.what());
       }
     }
   }
-  std::printf("\nmodel pick / transfer: the pick's measured time against the measured best (+5.0%% = 5 %% slower)\n");
+  std::printf("\nmodel pick / transfer: the pick's measured time against the measured best (+5.0%% = 5 %% slower)\n"
+              "pairs: of the configuration pairs measured more than %.0f %% apart (beyond run-to-run noise), the share\n"
+              "the prediction orders as measured (Spearman also counts the order of configurations within noise)\n",
+              100 * memtune::bench::noise_gap);
   if (!missing.empty()) {
     std::printf("missing (measure with scripts/model_gpu_runs.sh on that GPU):\n");
     for (const auto& m : missing) std::printf("  %s\n", m.c_str());

@@ -96,6 +96,7 @@ Score score(const std::vector<std::pair<std::string, double>>& measured,
   if (m.size() < 3) throw std::runtime_error("fewer than 3 configurations both measured and predicted");
   s.configs = m.size();
   s.spearman = memtune::spearman(m, p);
+  s.beyond_noise = ordered_pairs(m, p, noise_gap);
   return s;
 }
 

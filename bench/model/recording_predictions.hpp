@@ -3,6 +3,7 @@
 // configuration of a recorded space, and rank statistics against measurement
 // (Spearman from rank_correlation.hpp).
 #include <memtune/problem.hpp>
+#include <memtune/rank_correlation.hpp>
 #include <memtune/search/recording.hpp>
 #include <memtune/target.hpp>
 #include <memtune/tuning_result.hpp>
@@ -40,11 +41,19 @@ std::vector<std::pair<std::string, double>> measured_in_order(const search::Reco
 struct Score {
   std::size_t configs = 0;
   double spearman = 0;
+  // Pairs measured more than noise_gap apart, and the fraction ordered as
+  // measured (rank_correlation.hpp, ordered_pairs): Spearman counts the order
+  // of configurations within noise of each other too.
+  PairOrder beyond_noise;
   double pick_predicted_s = 0; // the prediction's fastest, as predicted
   double pick_measured_s = 0;  // ... as measured
   double best_measured_s = 0;  // the measured best
   [[nodiscard]] double pick_error() const { return pick_measured_s / best_measured_s - 1.0; } // 0.05 = 5 % slower
 };
+// Run-to-run noise of one whole-grid recording: two recordings of the same
+// space on the same GPU differ by up to 2-3 % per configuration
+// (docs/model.md, Validation), so pairs closer than 3 % have no measured order.
+inline constexpr double noise_gap = 0.03;
 // Throws std::runtime_error when fewer than 3 configurations are in common.
 Score score(const std::vector<std::pair<std::string, double>>& measured,
             const std::map<std::string, double>& predicted);

@@ -1,6 +1,7 @@
 // Cross-GPU transfer (transfer.hpp): reading a source, the per-configuration
 // scaling, and the whole path from a recording of one GPU to a prediction
 // for another.
+#include "bounded_grid.hpp"
 #include "recording.hpp"
 
 #include <memtune/model/target_catalog.hpp>
@@ -187,6 +188,81 @@ TEST_CASE("apply_memory_floor: the source's measured DRAM busy time, scaled by t
     CHECK(t.seconds.at(configs[0]) == doctest::Approx(60e-6));
     CHECK(t.seconds.at(configs[1]) == doctest::Approx(90e-6));
   }
+}
+
+namespace {
+
+// A modeled evaluation: its time [s], DRAM bytes and overlap units.
+Evaluation modeled(const search::Config& c, double seconds, double dram_bytes, int units) {
+  Evaluation e;
+  e.config = c;
+  e.timing = Timing{};
+  e.timing->median_s = seconds;
+  e.model = ModelBreakdown{};
+  e.model->dram_bytes = dram_bytes;
+  e.model->overlap_units_per_sm = units;
+  return e;
+}
+
+} // namespace
+
+TEST_CASE("transfer_predictions: from both GPUs' modeled evaluations, the ratio and the measured memory floor") {
+  TwoMeasured m(100e-6, 50e-6);
+  const auto& configs = m.configs;
+  TransferSource& s = m.source;
+  s.copy_ceiling_gbps = 4000;
+  s.target.dram_bandwidth_gbs = 4800;
+  Target target;
+  target.dram_bandwidth_gbs = 3200;
+  // The same figures as apply_memory_floor's case: ratios give 60 us and 90 us,
+  // the floor 75 us; the unmeasured third is the model's 30 us x the median
+  // measured / modeled (100/50 and 50/25: 2).
+  const std::vector<Evaluation> target_model{modeled(configs[0], 60e-6, 0, 4), modeled(configs[1], 45e-6, 0, 4),
+                                             modeled(configs[2], 15e-6, 0, 4)};
+  const std::vector<Evaluation> source_model{modeled(configs[0], 50e-6, 200e6, 1), modeled(configs[1], 25e-6, 200e6, 1),
+                                             modeled(configs[2], 10e-6, 200e6, 1)};
+  const Transferred t = transfer_predictions(s, target, m.space, target_model, m.space, source_model);
+  CHECK(t.seconds.at(configs[0]) == doctest::Approx(120e-6 + 75e-6 / 4)); // ratio 100 x 60/50 = 120, above the floor
+  CHECK(t.seconds.at(configs[1]) == doctest::Approx(90e-6 + 75e-6 / 4));  // ratio 50 x 45/25 = 90
+  CHECK(t.seconds.at(configs[2]) == doctest::Approx(30e-6));              // not measured: 15 x 2, no floor
+  CHECK(t.model_only == 1);
+  // A failed target evaluation is not predicted.
+  std::vector<Evaluation> failed = target_model;
+  failed[1].status = Status::launch_failed;
+  CHECK(transfer_predictions(s, target, m.space, failed, m.space, source_model).seconds.count(configs[1]) == 0);
+}
+
+TEST_CASE("the bayes prior from another GPU is the transferred prediction, measured memory floor included") {
+  // The wave 2 H200 recording of the row-major mat-vec, as the prior for the
+  // H100: the configurations with 4 threads a row ran near the H200's copy
+  // ceiling, which the plain ratio misses (docs/model.md, the measured memory floor).
+  const auto& mv = templates::matvec_description();
+  const Problem problem = complete_problem(mv.problem, {{"rows", 8192}, {"cols", 8192}, {"layout", 1}});
+  const Target& h100 = catalog().find("h100-sxm");
+  const TransferSource s = load_transfer_source(bench_data / "wave2" / "h200_matvec_row_8192.json", mv, problem, catalog());
+  REQUIRE(s.copy_ceiling_gbps > 0);
+  const search::Space space = mv.space(problem, h100);
+  const search::Space source_space = mv.space(problem, s.target);
+  const auto prior = transfer_prior(mv, problem, h100, s, space);
+  // The floor per configuration, from the no-register estimates the prior uses.
+  const double scale = s.target.dram_bandwidth_gbs / h100.dram_bandwidth_gbs;
+  std::size_t checked = 0, floor_binds = 0;
+  for (const auto& c : space.enumerate()) {
+    const auto m = s.measured(space, c);
+    const auto sc = corresponding_config(space, c, source_space);
+    if (!m || !sc) continue;
+    const Evaluation target_e = model_estimate(mv, problem, h100, c, mv.bytes_moved(problem));
+    const Evaluation source_e = model_estimate(mv, problem, s.target, *sc, mv.bytes_moved(problem));
+    if (!target_e.timing || !source_e.timing || !source_e.model) continue;
+    const double ratio = *m * target_e.timing->median_s / source_e.timing->median_s;
+    const double floor = std::min(*m, source_e.model->dram_bytes / (s.copy_ceiling_gbps * 1e9)) * scale;
+    CHECK(prior(c) >= std::log(floor) - 1e-9);
+    if (floor > ratio) ++floor_binds;
+    CHECK(prior(c) > std::log(ratio)); // the floor always adds at least min(M, C) / k
+    ++checked;
+  }
+  CHECK(checked > 100);
+  CHECK(floor_binds > 0); // the case the floor is for is in this recording
 }
 
 TEST_CASE("a transfer source reads the recording's measured copy ceiling") {

@@ -12,17 +12,18 @@
 namespace memtune {
 namespace {
 
-// The no-register-limit estimate [s] of every config of `space` the model
-// can place on `target` (bounded_grid.hpp, model_estimate): no compile.
-std::map<search::Config, double> predicted_seconds(const KernelDescription& kernel, const Problem& problem,
-                                                   const Target& target, const search::Space& space) {
+// The no-register-limit estimate of every config of `space` on `target`
+// (bounded_grid.hpp, model_estimate): no compile. Only those with a finite
+// positive time.
+std::vector<Evaluation> estimates(const KernelDescription& kernel, const Problem& problem, const Target& target,
+                                  const search::Space& space) {
   if (!kernel.has_model())
     throw std::invalid_argument(kernel.name + " has no model (no access pattern), so the model cannot be a prior");
   const std::uint64_t bytes = kernel.bytes_moved(problem);
-  std::map<search::Config, double> out;
+  std::vector<Evaluation> out;
   for (const search::Config& c : space.enumerate()) {
-    const Evaluation e = model_estimate(kernel, problem, target, c, bytes);
-    if (e.timing && e.timing->median_s > 0.0 && std::isfinite(e.timing->median_s)) out.emplace(c, e.timing->median_s);
+    Evaluation e = model_estimate(kernel, problem, target, c, bytes);
+    if (e.ok() && e.timing && e.timing->median_s > 0.0 && std::isfinite(e.timing->median_s)) out.push_back(std::move(e));
   }
   return out;
 }
@@ -47,24 +48,18 @@ std::function<double(const search::Config&)> log_prior(const std::map<search::Co
 
 std::function<double(const search::Config&)> model_prior(const KernelDescription& kernel, const Problem& problem,
                                                           const Target& target, const search::Space& space) {
-  return log_prior(predicted_seconds(kernel, problem, target, space),
-                   "model prior: the model predicts no config of " + kernel.name + " on " + target.name);
+  std::map<search::Config, double> seconds;
+  for (const Evaluation& e : estimates(kernel, problem, target, space)) seconds.emplace(e.config, e.timing->median_s);
+  return log_prior(seconds, "model prior: the model predicts no config of " + kernel.name + " on " + target.name);
 }
 
 std::function<double(const search::Config&)> transfer_prior(const KernelDescription& kernel, const Problem& problem,
                                                              const Target& target, const TransferSource& source,
                                                              const search::Space& space) {
-  const std::map<search::Config, double> target_model = predicted_seconds(kernel, problem, target, space);
   const search::Space source_space = kernel.space(problem, source.target);
-  std::map<search::Config, double> source_model;
-  for (const auto& [c, s] : target_model) {
-    (void)s;
-    const auto mapped = corresponding_config(space, c, source_space);
-    if (!mapped) continue;
-    const Evaluation e = model_estimate(kernel, problem, source.target, *mapped, kernel.bytes_moved(problem));
-    if (e.timing && e.timing->median_s > 0.0) source_model.emplace(c, e.timing->median_s);
-  }
-  return log_prior(transfer_times(source, space, target_model, source_model).seconds,
+  return log_prior(transfer_predictions(source, target, space, estimates(kernel, problem, target, space), source_space,
+                                        estimates(kernel, problem, source.target, source_space))
+                       .seconds,
                    "transfer prior: the model predicts no config of " + kernel.name + " on " + target.name);
 }
 

@@ -39,4 +39,20 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) {
   return pearson(average_ranks(a), average_ranks(b));
 }
 
+PairOrder ordered_pairs(const std::vector<double>& measured, const std::vector<double>& predicted, double min_gap) {
+  PairOrder out;
+  double right = 0;
+  for (std::size_t i = 0; i < measured.size(); ++i)
+    for (std::size_t j = i + 1; j < measured.size(); ++j) {
+      const double faster = std::min(measured[i], measured[j]);
+      if (std::abs(measured[i] - measured[j]) <= min_gap * faster) continue;
+      ++out.pairs;
+      const bool i_first = measured[i] < measured[j];
+      if (predicted[i] == predicted[j]) right += 0.5;
+      else if ((predicted[i] < predicted[j]) == i_first) right += 1;
+    }
+  out.fraction = out.pairs > 0 ? right / static_cast<double>(out.pairs) : std::nan("");
+  return out;
+}
+
 } // namespace memtune

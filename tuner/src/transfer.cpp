@@ -192,4 +192,30 @@ void apply_memory_floor(Transferred& transferred, const TransferSource& source, 
   }
 }
 
+Transferred transfer_predictions(const TransferSource& source, const Target& target, const search::Space& space,
+                                 const std::vector<Evaluation>& target_model, const search::Space& source_space,
+                                 const std::vector<Evaluation>& source_model) {
+  std::map<search::Config, const Evaluation*> source_by_config;
+  for (const auto& e : source_model)
+    if (e.ok() && e.timing && e.timing->median_s > 0) source_by_config[e.config] = &e;
+  std::map<search::Config, double> target_seconds, source_seconds;
+  MemoryFloorInputs floor;
+  floor.source_peak_gbs = source.target.dram_bandwidth_gbs;
+  floor.target_peak_gbs = target.dram_bandwidth_gbs;
+  for (const auto& e : target_model) {
+    if (!e.ok() || !e.timing || !(e.timing->median_s > 0)) continue;
+    target_seconds[e.config] = e.timing->median_s;
+    if (e.model) floor.overlap_units[e.config] = e.model->overlap_units_per_sm;
+    const auto c = corresponding_config(space, e.config, source_space);
+    if (!c) continue;
+    if (const auto it = source_by_config.find(*c); it != source_by_config.end()) {
+      source_seconds[e.config] = it->second->timing->median_s;
+      if (it->second->model) floor.dram_bytes[e.config] = it->second->model->dram_bytes;
+    }
+  }
+  Transferred t = transfer_times(source, space, target_seconds, source_seconds);
+  apply_memory_floor(t, source, space, floor);
+  return t;
+}
+
 } // namespace memtune

@@ -29,26 +29,8 @@ TuningResult tune_transferred(const KernelDescription& kernel, const Problem& gi
   each.on_evaluation = nullptr;
   const TuningResult modeled_source = tune_modeled(kernel, problem, source.target, each);
 
-  std::map<search::Config, const Evaluation*> source_by_config;
-  for (const auto& e : modeled_source.evaluations)
-    if (e.ok() && e.timing) source_by_config[e.config] = &e;
-  std::map<search::Config, double> target_model, source_model;
-  MemoryFloorInputs floor;
-  floor.source_peak_gbs = source.target.dram_bandwidth_gbs;
-  floor.target_peak_gbs = target.dram_bandwidth_gbs;
-  for (const auto& e : result.evaluations) {
-    if (!e.ok() || !e.timing) continue;
-    target_model[e.config] = e.timing->median_s;
-    if (e.model) floor.overlap_units[e.config] = e.model->overlap_units_per_sm;
-    const auto c = corresponding_config(result.space, e.config, modeled_source.space);
-    if (!c) continue;
-    if (const auto it = source_by_config.find(*c); it != source_by_config.end()) {
-      source_model[e.config] = it->second->timing->median_s;
-      if (it->second->model) floor.dram_bytes[e.config] = it->second->model->dram_bytes;
-    }
-  }
-  Transferred t = transfer_times(source, result.space, target_model, source_model);
-  apply_memory_floor(t, source, result.space, floor);
+  const Transferred t = transfer_predictions(source, target, result.space, result.evaluations,
+                                             modeled_source.space, modeled_source.evaluations);
 
   for (auto& e : result.evaluations) {
     const auto it = t.seconds.find(e.config);

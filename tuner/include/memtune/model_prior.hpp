@@ -32,11 +32,12 @@ namespace memtune {
                                                                        const Problem& problem, const Target& target,
                                                                        const search::Space& space);
 
-// The prior for a GPU from another GPU's measured run (transfer.hpp): each
-// config's measured time on `source` scaled by the model's ratio between
-// `target` and the source GPU (both no-register-limit predictions, as above,
-// so nothing is compiled). A second GPU then starts its search where the
-// first one's measurements say, corrected for what differs.
+// The prior for a GPU from another GPU's measured run: the transferred
+// prediction of `--target X --from` (transfer_predictions in transfer.hpp:
+// the model's ratio between `target` and the source GPU per config, with the
+// source's measured memory floor), from no-register-limit predictions as
+// above, so nothing is compiled. A second GPU then starts its search where
+// the first one's measurements say, corrected for what differs.
 [[nodiscard]] std::function<double(const search::Config&)> transfer_prior(const KernelDescription& kernel,
                                                                           const Problem& problem,
                                                                           const Target& target,

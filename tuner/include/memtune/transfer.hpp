@@ -115,6 +115,21 @@ struct MemoryFloorInputs {
 void apply_memory_floor(Transferred& transferred, const TransferSource& source, const search::Space& space,
                         const MemoryFloorInputs& inputs);
 
+// The transferred prediction, from the model's evaluations of both GPUs: the
+// ratio transfer (transfer_times) with the source's measured memory floor
+// (apply_memory_floor). `target_model` evaluates configurations of `space`
+// on `target`, `source_model` configurations of `source_space` on
+// source.target (matched by corresponding_config); a failed evaluation or
+// one without a time is skipped. The one path from modeled times to
+// transferred ones: `--target X --from` (tune_transferred, registers
+// compiled) and the bayes warm start (transfer_prior, no registers) both
+// take it, so the prior is the same prediction.
+[[nodiscard]] Transferred transfer_predictions(const TransferSource& source, const Target& target,
+                                               const search::Space& space,
+                                               const std::vector<Evaluation>& target_model,
+                                               const search::Space& source_space,
+                                               const std::vector<Evaluation>& source_model);
+
 // Predicts every configuration of `kernel`'s space on `target` from
 // options.transfer_from (a recording or profile store of another GPU): both
 // GPUs are modeled over the whole space (every candidate compiled for its

@@ -129,14 +129,14 @@ TEST_CASE("memtune merge: refusals name the file and what differs; nothing is wr
     CHECK(r.err.find("store.json: is a profile store, but " + shards[0] + " is a recording: merge joins inputs of one kind") !=
           std::string::npos);
   }
-  SUBCASE("a journal: recognised, and the recording named instead") {
+  SUBCASE("a journal joins the recordings; one without its space is refused, the recording named instead") {
     shards.push_back(dir.file("run.journal", R"({"journal": "memtune", "journal_version": 1})"
                                              "\n"
                                              R"({"candidate": 0, "config": {}, "status": "ok"})"
                                              "\n"));
     const auto r = run_cli(merge_args(shards, out));
     CHECK(r.code == 1);
-    CHECK(r.err.find("run.journal:1: is a tuning journal") != std::string::npos);
+    CHECK(r.err.find("run.journal:1: field 'space'") != std::string::npos);
     CHECK(r.err.find("--record") != std::string::npos);
   }
   SUBCASE("neither") {

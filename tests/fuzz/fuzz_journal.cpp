@@ -2,13 +2,15 @@
 // parse as a journal or give a JournalError naming the file, the line and the
 // field; what parses is then resumed against a modeled run of the
 // journal_space description, first with that run's header (the header
-// check), then with the journal's own (so every candidate line is read too).
+// check), then with the journal's own (so every candidate line is read too);
+// and read as a recording, as `memtune merge` reads it (its own space).
 #include "harness.hpp"
 
 #include "search_loop.hpp"
 
 #include <memtune/description/description_json.hpp>
 #include <memtune/journal.hpp>
+#include <memtune/journal_recording.hpp>
 #include <memtune/targets.hpp>
 #include <memtune/tuner.hpp>
 
@@ -27,6 +29,10 @@ struct Run {
 MEMTUNE_FUZZ_TEXT(text) {
   static const Run run;
   const memtune::JournalContents contents = memtune::parse_journal(text, "fuzz.journal");
+  try {
+    (void)memtune::recording_from_journal(contents, "fuzz.journal");
+  } catch (const memtune::JournalError&) {
+  }
   try {
     (void)memtune::resume_from(contents, run.header, run.result.space, "fuzz.journal");
   } catch (const memtune::JournalError&) {

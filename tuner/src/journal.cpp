@@ -60,6 +60,9 @@ json journal_header(const TuningResult& r, const TuneOptions& o) {
           {"device", r.device.to_json()},
           {"compiled_for", r.compiled_for_cc},
           {"space_digest", space_digest(r.space)},
+          {"space", r.space.to_json()},      // not compared on resume (the digest is): for memtune merge
+          {"bytes_moved", r.bytes_moved},    // the same: what a merged recording's GB/s need
+          {"peak_dram_gbps", r.peak_dram_gbs},
           {"strategy", o.strategy},
           {"seed", o.seed},
           {"model_prior", o.strategy == "bayes" && o.model_prior},

@@ -1,4 +1,5 @@
 #include <memtune/io/json_document.hpp>
+#include <memtune/journal_recording.hpp>
 #include <memtune/merge_inputs.hpp>
 
 #include <nlohmann/json.hpp>
@@ -39,11 +40,9 @@ MergeInputs read_merge_inputs(const std::vector<std::filesystem::path>& files) {
   MergeInputs in;
   std::filesystem::path first;
   for (const auto& file : files) {
-    const MergeInputKind kind = merge_input_kind(file);
-    if (kind == MergeInputKind::journal)
-      throw InputError(file.string(), 1, "",
-                       "is a tuning journal; this build's merge reads recordings and profile stores only: merge the "
-                       "recording the run wrote (--record)");
+    const MergeInputKind found = merge_input_kind(file);
+    // A journal is a run's recording in the making: it joins recordings.
+    const MergeInputKind kind = found == MergeInputKind::journal ? MergeInputKind::recording : found;
     if (first.empty()) {
       first = file;
       in.kind = kind;
@@ -52,7 +51,8 @@ MergeInputs read_merge_inputs(const std::vector<std::filesystem::path>& files) {
                        "is a " + std::string(to_string(kind)) + ", but " + first.string() + " is a " +
                            std::string(to_string(in.kind)) + ": merge joins inputs of one kind");
     }
-    if (kind == MergeInputKind::recording) in.recordings.push_back({file.string(), search::load_recording(file)});
+    if (found == MergeInputKind::journal) in.recordings.push_back({file.string(), load_journal_as_recording(file)});
+    else if (kind == MergeInputKind::recording) in.recordings.push_back({file.string(), search::load_recording(file)});
     else in.stores.push_back({file.string(), ProfileStore(file).entries()});
   }
   return in;

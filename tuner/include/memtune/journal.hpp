@@ -11,7 +11,8 @@
 //   {"journal": "memtune", "journal_version": 1, "tool": "memtune 0.1.0",
 //    "description": {"name": "filter", "fingerprint": "..."}, "problem": {"n": 16777216, "taps": 21},
 //    "mode": "measured", "target": "local", "device": {"name": ..., "compute_capability": "9.0", "sm_count": 132},
-//    "compiled_for": 90, "space_digest": "...", "strategy": "grid", "seed": 1, "model_prior": true,
+//    "compiled_for": 90, "space_digest": "...", "space": {...}, "bytes_moved": 134217728,
+//    "strategy": "grid", "seed": 1, "model_prior": true,
 //    "measure": {"flush_l2": true, ...}, "shard": null, "started_at": "2026-11-24T10:00:00Z"}
 //   {"setup": {"ceiling": {...}, "reference_time_s": 4.9e-05}}                     (measured runs, once)
 //   {"candidate": 0, "config": {"block_size": 32, ...}, "status": "ok", "reason": "", "timing": {...}, ...}
@@ -19,6 +20,9 @@
 // and "elapsed_s" (seconds since this process opened the journal, when it
 // ended: time to solution; not read back). Candidates are in the order they
 // ended, which on several GPUs is not the order proposed.
+//
+// "space" (the space itself) and "bytes_moved" are not compared on resume:
+// they let `memtune merge` read a journal as a recording (journal_recording.hpp).
 //
 // A journal of another description (fingerprint), problem, GPU, target, space,
 // strategy, seed or measurement protocol is refused: JournalError names the

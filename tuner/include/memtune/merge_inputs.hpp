@@ -5,11 +5,10 @@
 // is a JSON object with "trials", a profile store one with "entries", a
 // journal JSON lines whose first line is {"journal": "memtune", ...}.
 //
-// Journals: the worker's journal (one line per finished candidate) is
-// recognised and refused for now with a message that names the recording
-// to merge instead. It joins here, as a RecordingPart built by the journal's
-// reader, once that reader is in this build: nothing after this function
-// changes (recording_merge.hpp is where parts become a run).
+// A journal (a run's candidates as they ended, journal.hpp) is read as the
+// recording its run would have written (journal_recording.hpp) and joins the
+// recordings: the shards of a run that were killed before writing their
+// recordings merge from their journals, beside the recordings of the others.
 #include <memtune/recording_merge.hpp>
 #include <memtune/store_merge.hpp>
 
@@ -33,8 +32,8 @@ struct MergeInputs {
 };
 
 // Reads every file, each checked by its format's reader (errors name the
-// file, line and field). Throws InputError for inputs of mixed kinds, naming
-// a file of each, and for a journal (see above).
+// file, line and field). Throws InputError for inputs of mixed kinds (a
+// profile store among recordings and journals), naming a file of each.
 [[nodiscard]] MergeInputs read_merge_inputs(const std::vector<std::filesystem::path>& files);
 
 } // namespace memtune

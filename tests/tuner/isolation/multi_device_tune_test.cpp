@@ -5,7 +5,7 @@
 // journal, bayes batches).
 #include <memtune/tuner.hpp>
 
-#include "asset_description.hpp"
+#include "scripted_run.hpp"
 
 #include <doctest/doctest.h>
 
@@ -20,17 +20,6 @@ using namespace memtune;
 namespace fs = std::filesystem;
 
 namespace {
-
-const KernelDescription& scripted() { return asset_description("scripted.json"); }
-
-TuneOptions scripted_options() {
-  TuneOptions o;
-  o.isolation.worker = MEMTUNE_TEST_SCRIPTED_WORKER;
-  o.isolation.candidate_timeout_s = 1.0; // the hanging candidates
-  o.cache_folder = fs::temp_directory_path() / "memtune-isolation-test-cache";
-  o.compile_threads = 2;
-  return o;
-}
 
 TuneOptions on(const std::string& devices, TuneOptions o = scripted_options()) {
   o.devices = DeviceList::parse(devices);

@@ -1,0 +1,20 @@
+#pragma once
+// The isolation tests' run: the scripted description (tests/assets/descriptions/
+// scripted.json) tuned through the scripted worker (scripted_worker.cpp), which
+// plays the GPU; everything else is real.
+#include "asset_description.hpp"
+
+#include <memtune/tuner.hpp>
+
+#include <filesystem>
+
+inline const memtune::KernelDescription& scripted() { return asset_description("scripted.json"); }
+
+inline memtune::TuneOptions scripted_options() {
+  memtune::TuneOptions o;
+  o.isolation.worker = MEMTUNE_TEST_SCRIPTED_WORKER;
+  o.isolation.candidate_timeout_s = 1.0; // the hanging candidates
+  o.cache_folder = std::filesystem::temp_directory_path() / "memtune-isolation-test-cache";
+  o.compile_threads = 2;
+  return o;
+}

@@ -70,6 +70,27 @@ template <int V> __device__ __forceinline__ void store_vec(float* p, const float
   *reinterpret_cast<T*>(p) = x;
 }
 
+// A V-wide store to global memory that stays V wide. Written as a plain
+// assignment (store_vec), the compiler merged store_upto's full-width store
+// with its element-wise tail into scalar stores for every SoA field but the
+// first (PTX of aos_soa_kernel<1, 1, 3, 256, 8>, CUDA 13.0: 1 st.global.v4
+// and 8 st.global.f32 per row of 4 elements), so a warp's row of a field took
+// up to 2.7 L2 write requests per line instead of 1 (ncu, H100, block 1024
+// items 8). Host builds (the emulation tests) keep the plain store.
+template <int V> __device__ __forceinline__ void store_global_vec(float* p, const float* v) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (V == 4) {
+    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"(v[0]), "f"(v[1]), "f"(v[2]), "f"(v[3])
+                 : "memory");
+    return;
+  } else if constexpr (V == 2) {
+    asm volatile("st.global.v2.f32 [%0], {%1, %2};" ::"l"(p), "f"(v[0]), "f"(v[1]) : "memory");
+    return;
+  }
+#endif
+  store_vec<V>(p, v);
+}
+
 template <bool LDG> __device__ __forceinline__ float load1(const float* p) {
   if constexpr (LDG) return __ldg(p);
   else return *p;
@@ -87,7 +108,7 @@ template <int V, bool LDG> __device__ __forceinline__ void load_upto(const float
 
 template <int V> __device__ __forceinline__ void store_upto(float* p, long long avail, const float* v) {
   if (avail >= V) {
-    store_vec<V>(p, v);
+    store_global_vec<V>(p, v);
   } else {
 #pragma unroll
     for (int e = 0; e < V; ++e)

@@ -62,10 +62,11 @@ std::string DeviceList::to_string() const { return all ? "all" : join(ordinals, 
 
 std::vector<DeviceGroup> group_by_model(const std::vector<std::pair<int, DeviceFingerprint>>& devices) {
   std::vector<DeviceGroup> groups;
-  for (const auto& [ordinal, model] : devices) {
+  for (const auto& device : devices) { // not a structured binding: the lambda captures it (clang 14)
+    const DeviceFingerprint& model = device.second;
     auto g = std::find_if(groups.begin(), groups.end(), [&](const DeviceGroup& x) { return x.model == model; });
     if (g == groups.end()) g = groups.insert(groups.end(), DeviceGroup{model, {}});
-    g->ordinals.push_back(ordinal);
+    g->ordinals.push_back(device.first);
   }
   return groups;
 }

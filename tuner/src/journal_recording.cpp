@@ -17,25 +17,36 @@ search::Recording recording_from_journal(const JournalContents& journal, const s
   } catch (const std::exception& e) {
     throw JournalError(origin, 1, "space", e.what());
   }
-  if (space_digest(r.space) != h.value("space_digest", std::string()))
-    throw JournalError(origin, 1, "space", "does not match the header's space_digest: the header was edited or damaged");
   const io::JsonFields f(h);
+  // Every field through JsonFields: a value of the wrong type is the file's
+  // error (line 1, the field), never nlohmann's type_error.
   try {
+    if (space_digest(r.space) != f.at("space_digest").string())
+      throw JournalError(origin, 1, "space", "does not match the header's space_digest: the header was edited or damaged");
     r.tool = f.at("tool").string();
     r.template_name = f.at("description").at("name").string();
     r.kernel_fingerprint = f.at("description").at("fingerprint").string();
     r.mode = f.at("mode").string();
     r.problem = f.at("problem").value();
     r.device = f.at("device").value();
+    for (const char* key : {"target", "strategy"})
+      if (const auto v = f.find(key)) r.annotations[key] = v->value();
+    if (const auto v = f.find("bytes_moved")) r.annotations["bytes_moved"] = v->integer<std::uint64_t>();
+    if (const auto v = f.find("peak_dram_gbps"); v && v->number(0.0) > 0) r.annotations["peak_dram_gbps"] = v->number();
+  } catch (const JournalError&) {
+    throw;
   } catch (const InputError& e) {
     throw JournalError(origin, 1, e.field(), e.message());
   }
-  r.annotations["target"] = h.value("target", nlohmann::json());
-  r.annotations["strategy"] = h.value("strategy", nlohmann::json());
-  if (h.contains("bytes_moved")) r.annotations["bytes_moved"] = h.at("bytes_moved");
-  if (h.value("peak_dram_gbps", 0.0) > 0) r.annotations["peak_dram_gbps"] = h.at("peak_dram_gbps");
-  if (journal.setup && journal.setup->contains("ceiling") && journal.setup->at("ceiling").is_object())
-    r.annotations["copy_ceiling_gbps"] = journal.setup->at("ceiling").value("gbps", 0.0);
+  if (journal.setup) {
+    const io::JsonFields setup(*journal.setup);
+    try {
+      if (const auto ceiling = setup.find("ceiling"); ceiling && !ceiling->value().is_null())
+        r.annotations["copy_ceiling_gbps"] = ceiling->at("gbps").number(0.0);
+    } catch (const InputError& e) {
+      throw JournalError(origin, 0, "setup." + e.field(), e.message());
+    }
+  }
   r.annotations["from_journal"] = origin;
 
   std::set<search::Config> seen;

@@ -13,19 +13,6 @@
 using namespace memtune;
 namespace fs = std::filesystem;
 
-namespace {
-
-const char* behaviour_status(std::int64_t behaviour) {
-  switch (behaviour) {
-  case 1: case 3: case 4: return "launch_failed";
-  case 2: return "timeout";
-  case 6: return "wrong_result";
-  default: return "ok";
-  }
-}
-
-} // namespace
-
 TEST_CASE("every way a candidate can fail costs that candidate only, and the run finishes") {
   const TuningResult r = tune(scripted(), {}, scripted_options());
   CHECK(r.aborted.empty());

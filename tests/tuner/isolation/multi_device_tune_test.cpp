@@ -33,15 +33,6 @@ std::size_t lines_in(const fs::path& file) {
   return n;
 }
 
-const char* behaviour_status(std::int64_t behaviour) {
-  switch (behaviour) {
-  case 1: case 3: case 4: return "launch_failed";
-  case 2: return "timeout";
-  case 6: return "wrong_result";
-  default: return "ok";
-  }
-}
-
 } // namespace
 
 TEST_CASE("on two GPUs every candidate runs once, on either GPU, and a crash or a hang on one does not stop the other") {

@@ -6,6 +6,7 @@
 
 #include <memtune/tuner.hpp>
 
+#include <cstdint>
 #include <filesystem>
 
 inline const memtune::KernelDescription& scripted() { return asset_description("scripted.json"); }
@@ -17,4 +18,15 @@ inline memtune::TuneOptions scripted_options() {
   o.cache_folder = std::filesystem::temp_directory_path() / "memtune-isolation-test-cache";
   o.compile_threads = 2;
   return o;
+}
+
+// The status the scripted worker's `behaviour` axis gives a candidate
+// (scripted_worker.cpp: 1 crash, 2 hang, 3 sticky error, 4 exit, 5 floods its output but runs, 6 a wrong value).
+inline const char* behaviour_status(std::int64_t behaviour) {
+  switch (behaviour) {
+  case 1: case 3: case 4: return "launch_failed";
+  case 2: return "timeout";
+  case 6: return "wrong_result";
+  default: return "ok";
+  }
 }

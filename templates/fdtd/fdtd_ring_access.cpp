@@ -45,13 +45,16 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // per plane the box copies (16-byte pieces; COPY 1's bulk row copies read
   // the same sectors), then ky output stores per plane.
   const std::int64_t fill_planes = fdtd_count_in(0, 2 * R, z0 - R, 0, g.nz);
+  // A thread's own row k of vx-vectors: where it loads the queue's start and stores its outputs.
+  const auto own_row = [=](std::int64_t k) {
+    return [=](int warp, int lane, std::int64_t) -> Address {
+      const auto t = lane_of(warp, lane);
+      if (!t) return std::nullopt;
+      return global_at(x0 + t->tx * g.vx, y0 + t->ty * g.ky + k, g.vx);
+    };
+  };
   for (std::int64_t k = 0; k < g.ky; ++k)
-    a.global.push_back({"load queue start, row " + std::to_string(k), vec_bytes, AccessKind::load, 1,
-                        [=](int warp, int lane, std::int64_t) -> Address {
-                          const auto t = lane_of(warp, lane);
-                          if (!t) return std::nullopt;
-                          return global_at(x0 + t->tx * g.vx, y0 + t->ty * g.ky + k, g.vx);
-                        },
+    a.global.push_back({"load queue start, row " + std::to_string(k), vec_bytes, AccessKind::load, 1, own_row(k),
                         fill_planes});
   for (std::int64_t k = 0; k < rounds; ++k)
     a.global.push_back({"copy box " + std::to_string(k), 16, AccessKind::load, 1,
@@ -63,13 +66,7 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
                         },
                         copied});
   for (std::int64_t k = 0; k < g.ky; ++k)
-    a.global.push_back({"store output, row " + std::to_string(k), vec_bytes, AccessKind::store, 1,
-                        [=](int warp, int lane, std::int64_t) -> Address {
-                          const auto t = lane_of(warp, lane);
-                          if (!t) return std::nullopt;
-                          return global_at(x0 + t->tx * g.vx, y0 + t->ty * g.ky + k, g.vx);
-                        },
-                        steps});
+    a.global.push_back({"store output, row " + std::to_string(k), vec_bytes, AccessKind::store, 1, own_row(k), steps});
 
   // Shared, per plane: the copies land (16-byte writes), then each thread
   // reads its newest queue entries (ky rows of plane z+R), its 2R y

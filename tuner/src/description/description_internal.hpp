@@ -3,6 +3,8 @@
 // read, label resolution, the evaluation environment and `{expr}` patterns.
 #include <memtune/description/kernel_description.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -61,5 +63,10 @@ std::string render_pattern(const KernelDescription& d, std::string_view pattern,
 
 // "syntax error at column 9: ...\n    TILE * ) <= 4\n            ^"
 std::string explain_syntax_error(const search::ExprSyntaxError& e, std::string_view text);
+
+// A description file's JSON, parsed strictly (description_parse.cpp): a
+// duplicate key, a nest too deep, a syntax error or a number too large is a
+// DescriptionError naming `origin` and the JSON path or line.
+nlohmann::ordered_json parse_description_text(const std::string& text, const std::string& origin);
 
 } // namespace memtune::description_detail

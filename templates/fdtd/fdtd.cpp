@@ -78,11 +78,11 @@ KernelDescription describe() {
                                "consecutive x points per thread, moved as one vector (float, float2, float4)"))
       .parameter(Axis::ordinal("zsplit", {1, 2, 4, 8},
                                "z-chunks per column: blocks per tile column, each marching nz/zsplit planes"))
-      .parameter(Axis::ordinal("prefetch", {0, 1, 2, 3, 4, 6},
+      .parameter(Axis::ordinal("prefetch", {0, 1, 2, 3, 4},
                                "planes of look-ahead: classic (0, 1, 2, 4): a thread issues the loads of plane "
                                "z+R+prefetch (and the halo of z+prefetch) before computing plane z, 0 = load and "
-                               "use in the same plane; ring (3, 4, 6): planes copied ahead of the one the z queue "
-                               "takes next (6: the bytes in flight a 4.8 TB/s memory needs, Little's law)"))
+                               "use in the same plane; ring (3, 4): planes copied ahead of the one the z queue "
+                               "takes next"))
       .parameter(Axis::ordinal("pad", {0, 1},
                                "halo padding: 1 adds H floats to each shared row so the x halo's column stores (one "
                                "float per row, rows a pitch apart) fall in different banks; 0 = rows of exactly tile "
@@ -142,9 +142,9 @@ KernelDescription describe() {
                   "ky, zu, copy and bx=16 belong to the ring scheme (classic: ky=1 zu=3 copy=cp_async)")
       .constraint("!ring || pad == 0 && prefetch >= 3 && threads >= 256 && vx >= 2 && tile_x >= 64 && tile_y <= 16 "
                   "&& zsplit <= 4 && min_warps <= 16",
-                  "the ring's space: pad=0 (its rows are never padded), prefetch 3, 4 or 6, at least 256 threads, vx 2 "
+                  "the ring's space: pad=0 (its rows are never padded), prefetch 3 or 4, at least 256 threads, vx 2 "
                   "or 4, tiles of 64 or 128 floats by at most 16 rows, zsplit <= 4, min_warps <= 16")
-      .constraint("ring || prefetch != 3 && prefetch <= 4", "classic look-ahead is 0, 1, 2 or 4 planes")
+      .constraint("ring || prefetch != 3", "classic look-ahead is 0, 1, 2 or 4 planes")
       .constraint("zu <= 2 * radius + 1", "the z loop unrolls at most 2R+1 planes (the queue's length)")
       .constraint("!ring || nx * ny < 1073741824", "the ring addresses a plane with 32-bit byte offsets (nx*ny*4 < 4 GiB)")
       .constraint("!ring || ring_smem + 8 * (radius + 1 + prefetch) <= max_shared_memory_per_block_optin",

@@ -1,9 +1,11 @@
 // The model applied to one candidate (model_evaluator.hpp): a grid that
 // cannot fill the GPU keeps fewer bytes in flight than a full SM's warps;
-// stores are priced per L1 -> L2 write request after write combining.
+// stores are priced per L1 -> L2 write request after write combining; the
+// units that overlap memory and compute are those the grid puts on an SM.
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/model_evaluator.hpp>
 #include <memtune/templates/aos_soa.hpp>
+#include <memtune/templates/fdtd.hpp>
 #include <memtune/templates/filter.hpp>
 #include <memtune/templates/matvec.hpp>
 
@@ -46,6 +48,34 @@ TEST_CASE("a grid smaller than the GPU is latency-bound by its own threads, not 
   // 64 blocks x 4 warps over 132 SMs: under 2 warps per SM in flight on average.
   CHECK(few.model->time.bytes_in_flight_per_sm < 2.0 * 32 * 16);
   CHECK(few.timing->median_s > 5 * many.timing->median_s);
+}
+
+TEST_CASE("overlap units: a grid smaller than the resident capacity overlaps only the warps it puts on an SM") {
+  const Target h100 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("h100-sxm");
+  const auto& fd = templates::fdtd_description();
+  const Problem problem = complete_problem(fd.problem, {{"nx", 512}, {"ny", 512}, {"nz", 256}});
+  // The model's fdtd ring pick before this rule: 128 blocks of 8 warps (a
+  // 128x16 tile) on 132 SMs. The SM could hold two such blocks (min_warps 16,
+  // 2 x 104 KB of ring), but the grid gives each SM one: 8 warps overlap the
+  // per-plane compute with the copies, not 16 (ncu on the H100: 94.6 M
+  // instructions from 8 warps per SM at 4.69 cycles each; 218 us measured
+  // against 189 us for 16 warps of the same tile).
+  const std::string ring = "scheme=ring bx=32 by=8 vx=4 zsplit=1 prefetch=3 pad=0 min_warps=16 ky=2 zu=9 copy=bulk";
+  const Evaluation e = predict(fd, problem, h100, ring);
+  REQUIRE(e.model.has_value());
+  CHECK(e.occupancy.blocks_per_sm == 2);  // what the SM could hold
+  CHECK(e.model->overlap_units_per_sm == 8); // what the grid gives it: one block of 8 warps
+  // Its 256-block twin (zsplit 2) fills both slots: 16 warps.
+  const Evaluation twice = predict(fd, problem, h100, "scheme=ring bx=32 by=8 vx=4 zsplit=2 prefetch=3 pad=0 min_warps=16 ky=2 zu=9 copy=bulk");
+  REQUIRE(twice.model.has_value());
+  CHECK(twice.model->overlap_units_per_sm == 16);
+  // The mat-vec without splits: 64 blocks of 4 warps on 132 SMs; one block on a working SM.
+  const auto& mv = templates::matvec_description();
+  const Problem mvp = complete_problem(mv.problem, {{"rows", 8192}, {"cols", 8192}});
+  const Evaluation few = predict(mv, mvp, h100, "kernel=stream block_size=128 threads_per_row=1 vec=4 unroll=1 prefetch=0 x_stage=ldg pad=0 hint=0 splits=1");
+  REQUIRE(few.model.has_value());
+  CHECK(few.occupancy.warps_per_sm > 4);
+  CHECK(few.model->overlap_units_per_sm == 4);
 }
 
 TEST_CASE("filter stores: 4 scalar stores to the same 4 lines combine, 4 float2 stores over 8 lines do not") {

@@ -7,6 +7,7 @@
 #include <memtune/model_evaluator.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace memtune {
@@ -98,8 +99,19 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
   facts.blocks = blocks;
   facts.blocks_per_sm = e.occupancy.blocks_per_sm;
   facts.memory_round_trips_per_block = pattern.memory_round_trips_per_block;
+  // Overlap units (time_model.hpp): only the blocks an SM actually holds can
+  // hide one another's memory waits behind compute. A grid smaller than the
+  // resident capacity gives a working SM ceil(blocks / SMs) blocks, whatever
+  // the occupancy would allow: the fdtd ring with 128 blocks of 8 warps on
+  // 132 SMs (min_warps 16: room for 2) runs 8 warps per SM, not 16 (ncu on the
+  // H100: 94.6 M instructions from 8 warps at 4.69 cycles each, 218 us
+  // against 189 us for the same tile with 16 warps; docs/model.md, Time).
+  // The same rule as warps_per_sm's for Little's law, above.
+  const double grid_blocks_per_sm =
+      std::max(1.0, std::ceil(blocks / static_cast<double>(std::max(1, target.sm_count))));
+  const int held_blocks = static_cast<int>(std::min<double>(e.occupancy.blocks_per_sm, grid_blocks_per_sm));
   m.overlap_units_per_sm =
-      pattern.barrier_between_load_and_compute ? e.occupancy.blocks_per_sm : e.occupancy.warps_per_sm;
+      pattern.barrier_between_load_and_compute ? held_blocks : held_blocks * e.occupancy.warps_per_block;
   facts.overlap_units_per_sm = m.overlap_units_per_sm;
   facts.instructions_per_warp = pattern.warp_instructions_per_block / std::max(1, warps);
   m.time = model::predict_time(target, facts, params);

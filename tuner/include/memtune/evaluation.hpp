@@ -28,7 +28,8 @@ struct ModelBreakdown {
   double global_bytes_moved = 0;      // [bytes] sectors x 32, all blocks
   double dram_bytes = 0;              // [bytes]
   double local_wavefronts = 0;        // register spills' local-memory accesses, all blocks (0: no spills)
-  int overlap_units_per_sm = 0;       // resident blocks (barrier between load and compute) or warps
+  int overlap_units_per_sm = 0;       // blocks (barrier between load and compute) or warps an SM holds:
+                                      // the occupancy's, or fewer when the grid cannot fill every SM
   model::TimePrediction time;
   [[nodiscard]] double sector_efficiency() const {
     return global_bytes_moved > 0 ? global_bytes_requested / global_bytes_moved : 1.0;

@@ -63,9 +63,13 @@ AccessPattern matvec_access_pattern(const search::Config& c, const Problem& prob
   double fmas = 0;        // per thread
   double round_trips = split ? 3 : 1;
   // PREFETCH keeps a batch in flight while the previous one is used (U to 2U
-  // loads); without it ptxas places each load next to its FMAs, and about
-  // two stay in flight (seen in the sm_90 SASS at unroll 4 and 8).
-  double loads_in_flight = g.prefetch ? 1.5 * static_cast<double>(U) : 2.0;
+  // loads). Without it the stream kernel's batch is issued whole before its
+  // first FMA: U loads of A in flight at UNROLL >= 2 (sm_90 SASS of
+  // matvec_stream, CUDA 13.0: row-major vec4 unroll 4 and 8 issue 8 and 16
+  // LDG, A's and x's, then 16 and 32 FFMA). At UNROLL 1, ptxas unrolls the
+  // loop itself and keeps about two in flight (same SASS: LDG pairs between
+  // the FFMAs).
+  double loads_in_flight = g.prefetch ? 1.5 * static_cast<double>(U) : static_cast<double>(std::max<std::int64_t>(U, 2));
   // Loads one thread waits for together: a batch of U, or with UNROLL 1 the
   // two that ptxas keeps in flight across iterations of the loop it unrolls
   // itself (the column-major mat-vec without splits: 1648 us measured on the

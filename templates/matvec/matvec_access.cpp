@@ -62,20 +62,18 @@ AccessPattern matvec_access_pattern(const search::Config& c, const Problem& prob
   double per_thread = 30; // index set-up, guards, the finish
   double fmas = 0;        // per thread
   double round_trips = split ? 3 : 1;
-  // PREFETCH keeps a batch in flight while the previous one is used (U to 2U
-  // loads). Without it the stream kernel's batch is issued whole before its
-  // first FMA: U loads of A in flight at UNROLL >= 2 (sm_90 SASS of
-  // matvec_stream, CUDA 13.0: row-major vec4 unroll 4 and 8 issue 8 and 16
-  // LDG, A's and x's, then 16 and 32 FFMA). At UNROLL 1, ptxas unrolls the
-  // loop itself and keeps about two in flight (same SASS: LDG pairs between
-  // the FFMAs).
-  double loads_in_flight = g.prefetch ? 1.5 * static_cast<double>(U) : static_cast<double>(std::max<std::int64_t>(U, 2));
   // Loads one thread waits for together: a batch of U, or with UNROLL 1 the
   // two that ptxas keeps in flight across iterations of the loop it unrolls
   // itself (the column-major mat-vec without splits: 1648 us measured on the
   // H100 at unroll 1, 1705 us at unroll 2; one load per round trip would
   // make the first twice as slow).
   const std::int64_t batch = g.prefetch ? U : std::max<std::int64_t>(U, 2);
+  // In flight: without PREFETCH, the batch, issued whole before its first FMA
+  // (sm_90 SASS of matvec_stream, CUDA 13.0: row-major vec4 unroll 4 and 8
+  // issue 8 and 16 LDG, A's and x's, then 16 and 32 FFMA; at unroll 1, LDG
+  // pairs between the FFMAs). PREFETCH keeps a batch in flight while the
+  // previous one is used (U to 2U loads).
+  double loads_in_flight = g.prefetch ? 1.5 * static_cast<double>(U) : static_cast<double>(batch);
 
   if (g.kernel != MatvecKernel::tiled && g.col_major()) {
     // stream: thread ty takes columns ty, ty + T, ...; col: groups of 4

@@ -92,7 +92,8 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
   // GPU's resident capacity (a mat-vec with one thread per row, 64 blocks on
   // 132 SMs) leaves SMs idle, and its bytes in flight are those of its own
   // threads, not of a full SM's.
-  const double grid_warps_per_sm = blocks * warps / static_cast<double>(std::max(1, target.sm_count));
+  const int sms = std::max(1, target.sm_count);
+  const double grid_warps_per_sm = blocks * warps / static_cast<double>(sms);
   facts.warps_per_sm = std::min(static_cast<double>(e.occupancy.warps_per_sm), grid_warps_per_sm);
   facts.loads_in_flight_per_thread = pattern.loads_in_flight_per_thread;
   facts.bytes_per_load = pattern.bytes_per_load;
@@ -107,8 +108,7 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
   // H100: 94.6 M instructions from 8 warps at 4.69 cycles each, 218 us
   // against 189 us for the same tile with 16 warps; docs/model.md, Time).
   // The same rule as warps_per_sm's for Little's law, above.
-  const double grid_blocks_per_sm =
-      std::max(1.0, std::ceil(blocks / static_cast<double>(std::max(1, target.sm_count))));
+  const double grid_blocks_per_sm = std::max(1.0, std::ceil(blocks / static_cast<double>(sms)));
   const int held_blocks = static_cast<int>(std::min<double>(e.occupancy.blocks_per_sm, grid_blocks_per_sm));
   m.overlap_units_per_sm =
       pattern.barrier_between_load_and_compute ? held_blocks : held_blocks * e.occupancy.warps_per_block;

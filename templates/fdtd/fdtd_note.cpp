@@ -3,9 +3,8 @@
 #include <memtune/templates/fdtd.hpp>
 #include <memtune/tuning_result.hpp>
 
-#include <algorithm>
 #include <cstdio>
-#include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,18 +12,17 @@
 namespace memtune::templates {
 
 std::string fdtd_shape_note(const TuningResult& r) {
-  // The fastest candidate of each block shape.
-  std::map<std::string, const Evaluation*> best;
-  for (const auto& e : r.evaluations) {
-    if (!e.ok() || !e.timing || !e.config.has("bx") || !e.config.has("by")) continue;
+  // The first candidate of each block shape in the result's ranking (its
+  // fastest, ties broken as the ranking breaks them), fastest shape first.
+  std::set<std::string> seen;
+  std::vector<std::pair<std::string, const Evaluation*>> order;
+  for (const std::size_t i : r.ranking()) {
+    const Evaluation& e = r.evaluations[i];
+    if (!e.config.has("bx") || !e.config.has("by")) continue;
     const std::string shape = std::to_string(e.config.at("bx")) + "x" + std::to_string(e.config.at("by"));
-    auto& b = best[shape];
-    if (b == nullptr || e.timing->median_s < b->timing->median_s) b = &e;
+    if (seen.insert(shape).second) order.emplace_back(shape, &e);
   }
-  if (best.size() < 2) return {};
-  std::vector<std::pair<std::string, const Evaluation*>> order(best.begin(), best.end());
-  std::sort(order.begin(), order.end(),
-            [](const auto& a, const auto& b) { return a.second->timing->median_s < b.second->timing->median_s; });
+  if (order.size() < 2) return {};
   std::string note = "best per block shape (threads bx x by; " + std::string(r.measured ? "measured" : "predicted") +
                      "):";
   const double fastest = order.front().second->timing->median_s;

@@ -49,6 +49,16 @@ std::string why_better(const TuningResult& r, const Evaluation& best, const Eval
                              (r.measured ? " slower" : " slower by the model");
   if (r.measured && gain < 2.0 * std::max(best.timing->spread, next.timing->spread))
     return slower + ", within the measurement spread: the two are equivalent on this GPU.";
+  if (!r.measured && gain == 0.0 && best.model && next.model) {
+    const model::BoundTime* b = best.model->time.runner_up();
+    const model::BoundTime* n = next.model->time.runner_up();
+    if (b && n)
+      return "The runner-up (" + r.space.format(next.config) + ") ties with it by the model (" +
+             to_string(best.model->time.binding) + "-bound); this one ranks first because its next bound is further "
+             "below: " + to_string(b->bound) + " " + fmt("%.4g us", b->seconds * 1e6) + " against " +
+             to_string(n->bound) + " " + fmt("%.4g us", n->seconds * 1e6) +
+             " (the max of the bounds assumes they overlap perfectly; the closer the next one, the less they do).";
+  }
   if (best.model && next.model) {
     const ModelBreakdown& b = *best.model;
     const ModelBreakdown& n = *next.model;

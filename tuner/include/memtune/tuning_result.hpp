@@ -93,7 +93,8 @@ struct TuningResult {
   std::string journal;
   std::size_t resumed = 0;             // candidates answered from the journal, not evaluated again
 
-  // Indices into evaluations of the ok candidates, fastest first.
+  // Indices into evaluations of the ok candidates, fastest first; among equal
+  // times, the lowest model runner-up bound first (TimePrediction::runner_up).
   [[nodiscard]] std::vector<std::size_t> ranking() const;
   [[nodiscard]] const Evaluation* best() const;
   // Count per failure status.

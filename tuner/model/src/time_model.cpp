@@ -213,6 +213,13 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   return r;
 }
 
+const BoundTime* TimePrediction::runner_up() const {
+  const BoundTime* second = nullptr;
+  for (const auto& b : bounds)
+    if (b.modelled && b.bound != binding && (!second || b.seconds > second->seconds)) second = &b;
+  return second;
+}
+
 std::string TimePrediction::describe() const {
   const BoundTime& b = bound(binding);
   return fmt("%.4g", seconds * 1e6) + " us, " + to_string(binding) + "-bound: " + b.detail;

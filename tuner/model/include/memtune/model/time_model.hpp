@@ -119,6 +119,11 @@ struct TimePrediction {
   double exposed_seconds = 0;
   [[nodiscard]] bool latency_limited() const { return latency_bound_gbs < bandwidth_ceiling_gbs; }
   [[nodiscard]] const BoundTime& bound(Bound b) const { return bounds[static_cast<std::size_t>(b)]; }
+  // The largest modelled bound after the binding one (nullptr with fewer than
+  // two): the headroom the max of the bounds hides. Where configurations tie
+  // on the binding bound, the one whose runner-up is furthest below it is the
+  // least exposed to imperfect overlap (TuningResult::ranking).
+  [[nodiscard]] const BoundTime* runner_up() const;
   // One line a CUDA engineer can check: the binding bound with its numbers.
   [[nodiscard]] std::string describe() const;
 };

@@ -118,8 +118,8 @@ static int bench_main(int argc, char** argv) {
         const memtune::Target& target = catalog.find(g.target);
         const memtune::Problem problem = rec.problem.get<memtune::Problem>();
         const auto measured = memtune::bench::measured_in_order(rec);
-        const auto model =
-            memtune::bench::score(measured, memtune::bench::predict_recording(rec, problem, target).seconds);
+        const memtune::bench::Predictions predicted = memtune::bench::predict_recording(rec, problem, target);
+        const auto model = memtune::bench::score(measured, predicted.seconds, predicted.rank);
         bool first = true;
         for (const auto& other : gpus) {
           if (other.prefix == g.prefix || !recordings.count(other.prefix)) continue;
@@ -127,7 +127,8 @@ static int bench_main(int argc, char** argv) {
           options.transfer_from = fs::path(data) / (other.prefix + "_" + space + ".json");
           const memtune::TuningResult transferred =
               memtune::tune_modeled(memtune::templates::find_description(rec.template_name), problem, target, options);
-          const auto t = memtune::bench::score(measured, memtune::bench::times_by_config(transferred));
+          const auto t = memtune::bench::score(measured, memtune::bench::times_by_config(transferred),
+                                               memtune::bench::rank_by_config(transferred));
           std::printf(row_format, first ? space.c_str() : "", first ? g.prefix.c_str() : "",
                       first ? std::to_string(model.configs).c_str() : "", first ? number(model.spearman).c_str() : "",
                       first ? pairs(model).c_str() : "", first ? percent(model.pick_error()).c_str() : "",

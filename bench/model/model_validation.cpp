@@ -98,30 +98,22 @@ static int bench_main(int argc, char** argv) {
     const memtune::Target target =
         target_file.empty() ? memtune::load_targets().find(name) : memtune::model::load_target_file(target_file);
     const memtune::bench::Predictions p = memtune::bench::predict_recording(rec, problem, target);
-    const std::map<std::string, double>& predicted_s = p.seconds;
-    std::vector<double> measured, model;
-    double best_measured = INFINITY, pick_measured = 0, pick_predicted = INFINITY;
-    for (const auto& t : rec.trials) {
-      if (!t.ok()) continue;
-      auto it = predicted_s.find(rec.space.config_to_json(t.config).dump());
-      if (it == predicted_s.end()) continue;
-      measured.push_back(*t.time_s);
-      model.push_back(it->second);
-      if (csv)
+    if (csv)
+      for (const auto& t : rec.trials) {
+        if (!t.ok()) continue;
+        auto it = p.seconds.find(rec.space.config_to_json(t.config).dump());
+        if (it == p.seconds.end()) continue;
         std::fprintf(csv, "%s,\"%s\",%g,%g,%s,%s\n", file.c_str(), rec.space.format(t.config).c_str(), *t.time_s,
                      it->second, p.bound.at(it->first).c_str(), p.facts.at(it->first).c_str());
-      best_measured = std::min(best_measured, *t.time_s);
-      if (it->second < pick_predicted) {
-        pick_predicted = it->second;
-        pick_measured = *t.time_s;
       }
-    }
-    if (measured.size() < 3) {
-      std::cerr << file << ": fewer than 3 configurations both measured and predicted\n";
+    memtune::bench::Score sc;
+    try {
+      sc = memtune::bench::score(memtune::bench::measured_in_order(rec), p.seconds, p.rank);
+    } catch (const std::runtime_error& e) {
+      std::cerr << file << ": " << e.what() << "\n";
       status = 1;
       continue;
     }
-    const double rho = memtune::spearman(measured, model);
     std::string repeat_column;
     if (!repeats.empty()) {
       char buf[32];
@@ -137,8 +129,8 @@ static int bench_main(int argc, char** argv) {
     }
     std::string shown = file.size() > 34 ? "..." + file.substr(file.size() - 31) : file;
     std::printf("%-34s %-10s %8zu %8.3f %9.2fus %9.2fus %9.1f%%%s\n", shown.c_str(), target.name.c_str(),
-                measured.size(), rho, pick_predicted * 1e6, pick_measured * 1e6,
-                100.0 * (pick_measured / best_measured - 1.0), repeat_column.c_str());
+                sc.configs, sc.spearman, sc.pick_predicted_s * 1e6, sc.pick_measured_s * 1e6, 100.0 * sc.pick_error(),
+                repeat_column.c_str());
   }
   if (csv) std::fclose(csv);
   return status;

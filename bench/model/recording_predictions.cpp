@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 
@@ -33,6 +34,14 @@ std::map<std::string, double> times_by_config(const TuningResult& result) {
   return times;
 }
 
+std::map<std::string, std::size_t> rank_by_config(const TuningResult& result) {
+  std::map<std::string, std::size_t> rank;
+  const auto order = result.ranking();
+  for (std::size_t i = 0; i < order.size(); ++i)
+    rank[result.space.config_to_json(result.evaluations[order[i]].config).dump()] = i;
+  return rank;
+}
+
 Predictions predict_recording(const search::Recording& rec, const Problem& problem, const Target& target) {
   Predictions p;
   if (auto prior = probe::probe_prior(rec.template_name, problem, target)) {
@@ -48,6 +57,7 @@ Predictions predict_recording(const search::Recording& rec, const Problem& probl
   TuneOptions options;
   options.exact_top = 0; // predict every configuration, not just the model's top k
   const TuningResult predicted = tune_modeled(kernel, problem, target, options);
+  p.rank = rank_by_config(predicted);
   for (const auto& e : predicted.evaluations) {
     if (!e.ok()) continue;
     const std::string key = predicted.space.config_to_json(e.config).dump();
@@ -77,18 +87,22 @@ std::vector<std::pair<std::string, double>> measured_in_order(const search::Reco
 }
 
 Score score(const std::vector<std::pair<std::string, double>>& measured,
-            const std::map<std::string, double>& predicted) {
+            const std::map<std::string, double>& predicted, const std::map<std::string, std::size_t>& rank) {
   Score s;
   std::vector<double> m, p;
   s.best_measured_s = INFINITY;
   s.pick_predicted_s = INFINITY;
+  std::size_t pick_rank = SIZE_MAX;
   for (const auto& [config, t] : measured) {
     const auto it = predicted.find(config);
     if (it == predicted.end()) continue;
     m.push_back(t);
     p.push_back(it->second);
     s.best_measured_s = std::min(s.best_measured_s, t);
-    if (it->second < s.pick_predicted_s) {
+    const auto r = rank.find(config);
+    const bool first = r != rank.end() ? r->second < pick_rank : rank.empty() && it->second < s.pick_predicted_s;
+    if (first) {
+      if (r != rank.end()) pick_rank = r->second;
       s.pick_predicted_s = it->second;
       s.pick_measured_s = t;
     }

@@ -21,12 +21,17 @@ std::map<std::string, double> times_by_config(const search::Recording& rec);
 // Times [s] by configuration JSON text of a result's successful evaluations.
 std::map<std::string, double> times_by_config(const TuningResult& result);
 
+// Each successful evaluation's place in the result's ranking (0: the tool's
+// pick), by configuration JSON text: how the tool orders ties.
+std::map<std::string, std::size_t> rank_by_config(const TuningResult& result);
+
 // The model's prediction for every configuration of a recording: a
 // template's through the modeled tuner (every configuration compiled for its
 // registers), a probe's through the descriptions the probe runs with
 // (probe/prior.hpp).
 struct Predictions {
   std::map<std::string, double> seconds;
+  std::map<std::string, std::size_t> rank;  // the modeled run's ranking (rank_by_config; empty for probes)
   std::map<std::string, std::string> bound; // the binding bound ("" for probes)
   std::map<std::string, std::string> facts; // CSV columns: registers ... exposed_s
 };
@@ -35,9 +40,10 @@ Predictions predict_recording(const search::Recording& rec, const Problem& probl
 // A recording's ok trials in its order (grid order): (configuration JSON text, time [s]).
 std::vector<std::pair<std::string, double>> measured_in_order(const search::Recording& rec);
 
-// Measured against predicted over the configurations both have. Among
-// predictions that tie, the pick is the first in the recording's order, as
-// a modeled grid run ranks them.
+// Measured against predicted over the configurations both have. The pick is
+// the measured configuration the prediction ranks first: by `rank` where
+// given (the tool's ranking, ties broken as it breaks them), else the
+// fastest prediction, the first in the recording's order among ties.
 struct Score {
   std::size_t configs = 0;
   double spearman = 0;
@@ -56,6 +62,6 @@ struct Score {
 inline constexpr double noise_gap = 0.03;
 // Throws std::runtime_error when fewer than 3 configurations are in common.
 Score score(const std::vector<std::pair<std::string, double>>& measured,
-            const std::map<std::string, double>& predicted);
+            const std::map<std::string, double>& predicted, const std::map<std::string, std::size_t>& rank = {});
 
 } // namespace memtune::bench

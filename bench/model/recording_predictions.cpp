@@ -100,9 +100,9 @@ Score score(const std::vector<std::pair<std::string, double>>& measured,
     p.push_back(it->second);
     s.best_measured_s = std::min(s.best_measured_s, t);
     const auto r = rank.find(config);
-    const bool first = r != rank.end() ? r->second < pick_rank : rank.empty() && it->second < s.pick_predicted_s;
-    if (first) {
-      if (r != rank.end()) pick_rank = r->second;
+    const bool ranks_first = rank.empty() ? it->second < s.pick_predicted_s : r != rank.end() && r->second < pick_rank;
+    if (ranks_first) {
+      if (!rank.empty()) pick_rank = r->second;
       s.pick_predicted_s = it->second;
       s.pick_measured_s = t;
     }

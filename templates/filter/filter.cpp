@@ -37,7 +37,8 @@ search::Config default_configuration(const Problem&, const Target& target) {
   // Kepler, and valid for any number of taps (align = 1 makes the halo a
   // multiple of 4).
   search::Config c{{"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1},
-                   {"staging", static_cast<std::int64_t>(FilterStaging::smem)}};
+                   {"staging", static_cast<std::int64_t>(FilterStaging::smem)}, {"tiles", 1},
+                   {"min_warps", 0}};
   if (target.has_bank_mode_choice()) c.set("bank_mode", 4);
   return c;
 }
@@ -50,7 +51,10 @@ KernelDescription describe() {
       .summary("1D FIR filter (coefficients in constant memory, input tile plus halo staged in shared memory)")
       .source("filter.cu", embedded::filter_cu)
       // direct and shfl: filter_direct (no shared memory); `items` are its CHUNKS groups of 4 outputs.
-      .kernel_if("staging != \"smem\"", "filter_direct<{block_size}, {items / 4}, {staging == \"shfl\"}>")
+      .kernel_if("staging != \"smem\" && min_warps == 0",
+                 "filter_direct<{block_size}, {items / 4}, {staging == \"shfl\"}, {tiles}>")
+      .kernel_if("staging != \"smem\"",
+                 "filter_direct_capped<{block_size}, {items / 4}, {staging == \"shfl\"}, {tiles}, {min_blocks}>")
       .kernel("filter_kernel<{block_size}, {packing}, {items}, {vec}, {align}>")
       .define("MEMTUNE_TAPS", "{taps}")
       .size("n", std::int64_t{1} << 24, "signal length (elements)", 1, kMaxN)
@@ -69,6 +73,13 @@ KernelDescription describe() {
                                "thread, in groups of 4 consecutive ones block_size*4 apart"))
       .parameter(Axis::ordinal("vec", {1, 2, 4}, "floats per global load/store instruction"))
       .parameter(Axis::ordinal("align", {0, 1}, "1 = halo rounded up to 4 elements: 16-byte aligned staged tile"))
+      .parameter(Axis::ordinal("tiles", {1, 4},
+                               "direct/shfl: consecutive tiles per block; above 1 the next tile's loads are issued "
+                               "before this tile's FMAs (two register buffers), so warps keep loads in flight while "
+                               "they compute"))
+      .parameter(Axis::ordinal("min_warps", {0, 48, 64},
+                               "direct/shfl: warps per SM the kernel must fit: __launch_bounds__(threads, "
+                               "min_warps*32/threads) caps registers at 65536/(min_warps*32); 0 = no minimum"))
       .parameter_if(Axis::ordinal("bank_mode", {4, 8}, "shared-memory bank width in bytes (cuFuncSetSharedMemConfig)"),
                     "bank_mode_choice",
                     "sm_{compute_capability} has fixed 4-byte shared-memory banks (the 8-byte mode existed on "
@@ -79,6 +90,7 @@ KernelDescription describe() {
       .derived("halo", "align ? round_up(radius, 4) : radius")
       .derived("direct", "staging != \"smem\"")
       .derived("tile", "block_size * items")
+      .derived("min_blocks", "max(1, min_warps * 32 / block_size)") // __launch_bounds__'s minimum blocks per SM
       .derived("ext", "tile + 2 * halo")
       .derived("seg", "packing == 1 ? n : round_up(ceil_div(n, packing), 4)")
       // filter_direct: run 2 of bench/experiments/wave2 found its best at
@@ -87,6 +99,11 @@ KernelDescription describe() {
                   "block_size <= 512",
                   "direct/shfl: float4 accesses of one segment (packing=1 vec=4 align=1), 4 or 8 outputs per "
                   "thread, 64 to 512 threads")
+      .constraint("direct || tiles == 1 && min_warps == 0",
+                  "smem: one tile per block and no register cap (the prefetching loop and the cap are filter_direct's)")
+      .constraint("min_warps % (block_size / 32) == 0 && (min_warps == 0 || min_warps >= 2 * block_size / 32)",
+                  "min_warps: whole blocks, at least two (one block asks for nothing it does not already have)")
+      .constraint("min_warps <= (max_warps_per_sm > 0 ? max_warps_per_sm : 64)", "more warps than an SM holds")
       .constraint("!direct || taps <= 129", "direct/shfl: a warp's shuffled halo is at most 32 float4s (taps <= 129)")
       .constraint("halo % vec == 0", "a vector access must not straddle the halo's start")
       .constraint("items % vec == 0", "a thread stores its items in whole vectors")
@@ -94,7 +111,7 @@ KernelDescription describe() {
       .constraint("ext * packing * 4 <= max_shared_memory_per_block_optin",
                   "staged tile exceeds shared memory per block")
       .block("block_size")
-      .grid("ceil_div(seg, tile)") // direct: seg = n, tile = outputs per block
+      .grid("ceil_div(seg, tile * tiles)") // direct: seg = n, tile = outputs per block and tile
       .shared_memory("direct ? 0 : ext * packing * 4")
       .buffer("in", ElementType::f32, "n", BufferRole::in)
       .buffer("out", ElementType::f32, "n", BufferRole::out)

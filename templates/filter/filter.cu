@@ -280,7 +280,53 @@ __device__ __forceinline__ void shfl_window_fir(const float4& centre, const floa
   fir4_at<0>(w, acc);
 }
 
-// filter_direct<BLOCK, CHUNKS, SHFL>: no shared memory, no barrier.
+// One tile's loads for filter_direct: a thread's CHUNKS groups of 4 outputs
+// at `base` (the tile's first output), each group's window of NW float4s (SHFL
+// 0) or its centre and halo float4s (SHFL 1, the halo only on the halo lanes).
+template <int BLOCK, int CHUNKS, int SHFL, int NW> struct DirectLoads {
+  float4 v[CHUNKS][SHFL ? 2 : NW];
+
+  __device__ __forceinline__ void load(const float* __restrict__ in, long long base, int n, int lane) {
+#pragma unroll
+    for (int c = 0; c < CHUNKS; ++c) {
+      const long long o = base + (c * BLOCK + threadIdx.x) * 4;
+      if constexpr (SHFL) {
+        shfl_window_load(in, o, n, lane, v[c][0], v[c][1]);
+      } else if (o - kWindowHalo >= 0 && o + 4 + kWindowHalo <= n) {
+        const float4* p = reinterpret_cast<const float4*>(in + o - kWindowHalo);
+#pragma unroll
+        for (int i = 0; i < NW; ++i) v[c][i] = __ldg(p + i);
+      } else {
+#pragma unroll
+        for (int i = 0; i < NW; ++i) v[c][i] = ldg4_zero_padded(in, o - kWindowHalo + 4 * i, n);
+      }
+    }
+  }
+
+  // The FIR over the loaded windows, and the stores.
+  __device__ __forceinline__ void compute_store(float* __restrict__ out, long long base, int n, int lane) const {
+#pragma unroll
+    for (int c = 0; c < CHUNKS; ++c) {
+      float acc[4];
+      if constexpr (SHFL) {
+        shfl_window_fir(v[c][0], v[c][1], lane, acc);
+      } else {
+        float w[4 * NW];
+#pragma unroll
+        for (int i = 0; i < NW; ++i) {
+          w[4 * i + 0] = v[c][i].x;
+          w[4 * i + 1] = v[c][i].y;
+          w[4 * i + 2] = v[c][i].z;
+          w[4 * i + 3] = v[c][i].w;
+        }
+        fir4_at<kWindowHalo - RADIUS>(w, acc);
+      }
+      store4_clipped(out, base + (c * BLOCK + threadIdx.x) * 4, n, acc);
+    }
+  }
+};
+
+// filter_direct<BLOCK, CHUNKS, SHFL, TILES>: no shared memory, no barrier.
 //   BLOCK   threads per block (a multiple of 32)
 //   CHUNKS  independent groups of 4 outputs per thread, BLOCK*4 outputs apart
 //           (every load instruction of a warp reads 512 contiguous bytes);
@@ -292,56 +338,52 @@ __device__ __forceinline__ void shfl_window_fir(const float4& centre, const floa
 //           comes from the neighbouring lanes by warp shuffles, and the warp's
 //           2*kWindowHalo/4 halo float4s are read by the lanes that pass them
 //           on (one more load instruction, most lanes idle). Needs taps <= 129.
-// Grid: ceil(n / (BLOCK * 4 * CHUNKS)) blocks. `seg` is unused: the
+//   TILES   consecutive tiles (BLOCK*4*CHUNKS outputs each) per block. With
+//           TILES > 1 the next tile's loads are issued before this tile's FMAs
+//           (two register buffers), so a warp keeps loads in flight while it
+//           computes: with one tile a warp's phases are load, wait, compute,
+//           store, and while it computes it keeps nothing in flight. The
+//           second buffer costs warps: on the H200 at 21 taps 4 tiles beat 1
+//           by 1.4 % uncapped and lost to the register cap below (MINB), on
+//           the H100 they lost (docs/results-wave2.md).
+// Grid: ceil(n / (BLOCK * 4 * CHUNKS * TILES)) blocks. `seg` is unused: the
 // arguments are filter_kernel's, so that one kernel description launches both.
-template <int BLOCK, int CHUNKS, int SHFL>
-__global__ void __launch_bounds__(BLOCK)
-    filter_direct(const float* __restrict__ in, float* __restrict__ out, int n, int /*seg*/) {
+template <int BLOCK, int CHUNKS, int SHFL, int TILES>
+__device__ __forceinline__ void filter_direct_body(const float* __restrict__ in, float* __restrict__ out, int n) {
   static_assert(BLOCK % 32 == 0, "whole warps");
+  static_assert(TILES >= 1, "at least one tile");
   constexpr int NH = kWindowHalo / 4;    // halo float4s each side
   constexpr int NW = 1 + 2 * NH;         // float4s of a thread's window
   static_assert(!SHFL || 2 * NH <= 32, "the shuffled window needs taps <= 129 (the warp's halo lanes)");
+  constexpr long long kTile = static_cast<long long>(BLOCK) * 4 * CHUNKS;
   const int lane = threadIdx.x & 31;
-  const long long block_base = static_cast<long long>(blockIdx.x) * (BLOCK * 4 * CHUNKS);
+  const long long first = static_cast<long long>(blockIdx.x) * TILES * kTile;
 
-  if constexpr (!SHFL) {
-    float4 v[CHUNKS][NW];
+  DirectLoads<BLOCK, CHUNKS, SHFL, NW> buffer[TILES > 1 ? 2 : 1];
+  buffer[0].load(in, first, n, lane);
 #pragma unroll
-    for (int c = 0; c < CHUNKS; ++c) {
-      const long long o = block_base + (c * BLOCK + threadIdx.x) * 4;
-      if (o - kWindowHalo >= 0 && o + 4 + kWindowHalo <= n) {
-        const float4* p = reinterpret_cast<const float4*>(in + o - kWindowHalo);
-#pragma unroll
-        for (int i = 0; i < NW; ++i) v[c][i] = __ldg(p + i);
-      } else {
-#pragma unroll
-        for (int i = 0; i < NW; ++i) v[c][i] = ldg4_zero_padded(in, o - kWindowHalo + 4 * i, n);
-      }
-    }
-#pragma unroll
-    for (int c = 0; c < CHUNKS; ++c) {
-      float w[4 * NW];
-#pragma unroll
-      for (int i = 0; i < NW; ++i) {
-        w[4 * i + 0] = v[c][i].x;
-        w[4 * i + 1] = v[c][i].y;
-        w[4 * i + 2] = v[c][i].z;
-        w[4 * i + 3] = v[c][i].w;
-      }
-      float acc[4];
-      fir4_at<kWindowHalo - RADIUS>(w, acc);
-      store4_clipped(out, block_base + (c * BLOCK + threadIdx.x) * 4, n, acc);
-    }
-  } else {
-    float4 centre[CHUNKS], halo[CHUNKS];
-#pragma unroll
-    for (int c = 0; c < CHUNKS; ++c)
-      shfl_window_load(in, block_base + (c * BLOCK + threadIdx.x) * 4, n, lane, centre[c], halo[c]);
-#pragma unroll
-    for (int c = 0; c < CHUNKS; ++c) {
-      float acc[4];
-      shfl_window_fir(centre[c], halo[c], lane, acc);
-      store4_clipped(out, block_base + (c * BLOCK + threadIdx.x) * 4, n, acc);
-    }
+  for (int t = 0; t < TILES; ++t) {
+    if (t + 1 < TILES) buffer[(t + 1) % 2].load(in, first + (t + 1) * kTile, n, lane);
+    buffer[t % 2].compute_store(out, first + t * kTile, n, lane);
   }
+}
+
+template <int BLOCK, int CHUNKS, int SHFL, int TILES = 1>
+__global__ void __launch_bounds__(BLOCK)
+    filter_direct(const float* __restrict__ in, float* __restrict__ out, int n, int /*seg*/) {
+  filter_direct_body<BLOCK, CHUNKS, SHFL, TILES>(in, out, n);
+}
+
+// filter_direct with __launch_bounds__(BLOCK, MINB): at least MINB blocks per
+// SM (the host's min_warps axis / warps per block), which caps the registers
+// at 65536 / (BLOCK * MINB). A separate kernel because naming a minimum of 1
+// is not the same as naming none: NVRTC 13 then gives the 21-tap window 44
+// registers instead of 34. The window takes 34, 2 over what 64 warps per SM
+// allow, and a GPU whose bandwidth outruns its FMAs (the H200 at 21 taps:
+// FMA pipe 36 % busy, issue 53 %, 80 % of warp cycles waiting on L1TEX)
+// hides the loads' latency behind other warps.
+template <int BLOCK, int CHUNKS, int SHFL, int TILES, int MINB>
+__global__ void __launch_bounds__(BLOCK, MINB)
+    filter_direct_capped(const float* __restrict__ in, float* __restrict__ out, int n, int /*seg*/) {
+  filter_direct_body<BLOCK, CHUNKS, SHFL, TILES>(in, out, n);
 }

@@ -16,7 +16,8 @@ struct FilterGeometry {
   std::int64_t n, taps, radius;
   std::int64_t block, packing, items, vec, align;
   std::int64_t halo;    // staged elements left and right of the tile
-  std::int64_t tile;    // outputs per block and segment
+  std::int64_t tile;    // outputs per block and segment (filter_direct: per tile, `tiles` per block)
+  std::int64_t tiles;   // filter_direct's consecutive tiles per block (1 for filter_kernel)
   std::int64_t ext;     // staged elements per segment
   std::int64_t seg;     // segment length
   std::int64_t vectors; // VEC-wide loads per segment and block
@@ -26,9 +27,10 @@ struct FilterGeometry {
   FilterGeometry(const search::Config& c, const Problem& p)
       : n(p.at("n")), taps(p.at("taps")), radius(taps / 2), block(c.at("block_size")), packing(c.at("packing")),
         items(c.at("items")), vec(c.at("vec")), align(c.at("align")),
-        halo(align ? (radius + 3) / 4 * 4 : radius), tile(block * items), ext(tile + 2 * halo),
+        halo(align ? (radius + 3) / 4 * 4 : radius), tile(block * items), tiles(c.has("tiles") ? c.at("tiles") : 1),
+        ext(tile + 2 * halo),
         seg(filter_segment_length(n, packing)), vectors(ext / vec), rounds((vectors + block - 1) / block),
-        blocks((seg + tile - 1) / tile) {}
+        blocks((seg + tile * tiles - 1) / (tile * tiles)) {}
 
   [[nodiscard]] std::size_t smem_bytes() const { return static_cast<std::size_t>(ext * packing * 4); }
 };

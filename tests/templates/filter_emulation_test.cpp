@@ -68,18 +68,22 @@ template <int TAPS, class Run> void check_outputs(std::int64_t n, Run run) {
   CHECK(bad == 0);
 }
 
-template <int TAPS, int BLOCK, int CHUNKS, int SHFL> void check_direct(std::int64_t n) {
+// MINB > 0: filter_direct_capped (the same body under __launch_bounds__(BLOCK, MINB)).
+template <int TAPS, int BLOCK, int CHUNKS, int SHFL, int TILES = 1, int MINB = 0> void check_direct(std::int64_t n) {
+  static_assert(MINB == 0 || TAPS == 21, "the capped kernel is instantiated for 21 taps only");
   CAPTURE(BLOCK);
   CAPTURE(CHUNKS);
   CAPTURE(SHFL);
+  CAPTURE(TILES);
   check_outputs<TAPS>(n, [&](const float* in, float* out) {
-    const std::int64_t per_block = std::int64_t{BLOCK} * 4 * CHUNKS;
+    const std::int64_t per_block = std::int64_t{BLOCK} * 4 * CHUNKS * TILES;
     const auto grid = static_cast<unsigned>((n + per_block - 1) / per_block);
     const int ni = static_cast<int>(n);
     cuda_emulation::run_grid({BLOCK, 1, 1}, {grid, 1, 1}, [&] {
-      if constexpr (TAPS == 21) taps21::filter_direct<BLOCK, CHUNKS, SHFL>(in, out, ni, ni);
-      else if constexpr (TAPS == 33) taps33::filter_direct<BLOCK, CHUNKS, SHFL>(in, out, ni, ni);
-      else taps4::filter_direct<BLOCK, CHUNKS, SHFL>(in, out, ni, ni);
+      if constexpr (MINB > 0) taps21::filter_direct_capped<BLOCK, CHUNKS, SHFL, TILES, MINB>(in, out, ni, ni);
+      else if constexpr (TAPS == 21) taps21::filter_direct<BLOCK, CHUNKS, SHFL, TILES>(in, out, ni, ni);
+      else if constexpr (TAPS == 33) taps33::filter_direct<BLOCK, CHUNKS, SHFL, TILES>(in, out, ni, ni);
+      else taps4::filter_direct<BLOCK, CHUNKS, SHFL, TILES>(in, out, ni, ni);
     });
   });
 }
@@ -99,4 +103,18 @@ TEST_CASE("filter.cu on the CPU: filter_direct, read-only window and shuffled wi
   check_direct<33, 32, 1, 0>(4099);
   check_direct<4, 32, 2, 1>(1000); // even taps, halo of one float4
   check_direct<4, 64, 1, 0>(37);
+}
+
+// TILES > 1: the next tile's loads land in the other register buffer while
+// this tile computes; a block's later tiles may lie wholly past n.
+TEST_CASE("filter.cu on the CPU: filter_direct over several tiles per block, odd sizes") {
+  for (const std::int64_t n : kSizes) {
+    check_direct<21, 32, 1, 0, 2>(n);
+    check_direct<21, 64, 2, 0, 4>(n);
+    check_direct<21, 32, 1, 1, 8>(n);
+    check_direct<21, 64, 2, 1, 2>(n);
+  }
+  check_direct<33, 32, 1, 0, 3>(4099); // an odd tile count: the buffers alternate unevenly
+  check_direct<4, 32, 2, 1, 4>(1000);
+  check_direct<21, 64, 1, 0, 2, 16>(4099); // filter_direct_capped: the same body
 }

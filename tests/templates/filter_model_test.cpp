@@ -18,7 +18,7 @@ double predict_k20(std::int64_t block, std::int64_t packing, std::int64_t items,
   const Problem problem{{"n", std::int64_t{1} << 24}, {"taps", 21}};
   Evaluation e;
   e.config = search::Config{{"staging", 0}, {"block_size", block}, {"packing", packing}, {"items", items}, {"vec", 1},
-                            {"align", 0},          {"bank_mode", bank_mode}};
+                            {"align", 0},          {"tiles", 1}, {"min_warps", 0}, {"bank_mode", bank_mode}};
   e.resources.registers = 32;
   e.dynamic_smem_bytes = f.launch(e.config, problem, k20).dynamic_smem_bytes;
   predict_candidate(e, f, problem, k20, f.bytes_moved(problem));
@@ -78,7 +78,7 @@ TEST_CASE("the filter's window skips the aligned chunks' dead elements, as the s
   const Problem problem{{"n", std::int64_t{1} << 20}, {"taps", 21}};
   // A copy: the catalogue is a temporary.
   const Target h100 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("h100-sxm");
-  const search::Config c{{"staging", 0}, {"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1}};
+  const search::Config c{{"staging", 0}, {"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1}, {"tiles", 1}, {"min_warps", 0}};
   std::vector<std::pair<int, std::int64_t>> loads;
   std::vector<model::SharedInstruction> window;
   for (const auto& s : f.hooks.access_pattern(c, problem, h100).shared)

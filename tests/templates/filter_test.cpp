@@ -29,7 +29,7 @@ TEST_CASE("filter space: axes, pruned bank mode, constraints") {
   const auto& f = templates::filter_description();
   const Problem p{{"n", 1 << 24}, {"taps", 21}};
   const search::Space s = f.space(p, h100_like());
-  CHECK(s.axes().size() == 6);
+  CHECK(s.axes().size() == 8);
   REQUIRE(s.pruned().size() == 1);
   CHECK(s.pruned()[0].name == "bank_mode");
   CHECK(s.pruned()[0].reason.find("sm_90") != std::string::npos);
@@ -37,6 +37,10 @@ TEST_CASE("filter space: axes, pruned bank mode, constraints") {
   CHECK(configs.size() > 200);
   std::size_t direct = 0;
   for (const auto& c : configs) {
+    if (c.at("staging") == 0) { // the prefetching loop and the register cap are filter_direct's
+      CHECK(c.at("tiles") == 1);
+      CHECK(c.at("min_warps") == 0);
+    }
     if (c.at("staging") != 0) { // filter_direct: float4s of one segment, 4 or 8 outputs per thread
       ++direct;
       CHECK(c.at("packing") == 1);
@@ -47,9 +51,10 @@ TEST_CASE("filter space: axes, pruned bank mode, constraints") {
     const std::int64_t halo = c.at("align") ? 12 : 10;
     CHECK(halo % c.at("vec") == 0);
   }
-  CHECK(direct == 16); // direct and shfl x 64..512 threads x 4 or 8 outputs
+  // direct and shfl x 64..512 threads x 4 or 8 outputs x 1 or 4 tiles x min_warps 0, 48, 64
+  CHECK(direct == 96);
   // align=0 leaves a halo of 10: 16-byte loads would straddle it.
-  CHECK_FALSE(s.is_valid({{"staging", 0}, {"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 0}}));
+  CHECK_FALSE(s.is_valid({{"staging", 0}, {"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 0}, {"tiles", 1}, {"min_warps", 0}}));
   CHECK(s.is_valid(f.default_config(p, h100_like())));
 }
 
@@ -60,8 +65,8 @@ TEST_CASE("filter space on Kepler: a bank-mode axis and the 48 KiB limit") {
   CHECK(kepler.pruned().empty());
   CHECK(kepler.axis("bank_mode").values == std::vector<std::int64_t>{4, 8});
   // 1024 threads x 8 items x float4 = 128 KiB of tile: too big at 48 KiB.
-  CHECK_FALSE(kepler.is_valid({{"staging", 0}, {"block_size", 1024}, {"packing", 4}, {"items", 8}, {"vec", 4}, {"align", 1}, {"bank_mode", 4}}));
-  CHECK(f.space(p, h100_like()).is_valid({{"staging", 0}, {"block_size", 1024}, {"packing", 4}, {"items", 8}, {"vec", 4}, {"align", 1}}));
+  CHECK_FALSE(kepler.is_valid({{"staging", 0}, {"block_size", 1024}, {"packing", 4}, {"items", 8}, {"vec", 4}, {"align", 1}, {"tiles", 1}, {"min_warps", 0}, {"bank_mode", 4}}));
+  CHECK(f.space(p, h100_like()).is_valid({{"staging", 0}, {"block_size", 1024}, {"packing", 4}, {"items", 8}, {"vec", 4}, {"align", 1}, {"tiles", 1}, {"min_warps", 0}}));
   CHECK(kepler.is_valid(f.default_config(p, kepler_like())));
 }
 
@@ -71,7 +76,7 @@ TEST_CASE("filter launch: grid covers every output, shared memory matches the ti
     const Problem p{{"n", n}, {"taps", 21}};
     for (const auto& c : f.space(p, h100_like()).enumerate()) {
       const LaunchSpec l = f.launch(c, p, h100_like());
-      const std::int64_t tile = c.at("block_size") * c.at("items");
+      const std::int64_t tile = c.at("block_size") * c.at("items") * c.at("tiles"); // outputs per block
       const std::int64_t seg = templates::filter_segment_length(n, c.at("packing"));
       CHECK(static_cast<std::int64_t>(l.grid.x) * tile >= seg);
       CHECK(static_cast<std::int64_t>(l.grid.x - 1) * tile < seg);
@@ -79,11 +84,16 @@ TEST_CASE("filter launch: grid covers every output, shared memory matches the ti
       const std::int64_t halo = c.at("align") ? 12 : 10;
       if (c.at("staging") != 0) { // filter_direct: no shared memory, items / 4 chunks
         CHECK(l.dynamic_smem_bytes == 0U);
-        CHECK(l.name_expression == "filter_direct<" + std::to_string(c.at("block_size")) + ", " +
-                                       std::to_string(c.at("items") / 4) + ", " +
-                                       std::to_string(c.at("staging") == 2 ? 1 : 0) + ">");
+        const std::string args = std::to_string(c.at("block_size")) + ", " + std::to_string(c.at("items") / 4) +
+                                 ", " + std::to_string(c.at("staging") == 2 ? 1 : 0) + ", " +
+                                 std::to_string(c.at("tiles"));
+        if (c.at("min_warps") == 0) CHECK(l.name_expression == "filter_direct<" + args + ">");
+        else // __launch_bounds__'s minimum blocks: min_warps over the block's warps
+          CHECK(l.name_expression == "filter_direct_capped<" + args + ", " +
+                                         std::to_string(c.at("min_warps") * 32 / c.at("block_size")) + ">");
         continue;
       }
+      CHECK(c.at("tiles") == 1);
       CHECK(l.dynamic_smem_bytes == static_cast<std::size_t>((tile + 2 * halo) * c.at("packing") * 4));
       CHECK(l.name_expression.rfind("filter_kernel<", 0) == 0);
     }

@@ -46,7 +46,7 @@ TEST_CASE("the profile's exact entry for this GPU and problem comes first") {
   CHECK(l.source == ConfigLookup::Source::profile);
   CHECK(l.origin == "profile");
   CHECK(l.rationale == "exact entry at 16M");
-  CHECK(formatted(l, {{"n", 16 << 20}}, h100()) == "staging=smem block_size=512 packing=2 items=4 vec=4 align=1");
+  CHECK(formatted(l, {{"n", 16 << 20}}, h100()) == "staging=smem block_size=512 packing=2 items=4 vec=4 align=1 tiles=1 min_warps=0");
   REQUIRE(l.profile);
   CHECK(l.profile->match == ProfileMatch::exact);
 }
@@ -148,12 +148,12 @@ TEST_CASE("MEMTUNE_CONFIG pins a configuration before the profile; parameters le
   const ConfigLookup l = filter_lookup({{"n", 16 << 20}}, h100(), env);
   CHECK(l.source == ConfigLookup::Source::pinned);
   CHECK(l.origin == "MEMTUNE_CONFIG");
-  CHECK(formatted(l, {{"n", 16 << 20}}, h100()) == "staging=smem block_size=128 packing=1 items=8 vec=4 align=1");
+  CHECK(formatted(l, {{"n", 16 << 20}}, h100()) == "staging=smem block_size=128 packing=1 items=8 vec=4 align=1 tiles=1 min_warps=0");
 
   // Keyed by kernel name: this kernel's entry, or nothing pinned for it.
   env.pinned = R"({"matvec": {"splits": 4}, "filter": {"packing": 2}})";
   CHECK(formatted(filter_lookup({{"n", 16 << 20}}, h100(), env), {{"n", 16 << 20}}, h100()) ==
-        "staging=smem block_size=256 packing=2 items=4 vec=4 align=1");
+        "staging=smem block_size=256 packing=2 items=4 vec=4 align=1 tiles=1 min_warps=0");
   env.pinned = R"({"matvec": {"splits": 4}})";
   CHECK(filter_lookup({{"n", 16 << 20}}, h100(), env).source == ConfigLookup::Source::profile);
 

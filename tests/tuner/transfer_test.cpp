@@ -76,7 +76,7 @@ TEST_CASE("a recording of another GPU is read as a transfer source, the GPU foun
   // looked up on the axes both spaces have.
   const search::Space k20_space = f.space(problem, catalog().find("k20"));
   const search::Config c = k20_space.config_from_json(
-      {{"staging", "smem"}, {"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1}, {"bank_mode", 8}});
+      {{"staging", "smem"}, {"block_size", 256}, {"packing", 1}, {"items", 4}, {"vec", 4}, {"align", 1}, {"tiles", 1}, {"min_warps", 0}, {"bank_mode", 8}});
   REQUIRE(s.measured(k20_space, c).has_value());
   CHECK(*s.measured(k20_space, c) == doctest::Approx(4.944e-05).epsilon(0.01));
 }

@@ -236,6 +236,8 @@ AccessPattern matvec_access_pattern(const search::Config& c, const Problem& prob
   // x goes through the read-only path (__ldg) unless it is staged in shared
   // memory from plain loads (tiled, x_stage=smem).
   if (!g.x_smem && g.kernel == MatvecKernel::stream) load_x.path = GlobalPath::read_only;
+  // Every row tile of a split reads that split's slice of x.
+  load_x.shared_by_blocks = g.splits;
   a.global.push_back(load_a);
   a.global.push_back(load_x);
   a.global.insert(a.global.end(), stores.begin(), stores.end());

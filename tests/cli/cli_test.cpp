@@ -157,7 +157,7 @@ TEST_CASE("--only fixes axes: one configuration evaluated; unknown axes and valu
                            "block_size=256,packing=2,items=4,vec=2,align=1,bank_mode=8"});
   CHECK(one.code == kExitOk);
   CHECK(one.out.find("1 configurations compiled and predicted") != std::string::npos);
-  CHECK(one.out.find("best: staging=smem block_size=256 packing=2 items=4 vec=2 align=1 bank_mode=8") != std::string::npos);
+  CHECK(one.out.find("best: staging=smem block_size=256 packing=2 items=4 vec=2 align=1 tiles=1 min_warps=0 bank_mode=8") != std::string::npos);
 
   const Run axis = run_cli({"filter", "--n", "1M", "--target", "k20", "--only", "blocks=256"});
   CHECK(axis.code == kExitUsage);

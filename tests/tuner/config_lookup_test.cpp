@@ -183,10 +183,10 @@ TEST_CASE("a MEMTUNE_CONFIG that cannot be used is an InputError naming the vari
         doctest::Contains("MEMTUNE_CONFIG: field 'filter.packing': \"two\" is not a value of 'packing'"));
   CHECK(error_of(R"({"blocksize": 128})") ==
         doctest::Contains("field 'blocksize': 'blocksize' is not a parameter of filter (n=1000 taps=21) on NVIDIA H100 "
-                          "80GB HBM3 (staging, block_size, packing, items, vec, align)"));
+                          "80GB HBM3 (staging, block_size, packing, items, vec, align, tiles, min_warps)"));
   // A halo of 10 is no multiple of 4.
   CHECK(error_of(R"({"vec": 4, "align": 0})") == doctest::Contains("MEMTUNE_CONFIG: staging=smem block_size=256 packing=1 items=4 vec=4 "
-                                                                    "align=0 is not valid for filter (n=1000 taps=21)"));
+                                                                    "align=0 tiles=1 min_warps=0 is not valid for filter (n=1000 taps=21)"));
   CHECK(error_of("block_size=128") == doctest::Contains("MEMTUNE_CONFIG:1: "));
   CHECK(error_of("[128]") == doctest::Contains("MEMTUNE_CONFIG: expected a JSON object"));
   // A parameter beside per-kernel configurations would be ignored for those kernels.

@@ -75,3 +75,25 @@ TEST_CASE("a mat-vec of one row and 2^30 columns is modeled in well under a seco
   }
   CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 1.0);
 }
+
+TEST_CASE("loads every block shares: counted apart, with the block's distinct bytes") {
+  // 4 warps each read the same 512 floats (a vector every row multiplies by),
+  // one float per lane and iteration, 16 iterations; plus a private stream.
+  AccessPattern a;
+  a.block_threads = 128;
+  GlobalInstruction x{"load x", 4, model::AccessKind::load, 16,
+                      [](int, int lane, std::int64_t k) -> std::optional<std::uint64_t> {
+                        return static_cast<std::uint64_t>((k * 32 + lane) * 4);
+                      }};
+  x.shared_by_blocks = 1;
+  GlobalInstruction row{"load row", 4, model::AccessKind::load, 16,
+                        [](int warp, int lane, std::int64_t k) -> std::optional<std::uint64_t> {
+                          return static_cast<std::uint64_t>((1 << 20) + ((warp * 16 + k) * 32 + lane) * 4);
+                        }};
+  a.global = {x, row};
+  const GlobalTraffic t = replay_global(a, 4, GlobalCaching::for_target(target("h100-sxm"), 64, 0));
+  // Each warp's own share of L1 misses x once: 4 warps x 2 KiB; the block's distinct x is 2 KiB.
+  CHECK(t.l2_load_bytes_shared_by_blocks == doctest::Approx(4 * 2048.0));
+  CHECK(t.l2_load_bytes == doctest::Approx(4 * 2048.0 + 4 * 2048.0));
+  CHECK(t.shared_by_blocks_footprint == doctest::Approx(2048.0));
+}

@@ -6,6 +6,7 @@
 #include <memtune/model/store_combining.hpp>
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace memtune {
 namespace {
@@ -42,7 +43,9 @@ struct WarpReplay {
     int misses = g.sectors;
     if (ins.path == GlobalPath::standard) misses = l1.access(access);
     else if (ins.path == GlobalPath::read_only) misses = read_only.access(access);
-    t.l2_load_bytes += static_cast<double>(misses) * static_cast<double>(model::sector_bytes) * w;
+    const double l2 = static_cast<double>(misses) * static_cast<double>(model::sector_bytes) * w;
+    t.l2_load_bytes += l2;
+    if (ins.shared_by_blocks > 0) t.l2_load_bytes_shared_by_blocks += l2;
   }
 };
 
@@ -103,6 +106,24 @@ GlobalCaching GlobalCaching::for_target(const Target& target, int resident_warps
 GlobalTraffic replay_global(const AccessPattern& pattern, int warps_per_block, const GlobalCaching& caching) {
   GlobalTraffic t;
   for (int w = 0; w < warps_per_block; ++w) replay_warp(pattern, w, caching, t);
+  // The block's distinct sectors of the loads every block shares: what one
+  // SM's L1 must hold for its later blocks (sampled iterations weighted as
+  // in the replay; the templates' shared loads touch new addresses each
+  // iteration, so a sample's distinct sectors scale with its weight).
+  for (const auto& ins : pattern.global) {
+    if (ins.shared_by_blocks <= 0 || ins.kind != model::AccessKind::load || ins.repeat <= 0) continue;
+    std::unordered_set<std::uint64_t> sectors;
+    const model::IterationSample sample = model::sample_iterations(ins.iterations);
+    for (int w = 0; w < warps_per_block; ++w)
+      for (const auto& run : sample.runs)
+        for (std::int64_t it = run.first; it < run.first + run.count; ++it)
+          for (int lane = 0; lane < 32; ++lane)
+            if (const auto a = ins.address(w, lane, it))
+              for (std::uint64_t b = *a / model::sector_bytes; b <= (*a + ins.width_bytes - 1) / model::sector_bytes; ++b)
+                sectors.insert(b);
+    t.shared_by_blocks_footprint +=
+        static_cast<double>(sectors.size()) * static_cast<double>(model::sector_bytes) * sample.weight;
+  }
   return t;
 }
 

@@ -66,6 +66,31 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
   model::KernelFacts facts;
   facts.dram_bytes = traffic.dram_bytes;
   facts.l2_bytes = (global.l2_load_bytes + global.stores_moved) * blocks;
+  // Loads every block shares (GlobalInstruction::shared_by_blocks): the
+  // replay gives each warp its own share of L1, but the SM's L1 keeps them
+  // for every later block and warp while all n sets fit beside the loads the
+  // resident warps have in flight, so L2 serves each SM its first read of
+  // each set. Where they do not fit, the per-warp replay's count stands.
+  if (global.l2_load_bytes_shared_by_blocks > 0) {
+    // The cache those loads go through, as GlobalCaching::for_target sizes it
+    // (the first such instruction's: a template's shared loads take one path).
+    const auto shared_load = std::find_if(pattern.global.begin(), pattern.global.end(),
+                                          [](const GlobalInstruction& g) { return g.shared_by_blocks > 0; });
+    const double smem = static_cast<double>(one_block ? smem_per_sm / std::max(1, e.occupancy.blocks_per_sm) : smem_per_sm);
+    const double l1 = std::max(0.0, static_cast<double>(target.l1_bytes) - smem);
+    double cache = 0;
+    if (shared_load->path == GlobalPath::standard) cache = target.l1_caches_global_loads ? l1 : 0;
+    else if (shared_load->path == GlobalPath::read_only)
+      cache = target.read_only_cache_bytes > 0 ? static_cast<double>(target.read_only_cache_bytes) : l1;
+    const auto resident_warps = static_cast<double>(one_block ? warps : e.occupancy.warps_per_sm);
+    const double in_flight = resident_warps * 32.0 * pattern.loads_in_flight_per_thread * pattern.bytes_per_load;
+    const auto sets = static_cast<double>(shared_load->shared_by_blocks);
+    const double first_reads =
+        global.shared_by_blocks_footprint * std::min(blocks, sets * static_cast<double>(target.sm_count));
+    const double replayed = global.l2_load_bytes_shared_by_blocks * blocks;
+    if (global.shared_by_blocks_footprint * sets <= cache - in_flight && first_reads < replayed)
+      facts.l2_bytes -= replayed - first_reads;
+  }
   facts.l2_store_bytes = global.stores_moved * blocks;
   facts.l2_write_requests = global.write_requests * blocks;
   facts.smem_wavefronts = static_cast<double>(m.smem_wavefronts) + global.l1_wavefronts * blocks;
@@ -114,6 +139,7 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
       pattern.barrier_between_load_and_compute ? held_blocks : held_blocks * e.occupancy.warps_per_block;
   facts.overlap_units_per_sm = m.overlap_units_per_sm;
   facts.instructions_per_warp = pattern.warp_instructions_per_block / std::max(1, warps);
+  m.l2_bytes = facts.l2_bytes;
   m.time = model::predict_time(target, facts, params);
   return m;
 }

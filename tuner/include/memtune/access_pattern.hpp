@@ -37,6 +37,13 @@ struct GlobalInstruction {
   // model::SharedInstruction::repeat): a loop whose trips access alike.
   std::int64_t repeat = 1;
   GlobalPath path = GlobalPath::standard; // loads only
+  // Loads only: 0, each block reads its own addresses; n >= 1, the grid's
+  // blocks read n sets of addresses, every block one of them whole (a
+  // mat-vec's x: each row tile multiplies by its split's slice, n = splits).
+  // L1 is the SM's, not the warp's or the block's: while the n sets fit
+  // beside the loads in flight, the SM's later blocks and warps find them
+  // there and only its first read of each set crosses L2 (model_evaluator.cpp).
+  std::int64_t shared_by_blocks = 0;
 };
 
 struct AccessPattern {

@@ -27,6 +27,7 @@ struct ModelBreakdown {
   double global_bytes_requested = 0;  // [bytes] distinct bytes per warp instruction, all blocks
   double global_bytes_moved = 0;      // [bytes] sectors x 32, all blocks
   double dram_bytes = 0;              // [bytes]
+  double l2_bytes = 0;                // [bytes] sectors between L2 and the SMs, all blocks (the L2 bound's)
   double local_wavefronts = 0;        // register spills' local-memory accesses, all blocks (0: no spills)
   int overlap_units_per_sm = 0;       // blocks (barrier between load and compute) or warps an SM holds:
                                       // the occupancy's, or fewer when the grid cannot fill every SM

@@ -29,6 +29,10 @@ struct GlobalTraffic {
   double requested = 0;      // [bytes] distinct bytes the lanes ask for
   double moved = 0;          // [bytes] sectors x 32 every instruction touches (L1 requests)
   double l2_load_bytes = 0;  // [bytes] load sectors that miss the cache and cross L2 -> SM
+  // Of l2_load_bytes, those of GlobalInstruction::shared_by_blocks, and
+  // the distinct bytes those instructions touch in the block (sectors x 32).
+  double l2_load_bytes_shared_by_blocks = 0;
+  double shared_by_blocks_footprint = 0;
   double stores_moved = 0;   // [bytes] store sectors x 32
   double write_requests = 0; // L1 -> L2 (store_combining.hpp)
   // L1 data-path wavefronts of the global instructions: one per 128-byte line

@@ -17,7 +17,7 @@
 #   report     scripts/report_gpu_check.sh (report HTML, progress line)
 #   sanitize   scripts/sanitize_templates.sh: compute-sanitizer's four tools over every built-in
 #              template's whole space at small odd sizes (SAMPLE=48 for a seeded sample;
-#              TEMPLATES="filter fdtd" for some)
+#              TEMPLATES="filter fdtd" for some, ONLY="staging=direct" for one variant)
 #   devices    scripts/devices_gpu_check.sh (>= 2 GPUs: fdtd and filter grids on --devices all
 #              against --devices 0, batch bayes against sequential; on 1 GPU: skipped)
 #   probes     memtune probe, the model against this run's probe spaces, the filter's bank model

@@ -10,7 +10,9 @@
 # load under the sanitizer costs ~0.1 s, fdtd alone has 896 configurations).
 # The four tools run side by side, one process each, each stopped after
 # $TOOL_TIMEOUT seconds (default 600). TEMPLATES="filter fdtd" checks only
-# those (default: the catalogue). Logs under $OUT (or ./sanitize-out); a
+# those (default: the catalogue). ONLY="staging=direct" keeps the
+# configurations with these axis values (the runner's --only, comma-separated;
+# with one template). Logs under $OUT (or ./sanitize-out); a
 # table per template and tool last. Exit 0 when clean.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +39,8 @@ declare -A sizes=(
 )
 templates=${TEMPLATES:-$(sed -n '/set(MEMTUNE_TEMPLATES/,/)/p' templates/catalogue.cmake | grep -v 'set(\|)' | tr -d ' ')}
 tools="memcheck racecheck initcheck synccheck"
+only_args=()
+[ -n "${ONLY:-}" ] && only_args=(--only "$ONLY")
 : >"$out/runs.txt"
 for t in $templates; do
   if [ -z "${sizes[$t]:-}" ]; then
@@ -51,13 +55,13 @@ for t in $templates; do
     i=$((i + 1))
     # Without the sanitizer first: compiles into the cache, and every launch must verify.
     # shellcheck disable=SC2086
-    "$runner" "$t" $p --sample "$sample" >"$out/$name.plain.log" 2>&1
+    "$runner" "$t" $p "${only_args[@]}" --sample "$sample" >"$out/$name.plain.log" 2>&1
     echo "$name plain $? $(grep '^sanitize-summary' "$out/$name.plain.log" | cut -d: -f2-)" | tee -a "$out/runs.txt"
     start=$(date +%s)
     for tool in $tools; do
       # shellcheck disable=SC2086
       timeout "${TOOL_TIMEOUT:-600}" "$sanitizer" --tool "$tool" --target-processes all --print-limit 20 \
-        --log-file "$out/$name.$tool.log" "$runner" "$t" $p --sample "$sample" >"$out/$name.$tool.out" 2>&1 &
+        --log-file "$out/$name.$tool.log" "$runner" "$t" $p "${only_args[@]}" --sample "$sample" >"$out/$name.$tool.out" 2>&1 &
     done
     wait
     echo "   $name: the four tools in $(( $(date +%s) - start )) s" | tee -a "$out/runs.txt"

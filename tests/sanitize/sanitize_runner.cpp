@@ -3,9 +3,12 @@
 // timing: what compute-sanitizer runs under (scripts/sanitize_templates.sh).
 // A tuning run would launch each candidate a dozen times more to time it,
 // which under a sanitizer costs minutes and finds nothing new.
-//   memtune_sanitize_runner TEMPLATE [--set NAME=VALUE ...] [--sample N] [--seed S]
+//   memtune_sanitize_runner TEMPLATE [--set NAME=VALUE ...] [--only AXIS=VALUE ...] [--sample N] [--seed S]
+// --only keeps the configurations with these axis values (as memtune's
+// --only), e.g. a new kernel variant alone under the slower tools.
 // Prints one line per configuration and a summary; exit 0 when every
 // launched configuration verified, 1 otherwise, 2 on bad arguments.
+#include "only_axes.hpp"
 #include "option_checks.hpp"
 #include "reference_run.hpp"
 
@@ -22,6 +25,7 @@
 #include <memtune/templates/catalogue.hpp>
 
 #include <algorithm>
+#include <vector>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -33,13 +37,15 @@ using namespace memtune;
 
 namespace {
 
-int sanitize(const KernelDescription& d, const Problem& problem, std::size_t sample, std::uint64_t seed) {
+int sanitize(const KernelDescription& d, const Problem& problem, const std::map<std::string, std::string>& only,
+             std::size_t sample, std::uint64_t seed) {
   const cuda::DriverApi& cu = cuda::driver_api();
   cuda::Context context(0);
   const Target target = with_catalogue_figures(local_target(0));
   const int cc = target.compute_capability();
   const CompileCache cache(CompileCache::default_folder());
-  const search::Space space = d.space(problem, target);
+  search::Space space = d.space(problem, target);
+  for (search::Constraint& c : only_constraints(space, only)) space.require(std::move(c));
   std::vector<search::Config> configs = space.enumerate();
   const std::size_t whole = configs.size();
   if (sample > 0 && sample < configs.size()) {
@@ -113,12 +119,15 @@ int sanitize(const KernelDescription& d, const Problem& problem, std::size_t sam
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: memtune_sanitize_runner TEMPLATE [--set NAME=VALUE ...] [--sample N] [--seed S]\n");
+    std::fprintf(stderr,
+                 "usage: memtune_sanitize_runner TEMPLATE [--set NAME=VALUE ...] [--only AXIS=VALUE ...] [--sample N] "
+                 "[--seed S]\n");
     return 2;
   }
   return run_reporting_errors("memtune_sanitize_runner", std::cerr, [&] {
     const KernelDescription& d = templates::find_description(argv[1]);
     std::map<std::string, std::optional<std::string>> typed;
+    std::vector<std::string> only;
     std::size_t sample = 0;
     std::uint64_t seed = 1;
     for (int i = 2; i + 1 < argc; i += 2) {
@@ -127,8 +136,13 @@ int main(int argc, char** argv) {
       else if (flag == "--seed") seed = std::stoull(value);
       else if (flag == "--set" && value.find('=') != std::string::npos)
         typed[value.substr(0, value.find('='))] = value.substr(value.find('=') + 1);
+      else if (flag == "--only")
+        for (std::size_t b = 0, e = 0; b <= value.size(); b = e + 1) { // "a=1,b=2": memtune's --only splits at commas
+          e = std::min(value.find(',', b), value.size());
+          only.push_back(value.substr(b, e - b));
+        }
       else throw ArgumentError(flag, "unknown argument");
     }
-    return sanitize(d, cli::parse_problem(d, typed, cli::ProblemSyntax::kSet), sample, seed);
+    return sanitize(d, cli::parse_problem(d, typed, cli::ProblemSyntax::kSet), cli::parse_only(only), sample, seed);
   });
 }

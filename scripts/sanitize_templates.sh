@@ -103,7 +103,8 @@ for plain in sorted(glob.glob(os.path.join(out, "*.plain.log"))):
             what = re.findall(r"^=+ +((?:Invalid|Race|Uninitialized|Barrier|Divergent|Program hit|Error)[^\n]*)\n=+ +at ([^\n]*)", text, re.M)
             for w, where in what[:3]:
                 findings.append(f"    {tool}: {w.strip()} at {where.strip()[:100]}")
-    rows.append((f"{template} {problem}", f"{n}/{whole} ({'whole' if how.startswith('the whole') else 'sample'})",
+    only = how.split(", --only ")[1] if ", --only " in how else ""  # the runner's restriction, if any
+    rows.append((f"{template} {problem}" + (f" ({only})" if only else ""), f"{n}/{whole} ({'whole' if how.startswith('the whole') else 'sample'})",
                  f"ok {ok}, wrong {wrong}, failed {failed}, skipped {skipped}", ", ".join(cells), "\n".join(findings)))
 
 print()

@@ -25,13 +25,13 @@
 #include <memtune/templates/catalogue.hpp>
 
 #include <algorithm>
-#include <vector>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <map>
 #include <random>
 #include <string>
+#include <vector>
 
 using namespace memtune;
 
@@ -108,10 +108,12 @@ int sanitize(const KernelDescription& d, const Problem& problem, const std::map<
     std::printf("sanitize %s %s: %s%s\n", d.name.c_str(), space.format(config).c_str(), status.c_str(),
                 detail.empty() ? "" : (": " + detail).c_str());
   }
+  std::string how = configs.size() == whole ? "the whole space" : "a seeded sample";
+  for (const auto& [axis, value] : only) // the restriction, in --only's syntax
+    how += (how.find(", --only ") == std::string::npos ? ", --only " : ",") + axis + "=" + value;
   std::printf("sanitize-summary %s %s: %zu of %zu configurations (%s), ok %d, wrong %d, failed %d, skipped %d\n",
-              d.name.c_str(), format_problem(problem, d.problem).c_str(), configs.size(), whole,
-              configs.size() == whole ? "the whole space" : "a seeded sample", counts["ok"], counts["wrong"],
-              counts["failed"], counts["skipped"]);
+              d.name.c_str(), format_problem(problem, d.problem).c_str(), configs.size(), whole, how.c_str(),
+              counts["ok"], counts["wrong"], counts["failed"], counts["skipped"]);
   return counts["wrong"] + counts["failed"] == 0 ? 0 : 1;
 }
 

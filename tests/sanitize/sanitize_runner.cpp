@@ -8,9 +8,9 @@
 // --only), e.g. a new kernel variant alone under the slower tools.
 // Prints one line per configuration and a summary; exit 0 when every
 // launched configuration verified, 1 otherwise, 2 on bad arguments.
-#include "only_axes.hpp"
 #include "option_checks.hpp"
 #include "reference_run.hpp"
+#include "search_loop.hpp"
 
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/cuda/context.hpp>
@@ -45,7 +45,7 @@ int sanitize(const KernelDescription& d, const Problem& problem, const std::map<
   const int cc = target.compute_capability();
   const CompileCache cache(CompileCache::default_folder());
   search::Space space = d.space(problem, target);
-  for (search::Constraint& c : only_constraints(space, only)) space.require(std::move(c));
+  fix_axes(space, only); // memtune's --only: the same constraints and errors
   std::vector<search::Config> configs = space.enumerate();
   const std::size_t whole = configs.size();
   if (sample > 0 && sample < configs.size()) {
@@ -108,9 +108,10 @@ int sanitize(const KernelDescription& d, const Problem& problem, const std::map<
     std::printf("sanitize %s %s: %s%s\n", d.name.c_str(), space.format(config).c_str(), status.c_str(),
                 detail.empty() ? "" : (": " + detail).c_str());
   }
-  std::string how = configs.size() == whole ? "the whole space" : "a seeded sample";
-  for (const auto& [axis, value] : only) // the restriction, in --only's syntax
-    how += (how.find(", --only ") == std::string::npos ? ", --only " : ",") + axis + "=" + value;
+  std::string restriction; // --only's, in its syntax
+  for (const auto& [axis, value] : only) restriction += (restriction.empty() ? "" : ",") + axis + "=" + value;
+  const std::string how = std::string(configs.size() == whole ? "the whole space" : "a seeded sample") +
+                          (restriction.empty() ? "" : ", --only " + restriction);
   std::printf("sanitize-summary %s %s: %zu of %zu configurations (%s), ok %d, wrong %d, failed %d, skipped %d\n",
               d.name.c_str(), format_problem(problem, d.problem).c_str(), configs.size(), whole, how.c_str(),
               counts["ok"], counts["wrong"], counts["failed"], counts["skipped"]);

@@ -1,6 +1,7 @@
 // Cross-GPU transfer (transfer.hpp): reading a source, the per-configuration
 // scaling, and the whole path from a recording of one GPU to a prediction
 // for another.
+#include "asset_description.hpp"
 #include "bounded_grid.hpp"
 #include "recording.hpp"
 
@@ -322,4 +323,67 @@ TEST_CASE("transferring a GPU's run to itself gives back its times; to another G
   for (const auto& c : space.enumerate()) lowest = std::min(lowest, prior(c));
   CHECK(std::isfinite(lowest));
   fs::remove(source);
+}
+
+TEST_CASE("a kernel without an access pattern transfers at one ratio, the peak bandwidths': the source's ranking") {
+  const KernelDescription& d = asset_description("transpose.json"); // a JSON description: no model
+  REQUIRE_FALSE(d.has_model());
+  const Problem problem = d.complete({});
+  const Target& h100 = catalog().find("h100-sxm");
+  const Target& h200 = catalog().find("h200");
+  TuneOptions o;
+  o.only = {{"TILE", "32"}};
+  // The source: compiled for the H100 (no time), then given "measured" times,
+  // the slowest first in grid order; one configuration is left out of the
+  // recording (not measured there).
+  TuningResult measured = tune_modeled(d, problem, h100, o);
+  REQUIRE(measured.evaluations.size() == 8);
+  for (std::size_t i = 0; i < measured.evaluations.size(); ++i) {
+    Timing t;
+    t.median_s = t.min_s = t.max_s = 1e-4 * static_cast<double>(8 - i);
+    t.samples = 10;
+    measured.evaluations[i].timing = t;
+  }
+  constexpr std::size_t unmeasured = 3;
+  const std::vector<Evaluation> all = measured.evaluations;
+  measured.evaluations.erase(measured.evaluations.begin() + unmeasured);
+  measured.measured = true;
+  measured.device.name = h100.display_name;
+  const fs::path file = temp_file("memtune-transfer-json-kernel");
+  std::ofstream(file) << cli::recording_json(measured).dump();
+  measured.evaluations = all;
+
+  o.transfer_from = file;
+  const TuningResult r = tune_modeled(d, problem, h200, o);
+  CHECK(r.time_modeled);
+  CHECK(r.strategy == "grid (transferred)");
+  CHECK(r.transfer_scaling.find("one ratio, the peak DRAM bandwidths'") != std::string::npos);
+  CHECK(r.transfer_scaling.find("1 of the 8 configurations that fit the target were not measured") != std::string::npos);
+  const double ratio = h100.dram_bandwidth_gbs / h200.dram_bandwidth_gbs;
+  REQUIRE(r.evaluations.size() == 8);
+  for (std::size_t i = 0; i < r.evaluations.size(); ++i) {
+    const Evaluation& e = r.evaluations[i];
+    CAPTURE(r.space.format(e.config));
+    REQUIRE(e.config == measured.evaluations[i].config);
+    if (i == unmeasured) {
+      CHECK_FALSE(e.timing.has_value());
+    } else {
+      REQUIRE(e.timing.has_value());
+      CHECK(e.timing->median_s == doctest::Approx(1e-4 * static_cast<double>(8 - i) * ratio));
+    }
+  }
+  REQUIRE(r.best() != nullptr);
+  CHECK(r.best()->config == measured.evaluations.back().config);
+
+  // The same source as a bayes prior: the source's ranking; the unmeasured one the slowest.
+  const TransferSource source = load_transfer_source(file, d, problem, catalog());
+  const auto prior = transfer_prior(d, problem, h200, source, r.space);
+  CHECK(prior(r.evaluations.back().config) < prior(r.evaluations[1].config));
+  CHECK(prior(r.evaluations[unmeasured].config) == doctest::Approx(prior(r.evaluations[0].config)));
+
+  Target no_peak = h200;
+  no_peak.dram_bandwidth_gbs = 0;
+  CHECK(error_of([&] { (void)transfer_by_bandwidth(source, no_peak, r.space, {}); }).find("no peak DRAM bandwidth") !=
+        std::string::npos);
+  fs::remove(file);
 }

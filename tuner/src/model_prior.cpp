@@ -56,6 +56,10 @@ std::function<double(const search::Config&)> model_prior(const KernelDescription
 std::function<double(const search::Config&)> transfer_prior(const KernelDescription& kernel, const Problem& problem,
                                                              const Target& target, const TransferSource& source,
                                                              const search::Space& space) {
+  if (!kernel.has_model())
+    return log_prior(transfer_by_bandwidth(source, target, space, space.enumerate()).seconds,
+                     "transfer prior: " + source.describe() + " measured no configuration of " + kernel.name +
+                         "'s space on " + target.name);
   const search::Space source_space = kernel.space(problem, source.target);
   return log_prior(transfer_predictions(source, target, space, estimates(kernel, problem, target, space), source_space,
                                         estimates(kernel, problem, source.target, source_space))

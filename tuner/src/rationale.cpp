@@ -46,7 +46,9 @@ std::string bandwidth_text(const TuningResult& r, const Evaluation& e) {
 std::string why_better(const TuningResult& r, const Evaluation& best, const Evaluation& next) {
   const double gain = next.timing->median_s / best.timing->median_s - 1.0;
   const std::string slower = "The runner-up (" + r.space.format(next.config) + ") is " + fmt("%.1f%%", 100 * gain) +
-                             (r.measured ? " slower" : " slower by the model");
+                             (r.measured                       ? " slower"
+                              : r.transferred_from.empty()     ? " slower by the model"
+                              : " slower by the transferred times");
   if (r.measured && gain < 2.0 * std::max(best.timing->spread, next.timing->spread))
     return slower + ", within the measurement spread: the two are equivalent on this GPU.";
   if (!r.measured && gain == 0.0 && best.model && next.model) {

@@ -192,6 +192,20 @@ void apply_memory_floor(Transferred& transferred, const TransferSource& source, 
   }
 }
 
+Transferred transfer_by_bandwidth(const TransferSource& source, const Target& target, const search::Space& space,
+                                  const std::vector<search::Config>& configs) {
+  const double from = source.target.dram_bandwidth_gbs, to = target.dram_bandwidth_gbs;
+  if (!(from > 0) || !(to > 0))
+    throw TransferError(source.file.string() + ": the catalogue gives " + (from > 0 ? target.name : source.target.name) +
+                        " no peak DRAM bandwidth, so a kernel without an access pattern cannot be scaled to " +
+                        target.name);
+  Transferred out;
+  out.median_ratio = from / to;
+  for (const search::Config& c : configs)
+    if (const auto m = source.measured(space, c)) out.seconds[c] = *m * out.median_ratio;
+  return out;
+}
+
 Transferred transfer_predictions(const TransferSource& source, const Target& target, const search::Space& space,
                                  const std::vector<Evaluation>& target_model, const search::Space& source_space,
                                  const std::vector<Evaluation>& source_model) {

@@ -120,18 +120,20 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
   strategy_options.bayes.batch_size = gpu->capacity();
   if (options.strategy == "bayes") {
     result.search_prior = "none (--no-model-prior)";
-    if (!kernel.has_model()) {
-      result.search_prior = "none: " + kernel.name + " has no model (no access pattern), so bayes starts from a flat prior";
-    } else if (options.transfer_from) {
+    if (options.transfer_from) {
       // An unusable source is the caller's error (TransferError); a space the
-      // model cannot predict is searched without a prior, as below.
+      // model cannot predict is searched without a prior, as below. A kernel
+      // without a model takes the source's times at one ratio (its ranking).
       const TransferSource source = load_transfer_source(*options.transfer_from, kernel, problem, load_targets());
       try {
         strategy_options.bayes.prior_mean = transfer_prior(kernel, problem, target, source, result.space);
-        result.search_prior = "transferred from " + source.describe();
+        result.search_prior = "transferred from " + source.describe() +
+                              (kernel.has_model() ? "" : " (no access pattern: its ranking, one ratio for all)");
       } catch (const std::exception& err) {
         result.search_prior = std::string("none: the model cannot predict this kernel (") + err.what() + ")";
       }
+    } else if (!kernel.has_model()) {
+      result.search_prior = "none: " + kernel.name + " has no model (no access pattern), so bayes starts from a flat prior";
     } else if (options.model_prior) {
       try {
         strategy_options.bayes.prior_mean = model_prior(kernel, problem, target, result.space);

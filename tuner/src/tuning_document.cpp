@@ -52,8 +52,7 @@ void add_facts(output::Document& d, const TuningResult& r) {
            "; occupancy and its limiter from cuda_occupancy.h with the target's limits");
   } else if (!r.measured) {
     if (!r.transferred_from.empty())
-      d.fact("TRANSFERRED: the measured times of " + r.transferred_from +
-             ", each scaled by the model's ratio between the two GPUs for that configuration (target \"" +
+      d.fact("TRANSFERRED: the measured times of " + r.transferred_from + ", " + r.transfer_scaling + " (target \"" +
              r.target_name + "\")");
     else
       d.fact("predicted by the analytical model, not measured (target \"" + r.target_name + "\")");
@@ -106,6 +105,7 @@ void add_data(output::Document& d, const TuningResult& r) {
   j["compiler"] = r.compiler;
   j["compiler_note"] = r.compiler_note;
   j["transferred_from"] = r.transferred_from;
+  if (!r.transfer_scaling.empty()) j["transfer_scaling"] = r.transfer_scaling;
   j["peak_dram_gbps"] = r.peak_dram_gbs;
   j["strategy"] = r.strategy;
   j["search_prior"] = r.search_prior;

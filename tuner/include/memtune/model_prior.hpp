@@ -37,7 +37,9 @@ namespace memtune {
 // the model's ratio between `target` and the source GPU per config, with the
 // source's measured memory floor), from no-register-limit predictions as
 // above, so nothing is compiled. A second GPU then starts its search where
-// the first one's measurements say, corrected for what differs.
+// the first one's measurements say, corrected for what differs. A kernel
+// without an access pattern gets the source's times at one ratio
+// (transfer_by_bandwidth): the first GPU's ranking.
 [[nodiscard]] std::function<double(const search::Config&)> transfer_prior(const KernelDescription& kernel,
                                                                           const Problem& problem,
                                                                           const Target& target,

@@ -130,11 +130,23 @@ void apply_memory_floor(Transferred& transferred, const TransferSource& source, 
                                                const search::Space& source_space,
                                                const std::vector<Evaluation>& source_model);
 
+// A kernel without an access pattern (a JSON description) has no model to
+// scale each configuration by: every measured time is scaled by one ratio,
+// the GPUs' peak DRAM bandwidths (source / target), as for a kernel bound by
+// DRAM on both. The prediction is the source's ranking at the target's
+// speed; of `configs` (those that fit the target), one the source did not
+// measure gets no time. Throws TransferError when the catalogue gives either
+// GPU no peak bandwidth.
+[[nodiscard]] Transferred transfer_by_bandwidth(const TransferSource& source, const Target& target,
+                                                const search::Space& space, const std::vector<search::Config>& configs);
+
 // Predicts every configuration of `kernel`'s space on `target` from
 // options.transfer_from (a recording or profile store of another GPU): both
 // GPUs are modeled over the whole space (every candidate compiled for its
-// registers) and each measured time is scaled by the ratio (transfer_times).
-// The result is a modeled one whose transferred_from names the source.
+// registers) and each measured time is scaled by the ratio (transfer_times);
+// a kernel without an access pattern is compiled for the target (what fits
+// it) and scaled by transfer_by_bandwidth. The result is a modeled one whose
+// transferred_from names the source and transfer_scaling how it was scaled.
 // Throws TransferError for an unusable source.
 TuningResult tune_transferred(const KernelDescription& kernel, const Problem& problem, const Target& target,
                               const TuneOptions& options);

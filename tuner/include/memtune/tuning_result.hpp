@@ -53,6 +53,10 @@ struct TuningResult {
   // source it was scaled from ("h100_filter_16M.json: NVIDIA H100 80GB HBM3,
   // 288 configurations measured"); empty otherwise.
   std::string transferred_from;
+  // How its times were scaled: "each scaled by the model's ratio between the
+  // two GPUs for that configuration", or for a kernel without an access
+  // pattern one ratio for all (transfer_by_bandwidth).
+  std::string transfer_scaling;
   double peak_dram_gbs = 0;    // [GB/s] the target's theoretical DRAM bandwidth
   std::string strategy;
   // Measured bayes runs: what the search used as its prior mean, "analytical

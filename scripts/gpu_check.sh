@@ -12,6 +12,9 @@
 #              and the cross-GPU transfer against them (memtune_gpu_validation)
 #   cost       the filter grid's tuning time, cold and warm compile cache (bench/filter_tuning.sh)
 #   launcher   scripts/launcher_gpu_check.sh (user kernels, apps, start-up cost)
+#   transfer   bench/spec_transfer.sh: the example kernels' grids on this GPU (recorded in
+#              bench/data/spec, copied to $OUT/spec), bayes from the other GPUs' recordings
+#              there against a flat prior, and the transfers between the recordings
 #   isolation  scripts/isolation_gpu_check.sh (fault corpus, watchdog, overhead, kill -9 + resume)
 #   shard      scripts/shard_check.sh -- fdtd (4 shards merged against one run)
 #   report     scripts/report_gpu_check.sh (report HTML, progress line)
@@ -30,7 +33,7 @@ build=${BUILD:-build-gpu}
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost launcher isolation shard report sanitize probes devices)
+[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost launcher transfer isolation shard report sanitize probes devices)
 memtune="$build/cli/memtune"
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 case $name in
@@ -94,6 +97,14 @@ for step in "${steps[@]}"; do
       OUT="$out/launcher" scripts/launcher_gpu_check.sh "$build" >"$out/launcher.txt" 2>&1
       row "launcher check" "exit $?"
       last_table "$out/launcher.txt" >>"$out/$step.table" ;;
+    transfer)
+      RAW="$out/transfer" bench/spec_transfer.sh "$build" >"$out/transfer.txt" 2>&1
+      status=$?
+      mkdir -p "$out/spec" && cp bench/data/spec/*.json "$out/spec/" 2>/dev/null
+      sed -n '/^kernel  /,$p' "$out/transfer.txt"
+      sed -n '/^kernel  /,/^$/p' "$out/transfer.txt" | tail -n +2 | grep -v '^$' |
+        sed -E 's/ {2,}/ | /g; s/^/| /; s/$/ |/' >>"$out/$step.table"
+      row "--from for --spec kernels (bench/spec_transfer.sh)" "exit $status" ;;
     isolation)
       OUT="$out/isolation" scripts/isolation_gpu_check.sh "$build" >"$out/isolation.txt" 2>&1
       row "isolation check" "exit $?"
@@ -128,7 +139,7 @@ for step in "${steps[@]}"; do
       OUT="$out/devices" scripts/devices_gpu_check.sh "$build" >"$out/devices.txt" 2>&1
       row "devices check" "exit $?"
       last_table "$out/devices.txt" >>"$out/$step.table" ;;
-    *) echo "unknown step $step (build tests catalogue cost launcher isolation shard report sanitize probes devices)"; exit 2 ;;
+    *) echo "unknown step $step (build tests catalogue cost launcher transfer isolation shard report sanitize probes devices)"; exit 2 ;;
   esac
   echo "   ($((SECONDS - start)) s)"
 done

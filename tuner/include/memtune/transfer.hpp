@@ -90,6 +90,7 @@ struct Transferred {
   std::map<search::Config, double> seconds;
   std::size_t model_only = 0;
   double median_ratio = 1; // the source's measured / modeled, over the configurations it measured
+                           // (transfer_by_bandwidth: its one ratio, the peak bandwidths')
 };
 [[nodiscard]] Transferred transfer_times(const TransferSource& source, const search::Space& space,
                                          const std::map<search::Config, double>& target_model,

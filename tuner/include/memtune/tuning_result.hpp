@@ -44,7 +44,8 @@ struct TuningResult {
   // Modeled runs of a kernel without an access pattern (a user's kernel): the
   // candidates are compiled for registers and their occupancy and limiter
   // computed, but no time is predicted (evaluations have no timing; nothing
-  // is ranked).
+  // is ranked), unless --from transfers another GPU's measured times
+  // (transfer_by_bandwidth).
   bool time_modeled = true;
   int compiled_for_cc = 0;     // architecture the candidates were compiled for (modeled: nearest NVRTC supports)
   std::string compiler;        // what compiled them and so produced the registers: "NVRTC 13.0", "NVRTC 11.8 (/path)"

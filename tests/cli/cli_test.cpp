@@ -4,10 +4,13 @@
 
 #include <memtune/cuda/driver_api.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <doctest/doctest.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -122,6 +125,29 @@ TEST_CASE("--from: a target predicted from another GPU's recording says so; an u
   r = run_cli({"filter", "--n", "16M", "--from", h100.c_str(), "-q"}); // measured grid: nothing to transfer to
   CHECK(r.code == kExitUsage);
   CHECK(r.err.find("--strategy bayes") != std::string::npos);
+}
+
+TEST_CASE("--from for a --spec kernel (no model): the source's ranking at the bandwidth ratio, and it says so") {
+  const std::string spec = std::string(MEMTUNE_TEST_EXAMPLES_DIR) + "/kernels/transpose/transpose.json";
+  const std::string h100 = std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/spec/h100-sxm_transpose.json";
+  const Run r = run_cli({"tune", "--spec", spec.c_str(), "--target", "h200", "--from", h100.c_str(), "--only", "TILE=32",
+                         "--json", "-q"});
+  REQUIRE(r.code == kExitOk);
+  const auto out = nlohmann::json::parse(r.out);
+  CHECK(out["transfer_scaling"].get<std::string>().find("all scaled by one ratio, the peak DRAM bandwidths'") !=
+        std::string::npos);
+  // The pick is the H100's fastest TILE=32 configuration.
+  const auto recording = nlohmann::json::parse(std::ifstream(h100));
+  nlohmann::json fastest;
+  double fastest_s = 1e9;
+  for (const auto& t : recording["trials"])
+    if (t["status"] == "ok" && t["config"]["TILE"] == 32 && t["time_s"].get<double>() < fastest_s) {
+      fastest_s = t["time_s"].get<double>();
+      fastest = t["config"];
+    }
+  CHECK(out["best"]["config"] == fastest);
+  // At the ratio of the catalogue's peak bandwidths (configs/targets: h100-sxm 3352, h200 4800 GB/s).
+  CHECK(out["best"]["time_s"].get<double>() == doctest::Approx(fastest_s * 3352.0 / 4800.0).epsilon(0.01));
 }
 
 TEST_CASE("--compare: an unknown baseline is a usage error that lists the known ones") {

@@ -130,7 +130,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
         result.search_prior = "transferred from " + source.describe() +
                               (kernel.has_model() ? "" : " (no access pattern: its ranking, one ratio for all)");
       } catch (const std::exception& err) {
-        result.search_prior = std::string("none: the model cannot predict this kernel (") + err.what() + ")";
+        result.search_prior = std::string("none: the transfer predicts nothing of this space (") + err.what() + ")";
       }
     } else if (!kernel.has_model()) {
       result.search_prior = "none: " + kernel.name + " has no model (no access pattern), so bayes starts from a flat prior";

@@ -73,7 +73,13 @@ Problem parse_problem(const KernelDescription& kernel, const std::map<std::strin
   return complete_problem(parameters, problem);
 }
 
-std::map<std::string, std::string> parse_only(const std::vector<std::string>& items) {
+std::map<std::string, std::string> parse_only(const std::vector<std::string>& given) {
+  std::vector<std::string> items; // "a=1,b=2" is two items, whether or not the caller's parser split it
+  for (const std::string& text : given)
+    for (std::size_t b = 0, e = 0; b <= text.size(); b = e + 1) {
+      e = std::min(text.find(',', b), text.size());
+      items.push_back(text.substr(b, e - b));
+    }
   std::map<std::string, std::string> only;
   for (const std::string& item : items) {
     const auto eq = item.find('=');

@@ -37,7 +37,8 @@ enum class ProblemSyntax { kOption, kSet };
                                     const std::map<std::string, std::optional<std::string>>& typed,
                                     ProblemSyntax syntax = ProblemSyntax::kOption);
 
-// "--only a=1,b=2 --only c=x" (CLI11 has split the commas) -> {a: 1, b: 2, c: x}.
+// "--only a=1,b=2 --only c=x" -> {a: 1, b: 2, c: x}; items may still hold
+// commas (a caller without CLI11's delimiter, such as the sanitizer runner).
 // Refuses an item without '=' or axis, and an axis given twice.
 [[nodiscard]] std::map<std::string, std::string> parse_only(const std::vector<std::string>& items);
 

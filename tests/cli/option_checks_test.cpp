@@ -7,6 +7,9 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
+#include <string>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -78,6 +81,8 @@ TEST_CASE("the validators and parsers on their own") {
   text = "inf";
   CHECK_FALSE(seconds()(text).empty());
   CHECK(parse_only({"a=1", "b=x=y"}).at("b") == "x=y");
+  CHECK(parse_only({"a=1,b=2", "c=x"}) == std::map<std::string, std::string>{{"a", "1"}, {"b", "2"}, {"c", "x"}});
+  CHECK_THROWS_AS((void)parse_only({"a=1,nope"}), memtune::ArgumentError);
   CHECK_THROWS_AS((void)parse_only({"a=1", "a=1"}), memtune::ArgumentError);
 }
 

@@ -139,11 +139,7 @@ int main(int argc, char** argv) {
       else if (flag == "--seed") seed = std::stoull(value);
       else if (flag == "--set" && value.find('=') != std::string::npos)
         typed[value.substr(0, value.find('='))] = value.substr(value.find('=') + 1);
-      else if (flag == "--only")
-        for (std::size_t b = 0, e = 0; b <= value.size(); b = e + 1) { // "a=1,b=2": memtune's --only splits at commas
-          e = std::min(value.find(',', b), value.size());
-          only.push_back(value.substr(b, e - b));
-        }
+      else if (flag == "--only") only.push_back(value); // "a=1,b=2": parse_only splits it
       else throw ArgumentError(flag, "unknown argument");
     }
     return sanitize(d, cli::parse_problem(d, typed, cli::ProblemSyntax::kSet), cli::parse_only(only), sample, seed);

@@ -152,6 +152,8 @@ std::int64_t Expr::eval(const Config& config) const {
     return op_ == Op::div ? a / b : op_ == Op::mod ? a % b : ceil_div_value(a, b);
   case Op::min: return std::min(a, b);
   case Op::max: return std::max(a, b);
+  case Op::bit_and: return a & b;
+  case Op::bit_xor: return a ^ b;
   case Op::lt: return a < b;
   case Op::le: return a <= b;
   case Op::eq: return a == b;
@@ -172,6 +174,8 @@ std::string Expr::to_string() const {
   case Op::min:
   case Op::max:
   case Op::ceil_div:
+  case Op::bit_and:
+  case Op::bit_xor:
     return std::string(op_info(op_).symbol) + "(" + args_[0]->to_string() + ", " + args_[1]->to_string() + ")";
   case Op::lnot: return "!" + args_[0]->to_string();
   case Op::neg: return "(-" + args_[0]->to_string() + ")";

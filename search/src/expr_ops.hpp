@@ -15,10 +15,11 @@ struct OpInfo {
   int arity;
 };
 
-inline constexpr std::array<OpInfo, 20> kOps{{{Expr::Op::add, "+", 2},      {Expr::Op::sub, "-", 2},
+inline constexpr std::array<OpInfo, 22> kOps{{{Expr::Op::add, "+", 2},      {Expr::Op::sub, "-", 2},
                                               {Expr::Op::mul, "*", 2},      {Expr::Op::div, "/", 2},
                                               {Expr::Op::mod, "%", 2},      {Expr::Op::min, "min", 2},
                                               {Expr::Op::max, "max", 2},    {Expr::Op::ceil_div, "ceil_div", 2},
+                                              {Expr::Op::bit_and, "bit_and", 2}, {Expr::Op::bit_xor, "bit_xor", 2},
                                               {Expr::Op::lt, "<", 2},       {Expr::Op::le, "<=", 2},
                                               {Expr::Op::eq, "==", 2},      {Expr::Op::ne, "!=", 2},
                                               {Expr::Op::ge, ">=", 2},      {Expr::Op::gt, ">", 2},

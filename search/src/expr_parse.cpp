@@ -272,7 +272,9 @@ private:
     else if (name == "max") op = Expr::Op::max;
     else if (name == "ceil_div") op = Expr::Op::ceil_div;
     else if (name == "round_up") round_up = true;
-    else fail("unknown function '" + name + "' (functions: min, max, ceil_div, round_up)", at);
+    else if (name == "bit_and") op = Expr::Op::bit_and;
+    else if (name == "bit_xor") op = Expr::Op::bit_xor;
+    else fail("unknown function '" + name + "' (functions: min, max, ceil_div, round_up, bit_and, bit_xor)", at);
     const Nesting nesting(*this);
     expect("(", "after " + name);
     Expr a = ternary();

@@ -151,6 +151,17 @@ TEST_CASE("division truncates like C++; ceil_div rounds up for any sign") {
   CHECK(eval_text("round_up(8, 4)") == 8);
 }
 
+TEST_CASE("bit_and and bit_xor are C's & and ^ (a swizzled shared-memory index)") {
+  CHECK(eval_text("bit_and(13, 6)") == 4);
+  CHECK(eval_text("bit_xor(13, 6)") == 11);
+  CHECK(eval_text("bit_xor(5, bit_and(37, 31))") == 0);
+  CHECK(eval_text("bit_and(-1, 255)") == 255);
+  const Expr swizzle = parse_expr("r * 32 + bit_xor(c, bit_and(r, 31))");
+  CHECK(swizzle.eval(Config{{"r", 3}, {"c", 1}}) == 98);
+  CHECK(Expr::from_json(swizzle.to_json()).to_string() == swizzle.to_string());
+  CHECK(swizzle.to_json().dump().find("\"bit_xor\"") != std::string::npos);
+}
+
 TEST_CASE("overflow and division by zero are domain errors naming the expression") {
   CHECK_THROWS_WITH_AS(eval_text("9223372036854775807 + 1"), doctest::Contains("overflow"), std::domain_error);
   CHECK_THROWS_AS(eval_text("-9223372036854775807 - 2"), std::domain_error);
@@ -194,7 +205,7 @@ TEST_CASE("to_string is parseable text that gives back the same tree") {
   const Config c{{"a", 6}, {"b", -4}, {"layout", 1}};
   for (const char* text : {"a + b * 3", "-a - -5", "!(a < b) || a >= 2 && b != 0", "a > 0 ? min(a, b) : ceil_div(a, 4)",
                            "round_up(a, 4) % 3", "-(a + b)", "max(-a, b) / 2", "layout == 1 ? 7 : -9223372036854775808",
-                           "!!a", "a <= b == (b > a)"}) {
+                           "!!a", "a <= b == (b > a)", "bit_xor(a, bit_and(b, 7)) + 1"}) {
     CAPTURE(text);
     const Expr e = parse_expr(text);
     const Expr back = parse_expr(e.to_string());

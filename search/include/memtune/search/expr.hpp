@@ -25,11 +25,12 @@
 //   c ? a : b  |  a || b  |  a && b  |  == !=  |  < <= > >=  |  + -  |  * / %  |  unary - !
 //   primary: 42, 16K, 4M, 1G (binary suffixes: 2^10, 2^20, 2^30), 0x1F, true, false,
 //            a name ([A-Za-z_][A-Za-z0-9_.]*), ( expr ), min(a, b), max(a, b), ceil_div(a, b),
-//            round_up(a, b) (= ceil_div(a, b) * b), "label" (only compared with == / != against an
+//            round_up(a, b) (= ceil_div(a, b) * b), bit_and(a, b), bit_xor(a, b) (C's a & b and a ^ b:
+//            a swizzled shared-memory index), "label" (only compared with == / != against an
 //            enumeration, resolved to its index by Expr::resolve_labels).
 //
 // JSON (recordings, spaces): a number, a name, or {"op": SYMBOL, "args": [...]} with SYMBOL one of
-// + - * / % min max ceil_div < <= == != >= > && || ! neg ?: label; nesting deeper than
+// + - * / % min max ceil_div bit_and bit_xor < <= == != >= > && || ! neg ?: label; nesting deeper than
 // kMaxExprDepth is an error, never a stack overflow.
 #include <memtune/search/config.hpp>
 
@@ -66,6 +67,7 @@ public:
   enum class Op {
     constant, axis, label,                  // leaves: a value, a name, a string literal (unresolved label)
     add, sub, mul, div, mod, min, max, ceil_div,
+    bit_and, bit_xor,                       // functions bit_and(a, b), bit_xor(a, b): C's & and ^
     lt, le, eq, ne, ge, gt, land, lor,      // comparisons and logic yield 0 or 1
     lnot, neg,                              // unary
     select                                  // args: condition, then, else

@@ -154,7 +154,9 @@ TEST_CASE("misaligned or malformed accesses are rejected") {
   CHECK_THROWS_AS((void)simulate_banks(linear(4, 8), fixed), std::invalid_argument);  // float2 at a 4-byte offset
   CHECK_THROWS_AS((void)simulate_banks(linear(4, 8), kep8), std::invalid_argument);
   CHECK_THROWS_AS((void)simulate_banks(linear(8, 16), kep4), std::invalid_argument);
-  CHECK_THROWS_AS((void)simulate_banks(linear(0, 2), fixed), std::invalid_argument);   // 16-bit not modelled
+  CHECK_THROWS_AS((void)simulate_banks(linear(0, 3), fixed), std::invalid_argument);   // no 3-byte access
+  CHECK(wavefronts(linear(0, 2), fixed) == 1); // 16-bit: a warp's 64 bytes in 16 banks
+  CHECK(wavefronts(linear(0, 1), fixed) == 1); // bytes: 4 lanes share a bank's word (a broadcast)
   CHECK_THROWS_AS((void)simulate_banks(linear(0, 4), BankConfig{16, 4, false}), std::invalid_argument);
   CHECK_THROWS_AS((void)simulate_banks(linear(0, 4), BankConfig{32, 8, true}), std::invalid_argument);
 }

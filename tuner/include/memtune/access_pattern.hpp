@@ -28,7 +28,7 @@ enum class GlobalPath {
 // One global-memory instruction of a representative block.
 struct GlobalInstruction {
   std::string name;                     // "load input tile"
-  int width_bytes = 4;                  // 4, 8 or 16
+  int width_bytes = 4;                  // 1, 2, 4, 8 or 16
   model::AccessKind kind = model::AccessKind::load;
   std::int64_t iterations = 1;          // times each warp executes it
   // [bytes] global address for (warp in block, lane, iteration); nullopt = lane inactive.

@@ -37,8 +37,9 @@ int WarpAccess::active_lanes() const {
 }
 
 void check_warp_access(const WarpAccess& a) {
-  if (a.width_bytes != 4 && a.width_bytes != 8 && a.width_bytes != 16)
-    throw std::invalid_argument("warp access width must be 4, 8 or 16 bytes, got " + std::to_string(a.width_bytes));
+  const int w = a.width_bytes;
+  if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
+    throw std::invalid_argument("warp access width must be 1, 2, 4, 8 or 16 bytes, got " + std::to_string(w));
   for (int i = 0; i < warp_lanes; ++i) {
     const auto& l = a.lanes[static_cast<std::size_t>(i)];
     if (l && *l % static_cast<std::uint64_t>(a.width_bytes) != 0)

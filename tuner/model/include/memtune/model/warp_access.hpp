@@ -18,7 +18,7 @@ enum class AccessKind { load, store };
 
 struct WarpAccess {
   std::array<std::optional<std::uint64_t>, warp_lanes> lanes{}; // [bytes] address per lane; nullopt = inactive
-  int width_bytes = 4;                                           // 4, 8 or 16 (float, float2, float4)
+  int width_bytes = 4;                                           // 1, 2, 4, 8 or 16 (char .. float4)
   AccessKind kind = AccessKind::load;
 
   // lane i -> base + i * stride_bytes, all lanes active.
@@ -34,7 +34,7 @@ struct WarpAccess {
   [[nodiscard]] int active_lanes() const;
 };
 
-// Throws std::invalid_argument when the width is not 4, 8 or 16 or a lane's
+// Throws std::invalid_argument when the width is not 1, 2, 4, 8 or 16 or a lane's
 // address is not aligned to the width (the hardware faults on that).
 void check_warp_access(const WarpAccess& a);
 

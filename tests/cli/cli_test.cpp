@@ -15,6 +15,8 @@
 #include <sstream>
 #include <vector>
 
+#include <unistd.h>
+
 using namespace memtune::cli;
 using Run = memtune::testing::CliRun;
 using memtune::testing::run_cli;
@@ -127,8 +129,17 @@ TEST_CASE("--from: a target predicted from another GPU's recording says so; an u
   CHECK(r.err.find("--strategy bayes") != std::string::npos);
 }
 
-TEST_CASE("--from for a --spec kernel (no model): the source's ranking at the bandwidth ratio, and it says so") {
-  const std::string spec = std::string(MEMTUNE_TEST_EXAMPLES_DIR) + "/kernels/transpose/transpose.json";
+TEST_CASE("--from for a --spec kernel without a model section: the source's ranking at the bandwidth ratio") {
+  // The example transpose without its model section: the same kernel (the
+  // fingerprint leaves the model out), so the H100 recording is its.
+  const std::filesystem::path examples = std::string(MEMTUNE_TEST_EXAMPLES_DIR) + "/kernels/transpose";
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() / ("memtune-no-model-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  std::filesystem::copy_file(examples / "transpose.cu", folder / "transpose.cu", std::filesystem::copy_options::overwrite_existing);
+  auto description = nlohmann::ordered_json::parse(std::ifstream(examples / "transpose.json"));
+  REQUIRE(description.erase("model") == 1);
+  std::ofstream(folder / "transpose.json") << description.dump(2);
+  const std::string spec = (folder / "transpose.json").string();
   const std::string h100 = std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/spec/h100-sxm_transpose.json";
   const Run r = run_cli({"tune", "--spec", spec.c_str(), "--target", "h200", "--from", h100.c_str(), "--only", "TILE=32",
                          "--json", "-q"});
@@ -148,6 +159,13 @@ TEST_CASE("--from for a --spec kernel (no model): the source's ranking at the ba
   CHECK(out["best"]["config"] == fastest);
   // At the ratio of the catalogue's peak bandwidths (configs/targets: h100-sxm 3352, h200 4800 GB/s).
   CHECK(out["best"]["time_s"].get<double>() == doctest::Approx(fastest_s * 3352.0 / 4800.0).epsilon(0.01));
+  std::filesystem::remove_all(folder);
+
+  // With its model section, each time is scaled by the model's own ratio.
+  const Run modeled = run_cli({"tune", "--spec", (examples / "transpose.json").string().c_str(), "--target", "h200",
+                               "--from", h100.c_str(), "--only", "TILE=32", "--json", "-q"});
+  REQUIRE(modeled.code == kExitOk);
+  CHECK(nlohmann::json::parse(modeled.out)["transfer_scaling"].get<std::string>().find("peak DRAM") == std::string::npos);
 }
 
 TEST_CASE("--compare: an unknown baseline is a usage error that lists the known ones") {

@@ -41,17 +41,34 @@ std::string cache_dir() {
 
 } // namespace
 
-TEST_CASE("tune --spec predicts registers, occupancy and the limiter of a user's kernel, and says time is not modeled") {
+TEST_CASE("tune --spec predicts a user's kernel from its model section: ranking, occupancy and the rationale") {
   const Run r = run_cli({"tune", "--spec", kAssets + "/transpose.json", "--target", "h100", "--set", "rows=2K", "--set",
                          "cols=1000", "--cache-dir", cache_dir(), "-q"});
   CAPTURE(r.err);
   REQUIRE(r.code == kExitOk);
   CHECK(r.out.find("memtune transpose_test cols=1000 rows=2048 MODELED for") != std::string::npos);
-  CHECK(r.out.find("time is not modeled: transpose_test has no access pattern") != std::string::npos);
-  CHECK(r.out.find("24 configurations compiled") != std::string::npos);
-  CHECK(r.out.find("TILE=16 ROWS=2 PAD=0") != std::string::npos);
+  CHECK(r.out.find("predicted by the analytical model, not measured") != std::string::npos);
+  CHECK(r.out.find("pred us") != std::string::npos);
+  // The padding column is what the model's bank replay rewards: every ranked configuration has it.
+  CHECK(r.out.find("best: TILE=32 ROWS=2 PAD=1") != std::string::npos);
   CHECK(r.out.find("limited by") != std::string::npos);
-  CHECK(r.out.find("no ranking: the time of transpose_test is not modeled") != std::string::npos);
+  CHECK(r.out.find("DRAM-bound") != std::string::npos);
+}
+
+TEST_CASE("tune --spec without a model section predicts registers and occupancy, and says time is not modeled") {
+  const Run r = run_cli({"tune", "--spec", kAssets + "/saxpy.json", "--target", "h100", "--cache-dir", cache_dir(), "-q"});
+  CAPTURE(r.err);
+  REQUIRE(r.code == kExitOk);
+  CHECK(r.out.find("time is not modeled: saxpy has no access pattern for the model (no \"model\" section)") !=
+        std::string::npos);
+  CHECK(r.out.find("16 configurations compiled") != std::string::npos);
+  CHECK(r.out.find("BLOCK=128 ITEMS=1") != std::string::npos);
+  CHECK(r.out.find("no ranking: the time of saxpy is not modeled") != std::string::npos);
+  const Run bayes = run_cli({"tune", "--spec", kAssets + "/saxpy.json", "--target", "h100", "--strategy", "bayes",
+                             "--budget", "3", "--cache-dir", cache_dir(), "-q"});
+  CHECK(bayes.code == kExitOk);
+  CHECK(bayes.out.find("strategy grid (bayes needs predicted times") != std::string::npos);
+  CHECK(bayes.out.find("3 configurations compiled") != std::string::npos);
 }
 
 TEST_CASE("tune --spec: JSON, recording, --only and strategies") {
@@ -62,10 +79,11 @@ TEST_CASE("tune --spec: JSON, recording, --only and strategies") {
   REQUIRE(r.code == kExitOk);
   const nlohmann::json j = nlohmann::json::parse(r.out);
   CHECK(j.at("template") == "transpose_test");
-  CHECK(j.at("time_modeled") == false);
+  CHECK(j.at("time_modeled") == true);
   CHECK(j.at("kernel_fingerprint").get<std::string>().size() == 32);
-  REQUIRE(j.at("compiled").size() == 8); // TILE=32: ROWS 2..16 x PAD 0, 1
-  for (const auto& e : j.at("compiled")) {
+  REQUIRE(j.at("ranked").size() == 8); // TILE=32: ROWS 2..16 x PAD 0, 1, every one predicted
+  for (const auto& e : j.at("ranked")) {
+    CHECK(e.at("time_s").get<double>() > 0);
     CHECK(e.at("config").at("TILE") == 32);
     CHECK(e.at("registers").get<int>() > 0);
     CHECK(e.at("occupancy").at("warps_per_sm").get<int>() > 0);
@@ -80,8 +98,8 @@ TEST_CASE("tune --spec: JSON, recording, --only and strategies") {
   const Run bayes = run_cli({"tune", "--spec", kAssets + "/transpose.json", "--target", "h100", "--strategy", "bayes",
                              "--budget", "3", "--cache-dir", cache_dir(), "-q"});
   CHECK(bayes.code == kExitOk);
-  CHECK(bayes.out.find("strategy grid (bayes needs predicted times") != std::string::npos);
-  CHECK(bayes.out.find("3 configurations compiled") != std::string::npos);
+  CHECK(bayes.out.find("strategy bayes") != std::string::npos);
+  CHECK(bayes.out.find("3 configurations compiled and predicted") != std::string::npos);
 }
 
 TEST_CASE("tune --spec: headers, include paths, choices and GPU-dependent parameters") {

@@ -158,7 +158,7 @@ void predict_occupancy(Evaluation& e, const Target& target) {
 void predict_candidate(Evaluation& e, const KernelDescription& kernel, const Problem& problem, const Target& target,
                        std::uint64_t bytes_moved, const model::TimeModelParams& params, CacheShare share) {
   if (!kernel.has_model()) throw std::logic_error(kernel.name + " has no access pattern: its time cannot be modeled");
-  const AccessPattern pattern = kernel.hooks.access_pattern(e.config, problem, target);
+  const AccessPattern pattern = kernel.access_pattern(e.config, problem, target);
   e.block_threads = pattern.block_threads;
   e.occupancy = model::compute_occupancy(target, {pattern.block_threads, e.resources.registers,
                                                   e.resources.static_smem_bytes, e.dynamic_smem_bytes});
@@ -180,7 +180,7 @@ void predict_candidate(Evaluation& e, const KernelDescription& kernel, const Pro
 void explain_measured_candidate(Evaluation& e, const KernelDescription& kernel, const Problem& problem,
                                 const Target& target, const model::TimeModelParams& params) {
   if (e.occupancy.blocks_per_sm == 0 || !kernel.has_model()) return;
-  e.model = analyze(e, kernel.hooks.access_pattern(e.config, problem, target), target, params,
+  e.model = analyze(e, kernel.access_pattern(e.config, problem, target), target, params,
                     CacheShare::resident_warps);
   e.model->compiled_for_cc = target.compute_capability();
 }

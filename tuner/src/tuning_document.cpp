@@ -48,7 +48,7 @@ std::string devices_text(const TuningResult& r) {
 
 void add_facts(output::Document& d, const TuningResult& r) {
   if (!r.measured && !r.time_modeled) {
-    d.fact("time is not modeled: " + r.template_name + " has no access pattern for the model; " + registers_source(r) +
+    d.fact("time is not modeled: " + r.template_name + " has no access pattern for the model (no \"model\" section); " + registers_source(r) +
            "; occupancy and its limiter from cuda_occupancy.h with the target's limits");
   } else if (!r.measured) {
     if (!r.transferred_from.empty())
@@ -200,8 +200,8 @@ void add_occupancy(output::Document& d, const TuningResult& r, std::size_t top) 
   std::string s;
   if (compiled > top) s = "(" + std::to_string(compiled - top) + " more compiled; --top N shows more)\n";
   d.paragraph(s + "no ranking: the time of " + r.template_name +
-              " is not modeled. Measure it on a GPU (--target local), or give its description an access pattern "
-              "(built-in templates have one).");
+              " is not modeled. Measure it on a GPU (--target local), or give its description a \"model\" section "
+              "listing its memory accesses (docs/kernel-description.md, \"The model section\").");
 }
 
 void add_best(output::Document& d, const TuningResult& r, std::size_t top) {

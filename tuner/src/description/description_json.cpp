@@ -39,7 +39,7 @@ public:
     KernelDescription d;
     d.origin = origin_;
     fields(doc, "", {"schema_version", "name", "summary", "source", "problem", "parameters", "derived", "constraints",
-                     "launch", "arguments", "constants", "bytes_moved", "verify", "default"});
+                     "launch", "arguments", "constants", "bytes_moved", "verify", "default", "model"});
     if (!doc.contains("schema_version")) fail("schema_version", "missing (this format is schema_version 1)");
     const auto& version = doc.at("schema_version");
     if (!version.is_number_integer())
@@ -70,6 +70,7 @@ public:
                      "kernel is the truth) or {\"reference_kernel\": {...}} (a separate kernel)");
     read_verify(doc.at("verify"), d.verify);
     if (doc.contains("default")) d.default_config_json = nlohmann::json::parse(object(doc.at("default"), "default").dump());
+    if (doc.contains("model")) d.model = read_model(doc.at("model"));
     d.validate();
     return d;
   }
@@ -430,6 +431,69 @@ private:
     r.grid = dims(required(k, "grid", path), path + ".grid");
     if (k.contains("shared_memory")) r.shared_memory = expr(k.at("shared_memory"), path + ".shared_memory");
     v.reference_kernel = std::move(r);
+  }
+
+  // The "model" section (model_spec.hpp): the accesses the analytical model replays.
+  ModelSpec read_model(const ordered_json& j) const {
+    fields(j, "model", {"locals", "global", "shared", "loads_in_flight", "compute_per_thread", "barrier", "bank_bytes"});
+    ModelSpec m;
+    if (j.contains("locals"))
+      for (const auto& [name, value] : object(j.at("locals"), "model.locals").items())
+        m.locals.emplace_back(name, expr(value, "model.locals." + name));
+    if (j.contains("global")) {
+      const auto& list = array(j.at("global"), "model.global");
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string path = "model.global[" + std::to_string(i) + "]";
+        fields(list[i], path, {"name", "buffer", "access", "index", "vector", "iterations", "if", "cache"});
+        GlobalAccessSpec g;
+        g.buffer = string(required(list[i], "buffer", path), path + ".buffer");
+        read_access(list[i], path, g.name, g.kind, g.index, g.vector, g.iterations, g.active);
+        if (list[i].contains("cache")) {
+          const std::string cache = string(list[i].at("cache"), path + ".cache");
+          if (cache == "default") g.path = GlobalPath::standard;
+          else if (cache == "read_only") g.path = GlobalPath::read_only;
+          else if (cache == "l2_only") g.path = GlobalPath::l2_only;
+          else fail(path + ".cache", "'" + cache + "' is not a load path (default, read_only: __ldg, l2_only: __ldcg)");
+          if (g.kind != model::AccessKind::load) fail(path + ".cache", "only a load chooses its cache");
+        }
+        m.global.push_back(std::move(g));
+      }
+    }
+    if (j.contains("shared")) {
+      const auto& list = array(j.at("shared"), "model.shared");
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string path = "model.shared[" + std::to_string(i) + "]";
+        fields(list[i], path, {"name", "access", "index", "element_bytes", "vector", "iterations", "if"});
+        SharedAccessSpec s;
+        read_access(list[i], path, s.name, s.kind, s.index, s.vector, s.iterations, s.active);
+        if (list[i].contains("element_bytes")) s.element_bytes = expr(list[i].at("element_bytes"), path + ".element_bytes");
+        m.shared.push_back(std::move(s));
+      }
+    }
+    if (m.global.empty() && m.shared.empty()) fail("model", "no access: list the kernel's global (and shared) accesses");
+    if (j.contains("loads_in_flight")) m.loads_in_flight = expr(j.at("loads_in_flight"), "model.loads_in_flight");
+    if (j.contains("compute_per_thread")) m.compute_per_thread = expr(j.at("compute_per_thread"), "model.compute_per_thread");
+    if (j.contains("barrier")) {
+      const auto& b = j.at("barrier");
+      m.barrier = b.is_boolean() ? search::Expr(b.get<bool>() ? 1 : 0) : expr(b, "model.barrier");
+    }
+    if (j.contains("bank_bytes")) m.bank_bytes = expr(j.at("bank_bytes"), "model.bank_bytes");
+    return m;
+  }
+
+  // The fields every access has: name, "access": "load" | "store", index, vector, iterations, "if".
+  void read_access(const ordered_json& j, const std::string& path, std::string& name, model::AccessKind& kind,
+                   search::Expr& index, search::Expr& vector, search::Expr& iterations,
+                   std::optional<search::Expr>& active) const {
+    name = j.contains("name") ? string(j.at("name"), path + ".name") : path;
+    const std::string access = string(required(j, "access", path), path + ".access");
+    if (access == "load") kind = model::AccessKind::load;
+    else if (access == "store") kind = model::AccessKind::store;
+    else fail(path + ".access", "'" + access + "' is not an access (load, store; an atomic is written as a store)");
+    index = expr(required(j, "index", path), path + ".index");
+    if (j.contains("vector")) vector = expr(j.at("vector"), path + ".vector");
+    if (j.contains("iterations")) iterations = expr(j.at("iterations"), path + ".iterations");
+    if (j.contains("if")) active = expr(j.at("if"), path + ".if");
   }
 
   std::string origin_;

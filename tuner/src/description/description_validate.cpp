@@ -4,6 +4,7 @@
 
 #include "description_internal.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -48,6 +49,7 @@ public:
     check_bytes_moved();
     check_verify();
     check_default();
+    check_model();
   }
 
 private:
@@ -70,7 +72,8 @@ private:
     const auto declare = [&](const std::string& name, const std::string& field) {
       if (!is_identifier(name))
         fail(field, "'" + name + "' is not a name: letters, digits and '_', not starting with a digit");
-      if (name == "true" || name == "false" || name == "min" || name == "max" || name == "ceil_div" || name == "round_up")
+      if (name == "true" || name == "false" || name == "min" || name == "max" || name == "ceil_div" || name == "round_up" ||
+          name == "bit_and" || name == "bit_xor")
         fail(field, "'" + name + "' is a word of the expression language");
       const auto [it, fresh] = owner.emplace(name, field);
       if (!fresh) fail(field, "the name '" + name + "' is already taken by " + it->second);
@@ -378,6 +381,75 @@ private:
       check_parameter_list(v.depends_on, "verify.depends_on");
       break;
     }
+  }
+
+  // The "model" section: buffers exist, an access's index and guard read the
+  // description's names, the thread's own (model_spec.hpp) and the locals;
+  // its other fields are the same for every thread: they read the
+  // description's names and the locals that read no thread name.
+  void check_model() const {
+    if (!d_.model) return;
+    const ModelSpec& m = *d_.model;
+    if (kinds_.count("iteration"))
+      fail("model", "'iteration' is the model's loop index: rename the " + std::string(to_string(kinds_.at("iteration"))));
+    const auto& own = model_thread_names();
+    std::map<std::string, bool> locals; // declared so far -> reads a thread name (directly or through a local)
+    // Whether `e` reads a thread name; fails on a name it may not read.
+    const auto check = [&](const search::Expr& e, const std::string& field, bool per_thread) {
+      try {
+        (void)resolved(d_, e);
+      } catch (const std::invalid_argument& err) {
+        fail(field, err.what());
+      }
+      std::vector<std::string> names;
+      e.collect_axes(names);
+      bool reads_thread = false;
+      for (const auto& n : names) {
+        const bool thread_name = std::find(own.begin(), own.end(), n) != own.end();
+        const auto local = locals.find(n);
+        const bool thread_local_value = local != locals.end() && local->second;
+        if ((thread_name || thread_local_value) && !per_thread)
+          fail(field, "reads '" + n + "', which differs between threads; this field is one value for the block");
+        reads_thread = reads_thread || thread_name || thread_local_value;
+        if (!thread_name && local == locals.end()) check_name(n, field, Scope::everything, SIZE_MAX);
+      }
+      return reads_thread;
+    };
+    for (const auto& [name, value] : m.locals) {
+      const std::string field = "model.locals." + name;
+      if (!is_identifier(name)) fail(field, "'" + name + "' is not a name: letters, digits and '_', not starting with a digit");
+      if (kinds_.count(name) || name == "iteration")
+        fail(field, "'" + name + "' is already a " + (name == "iteration" ? "name of the model" : to_string(kinds_.at(name))));
+      if (locals.count(name)) fail(field, "the local '" + name + "' is defined twice");
+      locals[name] = check(value, field, true);
+    }
+    const auto block_fields = [&](const search::Expr& vector, const search::Expr& iterations, const std::string& field) {
+      check(vector, field + ".vector", false);
+      check(iterations, field + ".iterations", false);
+    };
+    for (std::size_t i = 0; i < m.global.size(); ++i) {
+      const GlobalAccessSpec& g = m.global[i];
+      const std::string field = "model.global[" + std::to_string(i) + "]";
+      const bool is_buffer = std::any_of(d_.arguments.begin(), d_.arguments.end(), [&](const Argument& a) {
+        return std::holds_alternative<BufferArgument>(a) && argument_name(a) == g.buffer;
+      });
+      if (!is_buffer) fail(field + ".buffer", "'" + g.buffer + "' is not a buffer argument");
+      check(g.index, field + ".index", true);
+      if (g.active) check(*g.active, field + ".if", true);
+      block_fields(g.vector, g.iterations, field);
+    }
+    for (std::size_t i = 0; i < m.shared.size(); ++i) {
+      const SharedAccessSpec& s = m.shared[i];
+      const std::string field = "model.shared[" + std::to_string(i) + "]";
+      check(s.index, field + ".index", true);
+      if (s.active) check(*s.active, field + ".if", true);
+      block_fields(s.vector, s.iterations, field);
+      check(s.element_bytes, field + ".element_bytes", false);
+    }
+    if (m.loads_in_flight) check(*m.loads_in_flight, "model.loads_in_flight", false);
+    if (m.compute_per_thread) check(*m.compute_per_thread, "model.compute_per_thread", false);
+    check(m.bank_bytes, "model.bank_bytes", false);
+    check(m.barrier, "model.barrier", false);
   }
 
   void check_default() const {

@@ -109,6 +109,47 @@ ordered_json verify_json(const VerifySpec& v) {
   return j;
 }
 
+ordered_json access_json(const std::string& name, model::AccessKind kind, const search::Expr& index,
+                         const search::Expr& vector, const search::Expr& iterations,
+                         const std::optional<search::Expr>& active) {
+  ordered_json j{{"name", name}, {"access", kind == model::AccessKind::load ? "load" : "store"}, {"index", index.to_string()}};
+  j["vector"] = expr_json(vector);
+  j["iterations"] = expr_json(iterations);
+  if (active) j["if"] = active->to_string();
+  return j;
+}
+
+ordered_json model_json(const ModelSpec& m) {
+  ordered_json j = ordered_json::object();
+  if (!m.locals.empty()) {
+    j["locals"] = ordered_json::object();
+    for (const auto& [name, value] : m.locals) j["locals"][name] = value.to_string();
+  }
+  if (!m.global.empty()) {
+    j["global"] = ordered_json::array();
+    for (const auto& g : m.global) {
+      ordered_json a = access_json(g.name, g.kind, g.index, g.vector, g.iterations, g.active);
+      a["buffer"] = g.buffer;
+      if (g.kind == model::AccessKind::load)
+        a["cache"] = g.path == GlobalPath::read_only ? "read_only" : g.path == GlobalPath::l2_only ? "l2_only" : "default";
+      j["global"].push_back(std::move(a));
+    }
+  }
+  if (!m.shared.empty()) {
+    j["shared"] = ordered_json::array();
+    for (const auto& s : m.shared) {
+      ordered_json a = access_json(s.name, s.kind, s.index, s.vector, s.iterations, s.active);
+      a["element_bytes"] = expr_json(s.element_bytes);
+      j["shared"].push_back(std::move(a));
+    }
+  }
+  if (m.loads_in_flight) j["loads_in_flight"] = expr_json(*m.loads_in_flight);
+  if (m.compute_per_thread) j["compute_per_thread"] = expr_json(*m.compute_per_thread);
+  j["barrier"] = expr_json(m.barrier);
+  j["bank_bytes"] = expr_json(m.bank_bytes);
+  return j;
+}
+
 } // namespace
 
 nlohmann::ordered_json KernelDescription::to_json() const {
@@ -171,11 +212,16 @@ nlohmann::ordered_json KernelDescription::to_json() const {
   j["verify"] = verify_json(verify);
   if (default_config_json.is_object() && !default_config_json.empty())
     j["default"] = ordered_json::parse(default_config_json.dump());
+  if (model) j["model"] = model_json(*model);
   return j;
 }
 
 std::string KernelDescription::fingerprint() const {
-  std::string text = to_json().dump();
+  // The model section changes what is predicted, never what is measured: a
+  // journal or recording stays this kernel's when it is added or edited.
+  ordered_json j = to_json();
+  j.erase("model");
+  std::string text = j.dump();
   const auto add_files = [&](const std::vector<SourceFile>& files) {
     for (const auto& f : files) text += "\n--- " + f.name + " " + std::to_string(f.text.size()) + "\n" + f.text;
   };

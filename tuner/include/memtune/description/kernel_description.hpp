@@ -26,6 +26,7 @@
 #include <memtune/baseline.hpp>
 #include <memtune/compile/compile_request.hpp>
 #include <memtune/description/element_type.hpp>
+#include <memtune/description/model_spec.hpp>
 #include <memtune/launch_spec.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/search/config.hpp>
@@ -283,6 +284,9 @@ struct KernelDescription {
   std::vector<Argument> arguments;         // in the kernel's parameter order
   std::vector<ConstantSymbol> constants;
   std::optional<search::Expr> bytes_moved_expr; // problem variables only; default: in once, out once, inout twice
+  // The memory accesses for the analytical model, as data (a file's "model"
+  // section, model_spec.hpp); hooks.access_pattern takes precedence.
+  std::optional<ModelSpec> model;
   VerifySpec verify;
   nlohmann::json default_config_json;      // optional {parameter: value}; see DescriptionHooks::default_config
   DescriptionHooks hooks;
@@ -326,7 +330,13 @@ struct KernelDescription {
   [[nodiscard]] search::Config environment(const search::Config& config, const Problem& problem,
                                            const Target& target) const;
 
-  [[nodiscard]] bool has_model() const { return static_cast<bool>(hooks.access_pattern); }
+  [[nodiscard]] bool has_model() const { return static_cast<bool>(hooks.access_pattern) || model.has_value(); }
+  // What the analytical model replays for one configuration: hooks.access_pattern,
+  // else the "model" section's accesses (model_spec.cpp). Throws
+  // DescriptionError naming the field where an access cannot be evaluated
+  // (a negative index, a misaligned address), std::logic_error without a model.
+  [[nodiscard]] AccessPattern access_pattern(const search::Config& config, const Problem& problem,
+                                             const Target& target) const;
   [[nodiscard]] std::vector<std::string> baseline_names() const;
   // Throws std::invalid_argument naming an unknown baseline and the known ones.
   void check_baseline_names(const std::vector<std::string>& names) const;

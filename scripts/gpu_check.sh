@@ -13,8 +13,9 @@
 #   cost       the filter grid's tuning time, cold and warm compile cache (bench/filter_tuning.sh)
 #   launcher   scripts/launcher_gpu_check.sh (user kernels, apps, start-up cost)
 #   transfer   bench/spec_transfer.sh: the example kernels' grids on this GPU (recorded in
-#              bench/data/spec, copied to $OUT/spec), bayes from the other GPUs' recordings
-#              there against a flat prior, and the transfers between the recordings
+#              bench/data/spec, copied to $OUT/spec), bayes from their model section and
+#              from the other GPUs' recordings there against a flat prior, and, for the
+#              other GPUs' recordings, the model's pick and the transferred pick
 #   isolation  scripts/isolation_gpu_check.sh (fault corpus, watchdog, overhead, kill -9 + resume)
 #   shard      scripts/shard_check.sh -- fdtd (4 shards merged against one run)
 #   report     scripts/report_gpu_check.sh (report HTML, progress line)
@@ -104,7 +105,7 @@ for step in "${steps[@]}"; do
       sed -n '/^kernel  /,$p' "$out/transfer.txt"
       sed -n '/^kernel  /,/^$/p' "$out/transfer.txt" | tail -n +2 | grep -v '^$' |
         sed -E 's/ {2,}/ | /g; s/^/| /; s/$/ |/' >>"$out/$step.table"
-      row "--from for --spec kernels (bench/spec_transfer.sh)" "exit $status" ;;
+      row "--spec kernels: model, --from, bayes (bench/spec_transfer.sh)" "exit $status" ;;
     isolation)
       OUT="$out/isolation" scripts/isolation_gpu_check.sh "$build" >"$out/isolation.txt" 2>&1
       row "isolation check" "exit $?"

@@ -168,6 +168,13 @@ TEST_CASE("a bad model section is an error that names the field") {
   CHECK(error_of([&] { (void)replay(misaligned.access_pattern(c, p, h100), h100); }) ==
         "edited.json: field 'model.global[0].index': thread (1, 0, 0) iteration 0: byte offset 2099204 is not aligned to "
         "the 16-byte access (a misaligned address fault on the GPU)");
+  const KernelDescription eight_byte_banks = with_model([](auto& m) { m["bank_bytes"] = 8; });
+  CHECK(error_of([&] { (void)eight_byte_banks.access_pattern(c, p, h100); }) ==
+        "edited.json: field 'model.bank_bytes': 8-byte banks: h100-sxm has 4-byte banks");
+  CHECK(eight_byte_banks.access_pattern(c, p, catalogue_target("k20")).bank_width_bytes == 8);
+  const KernelDescription huge = with_model([](auto& m) { m["global"][0]["vector"] = "4611686018427387904"; });
+  CHECK(error_of([&] { (void)huge.access_pattern(c, p, h100); })
+            .starts_with("edited.json: field 'model.global[0].vector': 4611686018427387904 elements of 4 bytes"));
   const KernelDescription wide = with_model([](auto& m) { m["global"][0]["vector"] = 8; });
   CHECK(error_of([&] { (void)wide.access_pattern(c, p, h100); }) ==
         "edited.json: field 'model.global[0].vector': 8 elements of 4 bytes is a 32-byte access; one instruction moves 1, 2, "

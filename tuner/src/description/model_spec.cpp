@@ -30,6 +30,7 @@ const std::vector<std::string>& model_thread_names() {
 namespace {
 
 using Address = std::optional<std::uint64_t>;
+using Locals = std::map<std::string, search::Expr>; // a local's name -> its expression, bound
 
 // The representative block: its shape, the grid's, and where it sits.
 struct BlockFrame {
@@ -43,7 +44,7 @@ class ThreadExpr {
 public:
   // `locals`: the model section's locals, already bound (a local reads the ones before it).
   ThreadExpr(const KernelDescription& d, const search::Expr& e, const search::Config& env, const BlockFrame& f,
-             std::string field, const std::map<std::string, search::Expr>& locals)
+             std::string field, const Locals& locals)
       : field_(std::move(field)), origin_(origin_of(d)) {
     const std::map<std::string, std::int64_t> frame{
         {"blockIdx.x", f.index.x}, {"blockIdx.y", f.index.y}, {"blockIdx.z", f.index.z},
@@ -65,7 +66,8 @@ public:
   // For thread (x, y, z) of the block in `iteration`.
   [[nodiscard]] std::int64_t operator()(const Dim3& thread, std::int64_t iteration) const {
     if (expr_->is_constant()) return expr_->constant_value();
-    // One scratch environment per thread: set in place, no allocation per call.
+    // Set in place, no allocation per call; one per CPU thread, as candidates
+    // may be predicted in parallel.
     thread_local search::Config scratch;
     scratch.set("threadIdx.x", thread.x);
     scratch.set("threadIdx.y", thread.y);
@@ -90,8 +92,6 @@ private:
   std::shared_ptr<const search::Expr> expr_;
   std::string field_, origin_;
 };
-
-using Locals = std::map<std::string, search::Expr>;
 
 // An expression that reads no thread name (validate() checks), evaluated once for the block.
 std::int64_t block_value(const KernelDescription& d, const search::Expr& e, const search::Config& env,
@@ -128,8 +128,9 @@ std::function<Address(int, int, std::int64_t)> addresses(const BlockFrame& f, Th
 
 std::int64_t access_width(std::int64_t element_bytes, std::int64_t vector, const std::string& origin,
                           const std::string& field) {
-  const std::int64_t width = element_bytes * vector;
-  if (vector < 1 || !(width == 1 || width == 2 || width == 4 || width == 8 || width == 16))
+  // Both at most 16 first, so that the product cannot overflow.
+  const std::int64_t width = vector >= 1 && vector <= 16 && element_bytes >= 1 && element_bytes <= 16 ? element_bytes * vector : 0;
+  if (!(width == 1 || width == 2 || width == 4 || width == 8 || width == 16))
     throw DescriptionError(origin, field,
                            std::to_string(vector) + " elements of " + std::to_string(element_bytes) + " bytes is a " +
                                std::to_string(width) + "-byte access; one instruction moves 1, 2, 4, 8 or 16 bytes");
@@ -139,7 +140,7 @@ std::int64_t access_width(std::int64_t element_bytes, std::int64_t vector, const
 std::int64_t iterations_of(const KernelDescription& d, const search::Expr& e, const search::Config& env,
                            const BlockFrame& f, const Locals& locals, const std::string& field) {
   const std::int64_t n = block_value(d, e, env, f, locals, field);
-  if (n < 0) throw DescriptionError(origin_of(d), field, std::to_string(n) + " iterations");
+  if (n < 0) throw DescriptionError(origin_of(d), field, std::to_string(n) + " iterations: a loop runs 0 or more times");
   return n;
 }
 
@@ -173,7 +174,13 @@ AccessPattern KernelDescription::access_pattern(const search::Config& config, co
   a.block_threads = static_cast<int>(f.threads());
   a.blocks = static_cast<std::int64_t>(l.grid.count());
   a.barrier_between_load_and_compute = value(m.barrier, "model.barrier") != 0;
-  a.bank_width_bytes = static_cast<int>(value(m.bank_bytes, "model.bank_bytes"));
+  const std::int64_t bank_bytes = value(m.bank_bytes, "model.bank_bytes");
+  if (std::find(target.bank_widths_bytes.begin(), target.bank_widths_bytes.end(), bank_bytes) ==
+      target.bank_widths_bytes.end())
+    throw DescriptionError(origin, "model.bank_bytes",
+                           std::to_string(bank_bytes) + "-byte banks: " + target.name + " has " +
+                               (target.bank_widths_bytes.size() > 1 ? "4- or 8-byte banks" : "4-byte banks"));
+  a.bank_width_bytes = static_cast<int>(bank_bytes);
   a.loads_iteration_major = a.stores_iteration_major = true; // one loop body issues every access of an iteration
   const int warps = static_cast<int>((f.threads() + 31) / 32);
 
@@ -256,13 +263,19 @@ AccessPattern KernelDescription::access_pattern(const search::Config& config, co
   // a grid row later in launch order.
   std::vector<model::ArrayTraffic> arrays;
   double per_block_bytes = 0;
-  for (const auto& [buffer, bytes] : touched) {
+  for (const auto& entry : touched) {
+    const std::string& buffer = entry.first; // not a structured binding: a lambda below captures it (clang 14)
     const auto arg = std::find_if(arguments.begin(), arguments.end(),
                                   [&](const Argument& x) { return argument_name(x) == buffer; });
     const auto& b = std::get<BufferArgument>(*arg);
-    const double size = std::ceil(static_cast<double>(evaluate(*this, b.count, env, "arguments." + buffer + ".count")) *
-                                  static_cast<double>(element_size(b.type)) / 32.0) * 32.0;
-    const auto [loaded, stored] = bytes;
+    std::int64_t count = 0;
+    try {
+      count = evaluate(*this, b.count, env, "count of the buffer '" + buffer + "'");
+    } catch (const std::invalid_argument& err) {
+      throw DescriptionError(origin, "arguments", err.what());
+    }
+    const double size = std::ceil(static_cast<double>(count) * static_cast<double>(element_size(b.type)) / 32.0) * 32.0;
+    const auto [loaded, stored] = entry.second;
     const auto blocks = static_cast<double>(a.blocks);
     if (loaded > 0) arrays.push_back({buffer, std::min(size, loaded * blocks), loaded * blocks, 0, false});
     if (stored > 0)

@@ -31,24 +31,23 @@ TEST_CASE("L2 flushes: a small copy is cold after either flush and warm without 
   dirty.flush = FlushKind::dirty;
   warm.flush_l2 = false;
   const CopyCeiling c = copy_with(target, clean, small), d = copy_with(target, dirty, small);
-  // The warm copy is the noisy one: over 7 runs of this test on one H100
-  // (2026-11-26) it measured 1828-2368 GB/s where the clean flush's stayed at
-  // 1796-1837 (the previous sample's dirty destination lines are written back
-  // during the copy, or not). Its speed is the best of three measurements.
-  CopyCeiling w = copy_with(target, warm, small);
-  for (int i = 0; i < 2; ++i) {
-    const CopyCeiling again = copy_with(target, warm, small);
-    if (again.gbps > w.gbps) w = again;
-  }
+  const CopyCeiling w = copy_with(target, warm, small);
   MESSAGE("copy of " << small / 1048576.0 << " MiB: " << c.gbps << " GB/s after a clean flush, " << d.gbps
-                     << " after a dirty one, " << w.gbps << " warm");
+                     << " after a dirty one, " << w.gbps << " warm (medians); fastest samples " << c.timing.min_s * 1e6
+                     << " / " << d.timing.min_s * 1e6 << " / " << w.timing.min_s * 1e6 << " us");
   CHECK(c.l2_flush == "clean");
   CHECK(d.l2_flush == "dirty");
   CHECK(w.l2_flush.empty());
-  // Warm: the source is in L2 already, so the copy is clearly faster than after a flush, by more than the
-  // timing's noise (a spread of 1-2 %). How much faster depends on DRAM's speed against L2's: 1.19x on an
-  // H200 (7.5 MiB: 2229 against 1869 GB/s), more on the H100's slower DRAM.
-  CHECK(w.gbps > 1.1 * c.gbps);
+  // Warm: the source is in L2 already, so the copy is faster than after a
+  // flush. The fastest samples are compared: the warm copy's median is noisy
+  // (over 7 runs of this test on one H100, 2026-11-26, it measured 1828-2368
+  // GB/s where the clean flush's stayed at 1796-1837; on 2026-11-27 the best
+  // of three warm medians was only 1.08x the clean one), because a sample may
+  // or may not write back the previous sample's dirty destination lines. A
+  // sample without that write-back shows what the flush removes: the
+  // source's reads from DRAM. 1.05x is above the timing's noise (1-2 %).
+  CHECK(c.timing.min_s > 1.05 * w.timing.min_s);
+  CHECK(d.timing.min_s > 1.05 * w.timing.min_s);
 
   const std::size_t big = 2 * target.l2_bytes;
   const CopyCeiling cb = copy_with(target, clean, big), db = copy_with(target, dirty, big);

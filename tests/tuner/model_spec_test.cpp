@@ -8,6 +8,7 @@
 #include <memtune/templates/transpose.hpp>
 
 #include "catalogue_target.hpp"
+#include "thrown_message.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -32,15 +33,6 @@ KernelDescription with_model(const std::function<void(nlohmann::ordered_json&)>&
   nlohmann::ordered_json j = asset_json();
   edit(j["model"]);
   return description_from_json(j, "edited.json", kAssets);
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const DescriptionError& e) {
-    return e.what();
-  }
-  return "no DescriptionError";
 }
 
 // What the model takes from a pattern, for comparing two of them.
@@ -135,25 +127,25 @@ TEST_CASE("a model section survives the JSON round trip, and does not change the
 }
 
 TEST_CASE("a bad model section is an error that names the field") {
-  CHECK(error_of([] { with_model([](auto& m) { m["global"][0]["buffer"] = "rows"; }); }) ==
+  CHECK(thrown_message<DescriptionError>([] { with_model([](auto& m) { m["global"][0]["buffer"] = "rows"; }); }) ==
         "edited.json: field 'model.global[0].buffer': 'rows' is not a buffer argument");
-  CHECK(error_of([] { with_model([](auto& m) { m["global"][0]["index"] = "y * colz + x"; }); })
+  CHECK(thrown_message<DescriptionError>([] { with_model([](auto& m) { m["global"][0]["index"] = "y * colz + x"; }); })
             .starts_with("edited.json: field 'model.global[0].index': unknown name 'colz'"));
-  CHECK(error_of([] { with_model([](auto& m) { m["global"][0]["iterations"] = "threadIdx.x"; }); })
+  CHECK(thrown_message<DescriptionError>([] { with_model([](auto& m) { m["global"][0]["iterations"] = "threadIdx.x"; }); })
             == "edited.json: field 'model.global[0].iterations': reads 'threadIdx.x', which differs between threads; "
                "this field is one value for the block");
-  CHECK(error_of([] { with_model([](auto& m) { m["loads_in_flight"] = "r"; }); }) ==
+  CHECK(thrown_message<DescriptionError>([] { with_model([](auto& m) { m["loads_in_flight"] = "r"; }); }) ==
         "edited.json: field 'model.loads_in_flight': reads 'r', which differs between threads; this field is one "
         "value for the block");
-  CHECK(error_of([] { with_model([](auto& m) { m["global"][0]["access"] = "atomic"; }); })
+  CHECK(thrown_message<DescriptionError>([] { with_model([](auto& m) { m["global"][0]["access"] = "atomic"; }); })
             .starts_with("edited.json: field 'model.global[0].access': 'atomic' is not an access"));
-  CHECK(error_of([] { with_model([](auto& m) { m["shared"][0]["cache"] = "read_only"; }); })
+  CHECK(thrown_message<DescriptionError>([] { with_model([](auto& m) { m["shared"][0]["cache"] = "read_only"; }); })
             .starts_with("edited.json: field 'model.shared[0].cache': unknown field"));
-  CHECK(error_of([] { with_model([](auto& m) { m["global"][1]["cache"] = "read_only"; }); }) ==
+  CHECK(thrown_message<DescriptionError>([] { with_model([](auto& m) { m["global"][1]["cache"] = "read_only"; }); }) ==
         "edited.json: field 'model.global[1].cache': only a load chooses its cache");
-  CHECK(error_of([] { with_model([](auto& m) { m["locals"]["TILE"] = "1"; }); }) ==
+  CHECK(thrown_message<DescriptionError>([] { with_model([](auto& m) { m["locals"]["TILE"] = "1"; }); }) ==
         "edited.json: field 'model.locals.TILE': 'TILE' is already a tunable parameter");
-  CHECK(error_of([] { with_model([](auto& m) { m = nlohmann::ordered_json::object(); }); }) ==
+  CHECK(thrown_message<DescriptionError>([] { with_model([](auto& m) { m = nlohmann::ordered_json::object(); }); }) ==
         "edited.json: field 'model': no access: list the kernel's global (and shared) accesses");
 
   // Errors only a configuration shows: where and for which thread.
@@ -161,22 +153,22 @@ TEST_CASE("a bad model section is an error that names the field") {
   const search::Config c{{"TILE", 32}, {"ROWS", 8}, {"PAD", 1}};
   const Problem p{{"rows", 1024}, {"cols", 1024}};
   const KernelDescription negative = with_model([](auto& m) { m["global"][0]["index"] = "x - 1000"; });
-  CHECK(error_of([&] { (void)replay(negative.access_pattern(c, p, h100), h100); }) ==
+  CHECK(thrown_message<DescriptionError>([&] { (void)replay(negative.access_pattern(c, p, h100), h100); }) ==
         "edited.json: field 'model.global[0].index': thread (0, 0, 0) iteration 0: index -488 is negative (guard the access "
         "with \"if\")");
   const KernelDescription misaligned = with_model([](auto& m) { m["global"][0]["vector"] = 4; });
-  CHECK(error_of([&] { (void)replay(misaligned.access_pattern(c, p, h100), h100); }) ==
+  CHECK(thrown_message<DescriptionError>([&] { (void)replay(misaligned.access_pattern(c, p, h100), h100); }) ==
         "edited.json: field 'model.global[0].index': thread (1, 0, 0) iteration 0: byte offset 2099204 is not aligned to "
         "the 16-byte access (a misaligned address fault on the GPU)");
   const KernelDescription eight_byte_banks = with_model([](auto& m) { m["bank_bytes"] = 8; });
-  CHECK(error_of([&] { (void)eight_byte_banks.access_pattern(c, p, h100); }) ==
+  CHECK(thrown_message<DescriptionError>([&] { (void)eight_byte_banks.access_pattern(c, p, h100); }) ==
         "edited.json: field 'model.bank_bytes': 8-byte banks: h100-sxm has 4-byte banks");
   CHECK(eight_byte_banks.access_pattern(c, p, catalogue_target("k20")).bank_width_bytes == 8);
   const KernelDescription huge = with_model([](auto& m) { m["global"][0]["vector"] = "4611686018427387904"; });
-  CHECK(error_of([&] { (void)huge.access_pattern(c, p, h100); })
+  CHECK(thrown_message<DescriptionError>([&] { (void)huge.access_pattern(c, p, h100); })
             .starts_with("edited.json: field 'model.global[0].vector': 4611686018427387904 elements of 4 bytes"));
   const KernelDescription wide = with_model([](auto& m) { m["global"][0]["vector"] = 8; });
-  CHECK(error_of([&] { (void)wide.access_pattern(c, p, h100); }) ==
+  CHECK(thrown_message<DescriptionError>([&] { (void)wide.access_pattern(c, p, h100); }) ==
         "edited.json: field 'model.global[0].vector': 8 elements of 4 bytes is a 32-byte access; one instruction moves 1, 2, "
         "4, 8 or 16 bytes");
 }

@@ -4,6 +4,7 @@
 #include "asset_description.hpp"
 #include "bounded_grid.hpp"
 #include "recording.hpp"
+#include "thrown_message.hpp"
 
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/model_prior.hpp>
@@ -38,15 +39,6 @@ const model::TargetCatalog& catalog() {
 fs::path temp_file(const std::string& stem) {
   std::random_device rd;
   return fs::temp_directory_path() / (stem + "-" + std::to_string(rd()) + ".json");
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const TransferError& e) {
-    return e.what();
-  }
-  return "no TransferError";
 }
 
 // A small filter space, predicted for `target` and saved as if measured there.
@@ -86,10 +78,10 @@ TEST_CASE("a source of another template, another problem or no known GPU is refu
   const auto& f = templates::filter_description();
   const fs::path file = bench_data / "h100_filter_16M.json";
   const Problem n1m = complete_problem(f.problem, {{"n", 1 << 20}});
-  CHECK(error_of([&] { (void)load_transfer_source(file, f, n1m, catalog()); }).find("recorded for n=16777216") !=
+  CHECK(thrown_message<TransferError>([&] { (void)load_transfer_source(file, f, n1m, catalog()); }).find("recorded for n=16777216") !=
         std::string::npos);
   const auto& mv = templates::matvec_description();
-  CHECK(error_of([&] {
+  CHECK(thrown_message<TransferError>([&] {
           (void)load_transfer_source(file, mv, complete_problem(mv.problem, {}), catalog());
         }).find("a recording of filter, not of matvec") != std::string::npos);
   const fs::path other = temp_file("memtune-transfer-unknown");
@@ -97,10 +89,10 @@ TEST_CASE("a source of another template, another problem or no known GPU is refu
   j["device"]["name"] = "Some GPU 9000";
   std::ofstream(other) << j.dump();
   const Problem n16m = complete_problem(f.problem, {{"n", 1 << 24}});
-  CHECK(error_of([&] { (void)load_transfer_source(other, f, n16m, catalog()); }).find("\"Some GPU 9000\"") !=
+  CHECK(thrown_message<TransferError>([&] { (void)load_transfer_source(other, f, n16m, catalog()); }).find("\"Some GPU 9000\"") !=
         std::string::npos);
   std::ofstream(other) << "{\"neither\": 1}";
-  CHECK(error_of([&] { (void)load_transfer_source(other, f, n16m, catalog()); }).find("neither a recording") !=
+  CHECK(thrown_message<TransferError>([&] { (void)load_transfer_source(other, f, n16m, catalog()); }).find("neither a recording") !=
         std::string::npos);
   fs::remove(other);
 }
@@ -384,7 +376,7 @@ TEST_CASE("a kernel without an access pattern transfers at one ratio, the peak b
 
   Target no_peak = h200;
   no_peak.dram_bandwidth_gbs = 0;
-  CHECK(error_of([&] { (void)transfer_by_bandwidth(source, no_peak, r.space, {}); }).find("no peak DRAM bandwidth") !=
+  CHECK(thrown_message<TransferError>([&] { (void)transfer_by_bandwidth(source, no_peak, r.space, {}); }).find("no peak DRAM bandwidth") !=
         std::string::npos);
   fs::remove(file);
 }

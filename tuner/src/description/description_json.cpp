@@ -4,6 +4,7 @@
 #include <memtune/description/description_json.hpp>
 #include <memtune/io/json_document.hpp>
 
+#include "description_fields.hpp"
 #include "description_internal.hpp"
 
 #include <algorithm>
@@ -25,15 +26,9 @@ namespace {
 using nlohmann::ordered_json;
 using description_detail::explain_syntax_error;
 
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
-class Reader {
+class Reader : description_detail::FieldReader {
 public:
-  Reader(std::string origin, std::filesystem::path base) : origin_(std::move(origin)), base_(std::move(base)) {}
+  Reader(std::string origin, std::filesystem::path base) : FieldReader(std::move(origin)), base_(std::move(base)) {}
 
   KernelDescription read(const ordered_json& doc) {
     KernelDescription d;
@@ -70,101 +65,12 @@ public:
                      "kernel is the truth) or {\"reference_kernel\": {...}} (a separate kernel)");
     read_verify(doc.at("verify"), d.verify);
     if (doc.contains("default")) d.default_config_json = nlohmann::json::parse(object(doc.at("default"), "default").dump());
-    if (doc.contains("model")) d.model = read_model(doc.at("model"));
+    if (doc.contains("model")) d.model = description_detail::read_model_section(*this, doc.at("model"));
     d.validate();
     return d;
   }
 
 private:
-  [[noreturn]] void fail(const std::string& field, const std::string& reason) const {
-    throw DescriptionError(origin_, field, reason);
-  }
-
-  static std::string describe(const ordered_json& j) {
-    const std::string text = j.dump();
-    return std::string(j.type_name()) + " (" + (text.size() > 40 ? text.substr(0, 37) + "..." : text) + ")";
-  }
-
-  static std::string join_path(const std::string& path, const std::string& key) {
-    return path.empty() ? key : path + "." + key;
-  }
-
-  // An object holding only `known` fields.
-  const ordered_json& fields(const ordered_json& j, const std::string& path, std::initializer_list<const char*> known) const {
-    object(j, path.empty() ? "(document)" : path);
-    for (const auto& [key, _] : j.items()) {
-      bool ok = false;
-      std::vector<std::string> names;
-      for (const char* k : known) {
-        ok = ok || key == k;
-        names.emplace_back(k);
-      }
-      if (!ok) fail(join_path(path, key), "unknown field (known here: " + join(names) + ")");
-    }
-    return j;
-  }
-
-  const ordered_json& required(const ordered_json& j, const char* key, const std::string& path) const {
-    if (!j.contains(key)) fail(join_path(path, key), "missing");
-    return j.at(key);
-  }
-
-  const ordered_json& object(const ordered_json& j, const std::string& path) const {
-    if (!j.is_object()) fail(path, "expected an object, got " + describe(j));
-    return j;
-  }
-
-  const ordered_json& array(const ordered_json& j, const std::string& path) const {
-    if (!j.is_array()) fail(path, "expected an array, got " + describe(j));
-    return j;
-  }
-
-  std::string string(const ordered_json& j, const std::string& path) const {
-    if (!j.is_string()) fail(path, "expected a string, got " + describe(j));
-    return j.get<std::string>();
-  }
-
-  bool boolean(const ordered_json& j, const std::string& path) const {
-    if (!j.is_boolean()) fail(path, "expected true or false, got " + describe(j));
-    return j.get<bool>();
-  }
-
-  double number(const ordered_json& j, const std::string& path) const {
-    if (!j.is_number()) fail(path, "expected a number, got " + describe(j));
-    return j.get<double>();
-  }
-
-  std::vector<std::string> strings(const ordered_json& j, const std::string& path) const {
-    std::vector<std::string> out;
-    const auto& a = array(j, path);
-    for (std::size_t i = 0; i < a.size(); ++i) out.push_back(string(a[i], path + "[" + std::to_string(i) + "]"));
-    return out;
-  }
-
-  // An expression: text (parsed) or an integer.
-  search::Expr expr(const ordered_json& j, const std::string& path) const {
-    if (j.is_number_integer()) {
-      if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
-        fail(path, j.dump() + " does not fit in 64 bits");
-      return search::Expr(j.get<std::int64_t>());
-    }
-    if (!j.is_string()) fail(path, "expected an expression (text or an integer), got " + describe(j));
-    const std::string text = j.get<std::string>();
-    try {
-      return search::parse_expr(text);
-    } catch (const search::ExprSyntaxError& e) {
-      fail(path, explain_syntax_error(e, text));
-    }
-  }
-
-  // An integer, or size text such as "16M" (any expression of constants).
-  std::int64_t integer(const ordered_json& j, const std::string& path) const {
-    if (j.is_number_float()) fail(path, "expected an integer, got " + describe(j));
-    const search::Expr e = expr(j, path);
-    if (!e.is_constant()) fail(path, "expected an integer or a size such as \"16M\", got " + describe(j));
-    return e.constant_value();
-  }
-
   std::vector<search::Expr> dims(const ordered_json& j, const std::string& path) const {
     if (!j.is_array()) return {expr(j, path)};
     if (j.empty() || j.size() > 3) fail(path, "1 to 3 expressions (x, y, z), got " + std::to_string(j.size()));
@@ -433,70 +339,6 @@ private:
     v.reference_kernel = std::move(r);
   }
 
-  // The "model" section (model_spec.hpp): the accesses the analytical model replays.
-  ModelSpec read_model(const ordered_json& j) const {
-    fields(j, "model", {"locals", "global", "shared", "loads_in_flight", "compute_per_thread", "barrier", "bank_bytes"});
-    ModelSpec m;
-    if (j.contains("locals"))
-      for (const auto& [name, value] : object(j.at("locals"), "model.locals").items())
-        m.locals.emplace_back(name, expr(value, "model.locals." + name));
-    if (j.contains("global")) {
-      const auto& list = array(j.at("global"), "model.global");
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        const std::string path = "model.global[" + std::to_string(i) + "]";
-        fields(list[i], path, {"name", "buffer", "access", "index", "vector", "iterations", "if", "cache"});
-        GlobalAccessSpec g;
-        g.buffer = string(required(list[i], "buffer", path), path + ".buffer");
-        read_access(list[i], path, g.name, g.kind, g.index, g.vector, g.iterations, g.active);
-        if (list[i].contains("cache")) {
-          const std::string cache = string(list[i].at("cache"), path + ".cache");
-          if (cache == "default") g.path = GlobalPath::standard;
-          else if (cache == "read_only") g.path = GlobalPath::read_only;
-          else if (cache == "l2_only") g.path = GlobalPath::l2_only;
-          else fail(path + ".cache", "'" + cache + "' is not a load path (default, read_only: __ldg, l2_only: __ldcg)");
-          if (g.kind != model::AccessKind::load) fail(path + ".cache", "only a load chooses its cache");
-        }
-        m.global.push_back(std::move(g));
-      }
-    }
-    if (j.contains("shared")) {
-      const auto& list = array(j.at("shared"), "model.shared");
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        const std::string path = "model.shared[" + std::to_string(i) + "]";
-        fields(list[i], path, {"name", "access", "index", "element_bytes", "vector", "iterations", "if"});
-        SharedAccessSpec s;
-        read_access(list[i], path, s.name, s.kind, s.index, s.vector, s.iterations, s.active);
-        if (list[i].contains("element_bytes")) s.element_bytes = expr(list[i].at("element_bytes"), path + ".element_bytes");
-        m.shared.push_back(std::move(s));
-      }
-    }
-    if (m.global.empty() && m.shared.empty()) fail("model", "no access: list the kernel's global (and shared) accesses");
-    if (j.contains("loads_in_flight")) m.loads_in_flight = expr(j.at("loads_in_flight"), "model.loads_in_flight");
-    if (j.contains("compute_per_thread")) m.compute_per_thread = expr(j.at("compute_per_thread"), "model.compute_per_thread");
-    if (j.contains("barrier")) {
-      const auto& b = j.at("barrier");
-      m.barrier = b.is_boolean() ? search::Expr(b.get<bool>() ? 1 : 0) : expr(b, "model.barrier");
-    }
-    if (j.contains("bank_bytes")) m.bank_bytes = expr(j.at("bank_bytes"), "model.bank_bytes");
-    return m;
-  }
-
-  // The fields every access has: name, "access": "load" | "store", index, vector, iterations, "if".
-  void read_access(const ordered_json& j, const std::string& path, std::string& name, model::AccessKind& kind,
-                   search::Expr& index, search::Expr& vector, search::Expr& iterations,
-                   std::optional<search::Expr>& active) const {
-    name = j.contains("name") ? string(j.at("name"), path + ".name") : path;
-    const std::string access = string(required(j, "access", path), path + ".access");
-    if (access == "load") kind = model::AccessKind::load;
-    else if (access == "store") kind = model::AccessKind::store;
-    else fail(path + ".access", "'" + access + "' is not an access (load, store; an atomic is written as a store)");
-    index = expr(required(j, "index", path), path + ".index");
-    if (j.contains("vector")) vector = expr(j.at("vector"), path + ".vector");
-    if (j.contains("iterations")) iterations = expr(j.at("iterations"), path + ".iterations");
-    if (j.contains("if")) active = expr(j.at("if"), path + ".if");
-  }
-
-  std::string origin_;
   std::filesystem::path base_;
 };
 

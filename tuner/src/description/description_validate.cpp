@@ -87,6 +87,11 @@ private:
   // (derived values: only those before `derived_limit`).
   void check_expr(const search::Expr& e, const std::string& field, Scope scope,
                   std::size_t derived_limit = SIZE_MAX) const {
+    for (const auto& n : names_read(e, field)) check_name(n, field, scope, derived_limit);
+  }
+
+  // The names `e` reads, once its labels resolve.
+  std::vector<std::string> names_read(const search::Expr& e, const std::string& field) const {
     try {
       (void)resolved(d_, e);
     } catch (const std::invalid_argument& err) {
@@ -94,7 +99,7 @@ private:
     }
     std::vector<std::string> names;
     e.collect_axes(names);
-    for (const auto& n : names) check_name(n, field, scope, derived_limit);
+    return names;
   }
 
   void check_name(const std::string& n, const std::string& field, Scope scope, std::size_t derived_limit) const {
@@ -396,15 +401,8 @@ private:
     std::map<std::string, bool> locals; // declared so far -> reads a thread name (directly or through a local)
     // Whether `e` reads a thread name; fails on a name it may not read.
     const auto check = [&](const search::Expr& e, const std::string& field, bool per_thread) {
-      try {
-        (void)resolved(d_, e);
-      } catch (const std::invalid_argument& err) {
-        fail(field, err.what());
-      }
-      std::vector<std::string> names;
-      e.collect_axes(names);
       bool reads_thread = false;
-      for (const auto& n : names) {
+      for (const auto& n : names_read(e, field)) {
         const bool thread_name = std::find(own.begin(), own.end(), n) != own.end();
         const auto local = locals.find(n);
         const bool thread_local_value = local != locals.end() && local->second;

@@ -97,6 +97,49 @@ TEST_CASE("builder errors are DescriptionErrors naming the field") {
                        doctest::Contains("description 'saxpy': field 'verify.depends_on': 'WIDTH' is not a tunable parameter"), DescriptionError);
 }
 
+// saxpy's accesses, as its description file's "model" section would list them.
+constexpr const char* kSaxpyModel = R"({
+  "locals": {"base": "(blockIdx.x * BLOCK + threadIdx.x) * ITEMS", "i": "base + iteration"},
+  "global": [
+    {"name": "load x", "buffer": "x", "access": "load", "index": "i", "iterations": "ITEMS", "if": "i < n"},
+    {"name": "load y", "buffer": "y", "access": "load", "index": "i", "iterations": "ITEMS", "if": "i < n"},
+    {"name": "store y", "buffer": "y", "access": "store", "index": "i", "iterations": "ITEMS", "if": "i < n"}
+  ]
+})";
+
+TEST_CASE("a model section from C++ is read as a file's and modelled alike") {
+  const KernelDescription d = saxpy().model(nlohmann::ordered_json::parse(kSaxpyModel)).build();
+  REQUIRE(d.has_model());
+  REQUIRE(d.model->locals.size() == 2);
+  CHECK(d.model->locals[0].first == "base"); // the section's order: "i" reads "base"
+  CHECK(d.model->global.size() == 3);
+
+  const Problem p = d.complete({{"n", 1 << 20}});
+  const AccessPattern a = d.access_pattern({{"BLOCK", 256}, {"ITEMS", 1}}, p, h100());
+  CHECK(a.block_threads == 256);
+  CHECK(a.blocks == 4096);
+  // The same section through a description file: the same description.
+  const auto folder = std::filesystem::temp_directory_path() / ("memtune-builder-model-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  { std::ofstream(folder / "saxpy.cu") << kSaxpy; }
+  const KernelDescription back = description_from_json(d.to_json(), "saxpy.json", folder);
+  std::filesystem::remove_all(folder);
+  REQUIRE(back.has_model());
+  CHECK(back.to_json() == d.to_json());
+  const AccessPattern b = back.access_pattern({{"BLOCK", 256}, {"ITEMS", 1}}, p, h100());
+  CHECK(b.warp_instructions_per_block == a.warp_instructions_per_block);
+  CHECK(b.loads_in_flight_per_thread == a.loads_in_flight_per_thread);
+
+  // Its errors are the file reader's and the validator's, naming the field.
+  auto bad = nlohmann::ordered_json::parse(kSaxpyModel);
+  bad["global"][0]["acces"] = "load";
+  CHECK_THROWS_WITH_AS((void)saxpy().model(bad), doctest::Contains("description 'saxpy': field 'model.global[0].acces': unknown field"),
+                       DescriptionError);
+  bad = nlohmann::ordered_json::parse(kSaxpyModel);
+  bad["global"][1]["buffer"] = "z";
+  CHECK_THROWS_WITH_AS((void)saxpy().model(bad).build(), doctest::Contains("model.global[1].buffer"), DescriptionError);
+}
+
 TEST_CASE("hooks: model, baselines, default configuration and a C++ reference") {
   Fill layout_fill{Fill::Kind::custom};
   layout_fill.custom = [](const FillRequest&, std::span<std::byte> out) { std::fill(out.begin(), out.end(), std::byte{1}); };

@@ -111,7 +111,7 @@ TEST_CASE("inputs: the i-th filled item uses seed + i; floats default to fill_ra
   CHECK(as<float>(w.host_input("coeffs", {})) == coeffs);
   CHECK(as<std::int16_t>(w.host_input("scale", {})) == std::vector<std::int16_t>{3, 3, 3, 3});
 
-  CHECK_THROWS_WITH_AS(w.host_input("out", {}), doctest::Contains("'out' is not a filled input"), std::out_of_range);
+  CHECK_THROWS_WITH_AS((void)w.host_input("out", {}), doctest::Contains("'out' is not a filled input"), std::out_of_range);
   // Every buffer's bytes, the inout's pristine copy, and 8 bytes per expected output value.
   CHECK(w.device_bytes({{"LAYOUT", 0}, {"PAD", 4}}) ==
         1000 * 4 + 1000 * 8 + 1000 * 4 + 2 * 1000 * 4 + 1000 * 8 + 500 * 8 + 1000 + 1004 * 4 + 1000 * 4);

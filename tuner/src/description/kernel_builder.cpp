@@ -1,6 +1,7 @@
 #include <memtune/description/description_json.hpp>
 #include <memtune/description/kernel_builder.hpp>
 
+#include "description_fields.hpp"
 #include "description_internal.hpp"
 
 namespace memtune {
@@ -169,6 +170,12 @@ KernelBuilder& KernelBuilder::verify_with(ReferenceFunction reference, std::vect
 
 KernelBuilder& KernelBuilder::default_config(nlohmann::json config) {
   d_.default_config_json = std::move(config);
+  return *this;
+}
+
+KernelBuilder& KernelBuilder::model(const nlohmann::ordered_json& section) {
+  const description_detail::FieldReader reader(description_detail::origin_of(d_));
+  d_.model = description_detail::read_model_section(reader, section);
   return *this;
 }
 

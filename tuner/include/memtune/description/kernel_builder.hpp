@@ -73,6 +73,14 @@ public:
   KernelBuilder& default_config(nlohmann::json config);
   KernelBuilder& hooks(DescriptionHooks hooks);
   KernelBuilder& access_pattern(std::function<AccessPattern(const search::Config&, const Problem&, const Target&)> f);
+  // The kernel's accesses for the analytical model as data: a description
+  // file's "model" section, read by the same reader (the same fields, the
+  // same errors; docs/kernel-description.md, `model`). An access_pattern
+  // hook, where given, takes precedence. Ordered JSON: a local may read the
+  // locals before it, so their order is the section's.
+  //   .model(nlohmann::ordered_json::parse(R"({"locals": {"i": "blockIdx.x * BLOCK + threadIdx.x"},
+  //     "global": [{"name": "load x", "buffer": "x", "access": "load", "index": "i", "if": "i < n"}]})"))
+  KernelBuilder& model(const nlohmann::ordered_json& section);
   KernelBuilder& explain(std::function<std::string(const TuningResult&)> f);
   KernelBuilder& baseline(std::string name, BaselineFactory factory);
   KernelBuilder& default_config(std::function<search::Config(const Problem&, const Target&)> f);

@@ -32,9 +32,9 @@ if [[ -z ${ANALYSE_ONLY:-} ]]; then
   --metrics "$metrics" --print-units base --csv --log-file "$out/hw.csv" \
   "$build/cli/memtune" filter --n $n --json --top 1000 -q > "$out/run.json"
 fi
-# With the GPU hidden, the target's catalogue entry is modeled even on that GPU
-# (memtune measures the catalogue entry of the GPU it runs on).
-CUDA_VISIBLE_DEVICES="" "$build/cli/memtune" filter --n $n --target "${TARGET:-h100-sxm}" --json --top 1000 -q \
+# --predict: the target's catalogue entry is modeled even on that GPU (memtune
+# otherwise measures the catalogue entry of the GPU it runs on).
+"$build/cli/memtune" filter --n $n --target "${TARGET:-h100-sxm}" --predict --json --top 1000 -q \
   > "$out/model.json"
 python3 - "$out" <<'PY' | tee "$out/summary.txt"
 import collections, csv, json, os, re, sys

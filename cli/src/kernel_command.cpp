@@ -61,6 +61,8 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
   add_devices_options(sub, o.devices);
   sub.add_option("--target", o.target, "GPU to tune for: local (measured) or a name from `memtune targets` (modeled)")
       ->capture_default_str();
+  sub.add_flag("--predict", o.predict,
+               "model --target NAME even when that GPU is in this machine (to compare the model with a measured run)");
   sub.add_flag("--warm", o.warm, "keep caches warm between samples (default: flush L2 before each)");
   sub.add_option("--l2-flush", o.l2_flush,
                  "how the L2 is flushed before a cold sample: clean (read a buffer of 2x L2) or dirty (write it, "
@@ -124,12 +126,13 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
     // "local" goes straight to tune(): with isolation, this process never
     // initialises CUDA (the worker does, and says when there is no GPU).
     if (o.target == "local") {
+      if (o.predict) throw ArgumentError("--predict", "needs --target NAME, a GPU from `memtune targets` (local is measured)");
       if (o.devices.mixed) results = tune_each_model(kernel, problem, t);
       else results.push_back(tune(kernel, problem, t));
     } else {
       if (t.devices) throw ArgumentError("--devices " + o.devices.devices + " --target " + o.target,
                                          "--devices measures on this host's GPUs (--target local)");
-      const ResolvedTarget target = resolve_target(o.target, o.device);
+      const ResolvedTarget target = resolve_target(o.target, o.device, o.predict);
       results.push_back(target.measured ? tune(kernel, problem, t) : tune_modeled(kernel, problem, target.target, t));
     }
     if (progress) {

@@ -40,6 +40,7 @@ struct CommonOptions {
   std::size_t top = 10;
   std::string cache_dir;
   std::string target = "local";
+  bool predict = false;          // --predict: model --target even where its GPU is here
   bool no_cache = false;
   bool no_model_prior = false;
   bool quiet = false;

@@ -113,6 +113,17 @@ TEST_CASE("a modeled target runs without a GPU and says it is modeled") {
   CHECK(r.out.find("warps/SM") != std::string::npos);
 }
 
+TEST_CASE("--predict models a catalogue target (measured by default where its GPU is here); with local it is misuse") {
+  const Run r = run_cli({"filter", "--n", "1M", "--target", "h100", "--predict", "--strategy", "random", "--budget", "3", "-q"});
+  CAPTURE(r.err);
+  CHECK(r.code == kExitOk);
+  CHECK(r.out.find("MODELED for H100 SXM5") != std::string::npos);
+  CHECK(r.out.find("predicted by the analytical model, not measured") != std::string::npos);
+  const Run local = run_cli({"filter", "--n", "1M", "--predict", "-q"});
+  CHECK(local.code == 2);
+  CHECK(local.err.find("--predict: needs --target NAME") != std::string::npos);
+}
+
 TEST_CASE("--from: a target predicted from another GPU's recording says so; an unusable file exits 1, misuse 2") {
   const std::string h100 = std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/h100_filter_16M.json";
   Run r = run_cli({"filter", "--n", "16M", "--target", "h200", "--from", h100.c_str(), "--only",

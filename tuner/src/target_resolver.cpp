@@ -44,7 +44,7 @@ std::vector<std::string> catalogue_names(const Target& t) {
   }
 }
 
-ResolvedTarget resolve_target(const std::string& name, int device) {
+ResolvedTarget resolve_target(const std::string& name, int device, bool predict) {
   std::string lower = name;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
   if (lower == "local") return {with_catalogue_figures(local_target(device)), true};
@@ -57,7 +57,7 @@ ResolvedTarget resolve_target(const std::string& name, int device) {
     throw model::UnknownTargetError(name, known);
   }
   // The catalogue entry of the GPU in this machine is measured, not modeled.
-  if (cuda::driver_available()) {
+  if (!predict && cuda::driver_available()) {
     Target local = with_catalogue_figures(local_target(device));
     if (catalog.try_find(local.display_name) == found) {
       local.name = found->name;

@@ -30,7 +30,11 @@ struct ResolvedTarget {
   bool measured = false; // the target is the GPU in this machine
 };
 
-// Throws model::UnknownTargetError listing the known names (and "local").
-ResolvedTarget resolve_target(const std::string& name, int device = 0);
+// A catalogue name of the GPU in this machine resolves to that GPU, measured,
+// unless `predict` (the catalogue entry, modeled: the model's prediction for a
+// GPU that is here, to compare with a measured run). "local" is always
+// measured. Throws model::UnknownTargetError listing the known names (and
+// "local").
+ResolvedTarget resolve_target(const std::string& name, int device = 0, bool predict = false);
 
 } // namespace memtune

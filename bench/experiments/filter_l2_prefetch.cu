@@ -29,16 +29,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "bench/experiments/cold_timing.cuh"
 #include "templates/filter/filter.cu"
 
-#define CHECK(call)                                                                                   \
-  do {                                                                                                \
-    cudaError_t e_ = (call);                                                                          \
-    if (e_ != cudaSuccess) {                                                                          \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));    \
-      std::exit(1);                                                                                   \
-    }                                                                                                 \
-  } while (0)
 
 template <int BLOCK, int CHUNKS, int MODE>
 __device__ __forceinline__ void prefetch_future_tile(const float* in, int n, int dist) {
@@ -64,65 +57,19 @@ __global__ void __launch_bounds__(BLOCK, MINB)
   if constexpr (MODE > 2) prefetch_future_tile<BLOCK, CHUNKS, MODE - 2>(in, n, dist);
 }
 
-__global__ void fill_kernel(float* p, long long n) {
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x)
-    p[i] = static_cast<float>(i % 1021) * 1e-3f - 0.5f;
-}
-
-__global__ void flush_kernel(const float4* __restrict__ in, long long n, float* sink) {
-  float acc = 0.0f;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const float4 v = __ldg(in + i);
-    acc += v.x + v.y + v.z + v.w;
-  }
-  if (acc == 12345.678f) sink[0] = acc;
-}
-
-struct Timer {
-  const float* flush;
-  long long flush_n;
-  float* sink;
-  int sms;
-  cudaEvent_t t0, t1;
-  template <class F> float median_us(F&& what) {
-    std::vector<float> v;
-    for (int s = 0; s < 55; ++s) {
-      flush_kernel<<<sms * 8, 256>>>(reinterpret_cast<const float4*>(flush), flush_n / 4, sink);
-      CHECK(cudaEventRecord(t0));
-      what();
-      CHECK(cudaEventRecord(t1));
-      CHECK(cudaEventSynchronize(t1));
-      CHECK(cudaGetLastError());
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, t0, t1));
-      if (s >= 5) v.push_back(ms * 1000.0f);
-    }
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  }
-};
-
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 16 << 20;
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
-  const long long flush_n = 2LL * prop.l2CacheSize / 4;
-  float *flush = nullptr, *in = nullptr, *out = nullptr, *ref = nullptr, *sink = nullptr;
-  CHECK(cudaMalloc(&flush, flush_n * 4));
+  float *in = nullptr, *out = nullptr, *ref = nullptr;
   CHECK(cudaMalloc(&in, 4LL * n));
   CHECK(cudaMalloc(&out, 4LL * n));
   CHECK(cudaMalloc(&ref, 4LL * n));
-  CHECK(cudaMalloc(&sink, 64));
-  fill_kernel<<<1024, 256>>>(flush, flush_n);
   fill_kernel<<<1024, 256>>>(in, n);
   float taps[TAPS];
   for (int k = 0; k < TAPS; ++k) taps[k] = 1.0f / (1 + k);
   CHECK(cudaMemcpyToSymbol(memtune_filter_taps, taps, sizeof taps));
-  Timer timer{flush, flush_n, sink, prop.multiProcessorCount, nullptr, nullptr};
-  CHECK(cudaEventCreate(&timer.t0));
-  CHECK(cudaEventCreate(&timer.t1));
+  ColdTimer timer;
   const int sms = prop.multiProcessorCount;
 
   filter_direct<128, 1, 0, 1><<<(n + 511) / 512, 128>>>(in, ref, n, 0);

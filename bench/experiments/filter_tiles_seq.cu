@@ -21,16 +21,9 @@
 #include <cstring>
 #include <vector>
 
+#include "bench/experiments/cold_timing.cuh"
 #include "templates/filter/filter.cu"
 
-#define CHECK(call)                                                                                   \
-  do {                                                                                                \
-    cudaError_t e_ = (call);                                                                          \
-    if (e_ != cudaSuccess) {                                                                          \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));    \
-      std::exit(1);                                                                                   \
-    }                                                                                                 \
-  } while (0)
 
 template <int BLOCK, int TILES, int MINB>
 __global__ void __launch_bounds__(BLOCK, MINB)
@@ -61,63 +54,25 @@ __global__ void __launch_bounds__(BLOCK) filter_direct_seq_free(const float* __r
   }
 }
 
-__global__ void fill_kernel(float* p, long long n) {
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x)
-    p[i] = static_cast<float>(i % 1021) * 1e-3f - 0.5f;
-}
-
-__global__ void flush_kernel(const float4* __restrict__ in, long long n, float* sink) {
-  float acc = 0.0f;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const float4 v = __ldg(in + i);
-    acc += v.x + v.y + v.z + v.w;
-  }
-  if (acc == 12345.678f) sink[0] = acc;
-}
-
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 16 << 20;
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   const int sms = prop.multiProcessorCount;
-  const long long flush_n = 2LL * prop.l2CacheSize / 4;
-  float *flush = nullptr, *in = nullptr, *out = nullptr, *ref = nullptr, *sink = nullptr;
-  CHECK(cudaMalloc(&flush, flush_n * 4));
+  ColdTimer timer;
+  float *in = nullptr, *out = nullptr, *ref = nullptr;
   CHECK(cudaMalloc(&in, 4LL * n));
   CHECK(cudaMalloc(&out, 4LL * n));
   CHECK(cudaMalloc(&ref, 4LL * n));
-  CHECK(cudaMalloc(&sink, 64));
-  fill_kernel<<<1024, 256>>>(flush, flush_n);
   fill_kernel<<<1024, 256>>>(in, n);
   float taps[TAPS];
   for (int k = 0; k < TAPS; ++k) taps[k] = 1.0f / (1 + k);
   CHECK(cudaMemcpyToSymbol(memtune_filter_taps, taps, sizeof taps));
-  cudaEvent_t t0, t1;
-  CHECK(cudaEventCreate(&t0));
-  CHECK(cudaEventCreate(&t1));
-  auto median_us = [&](auto&& what) {
-    std::vector<float> v;
-    for (int s = 0; s < 55; ++s) {
-      flush_kernel<<<sms * 8, 256>>>(reinterpret_cast<const float4*>(flush), flush_n / 4, sink);
-      CHECK(cudaEventRecord(t0));
-      what();
-      CHECK(cudaEventRecord(t1));
-      CHECK(cudaEventSynchronize(t1));
-      CHECK(cudaGetLastError());
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, t0, t1));
-      if (s >= 5) v.push_back(ms * 1000.0f);
-    }
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
   filter_direct<128, 1, 0, 1><<<(n + 511) / 512, 128>>>(in, ref, n, 0);
   CHECK(cudaDeviceSynchronize());
   std::vector<float> h_ref(n), h_out(n);
   CHECK(cudaMemcpy(h_ref.data(), ref, 4LL * n, cudaMemcpyDeviceToHost));
-  const float copy = median_us([&] { CHECK(cudaMemcpyAsync(out, in, 4LL * n, cudaMemcpyDeviceToDevice)); });
+  const float copy = timer.median_us([&] { CHECK(cudaMemcpyAsync(out, in, 4LL * n, cudaMemcpyDeviceToDevice)); });
   std::printf("%s, %d SMs, n = %d, taps = %d; same-size copy %.2f us (%.0f GB/s)\n", prop.name, sms, n, TAPS, copy,
               8.0 * n / (copy * 1e3));
   std::printf("%-30s %7s %9s %11s\n", "kernel", "grid", "us", "% of copy");
@@ -131,7 +86,7 @@ int main(int argc, char** argv) {
       std::printf("%-30s WRONG\n", name);
       return;
     }
-    const float us = median_us([&] { kernel<<<grid, block>>>(in, out, n, 0); });
+    const float us = timer.median_us([&] { kernel<<<grid, block>>>(in, out, n, 0); });
     std::printf("%-30s %7d %9.2f %10.1f%%\n", name, grid, us, 100.0 * copy / us);
   };
   for (int rep = 0; rep < 2; ++rep) {

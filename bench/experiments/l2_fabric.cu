@@ -7,22 +7,13 @@
 
 #include <cstdio>
 
+#include "bench/experiments/cold_timing.cuh"
 #include "templates/filter/filter.cu"
 
 __global__ void copy4(const float4* __restrict__ in, float4* __restrict__ out, long long n4) {
   const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n4) out[i] = __ldg(in + i);
 }
-__global__ void flush_read(const float4* __restrict__ in, long long n, float* sink) {
-  float acc = 0.0f;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const float4 v = __ldg(in + i);
-    acc += v.x + v.y + v.z + v.w;
-  }
-  if (acc == 12345.678f) sink[0] = acc;
-}
-
 int main() {
   const int n = 16 << 20;
   cudaDeviceProp prop{};
@@ -38,11 +29,11 @@ int main() {
   float taps[TAPS] = {};
   cudaMemcpyToSymbol(memtune_filter_taps, taps, sizeof taps);
   for (int rep = 0; rep < 3; ++rep) {
-    flush_read<<<prop.multiProcessorCount * 8, 256>>>(reinterpret_cast<const float4*>(flush), flush_n4, sink);
+    flush_kernel<<<prop.multiProcessorCount * 8, 256>>>(reinterpret_cast<const float4*>(flush), flush_n4, sink);
     copy4<<<n / 4 / 256, 256>>>(reinterpret_cast<const float4*>(in), reinterpret_cast<float4*>(out), n / 4);
-    flush_read<<<prop.multiProcessorCount * 8, 256>>>(reinterpret_cast<const float4*>(flush), flush_n4, sink);
+    flush_kernel<<<prop.multiProcessorCount * 8, 256>>>(reinterpret_cast<const float4*>(flush), flush_n4, sink);
     filter_direct_capped<128, 1, 0, 1, 16><<<n / 512, 128>>>(in, out, n, 0);
-    flush_read<<<prop.multiProcessorCount * 8, 256>>>(reinterpret_cast<const float4*>(flush), flush_n4, sink);
+    flush_kernel<<<prop.multiProcessorCount * 8, 256>>>(reinterpret_cast<const float4*>(flush), flush_n4, sink);
     filter_direct_capped<512, 1, 0, 1, 4><<<n / 2048, 512>>>(in, out, n, 0);
   }
   std::printf("%s: %s\n", prop.name, cudaGetErrorString(cudaDeviceSynchronize()));

@@ -107,7 +107,7 @@ constexpr const char* kSaxpyModel = R"({
   ]
 })";
 
-TEST_CASE("a model section from C++ is read as a file's and modelled alike") {
+TEST_CASE("a model section from C++ is read as a file's and modeled alike") {
   const KernelDescription d = saxpy().model(nlohmann::ordered_json::parse(kSaxpyModel)).build();
   REQUIRE(d.has_model());
   REQUIRE(d.model->locals.size() == 2);

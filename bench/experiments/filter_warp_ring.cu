@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
     const float us = timer.median_us([&] { kernel<<<grid, block>>>(in, out, n, 0); });
     std::printf("%-36s %6d %9.2f %10.1f%%\n", name, grid, us, 100.0 * copy / us);
   };
-  // grid_per_sm 0: one block per 4 tiles of work... i.e. as many blocks as fit (persistent), times `waves`.
+  // Grid: as many blocks as fit on the GPU at once (a persistent grid), times `waves`.
   auto ring = [&](const char* name, auto kernel, int block, int stages, int waves) {
     const int smem = (block / 32) * stages * kStageFloats * 4;
     CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));

@@ -31,6 +31,7 @@
 
 #include "bench/experiments/cold_timing.cuh"
 #include "templates/filter/filter.cu"
+#include "bench/experiments/filter_bench.cuh"
 
 
 template <int BLOCK, int CHUNKS, int MODE>
@@ -61,23 +62,11 @@ int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 16 << 20;
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
-  float *in = nullptr, *out = nullptr, *ref = nullptr;
-  CHECK(cudaMalloc(&in, 4LL * n));
-  CHECK(cudaMalloc(&out, 4LL * n));
-  CHECK(cudaMalloc(&ref, 4LL * n));
-  fill_kernel<<<1024, 256>>>(in, n);
-  float taps[TAPS];
-  for (int k = 0; k < TAPS; ++k) taps[k] = 1.0f / (1 + k);
-  CHECK(cudaMemcpyToSymbol(memtune_filter_taps, taps, sizeof taps));
   ColdTimer timer;
   const int sms = prop.multiProcessorCount;
-
-  filter_direct<128, 1, 0, 1><<<(n + 511) / 512, 128>>>(in, ref, n, 0);
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> h_ref(n), h_out(n);
-  CHECK(cudaMemcpy(h_ref.data(), ref, 4LL * n, cudaMemcpyDeviceToHost));
-
-  const float copy = timer.median_us([&] { CHECK(cudaMemcpyAsync(out, in, 4LL * n, cudaMemcpyDeviceToDevice)); });
+  FilterBench b(n, timer);
+  float *in = b.in, *out = b.out;
+  const float copy = b.copy_us;
   std::printf("%s, %d SMs, L2 %d MiB, n = %d, taps = %d; same-size copy %.2f us (%.0f GB/s)\n", prop.name, sms,
               prop.l2CacheSize >> 20, n, TAPS, copy, 8.0 * n / (copy * 1e3));
   std::printf("%-28s %5s %7s %9s %12s\n", "kernel", "mode", "dist", "us", "% of copy");
@@ -88,12 +77,10 @@ int main(int argc, char** argv) {
     CHECK(cudaMemset(out, 0, 4LL * n));
     kernel<<<grid, block>>>(in, out, n, dist);
     CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(h_out.data(), out, 4LL * n, cudaMemcpyDeviceToHost));
-    for (int i = 0; i < n; ++i)
-      if (std::fabs(h_out[i] - h_ref[i]) > 1e-4f * (1 + std::fabs(h_ref[i]))) {
-        std::printf("%s mode %d dist %d: WRONG at %d (%g vs %g)\n", name, mode, dist, i, h_out[i], h_ref[i]);
-        return;
-      }
+    if (const long long i = b.first_mismatch(); i >= 0) {
+      std::printf("%s mode %d dist %d: WRONG at %lld (%g vs %g)\n", name, mode, dist, i, b.h_out[i], b.h_ref[i]);
+      return;
+    }
     const float us = timer.median_us([&] { kernel<<<grid, block>>>(in, out, n, dist); });
     std::printf("%-28s %5d %7d %9.2f %11.1f%%\n", name, mode, dist, us, 100.0 * copy / us);
   };

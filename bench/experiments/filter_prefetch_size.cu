@@ -15,6 +15,7 @@
 
 #include "bench/experiments/cold_timing.cuh"
 #include "templates/filter/filter.cu"
+#include "bench/experiments/filter_bench.cuh"
 
 // HINT 0: none (ld.global.nc), 1: L2::128B, 2: L2::256B.
 template <int HINT> __device__ __forceinline__ float4 ldg4_hint(const float4* p) {
@@ -83,26 +84,15 @@ template <int HINT> __global__ void copy_hint(const float4* __restrict__ in, flo
 int main() {
   const int n = 16 << 20;
   ColdTimer timer;
-  float *in = nullptr, *out = nullptr, *ref = nullptr;
-  CHECK(cudaMalloc(&in, 4LL * n));
-  CHECK(cudaMalloc(&out, 4LL * n));
-  CHECK(cudaMalloc(&ref, 4LL * n));
-  fill_kernel<<<1024, 256>>>(in, n);
-  float taps[TAPS];
-  for (int k = 0; k < TAPS; ++k) taps[k] = 1.0f / (1 + k);
-  CHECK(cudaMemcpyToSymbol(memtune_filter_taps, taps, sizeof taps));
-  filter_direct<128, 1, 0, 1><<<n / 512, 128>>>(in, ref, n, 0);
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> h_ref(n), h_out(n);
-  CHECK(cudaMemcpy(h_ref.data(), ref, 4LL * n, cudaMemcpyDeviceToHost));
+  FilterBench b(n, timer);
+  float *in = b.in, *out = b.out;
+  const float copy = b.copy_us;
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
-  const float copy = timer.median_us([&] { CHECK(cudaMemcpyAsync(out, in, 4LL * n, cudaMemcpyDeviceToDevice)); });
   std::printf("%s, n = %d, taps = %d; same-size copy (cudaMemcpy) %.2f us\n", prop.name, n, TAPS, copy);
   auto report = [&](const char* name, float us, bool check) {
     if (check) {
-      CHECK(cudaMemcpy(h_out.data(), out, 4LL * n, cudaMemcpyDeviceToHost));
-      if (std::memcmp(h_out.data(), h_ref.data(), 4LL * n) != 0) return (void)std::printf("%-30s WRONG\n", name);
+      if (b.first_mismatch() >= 0) return (void)std::printf("%-30s WRONG\n", name);
     }
     std::printf("%-30s %9.2f us %8.1f %% of the same-size copy\n", name, us, 100.0 * copy / us);
   };

@@ -23,11 +23,11 @@
 
 #include "bench/experiments/cold_timing.cuh"
 #include "templates/filter/filter.cu"
+#include "bench/experiments/filter_bench.cuh"
 
 
-template <int BLOCK, int TILES, int MINB>
-__global__ void __launch_bounds__(BLOCK, MINB)
-    filter_direct_seq(const float* __restrict__ in, float* __restrict__ out, int n, int) {
+template <int BLOCK, int TILES>
+__device__ __forceinline__ void filter_seq_body(const float* __restrict__ in, float* __restrict__ out, int n) {
   constexpr int NW = 1 + 2 * (kWindowHalo / 4);
   constexpr long long kTile = static_cast<long long>(BLOCK) * 4;
   const int lane = threadIdx.x & 31;
@@ -39,19 +39,15 @@ __global__ void __launch_bounds__(BLOCK, MINB)
     buffer.compute_store(out, first + t * kTile, n, lane);
   }
 }
+template <int BLOCK, int TILES, int MINB>
+__global__ void __launch_bounds__(BLOCK, MINB)
+    filter_direct_seq(const float* __restrict__ in, float* __restrict__ out, int n, int) {
+  filter_seq_body<BLOCK, TILES>(in, out, n);
+}
 // The same without a register cap.
 template <int BLOCK, int TILES>
-__global__ void __launch_bounds__(BLOCK) filter_direct_seq_free(const float* __restrict__ in, float* __restrict__ out, int n, int s) {
-  constexpr int NW = 1 + 2 * (kWindowHalo / 4);
-  constexpr long long kTile = static_cast<long long>(BLOCK) * 4;
-  const int lane = threadIdx.x & 31;
-  const long long first = static_cast<long long>(blockIdx.x) * TILES * kTile;
-#pragma unroll 1
-  for (int t = 0; t < TILES; ++t) {
-    DirectLoads<BLOCK, 1, 0, NW> buffer;
-    buffer.load(in, first + t * kTile, n, lane);
-    buffer.compute_store(out, first + t * kTile, n, lane);
-  }
+__global__ void __launch_bounds__(BLOCK) filter_direct_seq_free(const float* __restrict__ in, float* __restrict__ out, int n, int) {
+  filter_seq_body<BLOCK, TILES>(in, out, n);
 }
 
 int main(int argc, char** argv) {
@@ -60,19 +56,9 @@ int main(int argc, char** argv) {
   CHECK(cudaGetDeviceProperties(&prop, 0));
   const int sms = prop.multiProcessorCount;
   ColdTimer timer;
-  float *in = nullptr, *out = nullptr, *ref = nullptr;
-  CHECK(cudaMalloc(&in, 4LL * n));
-  CHECK(cudaMalloc(&out, 4LL * n));
-  CHECK(cudaMalloc(&ref, 4LL * n));
-  fill_kernel<<<1024, 256>>>(in, n);
-  float taps[TAPS];
-  for (int k = 0; k < TAPS; ++k) taps[k] = 1.0f / (1 + k);
-  CHECK(cudaMemcpyToSymbol(memtune_filter_taps, taps, sizeof taps));
-  filter_direct<128, 1, 0, 1><<<(n + 511) / 512, 128>>>(in, ref, n, 0);
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> h_ref(n), h_out(n);
-  CHECK(cudaMemcpy(h_ref.data(), ref, 4LL * n, cudaMemcpyDeviceToHost));
-  const float copy = timer.median_us([&] { CHECK(cudaMemcpyAsync(out, in, 4LL * n, cudaMemcpyDeviceToDevice)); });
+  FilterBench b(n, timer);
+  float *in = b.in, *out = b.out;
+  const float copy = b.copy_us;
   std::printf("%s, %d SMs, n = %d, taps = %d; same-size copy %.2f us (%.0f GB/s)\n", prop.name, sms, n, TAPS, copy,
               8.0 * n / (copy * 1e3));
   std::printf("%-30s %7s %9s %11s\n", "kernel", "grid", "us", "% of copy");
@@ -81,8 +67,7 @@ int main(int argc, char** argv) {
     CHECK(cudaMemset(out, 0, 4LL * n));
     kernel<<<grid, block>>>(in, out, n, 0);
     CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(h_out.data(), out, 4LL * n, cudaMemcpyDeviceToHost));
-    if (std::memcmp(h_out.data(), h_ref.data(), 4LL * n) != 0) {
+    if (b.first_mismatch() >= 0) {
       std::printf("%-30s WRONG\n", name);
       return;
     }

@@ -28,6 +28,7 @@
 
 #include "bench/experiments/cold_timing.cuh"
 #include "templates/filter/filter.cu"
+#include "bench/experiments/filter_bench.cuh"
 
 
 __device__ __forceinline__ unsigned smem_addr(const void* p) {
@@ -113,35 +114,17 @@ int main(int argc, char** argv) {
   CHECK(cudaGetDeviceProperties(&prop, 0));
   const int sms = prop.multiProcessorCount;
   ColdTimer timer;
-  float *in = nullptr, *out = nullptr, *ref = nullptr;
-  CHECK(cudaMalloc(&in, 4LL * n));
-  CHECK(cudaMalloc(&out, 4LL * n));
-  CHECK(cudaMalloc(&ref, 4LL * n));
-  fill_kernel<<<1024, 256>>>(in, n);
-  float taps[TAPS];
-  for (int k = 0; k < TAPS; ++k) taps[k] = 1.0f / (1 + k);
-  CHECK(cudaMemcpyToSymbol(memtune_filter_taps, taps, sizeof taps));
-
-  filter_direct<128, 1, 0, 1><<<(n + 511) / 512, 128>>>(in, ref, n, 0);
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> h_ref(n), h_out(n);
-  CHECK(cudaMemcpy(h_ref.data(), ref, 4LL * n, cudaMemcpyDeviceToHost));
-  const float copy = timer.median_us([&] { CHECK(cudaMemcpyAsync(out, in, 4LL * n, cudaMemcpyDeviceToDevice)); });
+  FilterBench b(n, timer);
+  float *in = b.in, *out = b.out;
+  const float copy = b.copy_us;
   std::printf("%s, %d SMs, n = %d, taps = %d; same-size copy %.2f us (%.0f GB/s)\n", prop.name, sms, n, TAPS, copy,
               8.0 * n / (copy * 1e3));
   std::printf("%-36s %6s %9s %11s\n", "kernel", "grid", "us", "% of copy");
 
   auto check = [&](const char* name) {
-    CHECK(cudaMemcpy(h_out.data(), out, 4LL * n, cudaMemcpyDeviceToHost));
-    if (std::memcmp(h_out.data(), h_ref.data(), 4LL * n) != 0) {
-      for (int i = 0; i < n; ++i)
-        if (h_out[i] != h_ref[i]) {
-          std::printf("%s: WRONG at %d (%g, filter_direct %g)\n", name, i, h_out[i], h_ref[i]);
-          break;
-        }
-      return false;
-    }
-    return true;
+    const long long i = b.first_mismatch();
+    if (i >= 0) std::printf("%s: WRONG at %lld (%g, filter_direct %g)\n", name, i, b.h_out[i], b.h_ref[i]);
+    return i < 0;
   };
   auto direct = [&](const char* name, auto kernel, int block) {
     const int grid = (n + block * 4 - 1) / (block * 4);

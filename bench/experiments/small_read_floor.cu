@@ -11,7 +11,7 @@
 //   - an empty kernel (launch and event overhead),
 // for S = 16 MiB + 16 KiB (the 2048^2 mat-vec's bytes) and, for scale,
 // S = 256 MiB.
-//   nvcc -O3 -arch=sm_90 -o small_read_floor small_read_floor.cu && ./small_read_floor
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I. -o small_read_floor bench/experiments/small_read_floor.cu && ./small_read_floor
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -19,14 +19,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                                   \
-  do {                                                                                                \
-    cudaError_t e_ = (call);                                                                          \
-    if (e_ != cudaSuccess) {                                                                          \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));    \
-      std::exit(1);                                                                                   \
-    }                                                                                                 \
-  } while (0)
+#include "bench/experiments/cold_timing.cuh"
 
 // Reads n float4s, 4 independent loads in flight per thread; one float per
 // block keeps the loads alive.
@@ -46,49 +39,21 @@ __global__ void read_kernel(const float4* __restrict__ in, long long n, float* _
   if (acc == 12345.678f) sink[blockIdx.x] = acc; // never true on the fill below; the compiler cannot know
 }
 
-__global__ void fill_kernel(float* p, long long n) {
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x)
-    p[i] = static_cast<float>(i % 1021) * 1e-3f;
-}
-
 __global__ void empty_kernel() {}
 
 int main() {
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
-  const long long flush_bytes = 2LL * prop.l2CacheSize;
   const long long big = 256LL << 20;
-  float *flush = nullptr, *src = nullptr, *dst = nullptr, *sink = nullptr;
-  CHECK(cudaMalloc(&flush, flush_bytes));
+  ColdTimer timer;
+  float *src = nullptr, *dst = nullptr, *sink = nullptr;
   CHECK(cudaMalloc(&src, big));
   CHECK(cudaMalloc(&dst, big));
   CHECK(cudaMalloc(&sink, 1 << 20));
-  fill_kernel<<<1024, 256>>>(flush, flush_bytes / 4);
   fill_kernel<<<1024, 256>>>(src, big / 4);
   CHECK(cudaDeviceSynchronize());
-  cudaEvent_t t0, t1;
-  CHECK(cudaEventCreate(&t0));
-  CHECK(cudaEventCreate(&t1));
   const int sms = prop.multiProcessorCount;
-
-  // Median microseconds of `what` over 50 samples, each after a clean flush.
-  auto time_us = [&](auto&& what) {
-    std::vector<float> v;
-    for (int s = 0; s < 55; ++s) {
-      read_kernel<<<sms * 8, 256>>>(reinterpret_cast<const float4*>(flush), flush_bytes / 16, sink);
-      CHECK(cudaEventRecord(t0));
-      what();
-      CHECK(cudaEventRecord(t1));
-      CHECK(cudaEventSynchronize(t1));
-      CHECK(cudaGetLastError());
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, t0, t1));
-      if (s >= 5) v.push_back(ms * 1000.0f);
-    }
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
+  const auto time_us = [&](auto&& what) { return timer.median_us(what); }; // cold_timing.cuh
 
   std::printf("%s, %d SMs, L2 %d MiB; clean flush before every sample, median of 50\n", prop.name, sms,
               prop.l2CacheSize >> 20);

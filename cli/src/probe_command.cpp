@@ -11,6 +11,7 @@
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/probe/calibrate.hpp>
 #include <memtune/probe/runner.hpp>
+#include <memtune/targets.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -45,14 +46,7 @@ void write_json(const std::filesystem::path& path, const nlohmann::json& j) {
 // closest theoretical DRAM bandwidth (H100 SXM and H200 share cc and SMs).
 std::optional<Target> catalogue_match(const Target& local, const std::string& forced, std::ostream& err) {
   try {
-    std::vector<std::filesystem::path> candidates;
-#ifdef MEMTUNE_SOURCE_TARGETS_DIR
-    candidates.emplace_back(MEMTUNE_SOURCE_TARGETS_DIR);
-#endif
-#ifdef MEMTUNE_INSTALL_TARGETS_DIR
-    candidates.emplace_back(MEMTUNE_INSTALL_TARGETS_DIR);
-#endif
-    const auto catalog = model::TargetCatalog::load_directory(model::resolve_targets_dir(candidates));
+    const auto catalog = load_targets();
     if (!forced.empty()) return catalog.find(forced);
     const Target* best = nullptr;
     for (const auto& t : catalog.targets()) {

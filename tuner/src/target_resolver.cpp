@@ -1,5 +1,6 @@
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/device.hpp>
+#include <memtune/install_layout.hpp>
 #include <memtune/targets.hpp>
 
 #include <algorithm>
@@ -8,7 +9,7 @@
 namespace memtune {
 
 std::filesystem::path targets_folder() {
-  return model::resolve_targets_dir({MEMTUNE_SOURCE_TARGETS_DIR, MEMTUNE_INSTALL_TARGETS_DIR});
+  return model::resolve_targets_dir(data_candidates("targets"));
 }
 
 model::TargetCatalog load_targets() { return model::TargetCatalog::load_directory(targets_folder()); }

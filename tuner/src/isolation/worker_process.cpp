@@ -1,5 +1,7 @@
 #include "worker_process.hpp"
 
+#include <memtune/install_layout.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -175,9 +177,7 @@ std::optional<std::filesystem::path> find_worker_executable(std::string& looked_
   if (const char* env = std::getenv("MEMTUNE_WORKER"); env && *env) {
     candidates.emplace_back(env); // when set, the only place
   } else {
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) candidates.push_back(self.parent_path() / "memtune-worker");
-    candidates.push_back(fs::path(MEMTUNE_INSTALL_BIN_DIR) / "memtune-worker");
+    candidates = worker_candidates();
   }
   looked_in.clear();
   for (const auto& c : candidates) {

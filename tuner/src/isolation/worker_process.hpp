@@ -64,7 +64,7 @@ private:
 };
 
 // The worker executable: $MEMTUNE_WORKER (when set, the only place), else memtune-worker next to this
-// program (/proc/self/exe), else in the install's bin folder. nullopt with
+// program (a build tree), else in libexec/memtune of the install (install_layout.hpp). nullopt with
 // `looked_in` listing the places when none exists.
 std::optional<std::filesystem::path> find_worker_executable(std::string& looked_in);
 

@@ -3,6 +3,7 @@
 #include <memtune/version.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -57,16 +58,46 @@ search::Config config_of(const search::Space& space, const ojson& values, const 
   return c;
 }
 
-std::string status_of_marker(const std::string& marker) {
+// Kernel Tuner's failure kinds (util.py's ErrorConfig subclasses in a cache,
+// "invalidity" in a T4 file) as memtune's statuses. Kernel Tuner says
+// InvalidConfig of a configuration its restrictions or the device's limits
+// (threads, shared memory, registers) rule out.
+std::string status_of_marker(const std::string& marker, const std::string& where) {
   if (marker == "CompilationFailedConfig" || marker == "compile") return "compile_failed";
   if (marker == "InvalidConfig" || marker == "constraints") return "exceeds_device_limits";
-  return "launch_failed";
+  // ErrorConfig: the base kind, a failure Kernel Tuner did not classify.
+  if (marker == "RuntimeFailedConfig" || marker == "runtime" || marker == "ErrorConfig") return "launch_failed";
+  if (marker == "correctness") return "wrong_result";
+  throw std::invalid_argument(where + ": '" + marker +
+                              "' is not a Kernel Tuner failure (CompilationFailedConfig, RuntimeFailedConfig, "
+                              "InvalidConfig, ErrorConfig; in T4: compile, runtime, constraints, correctness)");
 }
 
+// Kernel Tuner has no kind for a wrong result or a timeout: it reports
+// both as a runtime failure.
 const char* marker_of_status(const std::string& status) {
   if (status == "compile_failed") return "CompilationFailedConfig";
   if (status == "exceeds_device_limits") return "InvalidConfig";
   return "RuntimeFailedConfig";
+}
+
+// A categorical label as the value Kernel Tuner had: a label that reads as a
+// JSON number or boolean was one (space_from_values wrote it with dump()),
+// any other is a string. Floats stay floats on the way back.
+ojson value_of_label(const std::string& label) {
+  if (!label.empty() && (label == "true" || label == "false" || label.front() == '-' ||
+                         std::isdigit(static_cast<unsigned char>(label.front())))) {
+    const ojson v = ojson::parse(label, nullptr, false);
+    if (v.is_number() || v.is_boolean()) return v;
+  }
+  return label;
+}
+
+// Python's str() of a value, as Kernel Tuner joins a cache key: True, not true.
+std::string python_text(const ojson& v) {
+  if (v.is_boolean()) return v.get<bool>() ? "True" : "False";
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
 }
 
 double seconds(double value, const std::string& unit, const std::string& where) {
@@ -85,10 +116,10 @@ search::Trial ok_trial(search::Config config, double time_s, const std::string& 
   return t;
 }
 
-search::Trial failed_trial(search::Config config, const std::string& marker) {
+search::Trial failed_trial(search::Config config, const std::string& marker, const std::string& where) {
   search::Trial t;
   t.config = std::move(config);
-  t.status = status_of_marker(marker);
+  t.status = status_of_marker(marker, where);
   t.reason = "Kernel Tuner: " + marker;
   return t;
 }
@@ -137,15 +168,25 @@ search::Recording recording_from_kernel_tuner_cache(const std::string& text, con
   rec.space = space_from_values(params);
   rec.tool = "Kernel Tuner cache, imported by memtune " + std::string(kVersion);
   rec.template_name = !o.template_name.empty() ? o.template_name : text_member(doc, "kernel_name", "kernel", "the cache");
-  rec.device = {{"name", !o.device_name.empty() ? o.device_name : text_member(doc, "device_name", "unknown device", "the cache")}};
+  // Kernel Tuner's C backend writes "" as the device.
+  std::string device = !o.device_name.empty() ? o.device_name : text_member(doc, "device_name", "", "the cache");
+  rec.device = {{"name", device.empty() ? "unknown device" : device}};
   if (doc.contains("problem_size")) rec.problem = {{"problem_size", doc.at("problem_size")}};
   for (const auto& [key, entry] : doc.at("cache").items()) {
     const std::string where = "cache entry \"" + key + "\"";
-    if (!entry.is_object() || !entry.contains("time")) throw std::invalid_argument(where + ": no \"time\"");
+    if (!entry.is_object()) throw std::invalid_argument(where + ": must be an object");
     search::Config config = config_of(rec.space, entry, where);
+    // A failed configuration: Kernel Tuner 1.x writes the failure's kind in
+    // "__error__" (and no "time"); earlier versions wrote it as the "time".
+    if (const auto error = entry.find("__error__"); error != entry.end()) {
+      if (!error->is_string()) throw std::invalid_argument(where + ".__error__: must be a string, not " + error->type_name());
+      rec.trials.push_back(failed_trial(std::move(config), error->get<std::string>(), where + ".__error__"));
+      continue;
+    }
+    if (!entry.contains("time")) throw std::invalid_argument(where + ": no \"time\" and no \"__error__\"");
     const ojson& time = entry.at("time");
     if (time.is_number()) rec.trials.push_back(ok_trial(std::move(config), seconds(time.get<double>(), "ms", where), where));
-    else if (time.is_string()) rec.trials.push_back(failed_trial(std::move(config), time.get<std::string>()));
+    else if (time.is_string()) rec.trials.push_back(failed_trial(std::move(config), time.get<std::string>(), where + ".time"));
     else throw std::invalid_argument(where + ": \"time\" must be a number [ms] or an error marker");
   }
   return rec;
@@ -182,7 +223,7 @@ search::Recording recording_from_t4(const ojson& doc, const ImportOptions& o) {
     if (!seen.insert(config).second) continue; // a strategy may revisit: the first evaluation counts
     const std::string invalidity = text_member(r, "invalidity", "correct", where);
     if (invalidity != "correct") {
-      rec.trials.push_back(failed_trial(std::move(config), invalidity));
+      rec.trials.push_back(failed_trial(std::move(config), invalidity, where + ".invalidity"));
       continue;
     }
     const ojson measurements = r.value("measurements", ojson::array());
@@ -222,7 +263,7 @@ ojson kernel_tuner_cache(const search::Recording& rec) {
     ojson values = ojson::array();
     for (const auto v : a.values) {
       if (a.kind == search::AxisKind::ordinal) values.push_back(v);
-      else values.push_back(a.format(v));
+      else values.push_back(value_of_label(a.format(v)));
     }
     tune_params[a.name] = values;
   }
@@ -236,16 +277,16 @@ ojson kernel_tuner_cache(const search::Recording& rec) {
     std::string key;
     for (const auto& a : rec.space.axes()) {
       const std::int64_t v = t.config.at(a.name);
-      if (a.kind == search::AxisKind::ordinal) entry[a.name] = v;
-      else entry[a.name] = a.format(v);
-      key += (key.empty() ? "" : ",") + a.format(v);
+      const ojson value = a.kind == search::AxisKind::ordinal ? ojson(v) : value_of_label(a.format(v));
+      entry[a.name] = value;
+      key += (key.empty() ? "" : ",") + python_text(value);
     }
     if (t.ok()) {
       const double ms = *t.time_s * 1e3;
       entry["time"] = ms;
       entry["times"] = ojson::array({ms});
     } else {
-      entry["time"] = marker_of_status(t.status);
+      entry["time"] = marker_of_status(t.status); // what every Kernel Tuner version reads
     }
     entry["compile_time"] = 0.0;
     entry["verification_time"] = 0.0;

@@ -4,20 +4,27 @@
 //  * a cache file (tune_kernel(..., cache="x.json")): {"device_name",
 //    "kernel_name", "problem_size", "tune_params_keys", "tune_params",
 //    "objective", "cache": {"128,4": {"block_size_x": 128, ..., "time": 0.05
-//    [ms] or "CompilationFailedConfig" | "InvalidConfig" | "RuntimeFailedConfig",
-//    ...}}}; Kernel Tuner appends entries while it tunes, so a cache of an
-//    interrupted run has no closing brackets (read as Kernel Tuner reads it);
+//    [ms], ...}}}; a failed configuration has "__error__":
+//    "CompilationFailedConfig" | "InvalidConfig" | "RuntimeFailedConfig" and
+//    no "time" (Kernel Tuner 1.x; earlier versions wrote the kind as the
+//    "time", which memtune writes, as every version reads it); Kernel Tuner
+//    appends entries while it tunes, so a cache of a run still going or
+//    interrupted has no closing brackets (read as Kernel Tuner reads it);
 //  * a T4 results file (tune_kernel(..., output_file=...)): {"schema_version":
 //    "1.0.0", "results": [{"configuration": {...}, "invalidity": "correct" |
 //    "compile" | "runtime" | "constraints", "measurements": [{"name": "time",
 //    "value": 0.05, "unit": "ms"}], ...}]}, in evaluation order.
 //
 // Integer-valued parameters become ordinal axes; any other (strings, floats,
-// booleans) categorical axes whose labels are the values as written. Times
-// are milliseconds in Kernel Tuner and seconds in memtune. Failures map as
-// compile_failed <-> CompilationFailedConfig / "compile",
-// exceeds_device_limits <-> InvalidConfig / "constraints", any other failure
-// -> RuntimeFailedConfig / "runtime" (and back to launch_failed).
+// booleans) categorical axes whose labels are the values as written (0.5,
+// true); on export a label that reads as a number or boolean is written as
+// one, so floats stay floats. Times are milliseconds in Kernel Tuner and
+// seconds in memtune. Failures map as compile_failed <->
+// CompilationFailedConfig / "compile", exceeds_device_limits <->
+// InvalidConfig / "constraints", launch_failed <-> RuntimeFailedConfig (or
+// ErrorConfig) / "runtime", wrong_result <- "correctness"; memtune's
+// wrong_result and timeout -> RuntimeFailedConfig. Any other marker is an
+// error naming the entry.
 #include <memtune/search/recording.hpp>
 
 #include <nlohmann/json.hpp>

@@ -74,6 +74,58 @@ TEST_CASE("kernel tuner: an open cache (still being appended to) reads as Kernel
   CHECK(r.device.at("name") == "NVIDIA A100");
 }
 
+TEST_CASE("kernel tuner: Kernel Tuner 1.x's failed configurations (\"__error__\", no \"time\") map to memtune's statuses") {
+  // As Kernel Tuner 1.5 writes them (util.store_cache), still open.
+  const std::string cache = R"({
+"device_name": "",
+"kernel_name": "add",
+"problem_size": 4096,
+"tune_params_keys": ["block_size_x", "scale"],
+"tune_params": {"block_size_x": [1, 3, 2048, 4], "scale": [0.5, 1.5]},
+"objective": ["time"],
+"cache": {
+"1,0.5": {"block_size_x": 1, "scale": 0.5, "time": 0.047, "times": [0.05, 0.045], "compile_time": 2437.2},
+"3,0.5": {"block_size_x": 3, "scale": 0.5, "__error__": "CompilationFailedConfig", "compile_time": 1004.3},
+"2048,0.5": {"block_size_x": 2048, "scale": 0.5, "__error__": "InvalidConfig"},
+"4,0.5": {"block_size_x": 4, "scale": 0.5, "__error__": "RuntimeFailedConfig"},
+"4,1.5": {"block_size_x": 4, "scale": 1.5, "time": "ErrorConfig"},)";
+  const search::Recording r = recording_from_kernel_tuner(cache, {});
+  REQUIRE(r.trials.size() == 5);
+  CHECK(r.trials[0].ok());
+  CHECK(r.trials[1].status == "compile_failed");
+  CHECK(r.trials[1].reason == "Kernel Tuner: CompilationFailedConfig");
+  CHECK(r.trials[2].status == "exceeds_device_limits");
+  CHECK(r.trials[3].status == "launch_failed");
+  CHECK(r.trials[4].status == "launch_failed");
+  CHECK(r.space.axis("scale").labels == std::vector<std::string>{"0.5", "1.5"});
+
+  // Back out: the float parameter is a float again, keys as Kernel Tuner joins them.
+  const auto out = kernel_tuner_cache(r);
+  CHECK(out.at("tune_params").at("scale") == nlohmann::ordered_json::array({0.5, 1.5}));
+  CHECK(out.at("tune_params").at("scale")[0].is_number_float());
+  CHECK(out.at("cache").at("1,0.5").at("scale").is_number_float());
+  CHECK(out.at("cache").at("3,0.5").at("time") == "CompilationFailedConfig");
+  CHECK(out.at("cache").at("2048,0.5").at("time") == "InvalidConfig");
+
+  // A marker Kernel Tuner does not write is the file's error, naming the entry.
+  const std::string odd = R"({"tune_params": {"bx": [32]}, "cache": {"32": {"bx": 32, "__error__": "Oops"}}})";
+  CHECK_THROWS_WITH_AS((void)recording_from_kernel_tuner(odd, {}),
+                       doctest::Contains("cache entry \"32\".__error__: 'Oops' is not a Kernel Tuner failure"),
+                       std::invalid_argument);
+  const std::string neither = R"({"tune_params": {"bx": [32]}, "cache": {"32": {"bx": 32}}})";
+  CHECK_THROWS_WITH_AS((void)recording_from_kernel_tuner(neither, {}), doctest::Contains("no \"time\" and no \"__error__\""),
+                       std::invalid_argument);
+}
+
+TEST_CASE("kernel tuner: booleans and strings keep their types; a cache key joins values as Python prints them") {
+  const std::string cache = R"({"tune_params": {"use_shared": [true, false], "layout": ["aos", "1x"]},
+    "cache": {"True,aos": {"use_shared": true, "layout": "aos", "time": 1.0}}})";
+  const auto out = kernel_tuner_cache(recording_from_kernel_tuner(cache, {}));
+  CHECK(out.at("tune_params").at("use_shared") == nlohmann::ordered_json::array({true, false}));
+  CHECK(out.at("tune_params").at("layout") == nlohmann::ordered_json::array({"aos", "1x"}));
+  CHECK(out.at("cache").contains("True,aos"));
+}
+
 TEST_CASE("kernel tuner: a value of the wrong type is the file's error, naming the field") {
   // Found by fuzz_kernel_tuner_import: a device_name that is not a string escaped as nlohmann's type_error.
   const std::string cache = R"({"device_name": ["A100"], "tune_params": {"bx": [32]}, "cache": {"32": {"bx": 32, "time": 0.25}}})";

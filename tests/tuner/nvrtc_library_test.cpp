@@ -3,6 +3,8 @@
 // sm_35, one that reports NVRTC 12.0 without it. No real NVRTC 11.8 needed;
 // with MEMTUNE_TEST_NVRTC_KEPLER set to one, the last case compiles a real
 // template for sm_35 with it.
+#include "compile/python_nvrtc.hpp"
+
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/compile/nvrtc_compiler.hpp>
 #include <memtune/compile/nvrtc_library.hpp>
@@ -14,6 +16,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 using namespace memtune;
 namespace fs = std::filesystem;
@@ -91,6 +94,24 @@ TEST_CASE("choose_compiler: the linked NVRTC where it can, a found NVRTC 11.8 fo
   CHECK(fallback.compute_capability == nearest_supported_arch(35));
   CHECK(fallback.note.find("no NVRTC 11.8 was found") != std::string::npos);
   CHECK(fallback.note.find("nvidia-cuda-nvrtc-cu11") != std::string::npos);
+}
+
+TEST_CASE("python_nvrtc_folders: the interpreter says where nvidia.cuda_nvrtc lies, nothing when it cannot") {
+  const NoEnvironmentSetting no_env;
+  // A stand-in interpreter that answers as python3 with the package installed
+  // would: one lib folder per line (here the fake NVRTC 11.8's).
+  const fs::path fake = fs::temp_directory_path() / "memtune-fake-python3";
+  {
+    std::ofstream script(fake);
+    script << "#!/bin/sh\necho '" << kepler_folder.string() << "'\n";
+  }
+  fs::permissions(fake, fs::perms::owner_all);
+  const auto folders = detail::python_nvrtc_folders(fake.string());
+  REQUIRE(folders.size() == 1);
+  CHECK(folders.front() == kepler_folder);
+  CHECK(choose_compiler(35, std::nullopt, folders).compiler.find("NVRTC 11.8") == 0);
+  fs::remove(fake);
+  CHECK(detail::python_nvrtc_folders("/nonexistent/python3").empty());
 }
 
 TEST_CASE("a configured NVRTC that is missing or of the wrong version is an error that names it") {

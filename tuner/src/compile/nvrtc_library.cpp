@@ -2,10 +2,13 @@
 #include <memtune/compile/nvrtc_library.hpp>
 
 #include "nvrtc_api.hpp"
+#include "python_nvrtc.hpp"
 
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -130,6 +133,23 @@ std::vector<fs::path> default_nvrtc_search_folders() {
   return folders;
 }
 
+std::vector<fs::path> detail::python_nvrtc_folders(const std::string& python) {
+  // A namespace package may span several folders: one line each.
+  const std::string ask = "'" + python + "' -c 'import nvidia.cuda_nvrtc as m, os\n"
+                          "for p in m.__path__: print(os.path.join(p, \"lib\"))' 2>/dev/null";
+  std::vector<fs::path> out;
+  FILE* pipe = ::popen(ask.c_str(), "r");
+  if (!pipe) return out;
+  std::array<char, 4096> line{};
+  while (std::fgets(line.data(), static_cast<int>(line.size()), pipe)) {
+    std::string text = line.data();
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    if (!text.empty()) out.emplace_back(text);
+  }
+  ::pclose(pipe);
+  return out;
+}
+
 CompilerChoice choose_compiler(int compute_capability, const std::optional<fs::path>& configured,
                                const std::vector<fs::path>& search_folders) {
   CompilerChoice c;
@@ -169,15 +189,25 @@ CompilerChoice choose_compiler(int compute_capability, const std::optional<fs::p
                               "); NVRTC 11.8 is the last to compile Kepler");
     return use(library);
   }
-  for (const auto& folder : search_folders) {
-    std::error_code ec;
-    if (!fs::is_directory(folder, ec)) continue;
-    try {
-      const auto library = NvrtcLibrary::open(folder);
-      if (library->supports(compute_capability)) return use(library);
-    } catch (const NvrtcLibraryError&) {
-      // Not usable here: keep looking.
+  const auto search = [&](const std::vector<fs::path>& folders) -> std::shared_ptr<const NvrtcLibrary> {
+    for (const auto& folder : folders) {
+      std::error_code ec;
+      if (!fs::is_directory(folder, ec)) continue;
+      try {
+        const auto library = NvrtcLibrary::open(folder);
+        if (library->supports(compute_capability)) return library;
+      } catch (const NvrtcLibraryError&) {
+        // Not usable here: keep looking.
+      }
     }
+    return nullptr;
+  };
+  if (const auto library = search(search_folders)) return use(library);
+  // The default folders miss a pip install into a Python of another prefix:
+  // ask python3 (once per process). A caller's own folders are the only ones.
+  if (search_folders == default_nvrtc_search_folders()) {
+    static const std::vector<fs::path> from_python = detail::python_nvrtc_folders();
+    if (const auto library = search(from_python)) return use(library);
   }
   c.compute_capability = nearest_supported_arch(compute_capability);
   c.compiler = linked;

@@ -5,6 +5,8 @@
 #include "output_options.hpp"
 #include "profile_tools.hpp"
 
+#include <memtune/templates/catalogue.hpp>
+
 #include <cstdio>
 
 namespace memtune::cli {
@@ -23,6 +25,14 @@ struct ProfileCommand {
 
 namespace {
 
+// "n=16777216 op=write": a built-in template's choices by their labels, as
+// the CLI takes them; a user's kernel (no description here) by its numbers.
+std::string problem_text(const ProfileEntry& e) {
+  for (const KernelDescription* d : templates::descriptions())
+    if (d->name == e.template_name) return format_problem(e.problem, d->problem);
+  return format_problem(e.problem);
+}
+
 nlohmann::json entry_row(const ProfileEntry& e, const std::string& file, std::size_t index) {
   return {{"file", file},
           {"index", index},
@@ -31,6 +41,7 @@ nlohmann::json entry_row(const ProfileEntry& e, const std::string& file, std::si
           {"sm_count", e.device.sm_count},
           {"template", e.template_name},
           {"problem", e.problem},
+          {"problem_text", problem_text(e)},
           {"config", e.config},
           {"mode", e.mode},
           {"time_s", e.time_s},
@@ -46,7 +57,8 @@ std::vector<output::Column> entry_columns(bool with_file) {
                      {.key = "device", .header = "device"},
                      {.key = "arch", .header = "arch"},
                      {.key = "template", .header = "template"},
-                     {.key = "problem", .header = "problem"},
+                     {.key = "problem_text", .header = "problem", .csv = false, .json = false},
+                     {.key = "problem", .header = "problem", .text = false},
                      {.key = "config", .header = "config"},
                      {.key = "mode", .header = "mode"},
                      {.key = "time_s", .header = "time us", .format = "%.2f", .scale = 1e6},

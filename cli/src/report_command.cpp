@@ -52,8 +52,12 @@ int run_report_command(const ReportCommand& c, std::ostream& out, std::ostream& 
     return kExitUsage;
   }
   report::write_text_file(c.output, html);
-  out << "wrote " << c.output << " (" << inputs.runs.size() << " runs, " << inputs.curves.size()
-      << " benchmark curves; " << html.size() / 1024 << " KiB, self-contained)\n";
+  const auto count = [](std::size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  out << "wrote " << c.output << " (" << count(inputs.runs.size(), "run", "runs") << ", "
+      << count(inputs.curves.size(), "benchmark curve", "benchmark curves") << "; " << html.size() / 1024
+      << " KiB, self-contained)\n";
   return kExitOk;
 }
 

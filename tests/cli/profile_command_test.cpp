@@ -61,6 +61,23 @@ TEST_CASE("profile list and show: what a store holds, and one entry in full") {
   CHECK(r.err.find("2 entries match") != std::string::npos);
 }
 
+TEST_CASE("profile list: a template's choices by their labels in the table, numbers in JSON") {
+  TempDir dir;
+  ProfileEntry e = entry("NVIDIA H100 80GB HBM3", 1 << 24, 1e-4);
+  e.template_name = "aos_soa";
+  e.problem = {{"n", 1 << 24}, {"op", 1}};
+  {
+    ProfileStore store(dir.file("s.json"));
+    store.save(e);
+  }
+  auto r = run_cli({"profile", "list", dir.file("s.json").c_str()});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("op=write") != std::string::npos);
+  CHECK(r.out.find("op=1") == std::string::npos);
+  r = run_cli({"profile", "list", dir.file("s.json").c_str(), "--format", "json"});
+  CHECK(nlohmann::json::parse(r.out).at("entries").at(0).at("problem").at("op") == 1);
+}
+
 TEST_CASE("profile diff: same key, different pick; keys only in one store") {
   const auto r = run_cli({"profile", "diff", asset("a.json").c_str(), asset("b.json").c_str(), "--format", "json"});
   CHECK(r.code == cli::kExitError); // they differ

@@ -13,6 +13,7 @@ TEST_CASE("memtune report: a recording to one HTML file; bad inputs are errors n
   const std::string rec = std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/h100_fdtd_512x512x256_r4.json";
   auto r = run_cli({"report", rec.c_str(), "-o", out.string().c_str()});
   CHECK(r.code == 0);
+  CHECK(r.out.find("(1 run, 0 benchmark curves;") != std::string::npos);
   std::ifstream in(out);
   std::stringstream html;
   html << in.rdbuf();

@@ -101,3 +101,30 @@ TEST_CASE("printers: cells, CSV quoting and markdown pipes") {
   CHECK(output::parse_format("md") == output::Format::markdown);
   CHECK_FALSE(output::parse_format("xml"));
 }
+
+TEST_CASE("printers: a modeled table says its ties, shows the next bound, and writes null where there is no value") {
+  TuningResult r = testing::synthetic_result();
+  r.measured = false;
+  r.ceiling.reset();
+  r.same_size_copy.reset();
+  for (auto& e : r.evaluations) {
+    if (!e.timing) continue;
+    e.timing->median_s = 4.0e-6; // two configurations at one predicted time
+    e.timing->samples = 0;       // predicted, not sampled
+    e.fraction_of_ceiling = 0.0;
+  }
+  const output::Document d = to_document(r, 10, "");
+  std::ostringstream text;
+  output::print(text, d, output::Format::table);
+  CHECK(text.str().find("next us") != std::string::npos);
+  CHECK(text.str().find("2 configurations (ranks 1-2) tie at 4.00 us") != std::string::npos);
+  CHECK(text.str().find("the model does not separate them (they differ in block_size, layout)") != std::string::npos);
+  std::ostringstream json;
+  output::print(json, d, output::Format::json);
+  const auto j = nlohmann::json::parse(json.str());
+  const auto& best = j.at("best");
+  CHECK(best.at("spread").is_null());
+  CHECK(best.at("fraction_of_ceiling").is_null());
+  CHECK(best.at("max_abs_error").is_null());
+  CHECK(best.at("time_s").is_number());
+}

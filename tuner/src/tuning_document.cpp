@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -144,6 +145,57 @@ void add_data(output::Document& d, const TuningResult& r) {
   }
 }
 
+// A modeled grid ties wherever configurations sit at the same bound (the
+// same bytes at the same bandwidth): say so, and show what orders them
+// (ranking(): the runner-up bound, the lower first) as a column.
+void say_ties(output::Document& d, output::Table& t, const TuningResult& r, const std::vector<std::size_t>& rank) {
+  const std::size_t shown = std::min(rank.size(), t.rows.size());
+  std::vector<std::string> groups;
+  for (std::size_t i = 0; i < shown;) {
+    std::size_t j = i + 1;
+    const Evaluation& first = r.evaluations[rank[i]];
+    while (j < rank.size() && r.evaluations[rank[j]].timing->median_s == first.timing->median_s) ++j;
+    if (j - i > 1) {
+      std::string g = std::to_string(j - i) + " configurations (ranks " + std::to_string(i + 1) + "-" +
+                      std::to_string(j) + ") tie at " + number_text("%.2f us", first.timing->median_s * 1e6) +
+                      (first.model ? " (" + std::string(model::to_string(first.model->time.binding)) + " bound)" : "");
+      // Where the next bound ties too, the model cannot tell them apart: say
+      // in what they differ, which a measurement would have to settle.
+      bool next_ties = true;
+      std::vector<std::string> differing;
+      for (const auto& axis : r.space.axes()) {
+        bool differs = false;
+        for (std::size_t k = i + 1; k < j; ++k)
+          differs |= r.evaluations[rank[k]].config.at(axis.name) != first.config.at(axis.name);
+        if (differs) differing.push_back(axis.name);
+      }
+      for (std::size_t k = i + 1; k < j; ++k) {
+        const model::BoundTime* a = first.model ? first.model->time.runner_up() : nullptr;
+        const model::BoundTime* b = r.evaluations[rank[k]].model ? r.evaluations[rank[k]].model->time.runner_up() : nullptr;
+        next_ties &= (a && b && a->seconds == b->seconds) || (!a && !b);
+      }
+      if (next_ties) {
+        std::string axes;
+        for (const auto& a : differing) axes += (axes.empty() ? "" : ", ") + a;
+        g += ", the next bound too: the model does not separate them (they differ in " + axes + ")";
+      }
+      groups.push_back(g);
+    }
+    i = j;
+  }
+  if (groups.empty()) return;
+  t.columns.push_back({.key = "next_bound_s", .header = "next us", .format = "%.2f", .scale = 1e6});
+  for (std::size_t i = 0; i < shown; ++i) {
+    const Evaluation& e = r.evaluations[rank[i]];
+    const model::BoundTime* next = e.model ? e.model->time.runner_up() : nullptr;
+    t.rows[i]["next_bound_s"] = next ? nlohmann::json(next->seconds) : nlohmann::json();
+  }
+  std::string s = "ties: ";
+  for (std::size_t i = 0; i < groups.size(); ++i) s += (i ? "; " : "") + groups[i];
+  d.paragraph(s + ". Within a tie the configuration whose next bound (\"next us\": the resource that would bind "
+                  "after the first) is lower ranks first: it has the most headroom; an equal one keeps the grid's order.");
+}
+
 void add_ranked(output::Document& d, const TuningResult& r, std::size_t top) {
   output::Table& t = d.add_table("ranked");
   t.columns = {{.key = "rank", .header = "rank", .left = true},
@@ -173,6 +225,7 @@ void add_ranked(output::Document& d, const TuningResult& r, std::size_t top) {
     row["warps_text"] = std::to_string(e.occupancy.warps_per_sm) + "/" + std::to_string(e.occupancy.max_warps_per_sm);
     t.rows.push_back(std::move(row));
   }
+  if (!r.measured) say_ties(d, t, r, rank);
 }
 
 // A kernel whose time is not modeled: its compiled candidates in evaluation

@@ -97,14 +97,17 @@ nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& 
                   {"bytes_in_flight_per_sm", e.model->time.bytes_in_flight_per_sm}};
   }
   if (e.timing) {
+    // null, not 0, where there is no value: a modeled time has no samples,
+    // spread or error, a run without a copy ceiling no fraction of it.
+    const bool sampled = e.timing->samples > 0;
     j["time_s"] = e.timing->median_s;
-    j["fraction_of_peak"] = e.fraction_of_peak;
-    j["spread"] = e.timing->spread;
+    j["fraction_of_peak"] = e.fraction_of_peak > 0 ? nlohmann::json(e.fraction_of_peak) : nlohmann::json();
+    j["spread"] = sampled ? nlohmann::json(e.timing->spread) : nlohmann::json();
     j["samples"] = e.timing->samples;
     j["gbps"] = e.gbps;
-    j["fraction_of_ceiling"] = e.fraction_of_ceiling;
+    j["fraction_of_ceiling"] = e.fraction_of_ceiling > 0 ? nlohmann::json(e.fraction_of_ceiling) : nlohmann::json();
     if (e.fraction_of_same_size_copy > 0) j["fraction_of_same_size_copy"] = e.fraction_of_same_size_copy;
-    j["max_abs_error"] = e.max_abs_error;
+    j["max_abs_error"] = sampled ? nlohmann::json(e.max_abs_error) : nlohmann::json();
   }
   return j;
 }

@@ -10,8 +10,9 @@
 
 namespace memtune {
 
-// The catalogue folder: $MEMTUNE_TARGETS_DIR, else this source tree's
-// configs/targets, else the install prefix's share/memtune/targets.
+// The catalogue folder: $MEMTUNE_TARGETS_DIR, else share/memtune/targets of
+// the install (or build tree) the running program or package lies in
+// (install_layout.hpp).
 std::filesystem::path targets_folder();
 model::TargetCatalog load_targets();
 

@@ -81,7 +81,9 @@ struct CompilerChoice {
 // The compiler for `compute_capability`: the linked NVRTC when it supports
 // it; else a loaded NVRTC that does, from `configured` (a path the user gave:
 // TuneOptions::nvrtc_kepler), else $MEMTUNE_NVRTC_KEPLER, else the first of
-// `search_folders` holding one; else the linked NVRTC's nearest architecture,
+// `search_folders` holding one (with the default folders, then where python3
+// on PATH imports nvidia.cuda_nvrtc from, asked once per process: a pip
+// install into any Python); else the linked NVRTC's nearest architecture,
 // and the note says why. A configured path (argument or environment) that
 // cannot be used throws NvrtcLibraryError naming it: a setting the user made
 // is never ignored silently.

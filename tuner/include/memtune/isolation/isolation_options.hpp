@@ -25,7 +25,7 @@ struct IsolationOptions {
   // per-launch limit of MeasureOptions::timeout_seconds to this.
   double candidate_timeout_s = 0.0;
   // The worker program; default: $MEMTUNE_WORKER, else memtune-worker next to
-  // this program, else in the install's bin folder.
+  // this program, else <prefix>/libexec/memtune/memtune-worker.
   std::optional<std::filesystem::path> worker;
 };
 

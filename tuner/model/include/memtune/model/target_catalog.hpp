@@ -1,7 +1,7 @@
 #pragma once
 // The catalogue of GPU targets: configs/targets/<name>.json, one file a GPU.
 //
-//   auto dir = memtune::model::resolve_targets_dir({MEMTUNE_SOURCE_TARGETS_DIR, prefix / "share/memtune/targets"});
+//   auto dir = memtune::model::resolve_targets_dir({prefix / "share/memtune/targets"});
 //   auto catalog = memtune::model::TargetCatalog::load_directory(dir);
 //   const memtune::Target& k20 = catalog.find("K20");   // also "Tesla K20c", "k20c"
 //

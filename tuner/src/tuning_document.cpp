@@ -90,6 +90,10 @@ void add_facts(output::Document& d, const TuningResult& r) {
     d.fact("note: the model predicted a candidate faster than its no-register-limit bound, so every candidate was "
            "compiled");
   if (!r.stop_reason.empty()) d.fact("search stopped: " + r.stop_reason);
+  if (const Evaluation* best = r.best()) {
+    if (!best->compiler.empty() && best->compiler != r.compiler) d.fact("the best compiled by " + best->compiler);
+    if (!best->compile_warnings.empty()) d.fact("compiler warnings for the best configuration:\n" + best->compile_warnings);
+  }
 }
 
 void add_data(output::Document& d, const TuningResult& r) {

@@ -46,7 +46,7 @@ TEST_CASE("nvcc compiles a file with host code and cooperative groups to a CUBIN
   const CompileResult r = nvcc_compile(sample("sample::scale<64, double>"));
   INFO(r.log);
   REQUIRE(r.ok);
-  CHECK(r.lowered_name == "_ZN6sample5scaleILi64EdEEvPT_i");
+  CHECK(r.lowered_name == "_ZN6sample5scaleILi64EdEEvPT0_i");
   CHECK(r.resources.registers > 0);
   CHECK(r.compiler.rfind("nvcc ", 0) == 0);
   const auto symbols = cubin_kernel_symbols(r.cubin);

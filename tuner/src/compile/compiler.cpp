@@ -16,10 +16,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// What decides the back end: the file the source was read from (whose
+// candidates differ only in substituted #define lines), else the source and
+// its in-memory headers. The same for a request before and after
+// with_discovered_includes(), so every caller agrees.
 std::string source_key(const CompileRequest& r) {
+  if (!r.source_path.empty()) {
+    std::error_code ec;
+    return "file:" + fs::weakly_canonical(fs::absolute(r.source_path, ec), ec).string();
+  }
   std::string text = r.source;
   for (const auto& h : r.headers) text += "\n//header " + h.name + "\n" + h.text;
-  for (const auto& p : r.include_paths) text += "\n//include " + p;
   return digest128(text);
 }
 

@@ -91,17 +91,36 @@ std::shared_ptr<const ScannedFile> scan_file(const fs::path& path) {
   return f;
 }
 
+// Where an #include lands, remembered per process: resolving walks the
+// include folders and canonicalises the hit, system calls that would cost a
+// warm candidate hundreds of milliseconds for a kernel including the
+// toolkit's headers. A header created in an include folder after the first
+// lookup of its name is not noticed by this process (content edits are:
+// scan_file checks size and time).
+std::unordered_map<std::string, fs::path> resolved_memo;
+
 fs::path resolve(const Directive& d, const fs::path& including_dir, const std::vector<fs::path>& include_dirs) {
+  std::string key = (d.quoted ? including_dir.string() : std::string()) + '\n' + d.name;
+  for (const auto& dir : include_dirs) key += '\n' + dir.string();
+  {
+    std::lock_guard lock(memo_mutex);
+    if (auto it = resolved_memo.find(key); it != resolved_memo.end()) return it->second;
+  }
+  fs::path found;
   std::error_code ec;
   if (d.quoted && !including_dir.empty()) {
     const fs::path p = including_dir / d.name;
-    if (fs::is_regular_file(p, ec)) return fs::canonical(p, ec);
+    if (fs::is_regular_file(p, ec)) found = fs::canonical(p, ec);
   }
-  for (const auto& dir : include_dirs) {
-    const fs::path p = dir / d.name;
-    if (fs::is_regular_file(p, ec)) return fs::canonical(p, ec);
+  for (std::size_t i = 0; found.empty() && i < include_dirs.size(); ++i) {
+    const fs::path p = include_dirs[i] / d.name;
+    if (fs::is_regular_file(p, ec)) found = fs::canonical(p, ec);
   }
-  return {};
+  if (!found.empty()) { // an unresolved name may appear later: not remembered
+    std::lock_guard lock(memo_mutex);
+    resolved_memo.emplace(std::move(key), found);
+  }
+  return found;
 }
 
 } // namespace

@@ -11,6 +11,8 @@
 #              the recordings named like bench/data's (<gpu>_<space>.json), then the model
 #              and the cross-GPU transfer against them (memtune_gpu_validation)
 #   cost       the filter grid's tuning time, cold and warm compile cache (bench/filter_tuning.sh)
+#   compile    memtune_compile_bench --gpu: compile / measure / overhead per candidate of the
+#              example --spec kernels and a 200-candidate cooperative-groups kernel
 #   launcher   scripts/launcher_gpu_check.sh (user kernels, apps, start-up cost)
 #   transfer   bench/spec_transfer.sh: the example kernels' grids on this GPU (recorded in
 #              bench/data/spec, copied to $OUT/spec), bayes from their model section and
@@ -34,7 +36,7 @@ build=${BUILD:-build-gpu}
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost launcher transfer isolation shard report sanitize probes devices)
+[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost compile launcher transfer isolation shard report sanitize probes devices)
 memtune="$build/cli/memtune"
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 case $name in
@@ -57,7 +59,7 @@ for step in "${steps[@]}"; do
       cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
       # What runs on the GPU (the CPU suites belong to scripts/test.sh).
       cmake --build "$build" -j "$(nproc)" --target memtune_cli memtune_worker memtune_gpu_tests memtune_filter_app \
-        memtune_dot_app memtune_startup_bench memtune_model_validation memtune_gpu_validation memtune_sanitize_runner \
+        memtune_dot_app memtune_startup_bench memtune_compile_bench memtune_model_validation memtune_gpu_validation memtune_sanitize_runner \
         >"$out/build.log" 2>&1
       status=$?
       grep -E "error" "$out/build.log" | head -20
@@ -94,6 +96,11 @@ for step in "${steps[@]}"; do
       grep -v '^|' "$out/cost.txt" | tail -5
       last_table "$out/cost.txt" >>"$out/$step.table"
       row "filter tuning cost" "exit $status" ;;
+    compile)
+      "$build/bench/compile/memtune_compile_bench" --gpu >"$out/compile.txt" 2>&1
+      status=$?
+      cat "$out/compile.txt"
+      row "compile / measure / overhead per candidate (memtune_compile_bench)" "exit $status" ;;
     launcher)
       OUT="$out/launcher" scripts/launcher_gpu_check.sh "$build" >"$out/launcher.txt" 2>&1
       row "launcher check" "exit $?"
@@ -140,7 +147,7 @@ for step in "${steps[@]}"; do
       OUT="$out/devices" scripts/devices_gpu_check.sh "$build" >"$out/devices.txt" 2>&1
       row "devices check" "exit $?"
       last_table "$out/devices.txt" >>"$out/$step.table" ;;
-    *) echo "unknown step $step (build tests catalogue cost launcher transfer isolation shard report sanitize probes devices)"; exit 2 ;;
+    *) echo "unknown step $step (build tests catalogue cost compile launcher transfer isolation shard report sanitize probes devices)"; exit 2 ;;
   esac
   echo "   ($((SECONDS - start)) s)"
 done

@@ -15,13 +15,18 @@ std::unique_ptr<SpecCommand> add_spec_command(CLI::App& app) {
   c->app->add_option("--spec", c->spec, "the kernel description (JSON)")->required();
   c->app->add_option("--set", c->sets, "a problem variable, NAME=VALUE (sizes take K, M, G; choices their label); repeatable")
       ->delimiter(',');
+  c->app->add_option("--compiler", c->compiler,
+                     "nvrtc, nvcc or auto (NVRTC, else nvcc for a file with host code or host headers); "
+                     "default: the description's \"compiler\", else auto")
+      ->check(CLI::IsMember({"auto", "nvrtc", "nvcc"}));
   add_tuning_options(*c->app, c->options, {});
   return c;
 }
 
 int run_spec_command(const SpecCommand& c, std::ostream& out, std::ostream& err) {
   // A bad description is a bad file (DescriptionError, exit 1); a bad --set a bad argument (exit 2).
-  const KernelDescription kernel = load_description(c.spec);
+  KernelDescription kernel = load_description(c.spec);
+  if (!c.compiler.empty()) kernel.source.compiler = compiler_kind_from_string(c.compiler);
   std::map<std::string, std::optional<std::string>> typed;
   for (const std::string& set : c.sets) {
     const auto eq = set.find('=');

@@ -17,6 +17,7 @@ struct SpecCommand {
   CLI::App* app = nullptr;
   std::string spec;              // the description file
   std::vector<std::string> sets; // NAME=VALUE, problem variables
+  std::string compiler;          // --compiler nvrtc|nvcc|auto: overrides the description's "compiler"
   CommonOptions options;
 };
 

@@ -1,6 +1,10 @@
 #include <memtune/compile/compile_cache.hpp>
 
+#include "../temp_dir.hpp"
+
 #include <doctest/doctest.h>
+
+#include <chrono>
 
 #include <filesystem>
 #include <fstream>
@@ -46,7 +50,7 @@ TEST_CASE("cache keys change with source, name, options, architecture") {
   r = base;
   r.compute_capability = 80;
   CHECK(CompileCache::key_digest(r) != key);
-  CHECK(CompileCache::key_text(base).find("nvrtc=") != std::string::npos);
+  CHECK(CompileCache::key_text(base).find("compiler=NVRTC ") != std::string::npos);
 }
 
 TEST_CASE("a compiled kernel is stored once and then served from the cache") {
@@ -101,4 +105,49 @@ TEST_CASE("default cache folder follows MEMTUNE_CACHE_DIR") {
   CHECK(CompileCache::default_folder() == std::filesystem::path("/tmp/memtune-here"));
   ::unsetenv("MEMTUNE_CACHE_DIR");
   CHECK(CompileCache::default_folder().string().find("memtune") != std::string::npos);
+}
+
+TEST_CASE("the key holds the content of the headers the source includes, not a listing of the toolkit") {
+  const memtune::testing::TempDir dir;
+  std::filesystem::create_directories(dir.path / "inc");
+  (void)dir.file("inc/tile.cuh", "#pragma once\n#define TILE 32\n");
+  (void)dir.file("unrelated.cuh", "// never included\n");
+  CompileRequest r = request();
+  r.source = "#include <cooperative_groups.h>\n#include \"tile.cuh\"\n" + r.source;
+  r.include_paths = {(dir.path / "inc").string()};
+  const std::string text = CompileCache::key_text(r);
+  // Kilobytes: the source, the options and one digest of the included headers.
+  CHECK(text.size() < 4096);
+  CHECK(text.find("includes=") != std::string::npos);
+  CHECK(text.find("unrelated") == std::string::npos);
+  const std::string key = CompileCache::key_digest(r);
+  // An edit of an included header misses.
+  std::filesystem::last_write_time(dir.path / "inc" / "tile.cuh", std::filesystem::file_time_type::clock::now() - std::chrono::hours(1));
+  (void)dir.file("inc/tile.cuh", "#pragma once\n#define TILE 64\n");
+  CHECK(CompileCache::key_digest(r) != key);
+  // A file nobody includes does not change it.
+  const std::string edited = CompileCache::key_digest(r);
+  (void)dir.file("unrelated.cuh", "// changed\n");
+  CHECK(CompileCache::key_digest(r) == edited);
+}
+
+TEST_CASE("relative and absolute spellings of one include folder give one cache key") {
+  const memtune::testing::TempDir dir;
+  std::filesystem::create_directories(dir.path / "inc");
+  (void)dir.file("inc/tile.cuh", "#define TILE 32\n");
+  CompileRequest absolute = request();
+  absolute.source = "#include \"tile.cuh\"\n" + absolute.source;
+  absolute.include_paths = {(dir.path / "inc").string()};
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir.path);
+  CompileRequest relative = absolute;
+  relative.include_paths = {"./inc/../inc"};
+  const std::string from_here = CompileCache::key_digest(relative);
+  std::filesystem::create_directories(dir.path / "sub");
+  std::filesystem::current_path(dir.path / "sub");
+  relative.include_paths = {"../inc"};
+  const std::string from_below = CompileCache::key_digest(relative);
+  std::filesystem::current_path(cwd);
+  CHECK(from_here == CompileCache::key_digest(absolute));
+  CHECK(from_below == from_here);
 }

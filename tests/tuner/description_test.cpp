@@ -197,7 +197,7 @@ TEST_CASE("to_json writes the file format back") {
   }
 }
 
-TEST_CASE("compile cache keys cover in-memory headers and the files on include paths") {
+TEST_CASE("compile cache keys cover in-memory headers and the headers included from include paths") {
   const auto folder = std::filesystem::temp_directory_path() / ("memtune-include-key-" + std::to_string(::getpid()));
   std::filesystem::remove_all(folder);
   std::filesystem::create_directories(folder / "sub");
@@ -216,6 +216,7 @@ TEST_CASE("compile cache keys cover in-memory headers and the files on include p
   CHECK(CompileCache::key_digest(r) != with_header);
 
   r.include_paths.push_back(folder.string());
+  r.headers[0].text = "#include \"sub/deep.cuh\"\n#define X 2";
   const std::string empty_folder = CompileCache::key_digest(r);
   { std::ofstream(folder / "sub" / "deep.cuh") << "#define Y 1\n"; }
   const std::string one_file = CompileCache::key_digest(r);

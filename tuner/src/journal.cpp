@@ -87,6 +87,8 @@ json journal_line(const search::Space& space, const Evaluation& e, std::size_t i
          {"fraction_of_ceiling", e.fraction_of_ceiling},
          {"fraction_of_peak", e.fraction_of_peak}};
   if (e.device >= 0) j["device"] = e.device; // the GPU it ran on (--devices)
+  if (!e.compiler.empty()) j["compiler"] = e.compiler;
+  if (!e.compile_warnings.empty()) j["compile_warnings"] = e.compile_warnings;
   j["timing"] = e.timing ? isolation::timing_json(*e.timing) : json(nullptr);
   return j;
 }
@@ -116,6 +118,8 @@ Evaluation evaluation_from_journal_line(const search::Space& space, const json& 
     e.fraction_of_ceiling = f.at("fraction_of_ceiling").number(0.0);
     e.fraction_of_peak = f.at("fraction_of_peak").number(0.0);
     if (j.contains("device")) e.device = f.at("device").integer<int>(0, 1023); // older journals: not known
+    if (j.contains("compiler")) e.compiler = f.at("compiler").string();
+    if (j.contains("compile_warnings")) e.compile_warnings = f.at("compile_warnings").string();
     field = "timing";
     if (!f.at(field).value().is_null()) {
       e.timing = isolation::timing_from_json(f.at(field).value());

@@ -93,6 +93,8 @@ std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Eva
   }
   e.compile_seconds = compiled.seconds;
   e.compile_cached = compiled.from_cache;
+  e.compiler = compiled.compiler;
+  e.compile_warnings = compiled.warnings;
   if (!compiled.ok) {
     e.status = Status::compile_failed;
     e.reason = summarize_log(compiled.log);

@@ -18,10 +18,18 @@ std::string title(const TuningResult& r) {
          (r.search_prior.empty() ? "" : " (prior mean: " + r.search_prior + ")");
 }
 
+// The compiler that built the candidates: the run's (NVRTC, or a loaded one),
+// unless the kernel's candidates were compiled by nvcc (compiler.hpp).
+std::string candidates_compiler(const TuningResult& r) {
+  for (const Evaluation& e : r.evaluations)
+    if (e.ok() && !e.compiler.empty()) return e.compiler;
+  return r.compiler.empty() ? std::string("NVRTC") : r.compiler;
+}
+
 // "registers from NVRTC 11.8 (/path) for sm_35", with why the architecture is
 // not the target's where it is not.
 std::string registers_source(const TuningResult& r) {
-  std::string s = "registers from " + (r.compiler.empty() ? std::string("NVRTC") : r.compiler) + " for sm_" +
+  std::string s = "registers from " + candidates_compiler(r) + " for sm_" +
                   std::to_string(r.compiled_for_cc);
   if (!r.compiler_note.empty())
     s += " (" + r.compiler_note + ")";
@@ -91,6 +99,10 @@ void add_facts(output::Document& d, const TuningResult& r) {
     d.fact("note: the model predicted a candidate faster than its no-register-limit bound, so every candidate was "
            "compiled");
   if (!r.stop_reason.empty()) d.fact("search stopped: " + r.stop_reason);
+  if (const Evaluation* best = r.best()) {
+    if (!best->compiler.empty() && best->compiler != r.compiler) d.fact("the best compiled by " + best->compiler);
+    if (!best->compile_warnings.empty()) d.fact("compiler warnings for the best configuration:\n" + best->compile_warnings);
+  }
 }
 
 void add_data(output::Document& d, const TuningResult& r) {

@@ -72,6 +72,8 @@ nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& 
   nlohmann::json j{{"config", space.config_to_json(e.config)}, {"status", to_string(e.status)}};
   if (!e.reason.empty()) j["reason"] = e.reason;
   if (e.device >= 0) j["device"] = e.device;
+  if (!e.compiler.empty()) j["compiler"] = e.compiler;
+  if (!e.compile_warnings.empty()) j["compile_warnings"] = e.compile_warnings;
   if (e.status != Status::compile_failed) {
     j["registers"] = e.resources.registers;
     j["static_smem_bytes"] = e.resources.static_smem_bytes;

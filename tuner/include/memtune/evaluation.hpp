@@ -45,6 +45,8 @@ struct Evaluation {
   KernelResources resources;     // from ptxas, when it compiled
   double compile_seconds = 0.0;  // [seconds]; 0 for a cache hit
   bool compile_cached = false;
+  std::string compiler;          // the back end that compiled it: "NVRTC 13.0", "nvcc 13.0 (/usr/local/cuda/bin/nvcc)"
+  std::string compile_warnings;  // the compiler's warnings, kept (shown for the best)
   std::size_t dynamic_smem_bytes = 0;
   int block_threads = 0;
   model::Occupancy occupancy;     // cuda_occupancy.h with the target's limits: count and limiter

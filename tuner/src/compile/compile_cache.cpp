@@ -1,5 +1,9 @@
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/io/atomic_file.hpp>
+#include <memtune/compile/compiler.hpp>
+#include <memtune/compile/cuda_toolkit.hpp>
+#include <memtune/compile/include_scan.hpp>
+#include <memtune/compile/nvcc_compiler.hpp>
 #include <memtune/compile/nvrtc_compiler.hpp>
 
 #include "../digest.hpp"
@@ -20,30 +24,40 @@
 namespace memtune {
 namespace {
 
-// What NVRTC may read from an include folder: every file's name, size and
-// modification time, in a stable order. Bounded, so a huge folder (a system
-// include tree) costs a bounded scan; past the bound, changes go unnoticed.
-void list_include_folder(std::ostringstream& key, const std::string& folder) {
-  constexpr std::size_t kMaxEntries = 20000;
-  std::vector<std::string> lines;
-  std::error_code ec;
-  std::filesystem::recursive_directory_iterator it(folder, std::filesystem::directory_options::skip_permission_denied, ec);
-  for (; !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (lines.size() == kMaxEntries) {
-      lines.emplace_back("(listing truncated)");
-      break;
-    }
-    std::error_code entry_ec;
-    if (!it->is_regular_file(entry_ec)) continue;
-    const auto size = it->file_size(entry_ec);
-    const auto time = it->last_write_time(entry_ec).time_since_epoch().count();
-    lines.push_back(std::filesystem::relative(it->path(), folder, entry_ec).string() + " " + std::to_string(size) + " " +
-                    std::to_string(time));
-  }
-  if (ec) lines.push_back("(unreadable: " + ec.message() + ")");
-  std::sort(lines.begin(), lines.end());
-  key << "include_path=" << folder << "\n";
-  for (const auto& line : lines) key << "  " << line << "\n";
+// The identity of the compiler a request resolves to: an automatic request
+// keys as NVRTC until this process learnt that its source needs nvcc.
+std::string resolved_identity(const CompileRequest& r, CompilerKind kind) {
+  if (kind == CompilerKind::nvcc) return nvcc_identity();
+  // The linked NVRTC by version; a loaded one by version and path.
+  return r.nvrtc_library.empty() ? "NVRTC " + nvrtc_version() : compiler_identity(r);
+}
+
+std::string key_text_for(const CompileRequest& given, CompilerKind kind) {
+  const CompileRequest r = with_discovered_includes(given);
+  std::ostringstream key;
+  key << "memtune-compile-cache-v2\n"
+      << "compiler=" << resolved_identity(r, kind) << "\n"
+      << "arch=sm_" << r.compute_capability << "\n"
+      << "name=" << r.name_expression << "\n";
+  for (const auto& o : r.options) key << "option=" << o << "\n";
+  std::vector<std::filesystem::path> dirs(r.include_paths.begin(), r.include_paths.end());
+  for (const auto& d : dirs) key << "include_dir=" << d.string() << "\n";
+  // The headers the source includes, by content: their list is long for a
+  // kernel that includes the toolkit's headers, so the key holds its digest.
+  const std::filesystem::path source_dir =
+      r.source_path.empty() ? std::filesystem::path() : std::filesystem::path(r.source_path).parent_path();
+  std::string included;
+  const auto files = scan_includes(r.source, source_dir, r.headers, dirs);
+  for (const auto& f : files) included += f.path + " " + f.digest + "\n";
+  key << "includes=" << files.size() << " " << digest128(included) << "\n";
+  for (const auto& h : r.headers) key << "header=" << h.name << " " << h.text.size() << "\n" << h.text << "\n";
+  key << "source=" << r.source;
+  return key.str();
+}
+
+CompilerKind kind_to_key(const CompileRequest& r) {
+  const CompilerKind kind = remembered_compiler(r);
+  return kind == CompilerKind::automatic ? CompilerKind::nvrtc : kind;
 }
 
 // A cache entry is rebuilt when lost: atomic, without the fsync a store pays.
@@ -73,41 +87,43 @@ std::filesystem::path CompileCache::default_folder() {
   return std::filesystem::temp_directory_path() / "memtune-cache";
 }
 
-std::string CompileCache::key_text(const CompileRequest& r) {
-  std::ostringstream key;
-  key << "memtune-compile-cache-v1\n"
-      // The linked NVRTC by version (as before loaded ones existed, so caches
-      // stay warm); a loaded one by version and path.
-      << "nvrtc=" << (r.nvrtc_library.empty() ? nvrtc_version() : compiler_identity(r)) << "\n"
-      << "arch=sm_" << r.compute_capability << "\n"
-      << "name=" << r.name_expression << "\n";
-  for (const auto& o : r.options) key << "option=" << o << "\n";
-  // Only present when used, so the keys of requests without them are as before.
-  for (const auto& folder : r.include_paths) list_include_folder(key, folder);
-  for (const auto& h : r.headers) key << "header=" << h.name << " " << h.text.size() << "\n" << h.text << "\n";
-  key << "source=" << r.source;
-  return key.str();
-}
+std::string CompileCache::key_text(const CompileRequest& r) { return key_text_for(r, kind_to_key(r)); }
 
 std::string CompileCache::key_digest(const CompileRequest& r) {
   return digest128(key_text(r));
 }
 
 std::optional<CompileResult> CompileCache::load(const CompileRequest& request) const {
-  const std::string digest = key_digest(request);
+  if (request.compiler == CompilerKind::automatic && remembered_compiler(request) == CompilerKind::automatic) {
+    // Not known yet which back end this source needs: an entry of either.
+    CompileRequest as = request;
+    for (const CompilerKind kind : {CompilerKind::nvrtc, CompilerKind::nvcc}) {
+      if (kind == CompilerKind::nvcc && cuda_toolkit().nvcc.empty()) continue;
+      as.compiler = kind;
+      if (auto hit = load(as)) {
+        remember_compiler(request, kind);
+        return hit;
+      }
+    }
+    return std::nullopt;
+  }
+  const CompilerKind kind = kind_to_key(request);
+  const std::string text = key_text_for(request, kind);
+  const std::string digest = digest128(text);
   std::ifstream meta_in(folder_ / (digest + ".json"));
   std::ifstream cubin_in(folder_ / (digest + ".cubin"), std::ios::binary);
   if (!meta_in || !cubin_in) return std::nullopt;
   try {
     const nlohmann::json meta = nlohmann::json::parse(meta_in);
-    if (meta.at("key").get<std::string>() != key_text(request)) return std::nullopt; // collision: recompile
+    if (meta.at("key").get<std::string>() != text) return std::nullopt; // collision: recompile
     CompileResult r;
     r.ok = true;
     r.from_cache = true;
     r.lowered_name = meta.at("lowered_name").get<std::string>();
     r.log = meta.at("log").get<std::string>();
     r.resources = parse_ptxas_report(r.log, r.lowered_name);
-    r.compiler = compiler_identity(request);
+    r.compiler = resolved_identity(request, kind);
+    r.warnings = compiler_warnings(r.log);
     r.cubin.assign(std::istreambuf_iterator<char>(cubin_in), std::istreambuf_iterator<char>());
     if (r.cubin.size() != meta.at("cubin_bytes").get<std::size_t>()) return std::nullopt; // truncated
     return r;
@@ -120,8 +136,9 @@ void CompileCache::store(const CompileRequest& request, const CompileResult& res
   if (!result.ok) return;
   std::error_code ec;
   std::filesystem::create_directories(folder_, ec);
-  const std::string digest = key_digest(request);
-  const nlohmann::json meta{{"key", key_text(request)},
+  const std::string text = key_text(request);
+  const std::string digest = digest128(text);
+  const nlohmann::json meta{{"key", text},
                             {"lowered_name", result.lowered_name},
                             {"log", result.log},
                             {"cubin_bytes", result.cubin.size()}};
@@ -136,7 +153,7 @@ CompileResult compile_cached(const CompileRequest& request, const CompileCache* 
   if (cache) {
     if (auto hit = cache->load(request)) return std::move(*hit);
   }
-  CompileResult result = nvrtc_compile(request);
+  CompileResult result = compile(request);
   if (cache) cache->store(request, result);
   return result;
 }

@@ -94,18 +94,25 @@ private:
       std::ostringstream text;
       if (!in || !(text << in.rdbuf()))
         fail(path + "[" + std::to_string(i) + "]", "cannot read " + file.string() + " (paths are relative to the description's folder)");
-      out.push_back({names[i], text.str()});
+      out.push_back({names[i], text.str(), file.string()});
     }
     return out;
   }
 
   void read_source(const ordered_json& j, SourceSpec& s) const {
-    fields(j, "source", {"files", "include_paths", "options", "kernel", "defines"});
+    fields(j, "source", {"files", "include_paths", "options", "kernel", "defines", "compiler"});
     s.files = files(required(j, "files", "source"), "source.files");
     if (j.contains("include_paths"))
       for (const auto& p : strings(j.at("include_paths"), "source.include_paths"))
         s.include_paths.push_back((base_ / p).lexically_normal().string());
     if (j.contains("options")) s.options = strings(j.at("options"), "source.options");
+    if (j.contains("compiler")) {
+      try {
+        s.compiler = compiler_kind_from_string(string(j.at("compiler"), "source.compiler"));
+      } catch (const std::invalid_argument& e) {
+        fail("source.compiler", e.what());
+      }
+    }
     const auto& kernel = required(j, "kernel", "source");
     if (kernel.is_array()) {
       // [{"if": condition, "name": pattern}, ..., {"name": pattern}]: the first whose condition holds.

@@ -1,6 +1,7 @@
 // KernelDescription::validate: every check that needs no problem, target or
 // GPU, with errors that name the field (as the JSON format spells it).
 #include <memtune/description/description_json.hpp>
+#include <memtune/description/source_defines.hpp>
 
 #include "description_internal.hpp"
 
@@ -173,6 +174,20 @@ private:
       if (!is_identifier(macro)) fail(field, "'" + macro + "' is not a macro name");
       if (!macros.insert(macro).second) fail(field, "the macro is defined twice");
       check_pattern(value, field, Scope::everything);
+      for (const auto& file : d_.source.files) {
+        try {
+          (void)find_macro_definitions(file.text, file.name, {macro});
+        } catch (const std::invalid_argument& e) {
+          fail(field, e.what());
+        }
+      }
+    }
+    for (std::size_t i = 0; i < d_.source.options.size(); ++i) {
+      const std::string field = "source.options[" + std::to_string(i) + "]";
+      const std::string& option = d_.source.options[i];
+      if (option.empty() || option[0] != '-' || option.find_first_of(" \t\n") != std::string::npos)
+        fail(field, "'" + option + "' is not one compiler option (it starts with '-' and holds no blank)");
+      check_pattern(option, field, Scope::everything);
     }
   }
 

@@ -161,6 +161,7 @@ nlohmann::ordered_json KernelDescription::to_json() const {
   for (const auto& f : source.files) src["files"].push_back(f.name);
   if (!source.include_paths.empty()) src["include_paths"] = source.include_paths;
   if (!source.options.empty()) src["options"] = source.options;
+  if (source.compiler != CompilerKind::automatic) src["compiler"] = to_string(source.compiler);
   if (source.kernel_if.empty()) {
     src["kernel"] = source.kernel;
   } else {

@@ -1,6 +1,7 @@
 // What the tuning loop asks a kernel description: the problem, the space, the
 // launch and compile request of a configuration, the bytes moved.
 #include <memtune/description/kernel_description.hpp>
+#include <memtune/description/source_defines.hpp>
 
 #include "description_internal.hpp"
 
@@ -164,13 +165,23 @@ CompileRequest make_request(const std::vector<SourceFile>& files, const SourceSp
                             int compute_capability) {
   if (files.empty()) throw std::invalid_argument("a kernel description needs a source file");
   CompileRequest r;
-  r.source = files[0].text;
+  // The candidate's -D values, written into the files' own #define lines too:
+  // a file that defines a tunable would otherwise keep its value.
+  std::vector<std::pair<std::string, std::string>> values;
+  for (const auto& o : launch.options) {
+    if (o.rfind("-D", 0) != 0) continue;
+    const auto eq = o.find('=');
+    if (eq != std::string::npos) values.emplace_back(o.substr(2, eq - 2), o.substr(eq + 1));
+  }
+  r.source = substitute_defines(files[0].text, files[0].name, values);
   r.source_name = files[0].name;
-  for (std::size_t i = 1; i < files.size(); ++i) r.headers.push_back({files[i].name, files[i].text});
+  r.source_path = files[0].path;
+  for (std::size_t i = 1; i < files.size(); ++i)
+    r.headers.push_back({files[i].name, substitute_defines(files[i].text, files[i].name, values)});
   r.include_paths = source.include_paths;
+  r.compiler = source.compiler;
   r.name_expression = launch.name_expression;
-  r.options = launch.options;
-  r.options.insert(r.options.end(), source.options.begin(), source.options.end());
+  r.options = launch.options; // the defines and source.options, rendered
   // -lineinfo lets Nsight Compute map counters to source lines.
   r.options.emplace_back("-lineinfo");
   if (!has_std_option(r.options)) r.options.emplace_back("-std=c++17");
@@ -195,6 +206,8 @@ LaunchSpec KernelDescription::launch(const search::Config& config, const Problem
                                                                     : "source.kernel[" + std::to_string(choice) + "].name");
   for (const auto& [macro, value] : source.defines)
     l.options.push_back("-D" + macro + "=" + render_pattern(*this, value, env, "source.defines." + macro));
+  for (std::size_t i = 0; i < source.options.size(); ++i)
+    l.options.push_back(render_pattern(*this, source.options[i], env, "source.options[" + std::to_string(i) + "]"));
   const auto& e = launch_exprs;
   l.block = {launch_dimension(*this, e.block_x, env, "launch.block[0]"),
              launch_dimension(*this, e.block_y, env, "launch.block[1]"),
@@ -221,6 +234,9 @@ LaunchSpec KernelDescription::reference_launch(const Problem& given, const Targe
     if (!pattern_reads_parameter(*this, value))
       l.options.push_back("-D" + macro + "=" + render_pattern(*this, value, env, "source.defines." + macro));
   }
+  for (std::size_t i = 0; i < source.options.size(); ++i) // the same for options
+    if (!pattern_reads_parameter(*this, source.options[i]))
+      l.options.push_back(render_pattern(*this, source.options[i], env, "source.options[" + std::to_string(i) + "]"));
   const auto dim = [&](const std::vector<search::Expr>& dims, std::size_t i, const std::string& field) {
     return i < dims.size() ? launch_dimension(*this, dims[i], env, field + "[" + std::to_string(i) + "]") : 1U;
   };

@@ -1,7 +1,9 @@
 #pragma once
 // On-disk cache of compiled kernels, keyed by everything that changes the
-// CUBIN: source, name expression, options, architecture and the compiler
-// (the linked NVRTC's version, or a loaded NVRTC's version and path).
+// CUBIN: source, name expression, options, architecture, the compiler (the
+// linked NVRTC's version, a loaded NVRTC's version and path, or nvcc's version
+// and path), the canonical include folders and the content of the headers the
+// source includes (include_scan.hpp): kilobytes of key, whatever the toolkit.
 //
 // One entry is two files in the cache folder: <key>.cubin and <key>.json (the
 // lowered name, the ptxas report and the full key text, compared on lookup so
@@ -37,7 +39,9 @@ private:
   std::filesystem::path folder_;
 };
 
-// Compiles through the cache: a hit returns the stored result (from_cache).
+// Compiles through the cache (compiler.hpp's compile() on a miss): a hit
+// returns the stored result (from_cache). An automatic request whose back end
+// this process has not chosen yet finds an entry of either.
 CompileResult compile_cached(const CompileRequest& request, const CompileCache* cache);
 
 } // namespace memtune

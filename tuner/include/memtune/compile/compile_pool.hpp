@@ -1,6 +1,7 @@
 #pragma once
 // Compiles candidates on worker threads (all cores by default) while the
-// caller times earlier ones on the GPU. NVRTC is thread-safe across programs.
+// caller times earlier ones on the GPU. NVRTC is thread-safe across programs;
+// an nvcc compile is a child process per worker, so both spread over the cores.
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/compile/compile_request.hpp>
 

@@ -62,6 +62,7 @@ inline constexpr int kDescriptionSchemaVersion = 1;
 struct SourceFile {
   std::string name;  // as NVRTC sees it (shown in compiler messages; what #include "name" finds)
   std::string text;  // the file's content (read once when the description is loaded)
+  std::string path;  // where it was read from (its folder is searched for headers); empty when built in memory
 };
 
 // A kernel name chosen by a condition: one description, several kernels whose
@@ -75,13 +76,16 @@ struct SourceSpec {
   // files[0] is the translation unit compiled; the others are headers it may
   // #include by name (given to NVRTC as in-memory headers, part of the cache key).
   std::vector<SourceFile> files;
-  std::vector<std::string> include_paths; // -I folders (their files' names, sizes and dates are part of the cache key)
-  std::vector<std::string> options;       // extra NVRTC options, e.g. "-use_fast_math"
+  std::vector<std::string> include_paths; // -I folders besides those memtune finds (the file's own, the toolkit's)
+  // Extra compiler options, patterns like the defines: "-maxrregcount={REGS}", "--use_fast_math".
+  std::vector<std::string> options;
+  CompilerKind compiler = CompilerKind::automatic; // "compiler": "auto" | "nvrtc" | "nvcc"
   std::string kernel;                     // name-expression pattern: "transpose<{TILE}, {ROWS}>" or "saxpy"
   // Tried in order before `kernel`, which then names the kernel where no
   // condition holds. JSON: "kernel": [{"if": "KIND == \"a\"", "name": "a<{X}>"}, {"name": "b<{Y}>"}].
   std::vector<KernelChoice> kernel_if;
-  // -D macros: name -> value pattern ("MEMTUNE_TAPS" -> "{taps}").
+  // -D macros: name -> value pattern ("MEMTUNE_TAPS" -> "{taps}"). A macro
+  // the source also #defines has that line substituted (source_defines.hpp).
   std::vector<std::pair<std::string, std::string>> defines;
 };
 

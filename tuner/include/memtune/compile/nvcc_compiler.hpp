@@ -1,0 +1,36 @@
+#pragma once
+// The toolkit's nvcc as a compiler back end: it takes what NVRTC refuses,
+// host code beside the kernels (`int main`, host helpers) and host headers
+// (<cstdio>, <vector>). Same contract as nvrtc_compile(): a compile error is
+// data (ok == false with nvcc's output).
+//
+// nvcc cannot be asked for a template instantiation's mangled name. memtune
+// compiles a small translation unit that includes the source and takes the
+// address of the name expression (which instantiates it), then reads the
+// CUBIN's ELF symbol table: among the kernel entry points, the one whose
+// demangled name is the expression (`ns::tile<32, float>`), or the only one
+// of that function name.
+#include <memtune/compile/compile_request.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace memtune {
+
+// Compiles with cuda_toolkit().nvcc; throws std::runtime_error naming where it
+// looked when the toolkit has no nvcc.
+CompileResult nvcc_compile(const CompileRequest& request);
+
+// "nvcc 13.0 (/usr/local/cuda/bin/nvcc)"; throws like nvcc_compile().
+std::string nvcc_identity();
+
+// The kernel entry points (mangled names) of a CUBIN, in symbol-table order.
+// Throws std::invalid_argument for bytes that are not a 64-bit ELF.
+std::vector<std::string> cubin_kernel_symbols(const std::vector<char>& cubin);
+
+// The symbol among `symbols` that `name_expression` names (see above); throws
+// std::invalid_argument listing the kernels when none or several match.
+std::string find_kernel_symbol(const std::vector<std::string>& symbols, const std::string& name_expression);
+
+} // namespace memtune

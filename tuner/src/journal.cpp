@@ -88,6 +88,8 @@ json journal_line(const search::Space& space, const Evaluation& e, std::size_t i
          {"fraction_of_peak", e.fraction_of_peak}};
   if (e.device >= 0) j["device"] = e.device; // the GPU it ran on (--devices)
   j["timing"] = e.timing ? isolation::timing_json(*e.timing) : json(nullptr);
+  if (e.energy) j["energy"] = isolation::energy_json(*e.energy); // only runs that measured it
+  if (!e.energy_error.empty()) j["energy_error"] = e.energy_error;
   return j;
 }
 
@@ -121,6 +123,13 @@ Evaluation evaluation_from_journal_line(const search::Space& space, const json& 
       e.timing = isolation::timing_from_json(f.at(field).value());
       if (!(e.timing->median_s > 0)) throw std::invalid_argument("median_s must be a positive number");
     }
+    field = "";
+    if (j.contains("energy")) {
+      field = "energy";
+      e.energy = isolation::energy_from_json(f.at(field).value());
+      field = "";
+    }
+    if (j.contains("energy_error")) e.energy_error = f.at("energy_error").string();
     // (An ok candidate may lack a time: a modeled run of a kernel without a model.)
     if (!e.ok() && e.timing) throw std::invalid_argument("a failed candidate with a time");
     return e;

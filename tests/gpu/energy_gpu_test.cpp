@@ -65,7 +65,8 @@ TEST_CASE("energy of a copy: a plausible joules per launch at watts within the b
     // counter's and the limiter's own averaging).
     CHECK(m.mean_watts > m.idle_watts);
     CHECK(m.mean_watts < 1.1 * limit_w);
-    CHECK(m.batch_seconds >= o.min_periods * r.period_s * 0.9);
+    // Sized from the cold median; warm launches may run faster, never by half.
+    CHECK(m.batch_seconds >= o.min_periods * r.period_s * 0.5);
     CHECK(m.spread < 0.05);
   }
   // The second call measures what the first did, within 5 %.

@@ -50,6 +50,8 @@ std::string space_digest(const search::Space& space) { return digest128(space.to
 json journal_header(const TuningResult& r, const TuneOptions& o) {
   json measure = isolation::measure_json(o.measure);
   measure.erase("timeout_seconds"); // the watchdog's business: may change between the runs
+  // A run without energy has the header it had before energy existed, so its journals still resume.
+  if (!o.measure.energy.enabled) measure.erase("energy");
   return {{"journal", "memtune"},
           {"journal_version", kJournalVersion},
           {"tool", std::string("memtune ") + kVersion},

@@ -58,12 +58,12 @@ TEST_CASE("a batch lasts several update periods and a hundred steps, within its 
   o.min_periods = 5;
   o.min_quanta = 100;
   o.max_batch_seconds = 3.0;
-  // 20 ms period, 1 mJ step, 70 W idle: 100 steps take 1.4 ms, so the periods decide: 100 ms.
+  // 20 ms period, 1 mJ unit, 70 W idle: 100 units take 1.4 ms, so the periods decide: 100 ms.
   // (Within one launch of the exact quotient: the bounds are decimal fractions.)
   const auto near = [](int launches, int expected) { return launches >= expected && launches <= expected + 1; };
-  CHECK(near(batch_launches({0.020, 0.001, 5}, 50e-6, 70.0, o), 2000));
-  // A coarse 1 J step: 100 J at 70 W is 1.43 s, longer than five periods.
-  CHECK(near(batch_launches({0.020, 1.0, 5}, 50e-6, 70.0, o), 28572));
+  CHECK(near(batch_launches({0.020, 1.4, 5}, 50e-6, 70.0, o), 2000));
+  // A coarse 1 J unit: 100 J at 70 W is 1.43 s, longer than five periods.
+  CHECK(near(batch_launches({0.020, 1.4, 5, 1.0}, 50e-6, 70.0, o), 28572));
   // Capped: a 1 s period would ask for 5 s.
   CHECK(near(batch_launches({1.0, 0.001, 5}, 1e-3, 70.0, o), 3000));
   // A launch longer than the whole batch: one launch.

@@ -78,7 +78,7 @@ int batch_launches(const Resolution& resolution, double launch_s, double idle_w,
   double seconds = options.min_periods * resolution.period_s;
   // At least min_quanta steps of the counter, even at the idle power alone
   // (a kernel draws more): the step is then at most 1 / min_quanta of the batch.
-  if (idle_w > 0) seconds = std::max(seconds, options.min_quanta * resolution.quantum_j / idle_w);
+  if (idle_w > 0) seconds = std::max(seconds, options.min_quanta * resolution.unit_j / idle_w);
   seconds = std::min(seconds, options.max_batch_seconds);
   const double launches = std::ceil(seconds / launch_s);
   return static_cast<int>(std::clamp(launches, 1.0, 1e9));

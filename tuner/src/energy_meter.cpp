@@ -115,9 +115,10 @@ EnergyMeter::EnergyMeter(CUdevice device, EnergyOptions options, const std::stri
   if (const auto r = counter_resolution(readings)) {
     resolution_ = *r;
     resolution_.quantum_j *= resolution_.period_s; // a step of the reading held for one period
+    resolution_.unit_j = 0.001 * resolution_.period_s; // 1 mW held for one period
   } else {
     // An idle board may hold one reading: take the longest wait as its period.
-    resolution_ = {kEdgeTimeout, 0.001 * kEdgeTimeout, 0};
+    resolution_ = {kEdgeTimeout, 0.001 * kEdgeTimeout, 0, 0.001 * kEdgeTimeout};
   }
 }
 

@@ -11,7 +11,7 @@
 // where idle_W is the counter's rate while the GPU idles, measured between
 // edges just before. The batch is long enough to resolve: it lasts at least
 // EnergyOptions::min_periods update periods and, at the idle power alone, at
-// least min_quanta counter steps. Without the counter, a sampler thread
+// least min_quanta units of the counter (1 mJ). Without the counter, a sampler thread
 // integrates nvmlDeviceGetPowerUsage over the batch instead.
 #include <cstdint>
 #include <optional>
@@ -24,7 +24,7 @@ struct EnergyOptions {
   bool enabled = false;          // measure energy at all (it costs seconds per candidate)
   int repeats = 5;               // batches measured per candidate; their median is reported
   double min_periods = 5.0;      // a batch lasts at least this many counter update periods
-  double min_quanta = 100.0;     // and, at idle power, at least this many counter steps
+  double min_quanta = 100.0;     // and, at idle power, at least this many units of the reading (Resolution::unit_j)
   double max_batch_seconds = 3.0; // [seconds] cap on one batch
 };
 
@@ -74,8 +74,9 @@ std::uint64_t counter_delta_mj(std::uint64_t before, std::uint64_t after, double
 // What polling showed of a reading that changes in steps.
 struct Resolution {
   double period_s = 0;   // [seconds] median time between changes
-  double quantum_j = 0;  // [J] smallest non-zero step
+  double quantum_j = 0;  // [J] smallest non-zero step seen (at idle: the energy of one update period)
   int changes = 0;       // changes seen
+  double unit_j = 0.001; // [J] the reading's unit: NVML counts millijoules
 };
 // From samples taken by polling (time-ordered). nullopt when fewer than two
 // changes were seen (no period can be told).
@@ -87,8 +88,11 @@ std::optional<Resolution> counter_resolution(const std::vector<CounterSample>& s
 std::optional<double> idle_watts(const std::vector<CounterSample>& samples);
 
 // Launches per batch: enough for the batch to last min_periods update
-// periods and, at `idle_w`, min_quanta steps, within max_batch_seconds; at
-// least one. `launch_s`: one launch's time.
+// periods and, at `idle_w`, min_quanta units of the reading (resolution.unit_j),
+// within max_batch_seconds; at least one. `launch_s`: one launch's time.
+// (Not min_quanta of the step seen, quantum_j: at idle that is one period's
+// energy, so it would ask for 100 periods; a batch between two changes of
+// the counter is exact to its unit at both ends, not to a step.)
 int batch_launches(const Resolution& resolution, double launch_s, double idle_w, const EnergyOptions& options);
 
 // [J] the energy of a batch between two edges: the counter's delta minus the

@@ -130,7 +130,11 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
   strategy_options.bayes.batch_size = gpu->capacity();
   if (options.strategy == "bayes") {
     result.search_prior = "none (--no-model-prior)";
-    if (options.transfer_from) {
+    if (needs_energy(options.objective)) {
+      // The model and a transfer predict seconds; a prior in seconds would mislead a search over joules.
+      result.search_prior = std::string("none: the model predicts time, and the objective is ") +
+                            to_string(options.objective);
+    } else if (options.transfer_from) {
       // An unusable source is the caller's error (TransferError); a space the
       // model cannot predict is searched without a prior, as below. A kernel
       // without a model takes the source's times at one ratio (its ranking).

@@ -26,6 +26,10 @@
 #              TEMPLATES="filter fdtd" for some, ONLY="staging=direct" for one variant)
 #   devices    scripts/devices_gpu_check.sh (>= 2 GPUs: fdtd and filter grids on --devices all
 #              against --devices 0, batch bayes against sequential; on 1 GPU: skipped)
+#   energy     scripts/energy_gpu_check.sh: each template at its issue size tuned for energy,
+#              the time-best and the energy-best with their times and joules per launch
+#              (not in the default list: run it twice, in separate calls, for repeatability;
+#              ENERGY_PREVIOUS=<an earlier call's OUT>/energy compares with that call)
 #   probes     memtune probe, the model against this run's probe spaces, the filter's bank model
 #              against ncu's counters
 # Environment: BUILD (default build-gpu), OUT (default gpu-check-out); logs and JSON under $OUT,
@@ -143,11 +147,16 @@ for step in "${steps[@]}"; do
         scripts/filter_ncu_validation.sh "$build" "$out/filter-ncu" >"$out/filter_ncu.txt" 2>&1
         row "filter bank model vs ncu" "$(tail -1 "$out/filter_ncu.txt")"
       fi ;;
+    energy)
+      scripts/energy_gpu_check.sh "$memtune" "$out/energy" >"$out/energy.txt" 2>&1
+      row "energy check (scripts/energy_gpu_check.sh)" "exit $?"
+      grep '^==\|^energy:' "$out/energy.txt"
+      grep '^|' "$out/energy.txt" | grep -v '^| run |\|^|---' >>"$out/$step.table" ;;
     devices)
       OUT="$out/devices" scripts/devices_gpu_check.sh "$build" >"$out/devices.txt" 2>&1
       row "devices check" "exit $?"
       last_table "$out/devices.txt" >>"$out/$step.table" ;;
-    *) echo "unknown step $step (build tests catalogue cost compile launcher transfer isolation shard report sanitize probes devices)"; exit 2 ;;
+    *) echo "unknown step $step (build tests catalogue cost compile launcher transfer isolation shard report sanitize probes devices energy)"; exit 2 ;;
   esac
   echo "   ($((SECONDS - start)) s)"
 done

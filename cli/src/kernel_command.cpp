@@ -11,6 +11,7 @@
 
 #include <memtune/io/atomic_file.hpp>
 #include <memtune/io/errors.hpp>
+#include <memtune/energy_meter.hpp>
 #include <memtune/profile_store.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/targets.hpp>
@@ -64,6 +65,15 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
   sub.add_flag("--predict", o.predict,
                "model --target NAME even when that GPU is in this machine (to compare the model with a measured run)");
   sub.add_flag("--warm", o.warm, "keep caches warm between samples (default: flush L2 before each)");
+  sub.add_option("--objective", o.objective,
+                 "what the search minimises: time (per launch), energy (joules per launch, measured with NVML) or "
+                 "edp (joules x seconds); energy and edp cost seconds per candidate (docs/energy.md)")
+      ->check(CLI::IsMember({"time", "energy", "edp"}))
+      ->capture_default_str();
+  sub.add_flag("--energy", o.energy, "also measure every candidate's joules per launch and mean watts (ranked by --objective)");
+  sub.add_option("--energy-repeats", o.energy_repeats, "batches measured per candidate for its energy (median and spread)")
+      ->check(CLI::Range(3, 1000))
+      ->capture_default_str();
   sub.add_option("--l2-flush", o.l2_flush,
                  "how the L2 is flushed before a cold sample: clean (read a buffer of 2x L2) or dirty (write it, "
                  "wave 1's protocol: its write-back is charged to the kernel)")
@@ -108,6 +118,9 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
   t.device = o.device;
   t.measure.flush_l2 = !o.warm;
   t.measure.flush = o.l2_flush == "dirty" ? FlushKind::dirty : FlushKind::clean;
+  t.objective = objective_from_string(o.objective);
+  t.measure.energy.enabled = o.energy || needs_energy(t.objective);
+  t.measure.energy.repeats = o.energy_repeats;
   t.use_cache = !o.no_cache;
   t.only = parse_only(o.only);
   t.model_prior = !o.no_model_prior;
@@ -133,6 +146,9 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
       if (t.devices) throw ArgumentError("--devices " + o.devices.devices + " --target " + o.target,
                                          "--devices measures on this host's GPUs (--target local)");
       const ResolvedTarget target = resolve_target(o.target, o.device, o.predict);
+      if (!target.measured && t.measure.energy.enabled)
+        throw ArgumentError(needs_energy(t.objective) ? "--objective " + o.objective : std::string("--energy"),
+                            "energy is measured on the local GPU, never modeled (--target " + o.target + " is modeled)");
       results.push_back(target.measured ? tune(kernel, problem, t) : tune_modeled(kernel, problem, target.target, t));
     }
     if (progress) {
@@ -144,6 +160,10 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
     err << "memtune " << kernel.name << ": " << e.what()
         << ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).\n";
     return kExitNoDevice;
+  } catch (const EnergyUnavailable& e) {
+    err << "memtune " << kernel.name << ": " << (needs_energy(t.objective) ? "--objective " + o.objective : "--energy")
+        << ": " << e.what() << "\n";
+    return kExitEnergyRefused;
   }
 
   const output::Format format = chosen_format(o.format, o.json);
@@ -182,6 +202,11 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
           << (result.measured || result.time_modeled ? "succeeded" : "has a time (its time is not modeled)") << "\n";
     }
     code = std::max(code, exit_code(result));
+    if (!result.objective_refused.empty()) {
+      err << "memtune " << kernel.name << ": --objective " << o.objective << ": " << result.objective_refused
+          << " (the table ranks by time)\n";
+      code = std::max(code, kExitEnergyRefused);
+    }
   }
   return code;
 }

@@ -31,6 +31,9 @@ struct CommonOptions {
   bool device_given = false;     // --device was on the command line
   DevicesOptions devices;        // --devices, --mixed-devices
   bool warm = false;
+  std::string objective = "time"; // time | energy | edp (objective.hpp)
+  bool energy = false;            // --energy: measure and show joules per launch, rank by time
+  int energy_repeats = 5;
   std::string l2_flush = "clean"; // clean | dirty (l2_flush.hpp)
   bool json = false;             // --json, an alias of --format json
   std::string format = "table";

@@ -168,4 +168,35 @@ std::vector<Pair> paired_times(const Run& a, const Run& b) {
   return out;
 }
 
+std::vector<std::size_t> pareto_front(const std::vector<EnergyPoint>& points) {
+  std::vector<std::size_t> order(points.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (points[a].time_s != points[b].time_s) return points[a].time_s < points[b].time_s;
+    return points[a].joules != points[b].joules ? points[a].joules < points[b].joules : a < b;
+  });
+  // Fastest first: a point is on the front when it takes fewer joules than
+  // every faster one (or as few as the last on it at the same time).
+  std::vector<std::size_t> front;
+  double least = std::numeric_limits<double>::infinity();
+  for (std::size_t i : order) {
+    const EnergyPoint& p = points[i];
+    const bool tie = !front.empty() && points[front.back()].time_s == p.time_s && points[front.back()].joules == p.joules;
+    if (p.joules < least || tie) {
+      front.push_back(i);
+      least = std::min(least, p.joules);
+    }
+  }
+  return front;
+}
+
+EnergyFront energy_front(const Run& run) {
+  EnergyFront f;
+  for (std::size_t i = 0; i < run.trials.size() && i < run.joules_per_launch.size(); ++i)
+    if (run.trials[i].ok() && run.joules_per_launch[i])
+      f.points.push_back({run.space.format(run.trials[i].config), *run.trials[i].time_s, *run.joules_per_launch[i]});
+  f.front = pareto_front(f.points);
+  return f;
+}
+
 } // namespace memtune::report

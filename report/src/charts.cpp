@@ -199,6 +199,38 @@ std::string scatter(const std::vector<Pair>& pairs, const std::string& x_title, 
   return c.str();
 }
 
+std::string energy_scatter(const EnergyFront& e) {
+  double t_lo = std::numeric_limits<double>::infinity(), t_hi = 0, j_lo = t_lo, j_hi = 0;
+  for (const EnergyPoint& p : e.points) {
+    t_lo = std::min(t_lo, p.time_s);
+    t_hi = std::max(t_hi, p.time_s);
+    j_lo = std::min(j_lo, p.joules);
+    j_hi = std::max(j_hi, p.joules);
+  }
+  char head[160];
+  std::snprintf(head, sizeof head, "time against energy per launch: %zu configurations, %zu on the Pareto front",
+                e.points.size(), e.front.size());
+  const svg::Frame f{70, 30, 380, 300};
+  Canvas c(f.right() + 30, f.bottom() + 50, head);
+  if (e.points.empty()) return c.str();
+  const svg::Scale x = svg::Scale::log(t_lo * 1e6 / 1.1, t_hi * 1e6 * 1.1, f.left, f.right());
+  const svg::Scale y = svg::Scale::log(j_lo * 1e3 / 1.1, j_hi * 1e3 * 1.1, f.bottom(), f.top);
+  c.text(f.left, 16, head, Canvas::Anchor::start, 12, true);
+  svg::axes(c, f, x, y, "time per launch (us)", "energy per launch (mJ)");
+  const auto tip = [](const EnergyPoint& p) {
+    char text[96];
+    std::snprintf(text, sizeof text, ": %.4g us, %.4g mJ", p.time_s * 1e6, p.joules * 1e3);
+    return p.config_text + text;
+  };
+  for (const EnergyPoint& p : e.points) c.circle(x(p.time_s * 1e6), y(p.joules * 1e3), 3, "#4e79a7", tip(p), 0.6);
+  std::vector<svg::Point> line;
+  for (std::size_t i : e.front) line.push_back({x(e.points[i].time_s * 1e6), y(e.points[i].joules * 1e3)});
+  if (line.size() > 1) c.polyline(line, "#f28e2b", 1.5);
+  for (std::size_t i : e.front)
+    c.circle(x(e.points[i].time_s * 1e6), y(e.points[i].joules * 1e3), 4, "#f28e2b", "Pareto front: " + tip(e.points[i]));
+  return c.str();
+}
+
 std::string bars(const std::vector<Bar>& bars, const std::vector<Reference>& references, const std::string& x_title,
                  const std::string& aria) {
   double hi = 0;

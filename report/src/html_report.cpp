@@ -286,6 +286,11 @@ std::string run_section(const Run& r, const ReportOptions& o, const std::string&
                 "per value: the best time (red dot) and the interquartile range of all its ok configurations (bar, "
                 "median line), over the best overall; most important axis first.");
   h += bandwidth_section(r, o.bandwidth_rows);
+  if (const EnergyFront front = energy_front(r); !front.points.empty())
+    h += figure("Time against energy", charts::energy_scatter(front),
+                "each measured configuration's median time and median joules per launch (NVML's energy counter, "
+                "docs/energy.md); orange: the Pareto front, where no other configuration is both faster and more "
+                "frugal. Its fastest end is the time-best, its lowest the energy-best.");
   h += "<h4>Failures</h4>" + failures_section(r);
   h += ranked_table(r, o.table_rows);
   return h + "</section>";

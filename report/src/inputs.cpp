@@ -6,6 +6,7 @@
 #include <memtune/templates/catalogue.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -144,6 +145,21 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
   run.tool = rec.tool;
   run.space = rec.space;
   run.trials = rec.trials;
+  // Energy per trial, where the document has it (a number, finite and positive; else left out).
+  if (doc.contains("trials") && doc.at("trials").is_array() && doc.at("trials").size() == run.trials.size()) {
+    bool any = false;
+    std::vector<std::optional<double>> joules;
+    for (const auto& t : doc.at("trials")) {
+      std::optional<double> j;
+      if (t.is_object() && t.contains("joules_per_launch") && t.at("joules_per_launch").is_number()) {
+        const double v = t.at("joules_per_launch").get<double>();
+        if (std::isfinite(v) && v > 0) j = v;
+      }
+      any = any || j.has_value();
+      joules.push_back(j);
+    }
+    if (any) run.joules_per_launch = std::move(joules);
+  }
   run.measured = string_or(doc, "mode", "measured") != "modeled";
   run.target = string_or(doc, "target");
   run.strategy = string_or(doc, "strategy");

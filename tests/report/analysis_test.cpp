@@ -117,3 +117,11 @@ TEST_CASE("analysis: best so far and paired times") {
   CHECK(pairs.size() == 8);
   CHECK(pairs[0].b_s == doctest::Approx(3 * pairs[0].a_s));
 }
+
+TEST_CASE("analysis: the Pareto front of time against energy keeps what no other beats in both, fastest first") {
+  const std::vector<EnergyPoint> points{{"a", 1.0, 5.0}, {"b", 2.0, 3.0}, {"c", 2.5, 4.0}, {"d", 3.0, 1.0},
+                                        {"e", 0.5, 9.0}, {"f", 3.0, 1.0}};
+  // c is beaten by b (faster and more frugal); f ties d exactly and is kept.
+  CHECK(pareto_front(points) == std::vector<std::size_t>{4, 0, 1, 3, 5});
+  CHECK(pareto_front({}).empty());
+}

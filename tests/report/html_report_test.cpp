@@ -86,3 +86,24 @@ TEST_CASE("report: the file is replaced whole") {
   std::filesystem::remove(p);
   CHECK_THROWS_AS(write_text_file("/nonexistent-dir/x.html", "x"), std::runtime_error);
 }
+
+TEST_CASE("report: a run with energy gets the time-against-energy scatter with its Pareto front") {
+  TuningResult r = testing::synthetic_result();
+  r.energy_measured = true;
+  EnergyMeasurement m;
+  m.joules_per_launch = 1.0e-3;
+  r.evaluations[0].energy = m; // the slower one, more frugal: both on the front
+  m.joules_per_launch = 1.2e-3;
+  r.evaluations[1].energy = m;
+  Inputs in;
+  in.runs.push_back(run_from_json(to_json(r), "energy.json"));
+  REQUIRE(in.runs[0].joules_per_launch.size() == in.runs[0].trials.size());
+  const std::string html = render_html(in, {});
+  CHECK(html.find("Time against energy") != std::string::npos);
+  CHECK(html.find("2 configurations, 2 on the Pareto front") != std::string::npos);
+  CHECK(html.find("Pareto front: block_size=128") != std::string::npos);
+  // Without energy: no such figure.
+  Inputs plain;
+  plain.runs.push_back(run_from_json(to_json(testing::synthetic_result()), "plain.json"));
+  CHECK(render_html(plain, {}).find("Time against energy") == std::string::npos);
+}

@@ -50,6 +50,8 @@ std::string space_digest(const search::Space& space) { return digest128(space.to
 json journal_header(const TuningResult& r, const TuneOptions& o) {
   json measure = isolation::measure_json(o.measure);
   measure.erase("timeout_seconds"); // the watchdog's business: may change between the runs
+  // A run without energy has the header it had before energy existed, so its journals still resume.
+  if (!o.measure.energy.enabled) measure.erase("energy");
   return {{"journal", "memtune"},
           {"journal_version", kJournalVersion},
           {"tool", std::string("memtune ") + kVersion},
@@ -90,6 +92,8 @@ json journal_line(const search::Space& space, const Evaluation& e, std::size_t i
   if (!e.compiler.empty()) j["compiler"] = e.compiler;
   if (!e.compile_warnings.empty()) j["compile_warnings"] = e.compile_warnings;
   j["timing"] = e.timing ? isolation::timing_json(*e.timing) : json(nullptr);
+  if (e.energy) j["energy"] = isolation::energy_json(*e.energy); // only runs that measured it
+  if (!e.energy_error.empty()) j["energy_error"] = e.energy_error;
   return j;
 }
 
@@ -125,6 +129,13 @@ Evaluation evaluation_from_journal_line(const search::Space& space, const json& 
       e.timing = isolation::timing_from_json(f.at(field).value());
       if (!(e.timing->median_s > 0)) throw std::invalid_argument("median_s must be a positive number");
     }
+    field = "";
+    if (j.contains("energy")) {
+      field = "energy";
+      e.energy = isolation::energy_from_json(f.at(field).value());
+      field = "";
+    }
+    if (j.contains("energy_error")) e.energy_error = f.at("energy_error").string();
     // (An ok candidate may lack a time: a modeled run of a kernel without a model.)
     if (!e.ok() && e.timing) throw std::invalid_argument("a failed candidate with a time");
     return e;

@@ -14,6 +14,9 @@ namespace memtune {
 
 TuningResult tune_modeled(const KernelDescription& kernel, const Problem& given, const Target& target,
                           const TuneOptions& options) {
+  if (needs_energy(options.objective))
+    throw std::invalid_argument(std::string("--objective ") + to_string(options.objective) +
+                                " needs a measured run: energy is measured on the local GPU, never modeled");
   if (options.transfer_from) return tune_transferred(kernel, given, target, options);
   const auto start = std::chrono::steady_clock::now();
   const Problem problem = kernel.complete(given);

@@ -49,11 +49,15 @@ bool same_profile_key(const ProfileEntry& a, const ProfileEntry& b) {
 }
 
 nlohmann::json ProfileEntry::to_json() const {
-  return {{"device", device.to_json()}, {"template", template_name}, {"problem", problem},
+  nlohmann::json j{{"device", device.to_json()}, {"template", template_name}, {"problem", problem},
           {"config", config},           {"mode", mode},              {"time_s", time_s},
           {"gbps", gbps},               {"fraction_of_ceiling", fraction_of_ceiling},
           {"rationale", rationale},     {"runner_ups", runner_ups},  {"tool", tool},
           {"saved_at", saved_at}};
+  if (objective != "time") j["objective"] = objective; // absent: time, as in stores written before
+  if (joules_per_launch) j["joules_per_launch"] = *joules_per_launch;
+  if (mean_watts) j["mean_watts"] = *mean_watts;
+  return j;
 }
 
 ProfileEntry ProfileEntry::from_json(const nlohmann::json& j) { return from_fields(io::JsonFields(j)); }
@@ -74,6 +78,16 @@ ProfileEntry ProfileEntry::from_fields(const io::JsonFields& j) {
   if (const auto f = j.find("gbps")) e.gbps = f->number(0.0);
   if (const auto f = j.find("fraction_of_ceiling")) e.fraction_of_ceiling = f->number(0.0);
   if (const auto f = j.find("rationale")) e.rationale = f->string();
+  if (const auto f = j.find("objective")) {
+    e.objective = f->string();
+    try {
+      (void)objective_from_string(e.objective);
+    } catch (const std::invalid_argument& err) {
+      f->fail(err.what());
+    }
+  }
+  if (const auto f = j.find("joules_per_launch")) e.joules_per_launch = f->number(0.0);
+  if (const auto f = j.find("mean_watts")) e.mean_watts = f->number(0.0);
   if (const auto f = j.find("runner_ups")) {
     f->require_array();
     e.runner_ups = f->value();
@@ -214,6 +228,11 @@ ProfileEntry make_profile_entry(const TuningResult& r, std::size_t runner_ups) {
   e.time_s = best.timing->median_s;
   e.gbps = best.gbps;
   e.fraction_of_ceiling = best.fraction_of_ceiling;
+  e.objective = to_string(r.ranked_by());
+  if (best.energy) {
+    e.joules_per_launch = best.energy->joules_per_launch;
+    e.mean_watts = best.energy->mean_watts;
+  }
   e.rationale = rationale(r);
   for (std::size_t i = 1; i < rank.size() && i <= runner_ups; ++i) {
     const Evaluation& x = r.evaluations[rank[i]];

@@ -43,6 +43,21 @@ std::string bandwidth_text(const TuningResult& r, const Evaluation& e) {
 }
 
 // The most telling difference between the best and the runner-up.
+// The runner-up by an energy objective: how much more it costs, and whether
+// the batches' spread covers that.
+std::string why_better_objective(const TuningResult& r, const Evaluation& best, const Evaluation& next) {
+  const Objective by = r.ranked_by();
+  const auto b = objective_value(best, by);
+  const auto n = objective_value(next, by);
+  if (!b || !n || !(*b > 0)) return "";
+  const double gain = *n / *b - 1.0;
+  std::string s = "The runner-up (" + r.space.format(next.config) + ") costs " + fmt("%.1f%%", 100 * gain) + " more " +
+                  (by == Objective::energy ? "joules per launch" : "energy-delay product");
+  if (best.energy && next.energy && gain < 2.0 * std::max(best.energy->spread, next.energy->spread))
+    return s + ", within the energy measurements' spread: the two are equivalent on this GPU.";
+  return s + ".";
+}
+
 std::string why_better(const TuningResult& r, const Evaluation& best, const Evaluation& next) {
   const double gain = next.timing->median_s / best.timing->median_s - 1.0;
   const std::string slower = "The runner-up (" + r.space.format(next.config) + ") is " + fmt("%.1f%%", 100 * gain) +
@@ -101,8 +116,19 @@ std::string rationale(const TuningResult& r) {
   const Evaluation& best = r.evaluations[rank.front()];
   std::string s = r.space.format(best.config) + ": " + fmt("%.1f us", best.timing->median_s * 1e6) +
                   (r.measured ? " measured" : r.transferred_from.empty() ? " predicted" : " transferred") + ", " +
-                  bandwidth_text(r, best) + ". " +
-                  std::to_string(best.resources.registers) + " registers/thread";
+                  bandwidth_text(r, best) + ". ";
+  if (best.energy)
+    s += fmt("%.4g mJ per launch", best.energy->joules_per_launch * 1e3) +
+         fmt(" (+-%.1f%%", 100 * best.energy->spread) + fmt(" over %.0f batches", best.energy->repeats) +
+         fmt(", %.0f W mean). ", best.energy->mean_watts);
+  // What the objective's pick costs in the other measure, against the fastest measured.
+  if (r.ranked_by() != Objective::time) {
+    if (const Evaluation* fastest = r.fastest(); fastest && fastest != &best)
+      s += std::string("Picked for ") + to_string(r.ranked_by()) + ": " + tradeoff(best, *fastest) + ". ";
+    else
+      s += std::string("The ") + to_string(r.ranked_by()) + "-best is also the fastest. ";
+  }
+  s += std::to_string(best.resources.registers) + " registers/thread";
   if (!r.measured)
     s += " (compiled for sm_" + std::to_string(r.compiled_for_cc) + (r.compiler.empty() ? "" : " by " + r.compiler) + ")";
   s += ", " + std::to_string(best.dynamic_smem_bytes + best.resources.static_smem_bytes) +
@@ -114,7 +140,9 @@ std::string rationale(const TuningResult& r) {
          " of the sectors they move; " + fmt("%.3g MB", m.dram_bytes / 1e6) + " of DRAM traffic. Model: " +
          m.time.describe() + ".";
   }
-  if (rank.size() > 1) s += " " + why_better(r, best, r.evaluations[rank[1]]);
+  if (rank.size() > 1)
+    s += " " + (r.ranked_by() == Objective::time ? why_better(r, best, r.evaluations[rank[1]])
+                                                  : why_better_objective(r, best, r.evaluations[rank[1]]));
   return s;
 }
 

@@ -59,6 +59,8 @@ TuningResult new_tuning_result(const KernelDescription& kernel, const Problem& p
   result.target_name = target.name;
   result.measured = measured;
   result.strategy = options.strategy;
+  result.objective = options.objective;
+  result.energy_measured = measured && options.measure.energy.enabled;
   result.space = kernel.space(problem, target);
   fix_axes(result.space, options.only);
   const search::ValidCount valid = result.space.count_valid(); // counted, never listed
@@ -169,8 +171,8 @@ void run_search_loop(const KernelDescription& kernel, const Problem& problem, co
       if (resumable) resumable->journal.append(e);
       if (e.compile_cached) ++result.compile_cache_hits;
     }
-    search::Trial trial{e.config, e.timing ? std::optional(e.timing->median_s) : std::nullopt, to_string(e.status),
-                        e.reason};
+    // The strategy minimises one number: the run's objective (seconds by default).
+    search::Trial trial{e.config, objective_value(e, options.objective), to_string(e.status), e.reason};
     strategy->observe(trial);
     ++progress.evaluations;
     if (!trial.ok()) ++progress.failures;

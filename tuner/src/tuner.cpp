@@ -1,6 +1,7 @@
 #include <memtune/compile/compile_pool.hpp>
 #include <memtune/compile/nvrtc_compiler.hpp>
 #include <memtune/copy_ceiling.hpp>
+#include <memtune/energy_meter.hpp>
 #include <memtune/memory_fit.hpp>
 #include <memtune/model_evaluator.hpp>
 #include <memtune/model_prior.hpp>
@@ -51,6 +52,15 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
     throw std::invalid_argument("a measured run uses --from only as the bayes search's prior mean (--strategy bayes)");
   TuneOptions options = given_options;
   if (options.isolation.candidate_timeout_s > 0) options.measure.timeout_seconds = options.isolation.candidate_timeout_s;
+  if (needs_energy(options.objective)) options.measure.energy.enabled = true;
+  // No NVML here means none in the worker either: say so before anything runs.
+  if (options.measure.energy.enabled) {
+    try {
+      (void)nvml::NvmlLibrary::open();
+    } catch (const nvml::NvmlUnavailable& e) {
+      throw EnergyUnavailable(std::string("energy cannot be measured on this machine: ") + e.what());
+    }
+  }
 
   std::optional<CompileCache> cache;
   if (options.use_cache) cache.emplace(options.cache_folder.value_or(CompileCache::default_folder()));
@@ -120,7 +130,11 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
   strategy_options.bayes.batch_size = gpu->capacity();
   if (options.strategy == "bayes") {
     result.search_prior = "none (--no-model-prior)";
-    if (options.transfer_from) {
+    if (needs_energy(options.objective)) {
+      // The model and a transfer predict seconds; a prior in seconds would mislead a search over joules.
+      result.search_prior = std::string("none: the model predicts time, and the objective is ") +
+                            to_string(options.objective);
+    } else if (options.transfer_from) {
       // An unusable source is the caller's error (TransferError); a space the
       // model cannot predict is searched without a prior, as below. A kernel
       // without a model takes the source's times at one ratio (its ranking).
@@ -171,6 +185,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
       }
     }
   }
+  if (auto why = energy_unresolved(result.evaluations, result.objective)) result.objective_refused = *why;
   add_same_size_fractions(result);
   explain_shown_candidates(kernel, problem, target, result);
   result.worker_restarts = gpu->restarts();

@@ -55,6 +55,47 @@ std::string devices_text(const TuningResult& r) {
   return s + " (one copy ceiling, measured on GPU " + std::to_string(r.devices.front()) + ": the GPUs are one model)";
 }
 
+// How the joules were measured, from the first candidate that has them (one
+// meter per run: its resolution and period are the GPU's), and the objective.
+void add_energy_facts(output::Document& d, const TuningResult& r) {
+  if (r.objective != Objective::time)
+    d.fact(std::string("objective: ") + to_string(r.objective) +
+           (r.objective == Objective::energy ? " (joules per launch)" : " (joules per launch x seconds per launch)"));
+  if (!r.objective_refused.empty()) d.fact("REFUSED: " + r.objective_refused + "; ranked by time instead");
+  if (!r.energy_measured) return;
+  const Evaluation* with = nullptr;
+  std::size_t measured = 0;
+  std::string error;
+  for (const Evaluation& e : r.evaluations) {
+    if (e.energy) {
+      ++measured;
+      if (!with) with = &e;
+    }
+    if (error.empty() && !e.energy_error.empty()) error = e.energy_error;
+  }
+  if (!with) {
+    d.fact("energy: not measured" + (error.empty() ? std::string() : ": " + error));
+    return;
+  }
+  const EnergyMeasurement& m = *with->energy;
+  d.data["energy_method"] = {{"source", to_string(m.source)},
+                             {"resolution_j", m.resolution_j},
+                             {"period_s", m.period_s},
+                             {"repeats", m.repeats},
+                             {"launches_per_batch_first", m.launches_per_batch},
+                             {"batch_seconds_first", m.batch_seconds},
+                             {"idle_watts_first", m.idle_watts},
+                             {"candidates_measured", measured}};
+  d.fact(std::string("energy: NVML ") +
+         (m.source == EnergySource::counter ? "total-energy counter" : "power readings integrated (no energy counter)") +
+         ", " + number_text("step %.4g mJ", m.resolution_j * 1e3) + number_text(" every %.1f ms", m.period_s * 1e3) +
+         " (measured); " + std::to_string(m.repeats) + " batches of warm back-to-back launches per candidate (" +
+         std::to_string(m.launches_per_batch) + " launches, " + number_text("%.3g s", m.batch_seconds) +
+         " for the first), median reported; idle " + number_text("%.0f W", m.idle_watts) +
+         " measured just before and subtracted outside the batches; " + std::to_string(measured) + " of " +
+         std::to_string(r.evaluations.size()) + " candidates measured" + (error.empty() ? "" : " (" + error + ")"));
+}
+
 void add_facts(output::Document& d, const TuningResult& r) {
   if (!r.measured && !r.time_modeled) {
     d.fact("time is not modeled: " + r.template_name + " has no access pattern for the model (no \"model\" section); " + registers_source(r) +
@@ -103,6 +144,7 @@ void add_facts(output::Document& d, const TuningResult& r) {
     if (!best->compiler.empty() && best->compiler != r.compiler) d.fact("the best compiled by " + best->compiler);
     if (!best->compile_warnings.empty()) d.fact("compiler warnings for the best configuration:\n" + best->compile_warnings);
   }
+  add_energy_facts(d, r);
 }
 
 void add_data(output::Document& d, const TuningResult& r) {
@@ -121,6 +163,10 @@ void add_data(output::Document& d, const TuningResult& r) {
   if (!r.transfer_scaling.empty()) j["transfer_scaling"] = r.transfer_scaling;
   j["peak_dram_gbps"] = r.peak_dram_gbs;
   j["strategy"] = r.strategy;
+  // Absent: time, no energy (the documents of runs before energy was measured read the same).
+  if (r.objective != Objective::time) j["objective"] = to_string(r.objective);
+  if (!r.objective_refused.empty()) j["objective_refused"] = r.objective_refused;
+  if (r.energy_measured) j["energy_measured"] = true;
   j["search_prior"] = r.search_prior;
   j["space"] = r.space.to_json();
   j["bytes_moved"] = r.bytes_moved;
@@ -225,6 +271,12 @@ void add_ranked(output::Document& d, const TuningResult& r, std::size_t top) {
   // A problem smaller than the ceiling's copy: its own size's copy beside.
   if (r.same_size_copy)
     t.columns.insert(t.columns.begin() + 6, {.key = "fraction_of_same_size_copy", .header = "%same", .format = "%.1f", .scale = 100});
+  // Energy, where it was measured: joules per launch, their spread, mean watts.
+  if (r.energy_measured) {
+    t.columns.insert(t.columns.begin() + 4, {.key = "joules_per_launch", .header = "mJ", .format = "%.3f", .scale = 1e3});
+    t.columns.insert(t.columns.begin() + 5, {.key = "energy_spread", .header = "+-%J", .format = "%.1f", .scale = 100});
+    t.columns.insert(t.columns.begin() + 6, {.key = "mean_watts", .header = "W", .format = "%.0f"});
+  }
   // On several GPUs: which one measured it.
   if (r.devices.size() > 1) t.columns.push_back({.key = "device", .header = "gpu"});
   const auto rank = r.ranking();

@@ -14,9 +14,16 @@ std::vector<std::size_t> TuningResult::ranking() const {
   std::vector<std::size_t> idx;
   for (std::size_t i = 0; i < evaluations.size(); ++i)
     if (evaluations[i].ok() && evaluations[i].timing) idx.push_back(i);
+  const Objective by = ranked_by();
   std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
     const Evaluation& ea = evaluations[a];
     const Evaluation& eb = evaluations[b];
+    if (by != Objective::time) {
+      const auto va = objective_value(ea, by);
+      const auto vb = objective_value(eb, by);
+      if (va.has_value() != vb.has_value()) return va.has_value();
+      if (va && *va != *vb) return *va < *vb;
+    }
     if (ea.timing->median_s != eb.timing->median_s) return ea.timing->median_s < eb.timing->median_s;
     // A tie, as a modeled grid has wherever several configurations sit at the
     // same roofline bound (the same bytes at the same DRAM bandwidth): the one
@@ -37,6 +44,13 @@ std::vector<std::size_t> TuningResult::ranking() const {
 const Evaluation* TuningResult::best() const {
   const auto r = ranking();
   return r.empty() ? nullptr : &evaluations[r.front()];
+}
+
+const Evaluation* TuningResult::fastest() const {
+  const Evaluation* f = nullptr;
+  for (const Evaluation& e : evaluations)
+    if (e.ok() && e.timing && (!f || e.timing->median_s < f->timing->median_s)) f = &e;
+  return f;
 }
 
 std::vector<std::pair<Status, int>> TuningResult::failure_counts() const {
@@ -66,6 +80,20 @@ std::string describe_baseline(const TuningResult& r, const BaselineResult& b) {
     s += "; best/" + b.name + " = " + number_text("%.2fx", ratio) + (ratio >= 1.0 ? " faster" : " (slower)");
   }
   return s;
+}
+
+void add_energy_json(nlohmann::json& j, const Evaluation& e) {
+  if (e.energy) {
+    const EnergyMeasurement& m = *e.energy;
+    j["joules_per_launch"] = m.joules_per_launch;
+    j["energy_min_j"] = m.min_j;
+    j["energy_max_j"] = m.max_j;
+    j["energy_spread"] = m.spread;
+    j["energy_repeats"] = m.repeats;
+    j["mean_watts"] = m.mean_watts;
+    j["idle_watts"] = m.idle_watts;
+  }
+  if (!e.energy_error.empty()) j["energy_error"] = e.energy_error;
 }
 
 nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& e) {
@@ -111,6 +139,7 @@ nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& 
     if (e.fraction_of_same_size_copy > 0) j["fraction_of_same_size_copy"] = e.fraction_of_same_size_copy;
     j["max_abs_error"] = sampled ? nlohmann::json(e.max_abs_error) : nlohmann::json();
   }
+  add_energy_json(j, e);
   return j;
 }
 
@@ -119,6 +148,7 @@ nlohmann::json trials_to_json(const TuningResult& r) {
   for (const auto& e : r.evaluations) {
     nlohmann::json t{{"config", r.space.config_to_json(e.config)}, {"status", to_string(e.status)}};
     if (e.ok() && e.timing) t["time_s"] = e.timing->median_s;
+    if (e.ok()) add_energy_json(t, e);
     if (!e.reason.empty()) t["reason"] = e.reason;
     if (e.device >= 0) t["device"] = e.device; // the GPU it ran on
     trials.push_back(std::move(t));

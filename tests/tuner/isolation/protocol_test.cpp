@@ -3,6 +3,8 @@
 
 #include "catalogue_target.hpp"
 
+#include <memtune/io/errors.hpp>
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -100,4 +102,46 @@ TEST_CASE("results and the target round-trip; an error that is not a number surv
   const BaselineResult bb = baseline_from_json(baseline_json(base));
   CHECK(bb.description == "cuBLAS sgemv");
   CHECK(bb.timing->median_s == 5e-5);
+}
+
+TEST_CASE("a candidate's energy and the energy options travel; a damaged energy is an error naming its field") {
+  LaunchOutcome o;
+  o.timing = Timing{4.9e-5, 4.8e-5, 5.3e-5, 0.012, 40, true};
+  EnergyMeasurement m;
+  m.joules_per_launch = 0.0212;
+  m.min_j = 0.0209;
+  m.max_j = 0.0215;
+  m.spread = 0.008;
+  m.mean_watts = 433;
+  m.idle_watts = 72;
+  m.repeats = 5;
+  m.launches_per_batch = 2041;
+  m.batch_seconds = 0.1;
+  m.resolution_j = 0.001;
+  m.period_s = 0.02;
+  m.source = EnergySource::power;
+  o.energy = m;
+  o.energy_error = "";
+  const LaunchOutcome b = outcome_from_json(nlohmann::json::parse(result_json(3, o).dump()));
+  REQUIRE(b.energy);
+  CHECK(b.energy->joules_per_launch == 0.0212);
+  CHECK(b.energy->launches_per_batch == 2041);
+  CHECK(b.energy->source == EnergySource::power);
+  o.energy.reset();
+  o.energy_error = "NVML (libnvidia-ml.so.1) could not be loaded";
+  CHECK(outcome_from_json(result_json(3, o)).energy_error == o.energy_error);
+
+  nlohmann::json bad = energy_json(m);
+  bad["repeats"] = 0;
+  CHECK_THROWS_AS((void)energy_from_json(bad), InputError);
+  bad = energy_json(m);
+  bad["source"] = "guess";
+  CHECK_THROWS_AS((void)energy_from_json(bad), InputError);
+
+  MeasureOptions mo;
+  mo.energy.enabled = true;
+  mo.energy.repeats = 7;
+  const MeasureOptions back = measure_from_json(measure_json(mo));
+  CHECK(back.energy.enabled);
+  CHECK(back.energy.repeats == 7);
 }

@@ -54,6 +54,10 @@ struct Evaluation {
 
   double max_abs_error = 0.0;    // against the CPU reference
   std::optional<Timing> timing;  // when it ran and verified
+  // Joules per launch (energy.hpp), when energy was asked for and measured;
+  // energy_error says why not when it was asked for and failed.
+  std::optional<EnergyMeasurement> energy;
+  std::string energy_error;
   double gbps = 0.0;             // [GB/s] template's minimum bytes / median time
   double fraction_of_ceiling = 0.0; // gbps / copy ceiling of the same run
   double fraction_of_same_size_copy = 0.0; // gbps / a same-size copy of the same run (0: not measured)

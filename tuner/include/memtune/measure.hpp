@@ -10,6 +10,7 @@
 #include <memtune/cuda/buffer.hpp>
 #include <memtune/cuda/event.hpp>
 #include <memtune/cuda/stream.hpp>
+#include <memtune/energy.hpp>
 #include <memtune/l2_flush.hpp>
 
 #include <cuda.h>
@@ -31,6 +32,7 @@ struct MeasureOptions {
   double target_spread = 0.02;     // stop when IQR / median is below this
   double max_seconds = 0.25;       // [seconds] time cap per measurement, warm-up included
   double timeout_seconds = 2.0;    // [seconds] one launch longer than this is a timeout
+  EnergyOptions energy;            // joules per launch after the times (energy.hpp), when enabled
 };
 
 struct Timing {

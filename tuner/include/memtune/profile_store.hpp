@@ -35,6 +35,9 @@ struct ProfileEntry {
   double time_s = 0.0;          // [seconds] median
   double gbps = 0.0;            // [GB/s]
   double fraction_of_ceiling = 0.0;
+  std::string objective = "time";  // what the pick minimised (objective.hpp)
+  std::optional<double> joules_per_launch; // [J] when the run measured energy
+  std::optional<double> mean_watts;        // [W] likewise
   std::string rationale;
   nlohmann::json runner_ups = nlohmann::json::array(); // [{config, time_s, gbps}]
   std::string tool;             // "memtune 0.1.0"

@@ -9,6 +9,7 @@
 #include <memtune/isolation/isolation_options.hpp>
 #include <memtune/journal.hpp>
 #include <memtune/measure.hpp>
+#include <memtune/objective.hpp>
 #include <memtune/search/shard.hpp>
 #include <memtune/tuning_result.hpp>
 
@@ -40,6 +41,11 @@ struct TuneOptions {
   // apart). Unset: `device` alone.
   std::optional<DeviceList> devices;
   MeasureOptions measure;
+  // What the search minimises (objective.hpp): energy and edp measure each
+  // candidate's joules per launch (measure.energy is then enabled) and need
+  // a GPU whose energy NVML reports; without one tune() throws
+  // EnergyUnavailable before anything runs.
+  Objective objective = Objective::time;
   std::optional<std::filesystem::path> cache_folder; // default: CompileCache::default_folder()
   bool use_cache = true;
   unsigned compile_threads = 0;    // 0: all hardware threads

@@ -3,6 +3,7 @@
 // JSON printers, the profile store and the rationale read from.
 #include <memtune/device.hpp>
 #include <memtune/evaluation.hpp>
+#include <memtune/objective.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/search/space.hpp>
 
@@ -97,11 +98,24 @@ struct TuningResult {
   // With a journal: "journal FILE" or "resumed N candidates from the journal FILE".
   std::string journal;
   std::size_t resumed = 0;             // candidates answered from the journal, not evaluated again
+  // What the run minimised (objective.hpp), and, when it needs energy and the
+  // measurements could not carry it, why it was refused: then the ranking is
+  // by time and the CLI exits with an error.
+  Objective objective = Objective::time;
+  std::string objective_refused;
+  // Whether the candidates' energy was measured (MeasureOptions::energy).
+  bool energy_measured = false;
 
-  // Indices into evaluations of the ok candidates, fastest first; among equal
-  // times, the lowest model runner-up bound first (TimePrediction::runner_up).
+  // The objective the ranking uses: `objective`, or time when it was refused.
+  [[nodiscard]] Objective ranked_by() const { return objective_refused.empty() ? objective : Objective::time; }
+
+  // Indices into evaluations of the ok candidates, best first by ranked_by()
+  // (those lacking its value last, fastest first); among equal times, the
+  // lowest model runner-up bound first (TimePrediction::runner_up).
   [[nodiscard]] std::vector<std::size_t> ranking() const;
   [[nodiscard]] const Evaluation* best() const;
+  // The fastest ok candidate, whatever the objective.
+  [[nodiscard]] const Evaluation* fastest() const;
   // Count per failure status.
   [[nodiscard]] std::vector<std::pair<Status, int>> failure_counts() const;
 };
@@ -120,6 +134,10 @@ std::string describe_baseline(const TuningResult& result, const BaselineResult& 
 // Schema-versioned JSON of the whole run (the --json output).
 nlohmann::json to_json(const TuningResult& result, std::size_t top = SIZE_MAX);
 nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& e);
+// The energy's fields of a candidate's JSON (joules_per_launch, energy_min_j,
+// energy_max_j, energy_spread, energy_repeats, mean_watts, idle_watts;
+// energy_error), where it has them.
+void add_energy_json(nlohmann::json& j, const Evaluation& e);
 // Every evaluation in evaluation order, as a recording's trials
 // (search/recording.hpp): {config, status, time_s} or {config, status, reason}.
 nlohmann::json trials_to_json(const TuningResult& result);

@@ -275,6 +275,8 @@ void merge_outcome(Evaluation& e, const LaunchOutcome& o, const Target& target, 
     e.reason += ": " + e.occupancy.cannot_launch;
   e.max_abs_error = o.max_abs_error;
   e.timing = o.timing;
+  e.energy = o.energy;
+  e.energy_error = o.energy_error;
   if (e.ok() && e.timing) {
     e.gbps = static_cast<double>(bytes_moved) / e.timing->median_s / 1e9;
     e.fraction_of_ceiling = ceiling_gbps > 0 ? e.gbps / ceiling_gbps : 0.0;

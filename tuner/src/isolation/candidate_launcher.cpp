@@ -7,6 +7,7 @@
 #include <memtune/cuda/event.hpp>
 #include <memtune/cuda/module.hpp>
 #include <memtune/device.hpp>
+#include <memtune/energy_meter.hpp>
 #include <memtune/targets.hpp>
 
 #include "../reference_run.hpp"
@@ -93,6 +94,8 @@ struct CandidateLauncher::State {
   Target target;
   std::optional<DescribedWorkload> workload_;
   std::optional<Timer> timer_;
+  std::optional<EnergyMeter> meter_;
+  std::string meter_error_; // why there is no meter (asked once: the answer does not change)
 
   State(const KernelDescription& d, const Problem& given, const LauncherOptions& o)
       : description(d), problem(d.complete(given)), options(o), context(o.device),
@@ -111,6 +114,36 @@ struct CandidateLauncher::State {
   Timer& timer() {
     prepare();
     return *timer_;
+  }
+  // The energy meter, opened on first use; nullptr (and meter_error_ says
+  // why) where this GPU cannot be metered.
+  EnergyMeter* meter() {
+    if (!meter_ && meter_error_.empty()) {
+      try {
+        meter_.emplace(context.device(), options.measure.energy);
+      } catch (const EnergyUnavailable& e) {
+        meter_error_ = e.what();
+      }
+    }
+    return meter_ ? &*meter_ : nullptr;
+  }
+  // After the times: the energy of warm back-to-back batches (energy_meter.hpp).
+  // A failure is the candidate's energy_error, never its status: its time stands.
+  void measure_energy(LaunchOutcome& o, const std::function<void(CUstream)>& launch) {
+    EnergyMeter* m = meter();
+    if (!m) {
+      o.energy_error = meter_error_;
+      return;
+    }
+    std::function<void(CUstream)> refill;
+    if (workload().refills_before_launch()) refill = [this](CUstream stream) { workload().before_launch(stream); };
+    try {
+      o.energy = m->measure(launch, timer().stream(), o.timing->median_s, refill);
+    } catch (const EnergyUnavailable& e) {
+      o.energy_error = e.what();
+    } catch (const nvml::NvmlError& e) {
+      o.energy_error = e.what();
+    }
   }
 };
 
@@ -241,6 +274,7 @@ LaunchOutcome CandidateLauncher::run(const LaunchRequest& c) {
       return failed(std::move(o), Status::wrong_result,
                     "the result changes between launches (a data race, or state kept from one launch to the next): "
                     "the first launch verified, the last timed launch has " + describe_wrong(v));
+    if (s.options.measure.energy.enabled) s.measure_energy(o, launch);
     return o;
   } catch (const cuda::DriverError& err) {
     return cuda_failure(std::move(o), err);

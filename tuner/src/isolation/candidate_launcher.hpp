@@ -45,6 +45,8 @@ struct LaunchOutcome {
   int driver_blocks_per_sm = -1;    // cuOccupancyMaxActiveBlocksPerMultiprocessor
   double max_abs_error = 0.0;
   std::optional<Timing> timing;     // when it ran and verified
+  std::optional<EnergyMeasurement> energy; // when asked for (MeasureOptions::energy) and measured
+  std::string energy_error;         // why it was asked for and not measured
   std::string cuda_error;           // "CUDA_ERROR_ILLEGAL_ADDRESS" when a CUDA call failed
   // A sticky error: this process's CUDA context is unusable from now on.
   bool context_lost = false;

@@ -67,7 +67,10 @@ json measure_json(const MeasureOptions& m) {
   return {{"flush_l2", m.flush_l2},         {"flush", to_string(m.flush)}, {"warmup", m.warmup},
           {"min_samples", m.min_samples},   {"max_samples", m.max_samples},
           {"target_spread", m.target_spread}, {"max_seconds", m.max_seconds},
-          {"timeout_seconds", m.timeout_seconds}};
+          {"timeout_seconds", m.timeout_seconds},
+          {"energy", {{"enabled", m.energy.enabled}, {"repeats", m.energy.repeats},
+                      {"min_periods", m.energy.min_periods}, {"min_quanta", m.energy.min_quanta},
+                      {"max_batch_seconds", m.energy.max_batch_seconds}}}};
 }
 
 MeasureOptions measure_from_json(const json& j) {
@@ -80,6 +83,12 @@ MeasureOptions measure_from_json(const json& j) {
   m.target_spread = j.at("target_spread").get<double>();
   m.max_seconds = j.at("max_seconds").get<double>();
   m.timeout_seconds = j.at("timeout_seconds").get<double>();
+  const json& e = j.at("energy");
+  m.energy.enabled = e.at("enabled").get<bool>();
+  m.energy.repeats = e.at("repeats").get<int>();
+  m.energy.min_periods = e.at("min_periods").get<double>();
+  m.energy.min_quanta = e.at("min_quanta").get<double>();
+  m.energy.max_batch_seconds = e.at("max_batch_seconds").get<double>();
   return m;
 }
 
@@ -100,6 +109,45 @@ Timing timing_from_json(const json& j) {
   t.samples = f.at("samples").integer<int>(0);
   t.cold = f.at("cold").boolean();
   return t;
+}
+
+json energy_json(const EnergyMeasurement& m) {
+  return {{"joules_per_launch", m.joules_per_launch},
+          {"min_j", m.min_j},
+          {"max_j", m.max_j},
+          {"spread", m.spread},
+          {"mean_watts", m.mean_watts},
+          {"idle_watts", m.idle_watts},
+          {"repeats", m.repeats},
+          {"launches_per_batch", m.launches_per_batch},
+          {"batch_seconds", m.batch_seconds},
+          {"resolution_j", m.resolution_j},
+          {"period_s", m.period_s},
+          {"source", to_string(m.source)}};
+}
+
+EnergyMeasurement energy_from_json(const json& j) {
+  const io::JsonFields f(j);
+  EnergyMeasurement m;
+  // A batch's joules may dip below zero when the idle baseline overshoots a
+  // near-idle kernel: the extremes are not bounded below by zero.
+  m.joules_per_launch = f.at("joules_per_launch").number();
+  m.min_j = f.at("min_j").number();
+  m.max_j = f.at("max_j").number();
+  m.spread = f.at("spread").number();
+  m.mean_watts = f.at("mean_watts").number();
+  m.idle_watts = f.at("idle_watts").number(0.0);
+  m.repeats = f.at("repeats").integer<int>(1, 1000000);
+  m.launches_per_batch = f.at("launches_per_batch").integer<int>(1, 1000000000);
+  m.batch_seconds = f.at("batch_seconds").number(0.0);
+  m.resolution_j = f.at("resolution_j").number(0.0);
+  m.period_s = f.at("period_s").number(0.0);
+  try {
+    m.source = energy_source_from_string(f.at("source").string());
+  } catch (const std::invalid_argument& e) {
+    throw InputError("", 0, "source", e.what());
+  }
+  return m;
 }
 
 json resources_json(const KernelResources& r) {
@@ -317,6 +365,8 @@ json result_json(std::uint64_t id, const LaunchOutcome& o) {
                {"context_lost", o.context_lost},
                {"gpu_busy", o.gpu_busy}};
   outcome["timing"] = o.timing ? timing_json(*o.timing) : json(nullptr);
+  outcome["energy"] = o.energy ? energy_json(*o.energy) : json(nullptr);
+  outcome["energy_error"] = o.energy_error;
   return {{"type", "result"}, {"id", id}, {"outcome", outcome}};
 }
 
@@ -330,6 +380,8 @@ LaunchOutcome outcome_from_json(const json& j) {
   // NaN and infinity travel as null (JSON has neither).
   out.max_abs_error = o.at("max_abs_error").is_null() ? std::nan("") : o.at("max_abs_error").get<double>();
   if (const json& t = o.at("timing"); !t.is_null()) out.timing = timing_from_json(t);
+  if (const json& e = o.at("energy"); !e.is_null()) out.energy = energy_from_json(e);
+  out.energy_error = o.at("energy_error").get<std::string>();
   out.cuda_error = o.at("cuda_error").get<std::string>();
   out.context_lost = o.at("context_lost").get<bool>();
   out.gpu_busy = o.at("gpu_busy").get<bool>();

@@ -14,7 +14,8 @@ double candidate_time_limit(const WatchdogYardsticks& y, const MeasureOptions& m
   const double gpu = yardstick == std::numeric_limits<double>::infinity()
                          ? room
                          : std::min(room, limits.multiple * yardstick * launches);
-  return limits.floor_s + std::max(0.0, y.host_work_s) + gpu;
+  // Energy's batches last a fixed time whatever the kernel's speed.
+  return limits.floor_s + std::max(0.0, y.host_work_s) + gpu + energy_time_allowance(m.energy);
 }
 
 } // namespace memtune

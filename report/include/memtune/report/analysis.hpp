@@ -74,4 +74,19 @@ struct Pair {
 };
 [[nodiscard]] std::vector<Pair> paired_times(const Run& a, const Run& b);
 
+// The ok trials with both a time and joules per launch, and which of them
+// are on the Pareto front (no other is both faster and more frugal; ties
+// kept), the front in order of time.
+struct EnergyPoint {
+  std::string config_text;
+  double time_s, joules;
+};
+struct EnergyFront {
+  std::vector<EnergyPoint> points;
+  std::vector<std::size_t> front; // indices into points, fastest first
+};
+[[nodiscard]] EnergyFront energy_front(const Run& run);
+// Indices of the non-dominated (time, joules) pairs, fastest first.
+[[nodiscard]] std::vector<std::size_t> pareto_front(const std::vector<EnergyPoint>& points);
+
 } // namespace memtune::report

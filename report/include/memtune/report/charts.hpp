@@ -33,6 +33,10 @@ struct Series {
 [[nodiscard]] std::string scatter(const std::vector<Pair>& pairs, const std::string& x_title,
                                   const std::string& y_title, const std::string& title);
 
+// Log-log scatter of time per launch against joules per launch, the Pareto
+// front as a line through its points (orange), hover text on every point.
+[[nodiscard]] std::string energy_scatter(const EnergyFront& front);
+
 // Horizontal bars of GB/s with reference lines (copy ceiling, peak).
 struct Bar {
   std::string label, tooltip;

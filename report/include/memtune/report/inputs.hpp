@@ -31,6 +31,9 @@ struct Run {
   std::string tool;
   search::Space space;
   std::vector<search::Trial> trials;
+  // [J] per launch of each trial, index-aligned with trials, where the run
+  // measured energy (--energy, --objective energy|edp); empty when none did.
+  std::vector<std::optional<double>> joules_per_launch;
   bool order_known = true;        // false: an old --json listing only ranked + failures
   std::optional<double> copy_ceiling_gbps;
   std::optional<double> peak_gbps;      // the target's theoretical DRAM bandwidth

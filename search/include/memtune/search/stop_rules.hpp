@@ -21,7 +21,7 @@ namespace memtune::search {
 struct SearchProgress {
   std::size_t evaluations = 0;           // trials so far, failed ones included
   std::size_t failures = 0;
-  std::optional<double> best_time_s;     // [seconds]; nullopt until a trial succeeds
+  std::optional<double> best_time_s;     // [seconds] (or the objective's unit); nullopt until a trial succeeds
 };
 
 class StopRule {

@@ -12,10 +12,13 @@
 
 namespace memtune::search {
 
-// The outcome of evaluating one config: a time, or a failure.
+// The outcome of evaluating one config: the value minimised, or a failure.
+// The value is a time in seconds unless the caller tunes for something else
+// (joules, joule-seconds): strategies only compare it, so any positive
+// quantity where lower is better works.
 struct Trial {
   Config config;
-  std::optional<double> time_s; // [seconds]; nullopt when the candidate failed
+  std::optional<double> time_s; // [seconds] or the caller's objective; nullopt when the candidate failed
   std::string status = "ok";    // "ok" or the failure's status name
   std::string reason;           // why it failed, for people; empty when ok
   [[nodiscard]] bool ok() const { return time_s.has_value(); }

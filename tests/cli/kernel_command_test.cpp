@@ -1,0 +1,43 @@
+// The tuning commands' energy options (cli/src/kernel_command.cpp):
+// --objective and --energy checked before anything runs, refused for a
+// modeled target (exit 2), and without NVML refused with its reason (exit 4).
+#include "app.hpp"
+#include "run_cli.hpp"
+
+#include <memtune/nvml/nvml_api.hpp>
+
+#include <doctest/doctest.h>
+
+using namespace memtune::cli;
+using Run = memtune::testing::CliRun;
+using memtune::testing::run_cli;
+
+TEST_CASE("--objective: an unknown one is a usage error; energy on a modeled target is refused, naming the option") {
+  Run r = run_cli({"filter", "--objective", "watts"});
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("--objective") != std::string::npos);
+  r = run_cli({"filter", "--n", "1M", "--target", "k20", "--objective", "energy", "-q"});
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("--objective energy") != std::string::npos);
+  CHECK(r.err.find("never modeled") != std::string::npos);
+  r = run_cli({"filter", "--n", "1M", "--target", "k20", "--energy", "-q"});
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("--energy") != std::string::npos);
+  r = run_cli({"filter", "--energy-repeats", "1"});
+  CHECK(r.code == kExitUsage);
+  const Run help = run_cli({"filter", "--help"});
+  CHECK(help.out.find("--objective") != std::string::npos);
+  CHECK(help.out.find("edp") != std::string::npos);
+}
+
+TEST_CASE("--objective energy without NVML exits 4 with NVML's reason, before anything runs") {
+  try {
+    (void)memtune::nvml::NvmlLibrary::open();
+    MESSAGE("NVML is present: the no-NVML path is not exercised here");
+    return;
+  } catch (const memtune::nvml::NvmlUnavailable&) {
+  }
+  const Run r = run_cli({"filter", "--n", "1M", "--objective", "energy", "-q"});
+  CHECK(r.code == kExitEnergyRefused);
+  CHECK(r.err.find("--objective energy: energy cannot be measured on this machine: NVML") != std::string::npos);
+}

@@ -12,6 +12,10 @@
 #              and the cross-GPU transfer against them (memtune_gpu_validation)
 #   cost       the filter grid's tuning time, cold and warm compile cache (bench/filter_tuning.sh)
 #   launcher   scripts/launcher_gpu_check.sh (user kernels, apps, start-up cost)
+#   realkernels  memtune tune --spec on examples/kernels' real-kernel examples (half2 axpy, the
+#              padded FDTD3d-style stencil, the partial-sums reduction for float and int, the
+#              whole-program transpose with #define tunables): one row each, candidates verified
+#              of those run, the best configuration, GB/s, % of the copy ceiling, wall time
 #   transfer   bench/spec_transfer.sh: the example kernels' grids on this GPU (recorded in
 #              bench/data/spec, copied to $OUT/spec), bayes from their model section and
 #              from the other GPUs' recordings there against a flat prior, and, for the
@@ -34,7 +38,7 @@ build=${BUILD:-build-gpu}
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost launcher transfer isolation shard report sanitize probes devices)
+[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost launcher realkernels transfer isolation shard report sanitize probes devices)
 memtune="$build/cli/memtune"
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 case $name in
@@ -98,6 +102,41 @@ for step in "${steps[@]}"; do
       OUT="$out/launcher" scripts/launcher_gpu_check.sh "$build" >"$out/launcher.txt" 2>&1
       row "launcher check" "exit $?"
       last_table "$out/launcher.txt" >>"$out/$step.table" ;;
+    realkernels)
+      mkdir -p "$out/realkernels"
+      for spec in "haxpy/haxpy.json n=32M" "padded_stencil/padded_stencil.json dimx=256,dimy=256,dimz=256" \
+                  "reduction/reduction.json n=16M,T=float" "reduction/reduction.json n=16M,T=int" \
+                  "transpose_host/transpose.json width=8K,height=8K"; do
+        set -- $spec
+        tag=$(basename "$1" .json)_$(echo "$2" | tr ',=' '__')
+        begin=$SECONDS
+        "$memtune" tune --spec "examples/kernels/$1" --set "$2" --format json >"$out/realkernels/$tag.json" \
+          2>"$out/realkernels/$tag.err"
+        status=$?
+        summary=$(python3 - "$out/realkernels/$tag.json" <<'PY'
+import json, sys
+try:
+    doc = json.load(open(sys.argv[1]))
+except Exception as e:
+    print(f"no JSON ({e})"); sys.exit()
+data = doc.get("data", doc)
+trials = data.get("trials", [])
+ok = sum(t["status"] == "ok" for t in trials)
+bad = {}
+for t in trials:
+    if t["status"] != "ok": bad[t["status"]] = bad.get(t["status"], 0) + 1
+best = data.get("best")
+text = f"{ok}/{len(trials)} verified ok" + "".join(f", {n} {s}" for s, n in bad.items())
+if data.get("aborted"): text += f"; aborted: {data['aborted'][:120]}"
+if best:
+    cfg = " ".join(f"{k}={v}" for k, v in best["config"].items())
+    text += f"; best {cfg}: {best.get('gbps', 0):.0f} GB/s, {100 * best.get('fraction_of_ceiling', 0):.1f}% of ceiling"
+print(text)
+PY
+)
+        echo "$1 $2: exit $status, $summary, $((SECONDS - begin)) s"
+        row "--spec $1 ($2)" "exit $status, $summary, $((SECONDS - begin)) s"
+      done ;;
     transfer)
       RAW="$out/transfer" bench/spec_transfer.sh "$build" >"$out/transfer.txt" 2>&1
       status=$?

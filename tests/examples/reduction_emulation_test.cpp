@@ -76,6 +76,6 @@ TEST_CASE("examples/kernels/reduction: every block size and block count verifies
       if (type == 1) CHECK(got.value == want.value); // integer sums are exact
       ++ran;
     }
-    CHECK(ran == 30);
+    CHECK(ran == 24); // 30, less the grids of more threads than the 1M elements
   }
 }

@@ -187,7 +187,7 @@ struct DescribedWorkload::State {
       if (e.values.size() % static_cast<std::size_t>(lane_count(buffers[b].spec->type)) != 0)
         throw std::invalid_argument("the reference of " + d.name + " gives " + std::to_string(e.values.size()) +
                                     " values for '" + e.buffer + "', not whole elements of " + to_string(buffers[b].spec->type));
-      segments.push_back({b, e.offset / lane_count(buffers[b].spec->type),
+      segments.push_back({b, e.offset,
                           DeviceVerifier(e.values, buffers[b].spec->type, e.tolerance, compare, buffers[b].spec->partial)});
     }
     return expected_by_key.emplace(key, std::move(segments)).first->second;
@@ -353,12 +353,17 @@ Verification DescribedWorkload::verify(CUstream stream) {
     MEMTUNE_CU(cuda::driver_api().cuStreamSynchronize(stream));
     std::vector<std::vector<std::byte>> copies;
     std::vector<description_detail::HostBufferView> views;
-    copies.reserve(s.buffers.size());
+    copies.reserve(s.buffers.size()); // the views point into it
     for (const State::Buffer& b : s.buffers) {
       // Inputs as filled (the kernel only reads them); outputs and scratch as the launch left them.
-      if (b.spec->role == BufferRole::in && b.variant) copies.push_back(b.variant->host);
-      else copies.push_back(b.current ? download(b.base(), b.count, b.spec->type) : std::vector<std::byte>{});
-      views.push_back({b.spec, copies.back(), b.current ? b.offset : 0, b.current ? b.count - b.offset : 0});
+      std::span<const std::byte> bytes;
+      if (b.spec->role == BufferRole::in && b.variant) {
+        bytes = b.variant->host;
+      } else {
+        copies.push_back(b.current ? download(b.base(), b.count, b.spec->type) : std::vector<std::byte>{});
+        bytes = copies.back();
+      }
+      views.push_back({b.spec, bytes, b.current ? b.offset : 0, b.current ? b.count - b.offset : 0});
     }
     search::Config parameters;
     for (const auto& [name, value] : s.last_config.values())
@@ -439,7 +444,12 @@ std::optional<std::string> DescribedWorkload::capture_reference(CUstream stream)
       reduced.push_back({i, r, value, count});
       continue;
     }
-    const std::vector<std::byte> raw = download(b.base(), b.count, type);
+    // An out buffer is compared from the kernel's pointer; one written in
+    // part, and an inout one, from the allocation's start: a stray write into
+    // the padding in front differs there from the reference's poison or fill.
+    const std::int64_t from = b.spec->role == BufferRole::out && !b.spec->partial ? b.offset : 0;
+    const std::vector<std::byte> raw =
+        download(b.base() + static_cast<CUdeviceptr>(from) * element_size(type), b.count - from, type);
     const ElementType lane = lane_type(type);
     const std::size_t lane_bytes = element_size(lane);
     std::vector<double> values(raw.size() / lane_bytes);
@@ -453,7 +463,7 @@ std::optional<std::string> DescribedWorkload::capture_reference(CUstream stream)
     if (poisoned > 0 && (!whole_only || poisoned == lanes))
       unwritten += (unwritten.empty() ? "" : "; ") + std::to_string(poisoned) + " of the " + std::to_string(lanes) +
                    " values of '" + b.spec->name + "'";
-    segments.push_back({i, -b.offset, DeviceVerifier(values, type, tolerance_for(s.d.verify, type), s.compare, b.spec->partial)});
+    segments.push_back({i, from - b.offset, DeviceVerifier(values, type, tolerance_for(s.d.verify, type), s.compare, b.spec->partial)});
   }
   if (!unwritten.empty())
     return "the reference left " + unwritten + " unwritten (still poisoned" +

@@ -155,8 +155,9 @@ struct BufferArgument {
   BufferRole role = BufferRole::in;
   Fill fill;              // in, inout (scratch buffers are zeroed; out buffers are poisoned)
   // [elements] The kernel receives base + offset; memtune allocates offset +
-  // count elements, fills (in, inout) or poisons (out) all of them and
-  // verifies all of them. A padded array whose rows start aligned (the CUDA
+  // count elements and fills (in, inout) or poisons (out) all of them; an out
+  // buffer is verified from the kernel's pointer, a partial or inout one
+  // over the whole allocation. A padded array whose rows start aligned (the CUDA
   // samples' FDTD3d passes `buffer + 28`). May read parameters like count.
   search::Expr offset = 0;
   // Non-empty: the element type is the label of this problem enumeration

@@ -9,19 +9,33 @@
 #define MEMTUNE_HD __host__ __device__
 #else
 #include <cmath>
-#include <cstring>
+#include <limits>
 #define MEMTUNE_HD
 using std::fabs;
 using std::ldexp;
 #endif
 
-MEMTUNE_HD inline double memtune_quiet_nan() { return __builtin_nan(""); }
+MEMTUNE_HD inline double memtune_quiet_nan() {
+#ifdef __CUDA_ARCH__
+  return __longlong_as_double(0x7ff8000000000000LL);
+#else
+  return std::numeric_limits<double>::quiet_NaN();
+#endif
+}
+
+MEMTUNE_HD inline double memtune_infinity() {
+#ifdef __CUDA_ARCH__
+  return __longlong_as_double(0x7ff0000000000000LL);
+#else
+  return std::numeric_limits<double>::infinity();
+#endif
+}
 
 // IEEE binary16: 1 sign, 5 exponent, 10 significand bits.
 MEMTUNE_HD inline double memtune_half_value(unsigned short bits) {
   const double sign = (bits & 0x8000U) ? -1.0 : 1.0;
   const int exponent = (bits >> 10) & 0x1F, significand = bits & 0x3FF;
-  if (exponent == 0x1F) return significand ? memtune_quiet_nan() : sign * __builtin_huge_val();
+  if (exponent == 0x1F) return significand ? memtune_quiet_nan() : sign * memtune_infinity();
   if (exponent == 0) return sign * ldexp((double)significand, -24);
   return sign * ldexp((double)(significand + 1024), exponent - 25);
 }
@@ -30,7 +44,7 @@ MEMTUNE_HD inline double memtune_half_value(unsigned short bits) {
 MEMTUNE_HD inline double memtune_bfloat16_value(unsigned short bits) {
   const double sign = (bits & 0x8000U) ? -1.0 : 1.0;
   const int exponent = (bits >> 7) & 0xFF, significand = bits & 0x7F;
-  if (exponent == 0xFF) return significand ? memtune_quiet_nan() : sign * __builtin_huge_val();
+  if (exponent == 0xFF) return significand ? memtune_quiet_nan() : sign * memtune_infinity();
   if (exponent == 0) return sign * ldexp((double)significand, -133);
   return sign * ldexp((double)(significand + 128), exponent - 134);
 }

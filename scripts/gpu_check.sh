@@ -14,6 +14,10 @@
 #   compile    memtune_compile_bench --gpu: compile / measure / overhead per candidate of the
 #              example --spec kernels and a 200-candidate cooperative-groups kernel
 #   launcher   scripts/launcher_gpu_check.sh (user kernels, apps, start-up cost)
+#   realkernels  memtune tune --spec on examples/kernels' real-kernel examples (half2 axpy, the
+#              padded FDTD3d-style stencil, the partial-sums reduction for float and int, the
+#              whole-program transpose with #define tunables): one row each, candidates verified
+#              of those run, the best configuration, GB/s, % of the copy ceiling, wall time
 #   transfer   bench/spec_transfer.sh: the example kernels' grids on this GPU (recorded in
 #              bench/data/spec, copied to $OUT/spec), bayes from their model section and
 #              from the other GPUs' recordings there against a flat prior, and, for the
@@ -40,7 +44,7 @@ build=${BUILD:-build-gpu}
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost compile launcher transfer isolation shard report sanitize probes devices)
+[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost compile launcher realkernels transfer isolation shard report sanitize probes devices)
 memtune="$build/cli/memtune"
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 case $name in
@@ -109,6 +113,41 @@ for step in "${steps[@]}"; do
       OUT="$out/launcher" scripts/launcher_gpu_check.sh "$build" >"$out/launcher.txt" 2>&1
       row "launcher check" "exit $?"
       last_table "$out/launcher.txt" >>"$out/$step.table" ;;
+    realkernels)
+      mkdir -p "$out/realkernels"
+      for spec in "haxpy/haxpy.json n=32M" "padded_stencil/padded_stencil.json dimx=256,dimy=256,dimz=256" \
+                  "reduction/reduction.json n=16M,T=float" "reduction/reduction.json n=16M,T=int" \
+                  "transpose_host/transpose.json width=8K,height=8K"; do
+        set -- $spec
+        tag=$(basename "$1" .json)_$(echo "$2" | tr ',=' '__')
+        begin=$SECONDS
+        "$memtune" tune --spec "examples/kernels/$1" --set "$2" --format json >"$out/realkernels/$tag.json" \
+          2>"$out/realkernels/$tag.err"
+        status=$?
+        summary=$(python3 - "$out/realkernels/$tag.json" <<'PY'
+import json, sys
+try:
+    doc = json.load(open(sys.argv[1]))
+except Exception as e:
+    print(f"no JSON ({e})"); sys.exit()
+data = doc.get("data", doc)
+trials = data.get("trials", [])
+ok = sum(t["status"] == "ok" for t in trials)
+bad = {}
+for t in trials:
+    if t["status"] != "ok": bad[t["status"]] = bad.get(t["status"], 0) + 1
+best = data.get("best")
+text = f"{ok}/{len(trials)} verified ok" + "".join(f", {n} {s}" for s, n in bad.items())
+if data.get("aborted"): text += f"; aborted: {data['aborted'][:120]}"
+if best:
+    cfg = " ".join(f"{k}={v}" for k, v in best["config"].items())
+    text += f"; best {cfg}: {best.get('gbps', 0):.0f} GB/s, {100 * best.get('fraction_of_ceiling', 0):.1f}% of ceiling"
+print(text)
+PY
+)
+        echo "$1 $2: exit $status, $summary, $((SECONDS - begin)) s"
+        row "--spec $1 ($2)" "exit $status, $summary, $((SECONDS - begin)) s"
+      done ;;
     transfer)
       RAW="$out/transfer" bench/spec_transfer.sh "$build" >"$out/transfer.txt" 2>&1
       status=$?
@@ -156,7 +195,7 @@ for step in "${steps[@]}"; do
       OUT="$out/devices" scripts/devices_gpu_check.sh "$build" >"$out/devices.txt" 2>&1
       row "devices check" "exit $?"
       last_table "$out/devices.txt" >>"$out/$step.table" ;;
-    *) echo "unknown step $step (build tests catalogue cost compile launcher transfer isolation shard report sanitize probes devices energy)"; exit 2 ;;
+    *) echo "unknown step $step (build tests catalogue cost compile launcher realkernels transfer isolation shard report sanitize probes devices energy)"; exit 2 ;;
   esac
   echo "   ($((SECONDS - start)) s)"
 done

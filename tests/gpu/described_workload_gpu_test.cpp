@@ -92,6 +92,43 @@ TEST_CASE("typed verification: integer and double outputs, absolute plus relativ
   CHECK(std::isinf(v.max_abs_error));
 }
 
+TEST_CASE("typed verification: half and bfloat16 lanes of vector outputs, and poison that agrees in a partial output") {
+  Gpu gpu;
+  auto kernel = std::make_shared<const CompareKernel>(gpu.upload);
+  // half2 x 2 elements = 4 lanes.
+  const std::vector<double> ref{1.0, -0.5, 0.333, 100.0};
+  std::vector<std::uint16_t> halves;
+  for (double r : ref) halves.push_back(half_from_double(r));
+  cuda::DeviceBuffer d_halves(halves.size() * 2);
+  d_halves.upload(halves.data(), halves.size() * 2);
+  const ElementType half2 = vector_type(ElementType::f16, 2);
+  DeviceVerifier within(ref, half2, {0.0, 1e-3}, kernel);
+  CHECK(within.verify(d_halves.get(), gpu.stream.get()).ok); // 0.333 rounds to 0.33301
+  DeviceVerifier exact(ref, half2, {0.0, 0.0}, kernel);
+  const Verification v = exact.verify(d_halves.get(), gpu.stream.get());
+  CHECK_FALSE(v.ok);
+  CHECK(v.first_bad == 2);
+  std::vector<std::uint16_t> bf;
+  for (double r : ref) bf.push_back(bfloat16_from_double(r));
+  cuda::DeviceBuffer d_bf(bf.size() * 2);
+  d_bf.upload(bf.data(), bf.size() * 2);
+  DeviceVerifier bf_check(ref, ElementType::bf16, {0.0, 1e-2}, kernel);
+  CHECK(bf_check.verify(d_bf.get(), gpu.stream.get()).ok);
+
+  // A partial output: NaN expected where the reference left the poison.
+  const std::vector<double> partial_ref{std::nan(""), 2.0, std::nan("")};
+  std::vector<float> out{std::nanf(""), 2.0F, std::nanf("")};
+  cuda::DeviceBuffer d_out(out.size() * 4);
+  d_out.upload(out.data(), out.size() * 4);
+  DeviceVerifier partial(partial_ref, ElementType::f32, {0.0, 0.0}, kernel, /*poison_agrees=*/true);
+  CHECK(partial.verify(d_out.get(), gpu.stream.get()).ok);
+  DeviceVerifier whole(partial_ref, ElementType::f32, {0.0, 0.0}, kernel);
+  CHECK_FALSE(whole.verify(d_out.get(), gpu.stream.get()).ok);
+  out[2] = 1.0F; // written where the reference did not write
+  d_out.upload(out.data(), out.size() * 4);
+  CHECK_FALSE(partial.verify(d_out.get(), gpu.stream.get()).ok);
+}
+
 TEST_CASE("a reference configuration's outputs verify the candidates, and catch a wrong one") {
   Gpu gpu;
   const KernelDescription d = load_description(kAssets / "transpose.json");

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <set>
 
@@ -143,4 +144,69 @@ TEST_CASE("a count that cannot be computed is an error naming the argument") {
                                   .build();
   CHECK_THROWS_WITH_AS(DescribedWorkload(d, {{"n", 1000}}, some_gpu(), 1), doctest::Contains("x.count = (n - 2000) is -1000"),
                        std::invalid_argument);
+}
+
+TEST_CASE("half, bfloat16 and vector inputs are filled lane by lane, never zero; an offset is allocated and filled too") {
+  KernelDescription d = base()
+                            .buffer("out", ElementType::f32, "n", BufferRole::out)
+                            .buffer("h", ElementType::f16, "n", BufferRole::in)
+                            .buffer("b2", vector_type(ElementType::bf16, 2), "n", BufferRole::in, range(-4, 4))
+                            .buffer("f4", vector_type(ElementType::f32, 4), "n", BufferRole::in)
+                            .buffer("padded", ElementType::f32, "n", BufferRole::in)
+                            .build();
+  std::get<BufferArgument>(d.arguments[4]).offset = search::parse_expr("28 + PAD");
+  d.validate();
+  const DescribedWorkload w(d, {{"n", 1000}}, some_gpu(), 3);
+
+  // half: the default float fill, rounded to half; never zero.
+  std::vector<float> f(1000);
+  fill_random(f, 3 + 0);
+  const auto h = as<std::uint16_t>(w.host_input("h", {}));
+  REQUIRE(h.size() == 1000);
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    CHECK(h[i] == half_from_double(f[i]));
+    CHECK(double_from_half(h[i]) != 0.0);
+  }
+  // bfloat162: 2 lanes per element, in the range asked for.
+  const auto b2 = as<std::uint16_t>(w.host_input("b2", {}));
+  REQUIRE(b2.size() == 2000);
+  std::set<std::uint16_t> distinct(b2.begin(), b2.end());
+  CHECK(distinct.size() > 200);
+  for (const std::uint16_t bits : b2) CHECK(std::fabs(double_from_bfloat16(bits)) <= 4.0);
+  // float4: 4000 floats, exactly fill_random's.
+  std::vector<float> f4(4000);
+  fill_random(f4, 3 + 2);
+  CHECK(as<float>(w.host_input("f4", {})) == f4);
+  // The padded input: offset + count elements, per configuration of the offset.
+  CHECK(w.host_input("padded", {{"LAYOUT", 0}, {"PAD", 0}}).size() == (28 + 1000) * 4);
+  CHECK(w.host_input("padded", {{"LAYOUT", 0}, {"PAD", 4}}).size() == (32 + 1000) * 4);
+  CHECK(w.device_bytes({{"LAYOUT", 0}, {"PAD", 4}}) ==
+        1000 * 4 + 1000 * 8 + 1000 * 2 + 1000 * 4 + 1000 * 16 + (32 + 1000) * 4);
+}
+
+TEST_CASE("an element type from the problem: the workload fills the problem's type") {
+  KernelDescription d = base()
+                            .problem(ProblemParameter{"T", 0, 0, 1, "element type", false, {"float", "int16"}})
+                            .buffer("out", ElementType::f32, "n", BufferRole::out)
+                            .buffer("x", ElementType::f32, "n", BufferRole::in)
+                            .build();
+  std::get<BufferArgument>(d.arguments[1]).type_from = "T";
+  d.validate();
+  const DescribedWorkload as_float(d, {{"n", 100}}, some_gpu(), 1);
+  CHECK(as_float.host_input("x", {}).size() == 400);
+  const DescribedWorkload as_short(d, {{"n", 100}, {"T", 1}}, some_gpu(), 1);
+  const auto shorts = as<std::int16_t>(as_short.host_input("x", {}));
+  REQUIRE(shorts.size() == 100);
+  for (const auto v : shorts) CHECK((v >= 1 && v <= 100)); // the integer default fill
+}
+
+TEST_CASE("a host check whose library cannot be loaded stops the workload with the field named") {
+  KernelDescription d = base().buffer("out", ElementType::f32, "n", BufferRole::out).build();
+  d.verify.mode = VerifySpec::Mode::host_check;
+  d.verify.host_check = HostCheck{"/nonexistent/check.so", "check"};
+  CHECK_THROWS_WITH_AS(DescribedWorkload(d, {{"n", 10}}, some_gpu(), 1),
+                       doctest::Contains("field 'verify.library': cannot load /nonexistent/check.so"),
+                       std::invalid_argument);
+  d.verify.host_check = HostCheck{MEMTUNE_TEST_HOST_CHECK_LIBRARY, "check_scaled"};
+  CHECK_NOTHROW(DescribedWorkload(d, {{"n", 10}}, some_gpu(), 1));
 }

@@ -20,8 +20,10 @@ const char* cpp_name(ElementType type) {
   case ElementType::u32: return "unsigned";
   case ElementType::i64: return "int64_t";
   case ElementType::u64: return "uint64_t";
+  case ElementType::f16: return "__half";
+  case ElementType::bf16: return "__nv_bfloat16";
   }
-  return "?";
+  return to_string(type); // a vector type: float4, half2 (pass it as CUdeviceptr)
 }
 
 std::string label(const CallerParameter& p, std::size_t index) {

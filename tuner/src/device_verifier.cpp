@@ -8,41 +8,35 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace memtune {
+namespace embedded {
+extern const char compare_rule_cuh[]; // compare_rule.cuh, embedded at build time
+}
 namespace {
 
-// result[0] += number of elements out of tolerance; result[1] = max error
+// result[0] += number of lanes out of tolerance; result[1] = max error
 // (as the bits of a non-negative double, whose order matches the integers');
-// result[2] = min index out of tolerance. `type` is memtune::ElementType's
-// value: one kernel for every output type (the switch is uniform per launch).
-constexpr const char* kCompareSource = R"(
-__device__ double memtune_load(const void* p, int type, long long i) {
-  switch (type) {
-  case 0: return ((const float*)p)[i];
-  case 1: return ((const double*)p)[i];
-  case 2: return ((const signed char*)p)[i];
-  case 3: return ((const unsigned char*)p)[i];
-  case 4: return ((const short*)p)[i];
-  case 5: return ((const unsigned short*)p)[i];
-  case 6: return ((const int*)p)[i];
-  case 7: return ((const unsigned int*)p)[i];
-  case 8: return (double)((const long long*)p)[i];
-  default: return (double)((const unsigned long long*)p)[i];
-  }
-}
-
-extern "C" __global__ void memtune_compare(const void* __restrict__ out, int type, const double* __restrict__ ref,
-                                           long long n, double abs_tol, double rel_tol, unsigned long long* result) {
+// result[2] = min lane index out of tolerance. `lane` is memtune::ElementType's
+// value of the output's lane type: one kernel for every output type (the
+// switch is uniform per launch). The rule itself is compare_rule.cuh,
+// prepended to this source.
+constexpr const char* kCompareKernel = R"(
+extern "C" __global__ void memtune_compare(const void* __restrict__ out, int lane, const double* __restrict__ ref,
+                                           long long n, double abs_tol, double rel_tol, int poison_agrees,
+                                           unsigned long long* result) {
   unsigned long long bad = 0, first = ~0ULL;
   double worst = 0.0;
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    const double r = ref[i];
-    double err = fabs(memtune_load(out, type, i) - r);
-    if (!(err <= abs_tol + rel_tol * fabs(r))) { // written so that NaN fails
+    const double r = ref[i], o = memtune_lane_value(out, lane, i);
+    double err = fabs(o - r);
+    if (!memtune_element_passes(o, r, abs_tol, rel_tol, poison_agrees)) {
       ++bad;
       if ((unsigned long long)i < first) first = (unsigned long long)i;
       if (err != err) err = __longlong_as_double(0x7ff0000000000000LL); // NaN counts as infinite
+    } else if (err != err) {
+      err = 0.0; // both poisoned: agree
     }
     worst = fmax(worst, err);
   }
@@ -58,17 +52,16 @@ extern "C" __global__ void memtune_compare(const void* __restrict__ out, int typ
   }
 }
 )";
-
 static_assert(static_cast<int>(ElementType::f32) == 0 && static_cast<int>(ElementType::f64) == 1 &&
                   static_cast<int>(ElementType::i8) == 2 && static_cast<int>(ElementType::i64) == 8 &&
                   static_cast<int>(ElementType::u64) == 9,
-              "memtune_load's type codes follow ElementType");
+              "memtune_lane_value's type codes follow ElementType");
 
 } // namespace
 
 CompareKernel::CompareKernel(const UploadContext& context) {
   CompileRequest request;
-  request.source = kCompareSource;
+  request.source = std::string(embedded::compare_rule_cuh) + kCompareKernel;
   request.source_name = "memtune_compare.cu";
   request.name_expression = "memtune_compare";
   request.compute_capability = context.compute_capability;
@@ -79,12 +72,14 @@ CompareKernel::CompareKernel(const UploadContext& context) {
 }
 
 DeviceVerifier::DeviceVerifier(std::span<const double> expected, ElementType type, Tolerance tolerance,
-                               std::shared_ptr<const CompareKernel> kernel)
-    : n_(static_cast<std::int64_t>(expected.size())), type_(type), tolerance_(tolerance),
+                               std::shared_ptr<const CompareKernel> kernel, bool poison_agrees)
+    : n_(static_cast<std::int64_t>(expected.size())), type_(lane_type(type)), tolerance_(tolerance),
+      poison_agrees_(poison_agrees),
       expected_(expected.size_bytes()),
       result_(3 * sizeof(unsigned long long)), host_result_(3 * sizeof(unsigned long long)), kernel_(std::move(kernel)) {
   expected_.upload(expected.data(), expected.size_bytes());
-  for (double e : expected) largest_expected_ = std::max(largest_expected_, std::fabs(e));
+  for (double e : expected)
+    if (!std::isnan(e)) largest_expected_ = std::max(largest_expected_, std::fabs(e));
 }
 
 DeviceVerifier::DeviceVerifier(std::span<const double> expected, double tolerance, const UploadContext& context)
@@ -98,7 +93,8 @@ Verification DeviceVerifier::verify(CUdeviceptr out, CUstream stream) {
   long long n = n_;
   int type = static_cast<int>(type_);
   double abs_tol = tolerance_.abs, rel_tol = tolerance_.rel;
-  void* args[] = {&out, &type, &ref, &n, &abs_tol, &rel_tol, &res};
+  int poison_agrees = poison_agrees_ ? 1 : 0;
+  void* args[] = {&out, &type, &ref, &n, &abs_tol, &rel_tol, &poison_agrees, &res};
   const unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>((n_ + 255) / 256, 1, 4096));
   MEMTUNE_CU(cu.cuLaunchKernel(kernel_->function(), blocks, 1, 1, 256, 1, 1, 0, stream, args, nullptr));
   MEMTUNE_CU(cu.cuMemcpyDtoHAsync(host_result_.get(), result_.get(), 3 * sizeof(unsigned long long), stream));

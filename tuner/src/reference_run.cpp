@@ -5,6 +5,9 @@
 #include <memtune/cuda/module.hpp>
 #include <memtune/description/kernel_signature.hpp>
 
+#include "description/description_internal.hpp"
+#include "description/host_check_library.hpp"
+
 namespace memtune {
 namespace {
 
@@ -15,6 +18,15 @@ constexpr std::size_t kDefaultDynamicSmemLimit = 48 * 1024; // above this a kern
 PlannedReference plan_reference(const KernelDescription& d, const Problem& problem, const Target& target,
                                 const CompileCache* cache) {
   if (d.verify.mode == VerifySpec::Mode::callback) return {};
+  if (d.verify.mode == VerifySpec::Mode::host_check) {
+    // Loaded here too, so that a missing library or function stops the run before its first candidate.
+    try {
+      const description_detail::HostCheckLibrary check(*d.verify.host_check, description_detail::origin_of(d));
+    } catch (const std::invalid_argument& e) {
+      return {std::nullopt, e.what()};
+    }
+    return {};
+  }
   const bool own_kernel = d.verify.mode == VerifySpec::Mode::reference_config;
   ReferencePlan plan;
   plan.what = own_kernel ? "the reference configuration" : "the reference kernel";

@@ -21,4 +21,15 @@ std::array<std::byte, 8> scalar_bytes(const KernelDescription& d, const ScalarAr
 std::int64_t buffer_count(const KernelDescription& d, const BufferArgument& buffer, const search::Config& env,
                           const std::string& field);
 
+// [elements] a buffer argument's offset in `env` (the padding in front of the
+// kernel's pointer); a negative offset is std::invalid_argument naming "<field>.offset".
+std::int64_t buffer_offset(const KernelDescription& d, const search::Expr& offset, const search::Config& env,
+                           const std::string& field);
+
+// [elements] a reduced comparison's count in `env`, at most `available` (the
+// buffer's elements from the kernel's pointer); otherwise std::invalid_argument
+// naming the verify.reduce entry.
+std::int64_t reduced_count(const KernelDescription& d, const ReducedOutput& reduced, const search::Config& env,
+                           std::int64_t available);
+
 } // namespace memtune::description_detail

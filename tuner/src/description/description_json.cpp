@@ -53,7 +53,8 @@ public:
     if (doc.contains("constraints")) read_constraints(doc.at("constraints"), d);
     read_launch(required(doc, "launch", ""), d.launch_exprs);
     const auto& args = array(required(doc, "arguments", ""), "arguments");
-    for (std::size_t i = 0; i < args.size(); ++i) d.arguments.push_back(argument(args[i], "arguments[" + std::to_string(i) + "]"));
+    for (std::size_t i = 0; i < args.size(); ++i)
+      d.arguments.push_back(argument(args[i], "arguments[" + std::to_string(i) + "]", d.problem));
     if (doc.contains("constants")) {
       const auto& consts = array(doc.at("constants"), "constants");
       for (std::size_t i = 0; i < consts.size(); ++i)
@@ -246,7 +247,33 @@ private:
   ElementType type(const ordered_json& j, const std::string& path) const {
     const std::string text = string(j, path);
     if (const auto t = element_type_from_string(text)) return *t;
-    fail(path, "unknown element type '" + text + "' (float, double, int8 ... int64, uint8 ... uint64, or C names such as int, unsigned)");
+    fail(path, "unknown element type '" + text + "' (float, double, half, bfloat16, int8 ... int64, uint8 ... uint64, "
+               "C names such as int, unsigned, or CUDA vector types such as float4, half2, int2)");
+  }
+
+  // "{T}": the element type is the label of the problem enumeration T.
+  void buffer_type(const ordered_json& j, const std::string& path, const std::vector<ProblemParameter>& problem,
+                   BufferArgument& b) const {
+    const std::string text = string(j, path);
+    if (text.size() < 3 || text.front() != '{' || text.back() != '}') {
+      b.type = type(j, path);
+      return;
+    }
+    b.type_from = text.substr(1, text.size() - 2);
+    for (const auto& p : problem) {
+      if (p.name != b.type_from) continue;
+      if (p.labels.empty())
+        fail(path, "'" + b.type_from + "' is a number, not a problem enumeration of element types "
+                   "(\"" + b.type_from + "\": {\"values\": [\"int\", \"float\"]})");
+      for (const auto& label : p.labels)
+        if (!element_type_from_string(label))
+          fail("problem." + p.name + ".values", "'" + label + "' is not an element type, but " + path + " takes its type from " +
+                                                   p.name);
+      b.type = *element_type_from_string(p.labels.at(static_cast<std::size_t>(p.default_value)));
+      return;
+    }
+    fail(path, "'" + b.type_from + "' is not a problem variable: an element type in braces names a problem enumeration "
+               "whose labels are element types");
   }
 
   Fill fill(const ordered_json& j, const std::string& path) const {
@@ -269,16 +296,18 @@ private:
     return f;
   }
 
-  Argument argument(const ordered_json& j, const std::string& path) const {
+  Argument argument(const ordered_json& j, const std::string& path, const std::vector<ProblemParameter>& problem) const {
     object(j, path);
     if (j.contains("buffer") == j.contains("scalar"))
       fail(path, "an argument is either {\"buffer\": TYPE, ...} or {\"scalar\": TYPE, ...}");
     if (j.contains("buffer")) {
-      fields(j, path, {"name", "buffer", "count", "role", "fill"});
+      fields(j, path, {"name", "buffer", "count", "offset", "role", "fill", "partial"});
       BufferArgument b;
       b.name = string(required(j, "name", path), path + ".name");
-      b.type = type(j.at("buffer"), path + ".buffer");
+      buffer_type(j.at("buffer"), path + ".buffer", problem, b);
       b.count = expr(required(j, "count", path), path + ".count");
+      if (j.contains("offset")) b.offset = expr(j.at("offset"), path + ".offset");
+      if (j.contains("partial")) b.partial = boolean(j.at("partial"), path + ".partial");
       const std::string role = string(required(j, "role", path), path + ".role");
       if (role == "in") b.role = BufferRole::in;
       else if (role == "out") b.role = BufferRole::out;
@@ -316,18 +345,55 @@ private:
     return c;
   }
 
+  Tolerance tolerance(const ordered_json& j, const std::string& path) const {
+    const auto& t = fields(j, path, {"abs", "rel"});
+    Tolerance out{0.0, 0.0};
+    if (t.contains("abs")) out.abs = number(t.at("abs"), path + ".abs");
+    if (t.contains("rel")) out.rel = number(t.at("rel"), path + ".rel");
+    return out;
+  }
+
+  ReducedOutput reduced(const ordered_json& j, const std::string& path) const {
+    fields(j, path, {"buffer", "op", "count", "tolerance"});
+    ReducedOutput r;
+    r.buffer = string(required(j, "buffer", path), path + ".buffer");
+    const std::string op = string(required(j, "op", path), path + ".op");
+    if (op == "sum") r.op = ReducedOutput::Op::sum;
+    else if (op == "min") r.op = ReducedOutput::Op::min;
+    else if (op == "max") r.op = ReducedOutput::Op::max;
+    else if (op == "count") r.op = ReducedOutput::Op::count;
+    else fail(path + ".op", "'" + op + "' is not a reduction (sum, min, max, count)");
+    r.count = expr(required(j, "count", path), path + ".count");
+    if (j.contains("tolerance")) r.tolerance = tolerance(j.at("tolerance"), path + ".tolerance");
+    return r;
+  }
+
   void read_verify(const ordered_json& j, VerifySpec& v) const {
-    fields(j, "verify", {"reference_config", "reference_kernel", "tolerance", "callback"});
+    fields(j, "verify", {"reference_config", "reference_kernel", "library", "function", "tolerance", "reduce", "callback"});
     if (j.contains("callback"))
-      fail("verify.callback", "a C++ callback cannot come from a file: use reference_config or reference_kernel "
-                              "(or build the description with KernelBuilder::verify_with)");
-    if (j.contains("reference_config") == j.contains("reference_kernel"))
-      fail("verify", "exactly one of reference_config and reference_kernel");
+      fail("verify.callback", "a C++ callback cannot come from a file: use reference_config, reference_kernel or a "
+                              "host check from a shared library ({\"library\": \"check.so\", \"function\": \"name\"}; "
+                              "or build the description with KernelBuilder::verify_with)");
+    const int modes = (j.contains("reference_config") ? 1 : 0) + (j.contains("reference_kernel") ? 1 : 0) +
+                      (j.contains("library") || j.contains("function") ? 1 : 0);
+    if (modes != 1) fail("verify", "exactly one of reference_config, reference_kernel and library (with function)");
     if (j.contains("tolerance")) {
-      const auto& t = fields(j.at("tolerance"), "verify.tolerance", {"abs", "rel"});
-      v.tolerance = {0.0, 0.0};
-      if (t.contains("abs")) v.tolerance.abs = number(t.at("abs"), "verify.tolerance.abs");
-      if (t.contains("rel")) v.tolerance.rel = number(t.at("rel"), "verify.tolerance.rel");
+      v.tolerance = tolerance(j.at("tolerance"), "verify.tolerance");
+      v.tolerance_given = true;
+    }
+    if (j.contains("reduce")) {
+      const auto& list = array(j.at("reduce"), "verify.reduce");
+      for (std::size_t i = 0; i < list.size(); ++i)
+        v.reduced.push_back(reduced(list[i], "verify.reduce[" + std::to_string(i) + "]"));
+    }
+    if (j.contains("library") || j.contains("function")) {
+      v.mode = VerifySpec::Mode::host_check;
+      const std::string library = string(required(j, "library", "verify"), "verify.library");
+      HostCheck check{(base_ / library).lexically_normal(), string(required(j, "function", "verify"), "verify.function")};
+      if (!std::filesystem::is_regular_file(check.library))
+        fail("verify.library", "cannot find " + check.library.string() + " (paths are relative to the description's folder)");
+      v.host_check = std::move(check);
+      return;
     }
     if (j.contains("reference_config")) {
       v.mode = VerifySpec::Mode::reference_config;

@@ -264,9 +264,12 @@ private:
     check_parameter_list(f.depends_on, field + ".depends_on");
   }
 
-  void check_representable(double v, ElementType type, const std::string& field) const {
+  void check_representable(double v, ElementType vector, const std::string& field) const {
+    const ElementType type = lane_type(vector); // a vector's lanes are filled one by one
     if (is_floating(type)) {
       if (!std::isfinite(v)) fail(field, "the value is not finite");
+      if (type == ElementType::f16 && std::fabs(v) > 65504.0)
+        fail(field, std::to_string(v) + " does not fit in half (largest 65504)");
       return;
     }
     if (v != std::floor(v)) fail(field, std::to_string(v) + " is not an integer, but the type is " + to_string(type));
@@ -296,6 +299,20 @@ private:
       if (!seen.insert(name).second) fail(field + ".name", "the argument '" + name + "' is listed twice");
       if (const auto* b = std::get_if<BufferArgument>(&d_.arguments[i])) {
         check_expr(b->count, field + ".count", Scope::everything);
+        check_expr(b->offset, field + ".offset", Scope::everything);
+        if (b->partial && b->role != BufferRole::out)
+          fail(field + ".partial", std::string("only an out buffer is written in part (an ") + to_string(b->role) +
+                                       " buffer keeps what it holds where the kernel does not write)");
+        if (!b->type_from.empty()) {
+          const auto labels = labels_of(d_, b->type_from);
+          const bool is_problem = std::any_of(d_.problem.begin(), d_.problem.end(),
+                                              [&](const ProblemParameter& p) { return p.name == b->type_from; });
+          if (!labels || !is_problem)
+            fail(field + ".buffer", "'{" + b->type_from + "}': '" + b->type_from + "' is not a problem enumeration");
+          for (const auto& label : *labels)
+            if (!element_type_from_string(label))
+              fail(field + ".buffer", "'" + label + "' (a label of " + b->type_from + ") is not an element type");
+        }
         const bool filled = b->role == BufferRole::in || b->role == BufferRole::inout;
         if (!filled && (b->fill.kind != Fill::Kind::random || b->fill.lo || !b->fill.depends_on.empty()))
           fail(field + ".fill", std::string("a") + (b->role == BufferRole::out ? "n out buffer is poisoned" : " scratch buffer is zeroed") +
@@ -304,6 +321,10 @@ private:
         verified_output = verified_output || b->role == BufferRole::out || b->role == BufferRole::inout;
       } else {
         const auto& s = std::get<ScalarArgument>(d_.arguments[i]);
+        if (lane_count(s.type) > 1)
+          fail(field + ".scalar", std::string("a scalar of ") + to_string(s.type) +
+                                      " is not supported: pass its lanes as scalars of " + to_string(lane_type(s.type)) +
+                                      ", or make it a buffer");
         if (s.float_value) {
           if (!is_floating(s.type))
             fail(field + ".value", std::string("an integer scalar (") + to_string(s.type) +
@@ -400,6 +421,28 @@ private:
       if (!v.callback) fail("verify", "the callback mode needs its C++ function");
       check_parameter_list(v.depends_on, "verify.depends_on");
       break;
+    case VerifySpec::Mode::host_check:
+      if (!v.host_check || v.host_check->library.empty()) fail("verify.library", "the host check's library is missing");
+      if (!is_identifier(v.host_check->function))
+        fail("verify.function", "'" + v.host_check->function + "' is not a C function name");
+      break;
+    }
+    std::set<std::string> reduced;
+    for (std::size_t i = 0; i < v.reduced.size(); ++i) {
+      const ReducedOutput& r = v.reduced[i];
+      const std::string field = "verify.reduce[" + std::to_string(i) + "]";
+      if (v.mode != VerifySpec::Mode::reference_config && v.mode != VerifySpec::Mode::reference_kernel)
+        fail(field, "a reduced comparison compares with a reference: give reference_config or reference_kernel");
+      const BufferArgument* buffer = nullptr;
+      for (const auto& a : d_.arguments)
+        if (const auto* b = std::get_if<BufferArgument>(&a); b && b->name == r.buffer) buffer = b;
+      if (!buffer || (buffer->role != BufferRole::out && buffer->role != BufferRole::inout))
+        fail(field + ".buffer", "'" + r.buffer + "' is not an out or inout buffer argument");
+      if (!reduced.insert(r.buffer).second) fail(field + ".buffer", "'" + r.buffer + "' is reduced twice");
+      check_expr(r.count, field + ".count", Scope::everything);
+      if (r.tolerance && (!(r.tolerance->abs >= 0) || !(r.tolerance->rel >= 0) || !std::isfinite(r.tolerance->abs) ||
+                          !std::isfinite(r.tolerance->rel)))
+        fail(field + ".tolerance", "abs and rel must be finite and >= 0");
     }
   }
 

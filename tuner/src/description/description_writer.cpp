@@ -68,10 +68,12 @@ ordered_json parameter_json(const Parameter& p) {
 ordered_json argument_json(const Argument& a) {
   ordered_json j{{"name", argument_name(a)}};
   if (const auto* b = std::get_if<BufferArgument>(&a)) {
-    j["buffer"] = to_string(b->type);
+    j["buffer"] = b->type_from.empty() ? std::string(to_string(b->type)) : "{" + b->type_from + "}";
     j["count"] = expr_json(b->count);
+    if (!b->offset.is_constant() || b->offset.constant_value() != 0) j["offset"] = expr_json(b->offset);
     j["role"] = to_string(b->role);
     if (b->role == BufferRole::in || b->role == BufferRole::inout) j["fill"] = fill_json(b->fill);
+    if (b->partial) j["partial"] = true;
   } else {
     const auto& s = std::get<ScalarArgument>(a);
     j["scalar"] = to_string(s.type);
@@ -82,9 +84,16 @@ ordered_json argument_json(const Argument& a) {
   return j;
 }
 
-ordered_json verify_json(const VerifySpec& v) {
+// write_tolerance: false where the tolerance was not given and an output's
+// type would loosen it (half, bfloat16), so that reading the file back keeps
+// the per-type defaults.
+ordered_json verify_json(const VerifySpec& v, bool write_tolerance) {
   ordered_json j = ordered_json::object();
   switch (v.mode) {
+  case VerifySpec::Mode::host_check:
+    j["library"] = v.host_check->library.string();
+    j["function"] = v.host_check->function;
+    return j;
   case VerifySpec::Mode::reference_config: j["reference_config"] = ordered_json::parse(v.reference_config.dump()); break;
   case VerifySpec::Mode::reference_kernel: {
     const ReferenceKernel& k = *v.reference_kernel;
@@ -105,7 +114,16 @@ ordered_json verify_json(const VerifySpec& v) {
     if (!v.depends_on.empty()) j["depends_on"] = v.depends_on;
     return j;
   }
-  j["tolerance"] = tolerance_json(v.tolerance);
+  if (write_tolerance) j["tolerance"] = tolerance_json(v.tolerance);
+  if (!v.reduced.empty()) {
+    ordered_json list = ordered_json::array();
+    for (const ReducedOutput& r : v.reduced) {
+      ordered_json e{{"buffer", r.buffer}, {"op", to_string(r.op)}, {"count", expr_json(r.count)}};
+      if (r.tolerance) e["tolerance"] = tolerance_json(*r.tolerance);
+      list.push_back(std::move(e));
+    }
+    j["reduce"] = std::move(list);
+  }
   return j;
 }
 
@@ -210,7 +228,11 @@ nlohmann::ordered_json KernelDescription::to_json() const {
     j["constants"] = std::move(consts);
   }
   if (bytes_moved_expr) j["bytes_moved"] = expr_json(*bytes_moved_expr);
-  j["verify"] = verify_json(verify);
+  bool coarse_output = false;
+  for (const auto& a : arguments)
+    if (const auto* b = std::get_if<BufferArgument>(&a))
+      coarse_output = coarse_output || default_relative_tolerance(b->type) > verify.tolerance.rel;
+  j["verify"] = verify_json(verify, verify.tolerance_given || !coarse_output);
   if (default_config_json.is_object() && !default_config_json.empty())
     j["default"] = ordered_json::parse(default_config_json.dump());
   if (model) j["model"] = model_json(*model);

@@ -67,9 +67,26 @@ std::vector<std::byte> fill_host(const Fill& fill, ElementType type, std::int64_
     fill.custom(request, bytes);
     return bytes;
   }
-  with_element_type(type, [&](auto zero) {
+  // A vector type is filled lane by lane, as count * lanes values of its lane type.
+  const ElementType lane = lane_type(type);
+  const auto values = static_cast<std::size_t>(count) * static_cast<std::size_t>(lane_count(type));
+  if (lane == ElementType::f16 || lane == ElementType::bf16) {
+    // The float values of the same fill, rounded to the 16-bit type.
+    std::vector<float> wide(values);
+    fill_typed<float>(fill, std::span<float>(wide), request.seed);
+    const bool is_half = lane == ElementType::f16;
+    parallel_for(static_cast<std::int64_t>(values), [&](std::int64_t begin, std::int64_t end) {
+      for (std::int64_t i = begin; i < end; ++i) {
+        const double v = wide[static_cast<std::size_t>(i)];
+        const std::uint16_t bits = is_half ? half_from_double(v) : bfloat16_from_double(v);
+        std::memcpy(bytes.data() + static_cast<std::size_t>(i) * 2, &bits, 2);
+      }
+    });
+    return bytes;
+  }
+  with_element_type(lane, [&](auto zero) {
     using T = decltype(zero);
-    fill_typed<T>(fill, std::span<T>(reinterpret_cast<T*>(bytes.data()), static_cast<std::size_t>(count)), request.seed);
+    fill_typed<T>(fill, std::span<T>(reinterpret_cast<T*>(bytes.data()), values), request.seed);
   });
   return bytes;
 }

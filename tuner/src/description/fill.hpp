@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace memtune::description_detail {
@@ -14,9 +16,13 @@ namespace memtune::description_detail {
 // float buffer with the default fill is exactly memtune::fill_random.
 std::vector<std::byte> fill_host(const Fill& fill, ElementType type, std::int64_t count, const FillRequest& request);
 
-// Calls f(T{}) with the C++ type of an element type.
+// Calls f(T{}) with the C++ type of an element type: float, double or an
+// integer (half, bfloat16 and vector types have none: their lanes go through
+// lane_value / store_lane, element_type.hpp).
 template <class F> decltype(auto) with_element_type(ElementType type, F&& f) {
   switch (type) {
+  case ElementType::f16:
+  case ElementType::bf16: throw std::logic_error(std::string("with_element_type of ") + to_string(type));
   case ElementType::f32: return f(float{});
   case ElementType::f64: return f(double{});
   case ElementType::i8: return f(std::int8_t{});
@@ -26,9 +32,9 @@ template <class F> decltype(auto) with_element_type(ElementType type, F&& f) {
   case ElementType::i32: return f(std::int32_t{});
   case ElementType::u32: return f(std::uint32_t{});
   case ElementType::i64: return f(std::int64_t{});
-  case ElementType::u64: break;
+  case ElementType::u64: return f(std::uint64_t{});
   }
-  return f(std::uint64_t{});
+  throw std::logic_error(std::string("with_element_type of ") + to_string(type));
 }
 
 } // namespace memtune::description_detail

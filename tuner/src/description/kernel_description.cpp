@@ -296,7 +296,38 @@ search::Config KernelDescription::reference_configuration(const Problem& given, 
   return c;
 }
 
+Tolerance tolerance_for(const VerifySpec& verify, ElementType type) {
+  if (verify.tolerance_given) return verify.tolerance;
+  return {verify.tolerance.abs, std::max(verify.tolerance.rel, default_relative_tolerance(type))};
+}
+
+KernelDescription KernelDescription::resolve_element_types(const Problem& given) const {
+  KernelDescription d = *this;
+  for (auto& a : d.arguments) {
+    auto* b = std::get_if<BufferArgument>(&a);
+    if (!b || b->type_from.empty()) continue;
+    const auto labels = description_detail::labels_of(d, b->type_from);
+    const auto value = given.find(b->type_from);
+    if (!labels || value == given.end() || value->second < 0 || static_cast<std::size_t>(value->second) >= labels->size())
+      throw std::invalid_argument(description_detail::origin_of(d) + ": the element type of '" + b->name + "' comes from '" +
+                                  b->type_from + "', which the problem does not give as one of its labels");
+    const auto type = element_type_from_string(labels->at(static_cast<std::size_t>(value->second)));
+    if (!type)
+      throw std::invalid_argument(description_detail::origin_of(d) + ": '" + labels->at(static_cast<std::size_t>(value->second)) +
+                                  "' (" + b->type_from + ") is not an element type");
+    b->type = *type;
+  }
+  return d;
+}
+
 std::uint64_t KernelDescription::bytes_moved(const Problem& given) const {
+  for (const auto& a : arguments)
+    if (const auto* b = std::get_if<BufferArgument>(&a); b && !b->type_from.empty())
+      return resolve_element_types(complete(given)).bytes_moved_resolved(given);
+  return bytes_moved_resolved(given);
+}
+
+std::uint64_t KernelDescription::bytes_moved_resolved(const Problem& given) const {
   const search::Config env = description_detail::environment(*this, nullptr, given, nullptr);
   if (bytes_moved_expr) {
     const std::int64_t v = evaluate(*this, *bytes_moved_expr, env, "bytes_moved");

@@ -1,5 +1,7 @@
 #include <memtune/description/kernel_signature.hpp>
 
+#include "description_internal.hpp"
+
 #include <cxxabi.h>
 
 #include <cstdlib>
@@ -49,8 +51,8 @@ std::string strip(std::string text, const std::string& word) {
   return text;
 }
 
-// The element type of a demangled scalar type; nullopt for anything else
-// (structs, vector types, enums, templates).
+// The element type of a demangled scalar or CUDA vector type (__half,
+// float4, __nv_bfloat162); nullopt for anything else (structs, enums, templates).
 std::optional<ElementType> scalar_type(const std::string& type) {
   static const std::pair<const char*, ElementType> kNames[] = {
       {"float", ElementType::f32},         {"double", ElementType::f64},
@@ -63,7 +65,7 @@ std::optional<ElementType> scalar_type(const std::string& type) {
   const std::string bare = strip(strip(type, "const"), "volatile");
   for (const auto& [name, t] : kNames)
     if (bare == name) return t;
-  return std::nullopt;
+  return element_type_from_string(bare);
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -108,6 +110,17 @@ std::optional<std::string> signature_mismatch(const KernelDescription& d, const 
     if (const auto* b = std::get_if<BufferArgument>(&d.arguments[i])) {
       if (!pointer) return mismatch(std::string("is a buffer of ") + to_string(b->type));
       const auto pointee = scalar_type(type.substr(0, type.size() - 1));
+      if (!b->type_from.empty()) {
+        // The type is the problem's label: any of the labels' types fits here (the workload resolves it per problem).
+        const auto labels = description_detail::labels_of(d, b->type_from);
+        bool fits = !pointee || !labels;
+        for (const auto& label : labels ? *labels : std::vector<std::string>{})
+          if (const auto t = element_type_from_string(label); t && pointee && element_size(*t) == element_size(*pointee) &&
+                                                              is_floating(*t) == is_floating(*pointee))
+            fits = true;
+        if (!fits) return mismatch("is a buffer of {" + b->type_from + "}");
+        continue;
+      }
       if (pointee && *pointee != b->type && element_size(*pointee) != element_size(b->type))
         return mismatch(std::string("is a buffer of ") + to_string(b->type));
       if (pointee && *pointee != b->type && is_floating(*pointee) != is_floating(b->type))

@@ -158,6 +158,20 @@ struct BufferArgument {
   search::Expr count = 0; // [elements] may read parameters (a padded pitch) and problem variables
   BufferRole role = BufferRole::in;
   Fill fill;              // in, inout (scratch buffers are zeroed; out buffers are poisoned)
+  // [elements] The kernel receives base + offset; memtune allocates offset +
+  // count elements and fills (in, inout) or poisons (out) all of them; an out
+  // buffer is verified from the kernel's pointer, a partial or inout one
+  // over the whole allocation. A padded array whose rows start aligned (the CUDA
+  // samples' FDTD3d passes `buffer + 28`). May read parameters like count.
+  search::Expr offset = 0;
+  // Non-empty: the element type is the label of this problem enumeration
+  // (JSON "buffer": "{T}" with "T": {"values": ["int", "float"]}), resolved
+  // per problem (resolve_element_types); `type` holds the default label's.
+  std::string type_from;
+  // out buffers: the kernel writes only part of it (an interior). Reference
+  // and candidate start from the same poison, so an element both leave
+  // untouched agrees; a reference is refused only when it writes none of it.
+  bool partial = false;
 };
 
 struct ScalarArgument {
@@ -218,11 +232,36 @@ struct ReferenceKernel {
   search::Expr shared_memory = 0;   // [bytes]
 };
 
+// An output compared through one number: op over its first `count`
+// elements, the candidate's against the reference's. A reduction's first
+// pass writes one partial sum per block: the number of partials changes with
+// the configuration, their sum does not.
+struct ReducedOutput {
+  enum class Op { sum, min, max, count }; // count: the elements that are not zero
+  std::string buffer;                     // an out or inout buffer; its elements are not compared one by one
+  Op op = Op::sum;
+  search::Expr count = 0;                 // [elements] evaluated per configuration (the reference's for the reference)
+  // |c - r| <= abs + rel * m, m = the larger sum of |x| of the two runs for
+  // `sum` (rounding grows with the magnitudes added, not with the result),
+  // |r| otherwise. Unset: abs 0, rel default_relative_tolerance(type).
+  std::optional<Tolerance> tolerance;
+};
+[[nodiscard]] const char* to_string(ReducedOutput::Op op);
+
+// A check from a shared library (memtune/host_check.h, the C ABI): the
+// function gets the problem, the configuration and host copies of every
+// buffer after the candidate's launch, and says pass or fail with a message.
+struct HostCheck {
+  std::filesystem::path library; // absolute (a file's relative path is resolved against its folder)
+  std::string function;
+};
+
 struct VerifySpec {
   enum class Mode {
     reference_config, // Kernel Tuner's `answer` idea: one configuration of the same kernel, run first, is the truth
     reference_kernel, // a separate kernel
     callback,         // a C++ function computing the expected outputs on the host (library API; the built-ins)
+    host_check,       // a C function from a shared library (JSON "library" and "function")
   };
   Mode mode = Mode::reference_config;
   nlohmann::json reference_config = nlohmann::json::object(); // {parameter: value or label}; empty: the default config
@@ -230,7 +269,14 @@ struct VerifySpec {
   ReferenceFunction callback;
   std::vector<std::string> depends_on; // callback: axes whose value changes the expected outputs
   Tolerance tolerance{0.0, 1e-5};      // reference_config and reference_kernel modes
+  // Whether `tolerance` was given: if not, an output of a coarser type gets
+  // its type's default_relative_tolerance (half 1e-3, bfloat16 1e-2).
+  bool tolerance_given = false;
+  std::vector<ReducedOutput> reduced;  // reference_config and reference_kernel modes
+  std::optional<HostCheck> host_check;
 };
+// The tolerance element-wise comparisons of `type` use.
+[[nodiscard]] Tolerance tolerance_for(const VerifySpec& verify, ElementType type);
 
 // ---------------------------------------------------------------- hooks (C++ only)
 
@@ -328,11 +374,17 @@ struct KernelDescription {
   [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const;
   // [bytes] the minimum one launch moves through DRAM: the numerator of GB/s.
   [[nodiscard]] std::uint64_t bytes_moved(const Problem& problem) const;
+  // The same for a description whose element types are resolved.
+  [[nodiscard]] std::uint64_t bytes_moved_resolved(const Problem& problem) const;
   // Every name an expression of this description can read, with its value, for
   // one configuration (config may be empty: then parameters and the derived
   // values that read them are absent).
   [[nodiscard]] search::Config environment(const search::Config& config, const Problem& problem,
                                            const Target& target) const;
+
+  // The description for one problem: buffers whose element type comes from
+  // a problem enumeration ("buffer": "{T}") get the problem's label's type.
+  [[nodiscard]] KernelDescription resolve_element_types(const Problem& problem) const;
 
   [[nodiscard]] bool has_model() const { return static_cast<bool>(hooks.access_pattern) || model.has_value(); }
   // What the analytical model replays for one configuration: hooks.access_pattern,

@@ -49,7 +49,7 @@ void list_include_folder(std::ostringstream& key, const std::string& folder) {
 // A cache entry is rebuilt when lost: atomic, without the fsync a store pays.
 bool write_atomically(const std::filesystem::path& target, const std::string& bytes) {
   try {
-    io::write_file_atomically(target, bytes, io::Durability::no_fsync);
+    io::write_file_atomically(target, bytes, io::OutputKind::compile_cache, io::Durability::no_fsync);
     return true;
   } catch (const InputError&) {
     return false;

@@ -2,6 +2,10 @@
 
 #include "app.hpp"
 #include "kernel_tuner_format.hpp"
+#include "option_checks.hpp"
+
+#include <memtune/io/atomic_file.hpp>
+#include <memtune/io/json_document.hpp>
 
 #include <memtune/report/html_report.hpp>
 
@@ -35,12 +39,11 @@ bool interop_command_parsed(const InteropCommands& cmd) { return cmd.import->par
 
 int run_interop_command(const InteropCommands& c, std::ostream& out, std::ostream& err) {
   if (c.import->parsed()) {
-    std::ifstream in(c.input, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
+    check_outputs({{"-o", c.output, io::OutputKind::recording}});
+    const std::string text = io::read_text_file(c.input);
     search::Recording rec;
     try {
-      rec = recording_from_kernel_tuner(text.str(), c.options);
+      rec = recording_from_kernel_tuner(text, c.options);
     } catch (const std::invalid_argument& e) {
       err << "memtune import: " << c.input << ": " << e.what() << "\n";
       return kExitError;
@@ -52,8 +55,9 @@ int run_interop_command(const InteropCommands& c, std::ostream& out, std::ostrea
         << " on " << rec.device.value("name", "") << ", " << rec.space.axes().size() << " parameters\n";
     return kExitOk;
   }
+  check_outputs({{"-o", c.output, io::OutputKind::kernel_tuner_cache}});
   const search::Recording rec = search::load_recording(c.input);
-  report::write_text_file(c.output, kernel_tuner_cache(rec).dump(1) + "\n");
+  io::write_file_atomically(c.output, kernel_tuner_cache(rec).dump(1) + "\n", io::OutputKind::kernel_tuner_cache);
   out << "wrote " << c.output << ": Kernel Tuner cache of " << rec.trials.size() << " configurations (times in ms)\n";
   return kExitOk;
 }

@@ -101,7 +101,6 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
 
 int run_kernel(const KernelDescription& kernel, const Problem& problem, const CommonOptions& o, std::ostream& out,
                std::ostream& err) {
-  check_output_files(o.record, o.save);
   try {
     kernel.check_baseline_names(o.compare);
   } catch (const std::invalid_argument& e) {
@@ -125,6 +124,7 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
   t.only = parse_only(o.only);
   t.model_prior = !o.no_model_prior;
   apply_survival_options(t, o.survival, o.record);
+  check_output_files(o.record, o.save, o.report, t.journal.file ? t.journal.file->string() : std::string{});
   apply_devices_options(t, o.devices, o.device_given, o.survival.no_isolation);
   apply_shard(t, o.shard, !o.save.empty());
   apply_transfer_options(t, o.transfer, o.target != "local");
@@ -188,7 +188,7 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
       if (per_model) out << "\n";
     }
     if (!o.record.empty()) {
-      io::write_file_atomically(file_for(o.record), recording_json(result).dump(2) + "\n");
+      io::write_file_atomically(file_for(o.record), recording_json(result).dump(2) + "\n", io::OutputKind::recording);
       finish_record_journal(t, o.record, result, per_model);
       if (per_model && format == output::Format::table) out << "recorded to " << file_for(o.record) << "\n";
     }

@@ -1,6 +1,7 @@
 #include "merge_command.hpp"
 
 #include "app.hpp"
+#include "option_checks.hpp"
 #include "output_options.hpp"
 
 #include <memtune/io/atomic_file.hpp>
@@ -9,6 +10,7 @@
 #include <memtune/number_text.hpp>
 #include <memtune/output/printer.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace memtune::cli {
@@ -82,8 +84,19 @@ int merge_recordings_to(const MergeCommand& c, const std::vector<RecordingPart>&
 int merge_stores_to(const MergeCommand& c, const std::vector<StorePart>& parts, output::Document& d) {
   if (!c.save.empty())
     throw ArgumentError("--save " + c.save, "saves a merged recording's best; profile stores merge into -o itself");
-  const MergedStore merged = merge_profile_stores(parts);
-  ProfileStore(c.output).update([&](std::vector<ProfileEntry>& entries) { entries = merged.entries; });
+  // An existing -o store is joined, never replaced: its entries are the first
+  // part of the union (under the store's lock), by the same rule as the inputs.
+  MergedStore merged;
+  ProfileStore(c.output).update([&](std::vector<ProfileEntry>& entries) {
+    std::vector<StorePart> all;
+    const bool output_is_input = std::any_of(parts.begin(), parts.end(), [&](const StorePart& p) {
+      return io::same_file(p.file, c.output);
+    });
+    if (!output_is_input && !entries.empty()) all.push_back({c.output, entries});
+    all.insert(all.end(), parts.begin(), parts.end());
+    merged = merge_profile_stores(all);
+    entries = merged.entries;
+  });
   d.fact(std::to_string(merged.entries.size()) + " entries from " + std::to_string(parts.size()) + " stores, " +
          std::to_string(merged.identical_duplicates) + " identical duplicates -> " + c.output);
   d.data = {{"kind", "profile store"},
@@ -113,14 +126,14 @@ std::shared_ptr<MergeCommand> add_merge_command(CLI::App& app) {
 bool merge_command_parsed(const MergeCommand& cmd) { return cmd.app && cmd.app->parsed(); }
 
 int run_merge_command(const MergeCommand& c, std::ostream& out) {
-  if (!c.save.empty()) {
-    if (io::same_file(c.output, c.save))
-      throw ArgumentError("-o " + c.output + " --save " + c.save,
-                          "both name one file: the merged recording would replace the profile store. Give two files.");
-    (void)ProfileStore(c.save).entries(); // a store that does not parse fails now, before anything is written
-  }
   std::vector<std::filesystem::path> files(c.inputs.begin(), c.inputs.end());
   const MergeInputs inputs = read_merge_inputs(files);
+  // -o is a recording or a store as the inputs are; checked before anything is written.
+  std::vector<NamedOutput> outputs{{"-o", c.output, inputs.kind == MergeInputKind::profile_store
+                                                         ? io::OutputKind::profile_store
+                                                         : io::OutputKind::recording}};
+  if (!c.save.empty()) outputs.push_back({"--save", c.save, io::OutputKind::profile_store});
+  check_outputs(outputs);
   output::Document d;
   d.title = "memtune merge: " + std::to_string(files.size()) + " " + std::string(to_string(inputs.kind)) +
             (files.size() == 1 ? "" : "s");

@@ -93,26 +93,35 @@ std::map<std::string, std::string> parse_only(const std::vector<std::string>& gi
   return only;
 }
 
-namespace {
-
-void check_output_path(const char* option, const std::string& path) {
-  try {
-    (void)io::output_file(path);
-  } catch (const InputError& e) {
-    throw ArgumentError(std::string(option) + " " + path, e.message());
+void check_outputs(const std::vector<NamedOutput>& outputs) {
+  for (const NamedOutput& o : outputs) {
+    try {
+      (void)io::output_file(o.file); // a folder, a device, a FIFO: the argument is wrong (exit 2)
+    } catch (const InputError& e) {
+      throw ArgumentError(o.option + " " + o.file, e.message());
+    }
+  }
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    for (std::size_t j = i + 1; j < outputs.size(); ++j)
+      if (io::same_file(outputs[i].file, outputs[j].file))
+        throw ArgumentError(outputs[i].option + " " + outputs[i].file + " " + outputs[j].option + " " + outputs[j].file,
+                            std::string("both name one file: the ") + io::to_string(outputs[j].kind) +
+                                " would replace the " + io::to_string(outputs[i].kind) + ". Give two files.");
+  for (const NamedOutput& o : outputs) {
+    (void)io::check_output(o.file, o.kind); // another kind, no permission, no space: the file (exit 1)
+    // A store that does not parse fails now, not after the run.
+    if (o.kind == io::OutputKind::profile_store) (void)ProfileStore(o.file).entries();
   }
 }
 
-} // namespace
-
-void check_output_files(const std::string& record, const std::string& save) {
-  if (!record.empty()) check_output_path("--record", record);
-  if (!save.empty()) check_output_path("--save", save);
-  if (!record.empty() && !save.empty() && io::same_file(record, save))
-    throw ArgumentError("--record " + record + " --save " + save,
-                        "both name one file: the recording would replace the profile store. Give two files.");
-  if (!save.empty()) (void)ProfileStore(save).entries(); // a store that does not parse fails now, not after the run
-  if (!record.empty()) search::check_replaceable_recording(record);
+void check_output_files(const std::string& record, const std::string& save, const std::string& report,
+                        const std::string& journal) {
+  std::vector<NamedOutput> outputs;
+  if (!save.empty()) outputs.push_back({"--save", save, io::OutputKind::profile_store});
+  if (!record.empty()) outputs.push_back({"--record", record, io::OutputKind::recording});
+  if (!report.empty()) outputs.push_back({"--report", report, io::OutputKind::html_report});
+  if (!journal.empty()) outputs.push_back({"--journal", journal, io::OutputKind::journal});
+  check_outputs(outputs);
 }
 
 namespace {

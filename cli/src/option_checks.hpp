@@ -7,6 +7,7 @@
 // ArgumentError (exit 2) before anything runs or is written; a store that does
 // not parse is an InputError (exit 1), also before anything runs.
 #include <memtune/description/kernel_description.hpp>
+#include <memtune/io/atomic_file.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/target.hpp>
 
@@ -42,10 +43,24 @@ enum class ProblemSyntax { kOption, kSet };
 // Refuses an item without '=' or axis, and an axis given twice.
 [[nodiscard]] std::map<std::string, std::string> parse_only(const std::vector<std::string>& items);
 
-// --record and --save: not one file for both, not a folder; the store must
-// parse and the recording be replaceable (search::check_replaceable_recording),
-// checked before a run that may take hours.
-void check_output_files(const std::string& record, const std::string& save);
+// One output of a command: the option that names it ("--report", "-o"), the
+// file, what it is.
+struct NamedOutput {
+  std::string option;
+  std::string file;
+  io::OutputKind kind;
+};
+// The output-file policy's checks (io::check_output) for every output of a
+// command, before it runs: a folder, a device, a FIFO or two outputs naming
+// one file (links followed, hard links too) are a bad argument (ArgumentError,
+// exit 2); an existing file of another kind, one that cannot be written, a
+// read-only or full file system, a store that does not parse: InputError
+// (exit 1). Nothing is written.
+void check_outputs(const std::vector<NamedOutput>& outputs);
+// A tuning command's outputs (empty: not given): --save, --record, --report
+// and the journal (--journal, --resume or RECORD.journal).
+void check_output_files(const std::string& record, const std::string& save, const std::string& report = {},
+                        const std::string& journal = {});
 
 // For `memtune filtre`: "unknown command 'filtre' (did you mean 'filter'?); commands: ...".
 [[nodiscard]] std::string unknown_command_message(const std::string& given, const std::vector<std::string>& known);

@@ -1,6 +1,7 @@
 #include "probe_command.hpp"
 
 #include "app.hpp"
+#include "option_checks.hpp"
 #include "output_options.hpp"
 #include "progress.hpp"
 #include "size_parse.hpp"
@@ -8,6 +9,7 @@
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/io/atomic_file.hpp>
+#include <memtune/io/errors.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/probe/calibrate.hpp>
 #include <memtune/probe/runner.hpp>
@@ -38,8 +40,8 @@ struct ProbeCommand {
 
 namespace {
 
-void write_json(const std::filesystem::path& path, const nlohmann::json& j) {
-  io::write_file_atomically(path, j.dump(2) + "\n");
+void write_json(const std::filesystem::path& path, const nlohmann::json& j, io::OutputKind kind) {
+  io::write_file_atomically(path, j.dump(2) + "\n", kind);
 }
 
 // The catalogue entry of the same GPU model: same cc and SM count, then the
@@ -188,6 +190,17 @@ int run_probe_command(const ProbeCommand& c, std::ostream& out, std::ostream& er
         << probe::target_name_from(c.target_name) << ")\n";
     return kExitUsage;
   }
+  // The files are checked before the probes run (minutes on a GPU); the
+  // folders' files are named by the probes that ran, checked as written.
+  std::vector<NamedOutput> outputs;
+  if (!c.json_file.empty()) outputs.push_back({"--json", c.json_file, io::OutputKind::probe_results});
+  if (!c.save_target.empty()) outputs.push_back({"--save-target", c.save_target, io::OutputKind::target_profile});
+  check_outputs(outputs);
+  for (const auto& [option, folder] : {std::pair<const char*, const std::string&>{"--csv", c.csv_dir}, {"--record", c.record_dir}}) {
+    std::error_code ec;
+    if (!folder.empty() && std::filesystem::exists(folder, ec) && !std::filesystem::is_directory(folder, ec))
+      throw ArgumentError(std::string(option) + " " + folder, "is a file: give a folder (one file per probe is written in it)");
+  }
   if (!cuda::driver_available()) {
     err << "memtune probe: needs a GPU to measure: " << cuda::driver_unavailable_reason() << "\n";
     return kExitNoDevice;
@@ -222,11 +235,11 @@ int run_probe_command(const ProbeCommand& c, std::ostream& out, std::ostream& er
   output::print(out, probe::to_document(r), format);
   // Notes go where they do not break a machine-readable stdout.
   std::ostream& notes = format == output::Format::table || format == output::Format::markdown ? out : err;
-  if (!c.json_file.empty()) write_json(c.json_file, probe::to_json(r));
+  if (!c.json_file.empty()) write_json(c.json_file, probe::to_json(r), io::OutputKind::probe_results);
   if (!c.csv_dir.empty()) probe::write_csv(r, c.csv_dir);
   if (!c.record_dir.empty()) {
     std::filesystem::create_directories(c.record_dir);
-    for (const auto& [name, doc] : probe::recordings(r)) write_json(std::filesystem::path(c.record_dir) / name, doc);
+    for (const auto& [name, doc] : probe::recordings(r)) write_json(std::filesystem::path(c.record_dir) / name, doc, io::OutputKind::recording);
   }
   if (!c.save_target.empty()) {
     std::string name = c.target_name;
@@ -236,7 +249,7 @@ int run_probe_command(const ProbeCommand& c, std::ostream& out, std::ostream& er
     }
     const std::optional<Target> base = catalogue_match(r.target, c.base_target, err);
     const Target t = probe::calibrated_target(r, base ? &*base : nullptr, name);
-    write_json(c.save_target, probe::target_file_json(t));
+    write_json(c.save_target, probe::target_file_json(t), io::OutputKind::target_profile);
     // Prove it loads: the model's loader must accept what was written.
     const Target back = model::load_target_file(c.save_target);
     notes << "\nsaved target '" << back.name << "' to " << c.save_target

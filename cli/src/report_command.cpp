@@ -1,7 +1,10 @@
 #include "report_command.hpp"
 
 #include "app.hpp"
+#include "option_checks.hpp"
 
+#include <memtune/io/atomic_file.hpp>
+#include <memtune/io/errors.hpp>
 #include <memtune/report/html_report.hpp>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +36,8 @@ std::shared_ptr<ReportCommand> add_report_command(CLI::App& app) {
 bool report_command_parsed(const ReportCommand& cmd) { return cmd.app && cmd.app->parsed(); }
 
 int run_report_command(const ReportCommand& c, std::ostream& out, std::ostream& err) {
+  // -o is never one of the inputs (nor a store, a recording, a device): checked before reading them.
+  check_outputs({{"-o", c.output, io::OutputKind::html_report}});
   report::Inputs inputs;
   try {
     for (const auto& path : c.inputs) report::load_input(path, inputs);
@@ -51,7 +56,7 @@ int run_report_command(const ReportCommand& c, std::ostream& out, std::ostream& 
     err << "memtune report: " << e.what() << "\n";
     return kExitUsage;
   }
-  report::write_text_file(c.output, html);
+  io::write_file_atomically(c.output, html, io::OutputKind::html_report);
   const auto count = [](std::size_t n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
   };
@@ -65,7 +70,7 @@ void write_run_report(const TuningResult& result, const std::string& path) {
   report::Inputs inputs;
   inputs.runs.push_back(report::run_from_json(to_json(result, 0), ""));
   report::complete_from_catalogues(inputs);
-  report::write_text_file(path, report::render_html(inputs, {}));
+  io::write_file_atomically(path, report::render_html(inputs, {}), io::OutputKind::html_report);
 }
 
 } // namespace memtune::cli

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -20,6 +21,23 @@ namespace {
   throw InputError(file.string(), 0, "", what + ": " + std::strerror(error));
 }
 
+void check_content(std::string_view text, const fs::path& shown, OutputKind kind) {
+  if (holds_kind(text, kind)) return;
+  // JSON that does not parse (a damaged store, say): the line and the reason.
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && (text[first] == '{' || text[first] == '[')) {
+    try {
+      (void)parse_json(std::string(text), shown.string());
+    } catch (const InputError& e) {
+      throw InputError(e.file(), e.line(), e.field(),
+                       e.message() + "; not replaced by a " + to_string(kind) + ": move it or choose another file");
+    }
+  }
+  throw InputError(shown.string(), 0, "",
+                   std::string("exists and is not a memtune ") + to_string(kind) + ", so it is not replaced (it holds " +
+                       what_it_holds(text) + "): move it or choose another file");
+}
+
 // Follows symbolic links (at most 40, as the kernel does) without requiring
 // the final file to exist.
 fs::path resolve_links(fs::path p) {
@@ -31,6 +49,45 @@ fs::path resolve_links(fs::path p) {
     p = target.is_absolute() ? target : p.parent_path() / target;
   }
   throw InputError(p.string(), 0, "", "too many levels of symbolic links");
+}
+
+// The folder a new file would be created in: the nearest existing one of
+// its parents (create_parent makes the rest).
+fs::path existing_folder(const fs::path& file) {
+  fs::path folder = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  std::error_code ec;
+  while (!fs::exists(folder, ec) && folder.has_parent_path() && folder.parent_path() != folder) folder = folder.parent_path();
+  return folder;
+}
+
+// Below this a write of a report or a recording is likely to fail: refused
+// before the run rather than at its end.
+constexpr unsigned long long kMinimumFreeBytes = 64 * 1024;
+
+void check_folder(const fs::path& file, const fs::path& shown) {
+  const fs::path folder = existing_folder(file);
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec))
+    throw InputError(shown.string(), 0, "", "cannot be created: " + folder.string() + " is not a folder");
+  if (::access(folder.c_str(), W_OK | X_OK) != 0)
+    fail(shown, "cannot be written in the folder " + folder.string());
+  struct statvfs vfs {};
+  if (::statvfs(folder.c_str(), &vfs) != 0) return; // nothing known: the write itself will say
+  if (vfs.f_flag & ST_RDONLY) fail(shown, "cannot be written", EROFS);
+  const unsigned long long free_bytes = static_cast<unsigned long long>(vfs.f_bavail) * vfs.f_frsize;
+  if (free_bytes < kMinimumFreeBytes)
+    fail(shown, "cannot be written (" + std::to_string(free_bytes) + " bytes free in " + folder.string() + ")", ENOSPC);
+}
+
+void check_kind(const fs::path& target, const fs::path& shown, OutputKind kind) {
+  if (kind == OutputKind::compile_cache) return;
+  std::string text;
+  try {
+    text = read_text_file(target);
+  } catch (const InputError& e) {
+    throw InputError(shown.string(), 0, "", "exists and cannot be read to check what it holds: " + e.message());
+  }
+  check_content(text, shown, kind);
 }
 
 void create_parent(const fs::path& file) {
@@ -129,8 +186,21 @@ bool same_file(const fs::path& a, const fs::path& b) {
   return fs::weakly_canonical(fs::absolute(ra, ec), ec) == fs::weakly_canonical(fs::absolute(rb, ec), ec);
 }
 
-void write_file_atomically(const fs::path& file, std::string_view text, Durability durability) {
+fs::path check_output(const fs::path& file, OutputKind kind) {
   const fs::path target = output_file(file);
+  std::error_code ec;
+  if (fs::exists(target, ec)) {
+    check_kind(target, file, kind);
+    if (::access(target.c_str(), W_OK) != 0) fail(file, "cannot be written");
+  }
+  check_folder(target, file);
+  return target;
+}
+
+namespace {
+
+// The atomic replace itself, once the checks are made; `file` is shown in errors.
+void replace_file(const fs::path& target, const fs::path& file, std::string_view text, Durability durability) {
   create_parent(target);
   static std::atomic<unsigned long> counter{0};
   const fs::path tmp = target.parent_path() / (temporary_prefix(target) + std::to_string(::getpid()) + "-" +
@@ -162,18 +232,28 @@ void write_file_atomically(const fs::path& file, std::string_view text, Durabili
   if (durability == Durability::fsync) sync_folder(target);
 }
 
-void update_file_locked(const fs::path& file,
+} // namespace
+
+void write_file_atomically(const fs::path& file, std::string_view text, OutputKind kind, Durability durability) {
+  replace_file(check_output(file, kind), file, text, durability);
+}
+
+void update_file_locked(const fs::path& file, OutputKind kind,
                         const std::function<std::string(const std::optional<std::string>&)>& update,
                         Durability durability) {
   const fs::path target = output_file(file);
+  check_folder(target, file);
   create_parent(target);
   const LockFile lock(fs::path(target.string() + ".lock"));
   remove_stale_temporaries(target);
   std::optional<std::string> current;
   std::error_code ec;
-  if (fs::exists(target, ec)) current = read_text_file(target);
+  if (fs::exists(target, ec)) {
+    current = read_text_file(target);
+    check_content(*current, file, kind);
+  }
   const std::string next = update(current);
-  write_file_atomically(target, next, durability);
+  replace_file(target, file, next, durability);
 }
 
 } // namespace memtune::io

@@ -238,6 +238,12 @@ std::string read_text_file(const std::filesystem::path& file, std::uintmax_t max
   const auto status = std::filesystem::status(file, ec);
   if (ec || !std::filesystem::exists(status)) throw InputError(name, 0, "", "cannot open: no such file");
   if (std::filesystem::is_directory(status)) throw InputError(name, 0, "", "cannot open: it is a directory");
+  // A FIFO would block the open until someone writes it; /dev/zero never ends.
+  if (!std::filesystem::is_regular_file(status))
+    throw InputError(name, 0, "", "is not a regular file (a FIFO, device or socket): memtune reads regular files only");
+  if (const auto size = std::filesystem::file_size(file, ec); !ec && size > max_bytes)
+    throw InputError(name, 0, "", "larger than " + std::to_string(max_bytes) + " bytes (" + std::to_string(size) +
+                                      "): not a file memtune reads");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(name, 0, "", std::string("cannot open: ") + std::strerror(errno));
   std::string text;

@@ -362,24 +362,4 @@ std::string render_html(const Inputs& inputs, const ReportOptions& options) {
          kScript + "</script></body></html>\n";
 }
 
-void write_text_file(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::path tmp = path;
-  tmp += ".tmp" + std::to_string(std::random_device{}());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(path.string() + ": cannot write (" + tmp.string() + ")");
-    out << text;
-    if (!out.flush()) {
-      std::filesystem::remove(tmp);
-      throw std::runtime_error(path.string() + ": write failed");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp);
-    throw std::runtime_error(path.string() + ": cannot replace: " + ec.message());
-  }
-}
-
 } // namespace memtune::report

@@ -153,21 +153,12 @@ Recording load_recording(const std::filesystem::path& path) {
 }
 
 void check_replaceable_recording(const std::filesystem::path& path) {
-  const std::filesystem::path file = io::output_file(path);
-  std::error_code ec;
-  if (!std::filesystem::exists(file, ec) || std::filesystem::file_size(file, ec) == 0) return;
-  try {
-    (void)load_recording(file);
-  } catch (const InputError& e) {
-    throw InputError(path.string(), 0, "",
-                     "exists and is not a memtune recording, so it is not replaced (move it or choose another "
-                     "file): " + std::string(e.what()));
-  }
+  (void)io::check_output(path, io::OutputKind::recording);
 }
 
 void save_recording(const Recording& recording, const std::filesystem::path& path) {
-  check_replaceable_recording(path);
-  io::write_file_atomically(path, recording.to_json().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  io::write_file_atomically(path, recording.to_json().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                            io::OutputKind::recording);
 }
 
 Objective replay_objective(const Recording& recording) {

@@ -2,7 +2,12 @@
 
 #include <memtune/report/html_report.hpp>
 
+#include <memtune/io/atomic_file.hpp>
+#include <memtune/io/errors.hpp>
+
 #include <doctest/doctest.h>
+
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -75,16 +80,23 @@ TEST_CASE("report: measured next to modeled adds the scatter with Spearman; fail
   CHECK_THROWS_AS((void)render_html(Inputs{}, {}), std::invalid_argument);
 }
 
-TEST_CASE("report: the file is replaced whole") {
-  const auto p = std::filesystem::temp_directory_path() / "memtune-report-test.html";
-  write_text_file(p, "one");
-  write_text_file(p, "two");
+TEST_CASE("report: written through the output-file policy, never over a file of another kind") {
+  const auto dir = std::filesystem::temp_directory_path() / ("memtune-report-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto p = dir / "report.html";
+  const std::string html = "<!DOCTYPE html>\n<html><head><title>memtune report: a</title></head></html>\n";
+  memtune::io::write_file_atomically(p, html, memtune::io::OutputKind::html_report);
+  memtune::io::write_file_atomically(p, html + "\n", memtune::io::OutputKind::html_report);
   std::ifstream in(p);
   std::stringstream s;
   s << in.rdbuf();
-  CHECK(s.str() == "two");
-  std::filesystem::remove(p);
-  CHECK_THROWS_AS(write_text_file("/nonexistent-dir/x.html", "x"), std::runtime_error);
+  CHECK(s.str() == html + "\n");
+  const auto store = dir / "store.json";
+  std::ofstream(store) << R"({"schema_version": 1, "entries": []})";
+  CHECK_THROWS_WITH_AS(memtune::io::write_file_atomically(store, html, memtune::io::OutputKind::html_report),
+                       doctest::Contains("is not a memtune HTML report, so it is not replaced (it holds a profile store)"),
+                       memtune::InputError);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("report: a run with energy gets the time-against-energy scatter with its Pareto front") {

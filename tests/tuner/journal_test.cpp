@@ -14,6 +14,9 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -342,4 +345,27 @@ TEST_CASE("an empty journal text has no header to resume: an error, not an excep
   const RunStart start = grid_run_start();
   CHECK_THROWS_WITH_AS((void)resume_from(empty, start.header(), start.result.space, "empty.journal"),
                        "empty.journal:1: no header (an empty journal)", JournalError);
+}
+
+TEST_CASE("a file without a newline that is no cut-off header is never truncated into a journal") {
+  const RunStart s = grid_run_start();
+  const fs::path notes = fresh_file("notes.txt");
+  write_text(notes, "notes"); // printf notes > notes.txt
+  CHECK_THROWS_WITH_AS(Journal(notes, s.header(), s.result.space, false),
+                       doctest::Contains("is not a memtune journal, so it is not replaced (it holds text memtune did not write)"),
+                       JournalError);
+  CHECK(read_text(notes) == "notes");
+  // A header cut off by a kill (a prefix of one, no newline) is started again.
+  const fs::path cut = fresh_file("cut.journal");
+  write_text(cut, s.header().dump().substr(0, 40));
+  { const Journal j(cut, s.header(), s.result.space, false); }
+  CHECK(read_text(cut) == s.header().dump() + "\n");
+  // A FIFO is refused, not opened (opening it would block).
+  const fs::path fifo = fresh_file("fifo");
+  REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+  CHECK_THROWS_WITH_AS(Journal(fifo, s.header(), s.result.space, false), doctest::Contains("is not a regular file"),
+                       JournalError);
+  fs::remove(notes);
+  fs::remove(cut);
+  fs::remove(fifo);
 }

@@ -316,3 +316,30 @@ TEST_CASE("writers killed with SIGKILL at random moments 100 times: the store pa
   std::filesystem::remove(file);
   std::filesystem::remove(file.string() + ".lock");
 }
+
+TEST_CASE("an entry's members this memtune does not know are kept when the store is rewritten") {
+  const auto file = std::filesystem::temp_directory_path() / ("memtune-unknown-" + std::to_string(::getpid()) + ".json");
+  ProfileStore store(file);
+  store.save(entry(1 << 24, 256));
+  // A newer memtune (or a person) added members to the entry and to the document.
+  nlohmann::json doc;
+  std::ifstream(file) >> doc;
+  doc["entries"][0]["note"] = "checked by hand";
+  doc["entries"][0]["l2_policy"] = {{"persist", true}};
+  doc["comment"] = "top-level";
+  std::ofstream(file, std::ios::trunc) << doc.dump(2);
+  store.save(entry(1 << 20, 128)); // another key: the first entry is rewritten as it was read
+  nlohmann::json after;
+  std::ifstream(file) >> after;
+  REQUIRE(after["entries"].size() == 2);
+  CHECK(after["entries"][0]["note"] == "checked by hand");
+  CHECK(after["entries"][0]["l2_policy"]["persist"] == true);
+  CHECK(after["comment"] == "top-level");
+  CHECK(after["entries"][1].count("note") == 0);
+  // A known member is never shadowed by a stale unknown copy.
+  ProfileEntry e = ProfileEntry::from_json(after["entries"][0]);
+  CHECK(e.unknown.count("config") == 0);
+  CHECK(e.to_json()["config"] == entry(1 << 24, 256).config);
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".lock");
+}

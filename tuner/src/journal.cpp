@@ -1,3 +1,4 @@
+#include <memtune/io/atomic_file.hpp>
 #include <memtune/journal.hpp>
 #include <memtune/tuner.hpp>
 #include <memtune/version.hpp>
@@ -250,6 +251,11 @@ void Journal::open(const json& header, bool must_exist) {
   std::error_code ec;
   const bool exists = std::filesystem::exists(file, ec);
   if (!exists && must_exist) throw JournalError(name, 0, "", "no such journal to resume");
+  try {
+    (void)io::output_file(file); // a folder, a FIFO or a device is no journal (a FIFO would block the read)
+  } catch (const InputError& e) {
+    throw JournalError(name, 0, "", e.message());
+  }
   fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) throw JournalError(name, 0, "", std::string("cannot open it: ") + std::strerror(errno));
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -260,6 +266,11 @@ void Journal::open(const json& header, bool must_exist) {
   const JournalContents c = read_journal(file);
   const search::Space& space = space_;
   if (c.header.is_null()) { // new, or killed before its header was complete
+    // Anything else (notes without a newline) is not ours to truncate.
+    if (const std::string text = io::read_text_file(file); !io::holds_kind(text, io::OutputKind::journal))
+      throw JournalError(name, 0, "",
+                         "exists and is not a memtune journal, so it is not replaced (it holds " + io::what_it_holds(text) +
+                             "): move it or choose another file");
     if (::ftruncate(fd_, 0) != 0) throw JournalError(name, 0, "", std::string("cannot truncate it: ") + std::strerror(errno));
     ::lseek(fd_, 0, SEEK_SET);
     write_line(header);

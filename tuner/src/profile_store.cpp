@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <set>
 
 namespace memtune {
 namespace {
@@ -48,13 +49,20 @@ bool same_profile_key(const ProfileEntry& a, const ProfileEntry& b) {
   return a.device == b.device && a.template_name == b.template_name && a.problem == b.problem;
 }
 
+static const std::set<std::string, std::less<>> kEntryFields{"device", "template",  "problem",    "config",
+                                                      "mode",   "time_s",    "gbps",       "fraction_of_ceiling",
+                                                      "rationale", "runner_ups", "tool", "saved_at",
+                                                      "objective", "joules_per_launch", "mean_watts"};
+
 nlohmann::json ProfileEntry::to_json() const {
-  nlohmann::json j{{"device", device.to_json()}, {"template", template_name}, {"problem", problem},
-          {"config", config},           {"mode", mode},              {"time_s", time_s},
-          {"gbps", gbps},               {"fraction_of_ceiling", fraction_of_ceiling},
-          {"rationale", rationale},     {"runner_ups", runner_ups},  {"tool", tool},
-          {"saved_at", saved_at}};
-  if (objective != "time") j["objective"] = objective; // absent: time, as in stores written before
+  nlohmann::json j = unknown; // the known members below win over a stale copy
+  j.update(nlohmann::json{{"device", device.to_json()}, {"template", template_name}, {"problem", problem},
+                          {"config", config},           {"mode", mode},              {"time_s", time_s},
+                          {"gbps", gbps},               {"fraction_of_ceiling", fraction_of_ceiling},
+                          {"rationale", rationale},     {"runner_ups", runner_ups},  {"tool", tool},
+                          {"saved_at", saved_at}});
+  // objective absent: time, as in stores written before.
+  if (objective != "time") j["objective"] = objective;
   if (joules_per_launch) j["joules_per_launch"] = *joules_per_launch;
   if (mean_watts) j["mean_watts"] = *mean_watts;
   return j;
@@ -94,6 +102,8 @@ ProfileEntry ProfileEntry::from_fields(const io::JsonFields& j) {
   }
   if (const auto f = j.find("tool")) e.tool = f->string();
   if (const auto f = j.find("saved_at")) e.saved_at = f->string();
+  for (const auto& [name, value] : j.value().items())
+    if (!kEntryFields.count(name)) e.unknown[name] = value;
   return e;
 }
 
@@ -119,7 +129,7 @@ void ProfileStore::save(const ProfileEntry& entry) {
 
 void ProfileStore::update(const std::function<void(std::vector<ProfileEntry>&)>& change) {
   try {
-    io::update_file_locked(file_, [&](const std::optional<std::string>& current) {
+    io::update_file_locked(file_, io::OutputKind::profile_store, [&](const std::optional<std::string>& current) {
       StoreDocument d = parse_store(current.value_or(""), file_.string()); // throws: never overwrite it
       change(d.entries);
       nlohmann::json kept = nlohmann::json::array();

@@ -150,6 +150,14 @@ nlohmann::json trials_to_json(const TuningResult& r) {
     if (e.ok() && e.timing) t["time_s"] = e.timing->median_s;
     if (e.ok()) add_energy_json(t, e);
     if (!e.reason.empty()) t["reason"] = e.reason;
+    if (e.ok() && !e.timing) {
+      // Compiled and fits, but has no time (a description without a "model"
+      // section, modeled): not "ok", so every reader of trials (recordings,
+      // reports, merge, --from) takes it as a trial without a time, never as
+      // an "ok" one whose time is missing.
+      t["status"] = "not_modeled";
+      t["reason"] = "compiled and fits the GPU; its time is not modeled (the description has no \"model\" section)";
+    }
     if (e.device >= 0) t["device"] = e.device; // the GPU it ran on
     trials.push_back(std::move(t));
   }

@@ -42,6 +42,9 @@ struct ProfileEntry {
   nlohmann::json runner_ups = nlohmann::json::array(); // [{config, time_s, gbps}]
   std::string tool;             // "memtune 0.1.0"
   std::string saved_at;         // ISO 8601 UTC
+  // Members this memtune does not know (written by a newer one, or by hand):
+  // kept as they are when the store is rewritten.
+  nlohmann::json unknown = nlohmann::json::object();
 
   [[nodiscard]] nlohmann::json to_json() const;
   // Throws InputError naming the field ("device.sm_count: expected an integer ...").

@@ -63,7 +63,7 @@ CompilerKind kind_to_key(const CompileRequest& r) {
 // A cache entry is rebuilt when lost: atomic, without the fsync a store pays.
 bool write_atomically(const std::filesystem::path& target, const std::string& bytes) {
   try {
-    io::write_file_atomically(target, bytes, io::Durability::no_fsync);
+    io::write_file_atomically(target, bytes, io::OutputKind::compile_cache, io::Durability::no_fsync);
     return true;
   } catch (const InputError&) {
     return false;

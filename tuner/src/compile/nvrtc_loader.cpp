@@ -11,6 +11,7 @@
 // so it is remembered per library file (path, size, date) in the compile
 // cache folder, and a cache hit opens no NVRTC at all.
 #include <memtune/compile/compile_cache.hpp>
+#include <memtune/io/atomic_file.hpp>
 
 #include "../digest.hpp"
 
@@ -113,11 +114,11 @@ nvrtcResult nvrtcVersion(int* major, int* minor) {
   const nvrtcResult r = f(major, minor);
   if (r == NVRTC_SUCCESS && !identity.empty() && memtune::library().candidate == 0) {
     // Written whole, then renamed: a reader never sees half a version.
-    std::error_code ec;
-    std::filesystem::create_directories(memo.parent_path(), ec);
-    const std::filesystem::path tmp = memo.string() + ".tmp" + std::to_string(::getpid());
-    if (std::ofstream(tmp) << *major << "." << *minor << "\n") std::filesystem::rename(tmp, memo, ec);
-    if (ec) std::filesystem::remove(tmp, ec); // a cache only: the next process asks NVRTC again
+    try {
+      memtune::io::write_file_atomically(memo, std::to_string(*major) + "." + std::to_string(*minor) + "\n",
+                                         memtune::io::OutputKind::compile_cache, memtune::io::Durability::no_fsync);
+    } catch (const std::exception&) { // a cache only: the next process asks NVRTC again
+    }
   }
   return r;
 }

@@ -91,11 +91,15 @@ private:
     if (names.empty()) fail(path, "no file: the first one is compiled");
     for (std::size_t i = 0; i < names.size(); ++i) {
       const std::filesystem::path file = base_ / names[i];
-      std::ifstream in(file, std::ios::binary);
-      std::ostringstream text;
-      if (!in || !(text << in.rdbuf()))
-        fail(path + "[" + std::to_string(i) + "]", "cannot read " + file.string() + " (paths are relative to the description's folder)");
-      out.push_back({names[i], text.str(), file.string()});
+      std::string text;
+      try {
+        // A regular file of at most 64 MiB: a FIFO would block, /dev/zero would never end.
+        text = io::read_text_file(file, std::uintmax_t{64} << 20);
+      } catch (const InputError& e) {
+        fail(path + "[" + std::to_string(i) + "]", "cannot read " + file.string() + ": " + e.message() +
+                                                       " (paths are relative to the description's folder)");
+      }
+      out.push_back({names[i], std::move(text), file.string()});
     }
     return out;
   }

@@ -1,3 +1,4 @@
+#include <memtune/io/atomic_file.hpp>
 #include <memtune/output/printer.hpp>
 #include <memtune/probe/report.hpp>
 #include <memtune/version.hpp>
@@ -396,11 +397,7 @@ std::vector<std::pair<std::string, std::string>> csv_files(const ProbeReport& r)
 
 void write_csv(const ProbeReport& r, const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
-  for (const auto& [name, text] : csv_files(r)) {
-    std::ofstream f(dir / name);
-    f << text;
-    if (!f) throw std::runtime_error("cannot write " + (dir / name).string());
-  }
+  for (const auto& [name, text] : csv_files(r)) io::write_file_atomically(dir / name, text, io::OutputKind::csv_table);
 }
 
 void print_tables(std::ostream& out, const ProbeReport& r) { output::print(out, to_document(r), output::Format::table); }

@@ -22,8 +22,7 @@ struct ReportOptions {
 // unknown --axes name) and when there is nothing to show.
 [[nodiscard]] std::string render_html(const Inputs& inputs, const ReportOptions& options);
 
-// Writes through a temporary file and a rename, so a reader never sees half a
-// report. Throws std::runtime_error naming the file.
-void write_text_file(const std::filesystem::path& path, const std::string& text);
+// A report is written through the output-file policy:
+// io::write_file_atomically(file, html, io::OutputKind::html_report).
 
 } // namespace memtune::report

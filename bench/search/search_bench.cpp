@@ -507,7 +507,14 @@ static int bench_main(int argc, char** argv) {
       if (std::find(strategies.begin(), strategies.end(), "bayes+model") != strategies.end()) {
         std::string why_not;
         const auto started = std::chrono::steady_clock::now();
-        prior = recording_prior(rec, why_not);
+        try {
+          prior = recording_prior(rec, why_not);
+        } catch (const std::exception& e) {
+          // A recording older than its template's space (an axis it lacks, a
+          // value it has no more): replayed without the model, with the reason.
+          prior.reset();
+          why_not = std::string("the template's model does not fit the recorded space: ") + e.what();
+        }
         if (!prior) no_prior[file] = why_not;
         std::cerr << file << ": model prior " << (prior ? "computed" : "unavailable: " + why_not) << " ("
                   << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() << " s)\n";

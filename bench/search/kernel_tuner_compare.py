@@ -43,23 +43,66 @@ OPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}
 ERRORS = {"compile_failed": "CompilationFailedConfig", "exceeds_device_limits": "InvalidConfig"}
 
 
-def expr_to_python(e):
+LOGIC = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def expr_to_python(e, labels=None, context=None):
+    """A memtune expression (search/include/memtune/search/expr.hpp, JSON form)
+    as a Python expression over Kernel Tuner's parameters. C semantics: a
+    comparison or logical operator yields 0 or 1, '/' truncates (the values
+    are non-negative here, so '//'), ceil_div rounds up. labels: categorical
+    axis -> its labels, so that a label compared with an axis becomes the
+    label's index (memtune's encoding, see convert); context: that axis."""
+    labels = labels or {}
     if isinstance(e, bool) or not isinstance(e, (int, str, dict)):
         raise ValueError(f"unsupported expression {e!r}")
     if isinstance(e, int):
         return str(e)
     if isinstance(e, str):
         return e
-    op, (a, b) = e["op"], e["args"]
+    op, args = e["op"], e["args"]
+    if op == "label":
+        if context not in labels or args[0] not in labels[context]:
+            raise ValueError(f"label {args[0]!r} is not compared with a categorical axis that has it")
+        return str(labels[context].index(args[0]))
+    if op == "!":
+        return f"int(not ({expr_to_python(args[0], labels, context)}))"
+    if op == "neg":
+        return f"(-({expr_to_python(args[0], labels, context)}))"
+    if op == "?:":
+        c, a, b = (expr_to_python(x, labels, context) for x in args)
+        return f"(({a}) if ({c}) else ({b}))"
+    a, b = args
+    # A label on one side takes its index on the other side's axis.
+    ctx_a = b if isinstance(b, str) else context
+    ctx_b = a if isinstance(a, str) else context
+    pa, pb = expr_to_python(a, labels, ctx_a), expr_to_python(b, labels, ctx_b)
     if op in ("min", "max"):
-        return f"{op}({expr_to_python(a)}, {expr_to_python(b)})"
-    return f"({expr_to_python(a)} {OPS[op]} {expr_to_python(b)})"
+        return f"{op}({pa}, {pb})"
+    if op == "ceil_div":
+        return f"(-((-({pa})) // ({pb})))"
+    if op == "bit_and":
+        return f"(({pa}) & ({pb}))"
+    if op == "bit_xor":
+        return f"(({pa}) ^ ({pb}))"
+    if op == "&&":
+        return f"int(bool({pa}) and bool({pb}))"
+    if op == "||":
+        return f"int(bool({pa}) or bool({pb}))"
+    if op in LOGIC:
+        return f"int(({pa}) {LOGIC[op]} ({pb}))"
+    if op not in OPS:
+        raise ValueError(f"unsupported operator {op!r}")
+    return f"({pa} {OPS[op]} {pb})"
 
 
-def constraint_to_python(c):
-    s = f"{expr_to_python(c['lhs'])} {c['cmp']} {expr_to_python(c['rhs'])}"
+def constraint_to_python(c, labels=None):
+    lhs, rhs = c["lhs"], c["rhs"]
+    pl = expr_to_python(lhs, labels, rhs if isinstance(rhs, str) else None)
+    pr = expr_to_python(rhs, labels, lhs if isinstance(lhs, str) else None)
+    s = f"{pl} {c['cmp']} {pr}"
     if "if" in c:
-        s = f"(not ({constraint_to_python(c['if'])})) or ({s})"
+        s = f"(not ({constraint_to_python(c['if'], labels)})) or ({s})"
     return s
 
 
@@ -69,7 +112,8 @@ def convert(recording):
     tune_params = {}
     for a in axes:
         tune_params[a["name"]] = a["values"] if a.get("kind", "ordinal") == "ordinal" else list(range(len(a["labels"])))
-    restrictions = [constraint_to_python(c) for c in recording["space"].get("constraints", [])]
+    labels = {a["name"]: a["labels"] for a in axes if a.get("kind", "ordinal") != "ordinal"}
+    restrictions = [constraint_to_python(c, labels) for c in recording["space"].get("constraints", [])]
 
     def value(axis, v):
         return v if axis.get("kind", "ordinal") == "ordinal" else axis["labels"].index(v)

@@ -28,7 +28,8 @@ python="${KT_PYTHON:-/tmp/kt-venv/bin/python}"
 [[ -x "$python" ]] || python=python3
 
 recordings=()
-for f in "$root"/bench/data/*.json; do
+# Every recording under bench/data, its subfolders included (wave2/, spec/, ...).
+while IFS= read -r f; do
   if python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if isinstance(d, dict) and "space" in d and "trials" in d else 1)' "$f"; then
@@ -36,7 +37,7 @@ sys.exit(0 if isinstance(d, dict) and "space" in d and "trials" in d else 1)' "$
   else
     echo "== skipping $f: not a recording" >&2
   fi
-done
+done < <(find "$root/bench/data" -name '*.json' | sort)
 [[ ${#recordings[@]} -gt 0 ]] || { echo "run_all.sh: no recordings in $root/bench/data" >&2; exit 1; }
 
 kt_json="$(mktemp)"

@@ -60,6 +60,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
+#include <ctime>
+#include <time.h>
+#include <random>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -306,6 +310,104 @@ void print_batch_table(const std::vector<Row>& rows, const std::vector<std::size
   }
 }
 
+
+// A smooth 10^5-configuration space (5 ordinal axes of 10 values, no
+// constraints) with one narrow basin and a ridge of near-misses: enough
+// configurations for a Bayesian run of 2,000 observations, the step-cost
+// table's last column, with a cost a recording cannot reach.
+search::Space step_cost_space() {
+  search::Space s;
+  for (const char* name : {"a", "b", "c", "d", "e"}) s.add(search::Axis::ordinal(name, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  return s;
+}
+
+search::Trial step_cost_objective(const search::Config& c) {
+  const std::array<double, 5> centre{6.3, 2.1, 7.7, 4.4, 1.2};
+  double t = 1.0, k = 0;
+  for (const char* name : {"a", "b", "c", "d", "e"}) {
+    const double d = (static_cast<double>(c.at(name)) - centre[static_cast<std::size_t>(k)]) / 3.0;
+    t += (0.3 + 0.1 * k) * d * d + 0.05 * std::sin(3.0 * d * (k + 1.0));
+    ++k;
+  }
+  return {c, 1e-3 * t, "ok", ""};
+}
+
+// One sequential bayes run (seed 1) of up to max(observations) proposals:
+// CPU milliseconds per proposal around each n (the median of the 9 proposals
+// made at n - 4 .. n + 4 observations; refits included when they fall there)
+// and the CPU seconds of the whole run, the evaluations excluded.
+// CPU time of this thread [ms]: a shared machine's wall clock measures the neighbours.
+double thread_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return 1e3 * static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_nsec);
+}
+
+struct StepCost {
+  std::vector<std::optional<double>> ms;  // per requested n; nullopt when the space ran out first
+  std::vector<double> mean_ms;            // per requested n: the mean of all proposals up to n (refits amortised)
+  double cpu_s = 0.0;
+  std::size_t proposals = 0;
+};
+
+StepCost measure_step_cost(const search::Space& space, const search::Objective& objective,
+                           const std::vector<std::size_t>& at, const search::StrategyOptions& options) {
+  const std::size_t most = *std::max_element(at.begin(), at.end());
+  std::mt19937_64 engine(1);
+  const auto strategy = search::make_strategy("bayes", space, engine, options);
+  std::vector<double> ms;
+  double cpu = 0.0;
+  while (ms.size() < most + 5) {
+    const double t0 = thread_cpu_ms();
+    const auto config = strategy->next();
+    const double t1 = thread_cpu_ms();
+    cpu += (t1 - t0) / 1e3;
+    if (!config) break;
+    ms.push_back(t1 - t0);
+    const search::Trial trial = objective(*config);
+    const double t2 = thread_cpu_ms();
+    strategy->observe(trial);
+    cpu += (thread_cpu_ms() - t2) / 1e3;
+  }
+  StepCost out;
+  out.cpu_s = cpu;
+  out.proposals = ms.size();
+  for (const std::size_t n : at) {
+    if (n + 5 > ms.size()) {
+      out.ms.push_back(std::nullopt);
+      out.mean_ms.push_back(0.0);
+      continue;
+    }
+    std::vector<double> window(ms.begin() + static_cast<std::ptrdiff_t>(n - 4), ms.begin() + static_cast<std::ptrdiff_t>(n + 5));
+    std::nth_element(window.begin(), window.begin() + 4, window.end());
+    out.ms.push_back(window[4]);
+    double sum = 0.0;
+    for (std::size_t k = 0; k < n; ++k) sum += ms[k];
+    out.mean_ms.push_back(sum / static_cast<double>(n));
+  }
+  return out;
+}
+
+void print_step_cost_header(const std::vector<std::size_t>& at) {
+  std::printf("\nbayes step cost (one core, seed 1): CPU ms per proposal at n observations, median of n-4..n+4 "
+              "(mean of all proposals up to n, refits amortised), and the run's CPU\n");
+  std::printf("%-28s %7s", "space", "configs");
+  for (const std::size_t n : at) std::printf(" %18s", ("n=" + std::to_string(n)).c_str());
+  std::printf(" %14s\n", "CPU/run [s]");
+}
+
+void print_step_cost_row(const std::string& name, std::size_t configs, const std::vector<std::size_t>& at,
+                         const StepCost& cost) {
+  const std::string shown = name.size() > 28 ? "..." + name.substr(name.size() - 25) : name;
+  std::printf("%-28s %7zu", shown.c_str(), configs);
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    char buf[64] = "-";
+    if (cost.ms[k]) std::snprintf(buf, sizeof buf, "%.2f (%.2f)", *cost.ms[k], cost.mean_ms[k]);
+    std::printf(" %18s", buf);
+  }
+  std::printf(" %8.2f (%zu)\n", cost.cpu_s, cost.proposals);
+}
+
 } // namespace
 
 static int bench_main(int argc, char** argv) {
@@ -356,6 +458,12 @@ static int bench_main(int argc, char** argv) {
   std::string kernel_tuner_file;
   app.add_option("--kernel-tuner", kernel_tuner_file, "JSON of kernel_tuner_compare.py --json, for the verdict lines")
       ->check(CLI::ExistingFile);
+  std::vector<std::size_t> step_cost_at;
+  app.add_option("--step-cost", step_cost_at,
+                 "instead of the search metrics: bayes's time per proposal at these numbers of observations (e.g. "
+                 "50,100,200,500,2000), on each recording and on a synthetic 10^5-configuration space")
+      ->delimiter(',')
+      ->check(CLI::Range(std::size_t{5}, std::size_t{100000}));
   CLI11_PARSE(app, argc, argv);
   options.bayes.acquisition =
       acquisition == "hedge" ? search::BayesOptions::Acquisition::hedge : search::BayesOptions::Acquisition::ei;
@@ -364,6 +472,20 @@ static int bench_main(int argc, char** argv) {
   if (batch_table_only) strategies = {"bayes", "bayes+model"};
   if (std::find(batch_sizes.begin(), batch_sizes.end(), std::size_t{1}) == batch_sizes.end())
     batch_sizes.insert(batch_sizes.begin(), 1); // the sequential row every ratio is taken against
+
+  if (!step_cost_at.empty()) {
+    print_step_cost_header(step_cost_at);
+    for (const auto& file : files) {
+      const search::Recording rec = search::load_recording(file);
+      print_step_cost_row(file, recorded_space_size(rec, file), step_cost_at,
+                          measure_step_cost(rec.space, search::replay_objective(rec), step_cost_at, options));
+      std::fflush(stdout);
+    }
+    const search::Space synthetic = step_cost_space();
+    print_step_cost_row("synthetic 5 axes x 10 values", synthetic.cross_product_size(), step_cost_at,
+                        measure_step_cost(synthetic, step_cost_objective, step_cost_at, options));
+    return 0;
+  }
 
   std::vector<Row> rows;
   std::map<std::string, std::string> no_prior; // recording -> why bayes+model did not run
@@ -385,7 +507,14 @@ static int bench_main(int argc, char** argv) {
       if (std::find(strategies.begin(), strategies.end(), "bayes+model") != strategies.end()) {
         std::string why_not;
         const auto started = std::chrono::steady_clock::now();
-        prior = recording_prior(rec, why_not);
+        try {
+          prior = recording_prior(rec, why_not);
+        } catch (const std::exception& e) {
+          // A recording older than its template's space (an axis it lacks, a
+          // value it has no more): replayed without the model, with the reason.
+          prior.reset();
+          why_not = std::string("the template's model does not fit the recorded space: ") + e.what();
+        }
         if (!prior) no_prior[file] = why_not;
         std::cerr << file << ": model prior " << (prior ? "computed" : "unavailable: " + why_not) << " ("
                   << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() << " s)\n";

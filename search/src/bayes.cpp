@@ -1,8 +1,8 @@
 #include <memtune/search/bayes.hpp>
 
 #include <memtune/search/acquisition.hpp>
+#include <memtune/search/candidate_posterior.hpp>
 #include <memtune/search/feasibility.hpp>
-#include <memtune/search/gp.hpp>
 #include <memtune/search/initial_design.hpp>
 #include <memtune/search/lazy_permutation.hpp>
 #include <memtune/search/rng.hpp>
@@ -15,6 +15,36 @@
 #include <string>
 
 namespace memtune::search {
+namespace {
+
+// At most `limit` of `rows`, evenly spread over them (rows in candidate
+// order: spread over the space's grid order too).
+std::vector<Eigen::Index> spread_subset(const std::vector<Eigen::Index>& rows, std::size_t limit) {
+  if (rows.size() <= limit) return rows;
+  std::vector<Eigen::Index> out;
+  for (std::size_t k = 0; k < limit; ++k) out.push_back(rows[k * rows.size() / limit]);
+  return out;
+}
+
+// At most `limit` successes to regress on: the best half (where the
+// acquisition decides, the model must be exact) and the rest spread over the
+// others (so that it still knows where it is bad).
+std::vector<Eigen::Index> local_subset(const std::vector<Eigen::Index>& ok_rows, const std::vector<double>& y_of,
+                                       std::size_t limit) {
+  if (ok_rows.size() <= limit) return ok_rows;
+  std::vector<Eigen::Index> by_time = ok_rows;
+  std::stable_sort(by_time.begin(), by_time.end(), [&](Eigen::Index a, Eigen::Index b) {
+    return y_of[static_cast<std::size_t>(a)] < y_of[static_cast<std::size_t>(b)];
+  });
+  const std::size_t best = limit / 2;
+  std::vector<Eigen::Index> out(by_time.begin(), by_time.begin() + static_cast<std::ptrdiff_t>(best));
+  std::vector<Eigen::Index> rest(by_time.begin() + static_cast<std::ptrdiff_t>(best), by_time.end());
+  std::sort(rest.begin(), rest.end());
+  for (const Eigen::Index r : spread_subset(rest, limit - best)) out.push_back(r);
+  return out;
+}
+
+} // namespace
 
 BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, BayesOptions options)
     : space_(&space), encoder_(space), engine_(&engine), options_(std::move(options)), hedge_(3, options_.hedge_eta) {
@@ -241,7 +271,7 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
     return latin_hypercube_design(points_, category_counts_, 1, taken_, *engine_).front();
   }
 
-  // Standardised residual log-times.
+  // Standardised residual log-times, indexed by candidate.
   Eigen::VectorXd y(static_cast<Eigen::Index>(ok_rows.size()));
   for (std::size_t r = 0; r < ok_rows.size(); ++r) {
     const auto i = static_cast<std::size_t>(ok_rows[r]);
@@ -251,56 +281,115 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
   const double spread = std::sqrt((y.array() - mean).square().mean());
   const double scale = spread > 1e-12 ? spread : 1.0;
   y = (y.array() - mean) / scale;
+  std::vector<double> y_of(configs_.size(), 0.0);
+  for (std::size_t r = 0; r < ok_rows.size(); ++r) y_of[static_cast<std::size_t>(ok_rows[r])] = y[static_cast<Eigen::Index>(r)];
 
-  const Points x = points_.subset(ok_rows);
+  // Hyperparameters: after every success while few, then on a geometric
+  // schedule, on at most fit_points successes spread over the space (past
+  // that many, the fit's cost would dominate a step, and more points barely
+  // move the hyperparameters: the growth between refits is then doubled).
+  const double growth = ok_at_last_fit_ < options_.fit_points ? options_.refit_growth : 1.0;
   const bool refit = ok_at_last_fit_ == 0 ||
                      (ok_rows.size() < options_.refit_every_below && ok_rows.size() != ok_at_last_fit_) ||
-                     static_cast<double>(ok_rows.size()) >= (1.0 + options_.refit_growth) * static_cast<double>(ok_at_last_fit_);
+                     static_cast<double>(ok_rows.size()) >= (1.0 + growth) * static_cast<double>(ok_at_last_fit_);
   if (refit) {
-    kernel_ = fit_hyperparameters(x, y, kernel_, *engine_, options_.hyperfit).kernel;
+    const std::vector<Eigen::Index> fit_rows = spread_subset(ok_rows, options_.fit_points);
+    Eigen::VectorXd fit_y(static_cast<Eigen::Index>(fit_rows.size()));
+    for (std::size_t r = 0; r < fit_rows.size(); ++r)
+      fit_y[static_cast<Eigen::Index>(r)] = y_of[static_cast<std::size_t>(fit_rows[r])];
+    kernel_ = fit_hyperparameters(points_.subset(fit_rows), fit_y, kernel_, *engine_, options_.hyperfit).kernel;
     ok_at_last_fit_ = ok_rows.size();
   }
   double best_log_time = std::numeric_limits<double>::infinity();
   for (const Eigen::Index i : ok_rows) best_log_time = std::min(best_log_time, std::log(*observed_.at(static_cast<std::size_t>(i))));
-  const GaussianProcess gp(kernel_, x, y);
-  const Points at = points_.subset(free);
+
+  // The posterior at the candidates (candidate_posterior.hpp). A space scored
+  // whole keeps one across proposals, over every candidate, and adds each new
+  // success to it: a step costs O(n N), not O(n^2 N). Otherwise (a sampled
+  // space, whose candidates change every proposal, or a cache that would
+  // outgrow kCachedEntries) it is built per proposal over the candidates at
+  // hand, regressing on at most model_points successes (local_subset).
+  const bool cached = !sampled_ && configs_.size() * ok_rows.size() <= kCachedEntries;
+  std::vector<Eigen::Index> where(configs_.size(), -1); // candidate -> row of the posterior
+  std::optional<CandidatePosterior> local;
+  CandidatePosterior* post = nullptr;
+  if (cached) {
+    bool stale = !cache_;
+    if (cache_)
+      for (const Eigen::Index r : cache_->rows())
+        if (!observed_.at(static_cast<std::size_t>(r))) stale = true; // a success re-observed as a failure
+    if (cache_ && cache_->candidates() != points_.size()) stale = true;
+    if (stale) cache_.emplace(kernel_, points_);
+    else if (refit) cache_->set_kernel(kernel_);
+    std::vector<bool> in(configs_.size(), false);
+    for (const Eigen::Index r : cache_->rows()) in[static_cast<std::size_t>(r)] = true;
+    for (const Eigen::Index r : ok_rows)
+      if (!in[static_cast<std::size_t>(r)]) cache_->add(r);
+    for (std::size_t i = 0; i < configs_.size(); ++i) where[i] = static_cast<Eigen::Index>(i);
+    post = &*cache_;
+  } else {
+    cache_.reset();
+    const std::vector<Eigen::Index> model_rows = local_subset(ok_rows, y_of, options_.model_points);
+    std::vector<Eigen::Index> rows = model_rows;
+    rows.insert(rows.end(), pending_.begin(), pending_.end());
+    rows.insert(rows.end(), free.begin(), free.end());
+    for (std::size_t r = 0; r < rows.size(); ++r) where[static_cast<std::size_t>(rows[r])] = static_cast<Eigen::Index>(r);
+    local.emplace(kernel_, points_.subset(rows));
+    for (std::size_t r = 0; r < model_rows.size(); ++r) local->add(static_cast<Eigen::Index>(r));
+    post = &*local;
+  }
+  const auto model_size = static_cast<std::size_t>(post->observations());
+  Eigen::VectorXd model_y(post->observations());
+  std::vector<Eigen::Index> model_candidates; // the candidate of each posterior observation
+  {
+    std::vector<Eigen::Index> back(static_cast<std::size_t>(post->candidates()), -1);
+    for (std::size_t i = 0; i < configs_.size(); ++i)
+      if (where[i] >= 0) back[static_cast<std::size_t>(where[i])] = static_cast<Eigen::Index>(i);
+    for (std::size_t r = 0; r < model_size; ++r) {
+      model_candidates.push_back(back[static_cast<std::size_t>(post->rows()[r])]);
+      model_y[static_cast<Eigen::Index>(r)] = y_of[static_cast<std::size_t>(model_candidates.back())];
+    }
+  }
+  Eigen::VectorXd real_mean, real_variance;
+  post->predict(model_y, real_mean, real_variance);
   // Outstanding proposals (a batch in flight) enter the regression with a
   // fantasy target, so that this proposal moves away from them. The
   // hyperparameters stay those fitted on real measurements.
-  std::optional<GaussianProcess> with_fantasies;
+  Eigen::VectorXd post_mean = real_mean, post_variance = real_variance;
   if (!pending_.empty()) {
-    std::vector<Eigen::Index> rows = ok_rows;
-    Eigen::VectorXd fantasy(static_cast<Eigen::Index>(pending_.size()));
-    Eigen::Index r = 0;
-    const std::vector<Eigen::Index> pending(pending_.begin(), pending_.end());
-    if (options_.fantasy == BayesOptions::Fantasy::kriging_believer) {
-      const std::vector<Prediction> believed = gp.predict(points_.subset(pending));
-      for (const Prediction& p : believed) fantasy[r++] = p.mean;
-    } else {
-      for (const Eigen::Index p : pending)
-        fantasy[r++] =
-            (best_log_time - (prior_log_time_.empty() ? 0.0 : prior_log_time_[static_cast<std::size_t>(p)]) - mean) / scale;
+    Eigen::VectorXd targets(post->observations() + static_cast<Eigen::Index>(pending_.size()));
+    targets.head(post->observations()) = model_y;
+    Eigen::Index r = post->observations();
+    for (const std::size_t p : pending_) {
+      targets[r++] = options_.fantasy == BayesOptions::Fantasy::kriging_believer
+                         ? real_mean[where[p]]
+                         : (best_log_time - (prior_log_time_.empty() ? 0.0 : prior_log_time_[p]) - mean) / scale;
+      post->add(where[p]);
     }
-    rows.insert(rows.end(), pending.begin(), pending.end());
-    Eigen::VectorXd targets(y.size() + fantasy.size());
-    targets << y, fantasy;
-    with_fantasies.emplace(kernel_, points_.subset(rows), targets);
+    post->predict(targets, post_mean, post_variance);
+    for (std::size_t k = 0; k < pending_.size(); ++k) post->pop();
   }
-  const std::vector<Prediction> predicted = (with_fantasies ? *with_fantasies : gp).predict(at);
+  std::vector<Prediction> predicted(free.size());
+  for (std::size_t j = 0; j < free.size(); ++j) {
+    const Eigen::Index at = where[static_cast<std::size_t>(free[j])];
+    predicted[j] = {post_mean[at], post_variance[at]};
+  }
 
   std::vector<double> feasible(free.size(), 1.0);
   if (options_.use_feasibility && ok_rows.size() < all_rows.size()) {
-    const Points observed = points_.subset(all_rows);
     if (observed_at_last_feasibility_fit_ == 0 ||
         static_cast<double>(all_rows.size()) >=
             (1.0 + options_.refit_growth) * static_cast<double>(observed_at_last_feasibility_fit_)) {
+      const std::vector<Eigen::Index> fit_rows = spread_subset(all_rows, options_.fit_points);
+      std::vector<bool> fit_ok;
+      for (const Eigen::Index r : fit_rows) fit_ok.push_back(observed_.at(static_cast<std::size_t>(r)).has_value());
       feasibility_kernel_ =
-          FeasibilityModel::fit_kernel(observed, ok_flags, feasibility_kernel_, *engine_, options_.hyperfit);
+          FeasibilityModel::fit_kernel(points_.subset(fit_rows), fit_ok, feasibility_kernel_, *engine_, options_.hyperfit);
       observed_at_last_feasibility_fit_ = all_rows.size();
+      feasibility_cache_.reset();
     }
-    feasible = FeasibilityModel(feasibility_kernel_, observed, ok_flags).probability(at);
+    feasible = feasibility(all_rows, free, cached);
   }
-
   // Compare in log-time, not in residuals: with a prior mean the residuals
   // hide which configs the prior thinks fast. mean_lt = prior + m + s * z.
   std::vector<double> mean_lt(free.size()), sd_lt(free.size());
@@ -318,9 +407,10 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
   if (options_.acquisition == BayesOptions::Acquisition::hedge) {
     // Reward last round's nominees with minus their updated standardised mean.
     if (nominees_.size() > 0) {
-      const std::vector<Prediction> now = gp.predict(nominees_);
+      Eigen::VectorXd now, unused;
+      post->predict_at(nominees_, model_y, now, unused);
       std::vector<double> rewards;
-      for (const Prediction& p : now) rewards.push_back(-p.mean);
+      for (const double m : now) rewards.push_back(-m);
       hedge_.reward(rewards);
     }
     // Each arm's nominee: EI, PI and LCB, all times P(feasible) (LCB as a
@@ -362,6 +452,52 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
     }
   }
   return static_cast<std::size_t>(free[*pick]);
+}
+
+} // namespace memtune::search
+
+namespace memtune::search {
+
+std::vector<double> BayesianSearch::feasibility(const std::vector<Eigen::Index>& observed,
+                                                const std::vector<Eigen::Index>& free, bool cached) {
+  constexpr double floor = 1e-3; // no region ruled out for good by a model that can be wrong
+  std::vector<bool> ok;
+  for (const Eigen::Index r : observed) ok.push_back(observed_.at(static_cast<std::size_t>(r)).has_value());
+  const double p0 = FeasibilityModel::success_prior(ok);
+  std::vector<Eigen::Index> where(configs_.size(), -1);
+  std::vector<Eigen::Index> model_rows; // the candidate of each posterior observation
+  std::optional<CandidatePosterior> local;
+  CandidatePosterior* post = nullptr;
+  if (cached) {
+    if (!feasibility_cache_ || feasibility_cache_->candidates() != points_.size())
+      feasibility_cache_.emplace(feasibility_kernel_, points_);
+    std::vector<bool> in(configs_.size(), false);
+    for (const Eigen::Index r : feasibility_cache_->rows()) in[static_cast<std::size_t>(r)] = true;
+    for (const Eigen::Index r : observed)
+      if (!in[static_cast<std::size_t>(r)]) feasibility_cache_->add(r);
+    for (std::size_t i = 0; i < configs_.size(); ++i) where[i] = static_cast<Eigen::Index>(i);
+    model_rows = feasibility_cache_->rows();
+    post = &*feasibility_cache_;
+  } else {
+    feasibility_cache_.reset();
+    model_rows = spread_subset(observed, options_.model_points);
+    std::vector<Eigen::Index> rows = model_rows;
+    rows.insert(rows.end(), free.begin(), free.end());
+    for (std::size_t r = 0; r < rows.size(); ++r) where[static_cast<std::size_t>(rows[r])] = static_cast<Eigen::Index>(r);
+    local.emplace(feasibility_kernel_, points_.subset(rows));
+    for (std::size_t r = 0; r < model_rows.size(); ++r) local->add(static_cast<Eigen::Index>(r));
+    post = &*local;
+  }
+  Eigen::VectorXd targets(static_cast<Eigen::Index>(model_rows.size()));
+  for (std::size_t r = 0; r < model_rows.size(); ++r)
+    targets[static_cast<Eigen::Index>(r)] =
+        (observed_.at(static_cast<std::size_t>(model_rows[r])).has_value() ? 1.0 : 0.0) - p0;
+  Eigen::VectorXd mean, variance;
+  post->predict(targets, mean, variance);
+  std::vector<double> p(free.size());
+  for (std::size_t j = 0; j < free.size(); ++j)
+    p[j] = std::clamp(p0 + mean[where[static_cast<std::size_t>(free[j])]], floor, 1.0);
+  return p;
 }
 
 } // namespace memtune::search

@@ -4,13 +4,14 @@
 #include <stdexcept>
 
 namespace memtune::search {
-namespace {
 
 // Laplace's rule: never exactly 0 or 1, so one early failure does not condemn unexplored regions.
-double smoothed_rate(const std::vector<bool>& ok) {
+double FeasibilityModel::success_prior(const std::vector<bool>& ok) {
   const auto successes = static_cast<double>(std::count(ok.begin(), ok.end(), true));
   return (successes + 1.0) / (static_cast<double>(ok.size()) + 2.0);
 }
+
+namespace {
 
 Eigen::VectorXd residuals(const std::vector<bool>& ok, double prior) {
   Eigen::VectorXd r(static_cast<Eigen::Index>(ok.size()));
@@ -21,7 +22,7 @@ Eigen::VectorXd residuals(const std::vector<bool>& ok, double prior) {
 } // namespace
 
 FeasibilityModel::FeasibilityModel(MixedKernel kernel, Points observed, std::vector<bool> ok, double floor)
-    : prior_(smoothed_rate(ok)), floor_(floor) {
+    : prior_(success_prior(ok)), floor_(floor) {
   if (static_cast<Eigen::Index>(ok.size()) != observed.size())
     throw std::invalid_argument("feasibility: need one outcome per observed point");
   if (!(floor >= 0.0 && floor < 1.0)) throw std::invalid_argument("feasibility: floor must be in [0, 1)");
@@ -41,7 +42,7 @@ MixedKernel FeasibilityModel::fit_kernel(const Points& observed, const std::vect
                                          const HyperfitOptions& options) {
   if (static_cast<Eigen::Index>(ok.size()) != observed.size())
     throw std::invalid_argument("feasibility: need one outcome per observed point");
-  return fit_hyperparameters(observed, residuals(ok, smoothed_rate(ok)), start, engine, options).kernel;
+  return fit_hyperparameters(observed, residuals(ok, success_prior(ok)), start, engine, options).kernel;
 }
 
 } // namespace memtune::search

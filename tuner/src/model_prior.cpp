@@ -7,6 +7,8 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <stdexcept>
 
 namespace memtune {
@@ -48,9 +50,39 @@ std::function<double(const search::Config&)> log_prior(const std::map<search::Co
 
 std::function<double(const search::Config&)> model_prior(const KernelDescription& kernel, const Problem& problem,
                                                           const Target& target, const search::Space& space) {
-  std::map<search::Config, double> seconds;
-  for (const Evaluation& e : estimates(kernel, problem, target, space)) seconds.emplace(e.config, e.timing->median_s);
-  return log_prior(seconds, "model prior: the model predicts no config of " + kernel.name + " on " + target.name);
+  if (space.cross_product_size() <= search::Space::kEnumerateLimit) {
+    std::map<search::Config, double> seconds;
+    for (const Evaluation& e : estimates(kernel, problem, target, space)) seconds.emplace(e.config, e.timing->median_s);
+    return log_prior(seconds, "model prior: the model predicts no config of " + kernel.name + " on " + target.name);
+  }
+  // Too many to list: predict each config when the search asks (it asks only
+  // for the candidates it scores), in constant memory. The slowest prediction,
+  // for configs the model fits no block of, comes from an evenly spread sample
+  // of the grid (the golden-ratio Weyl sequence: the same every run).
+  if (!kernel.has_model())
+    throw std::invalid_argument(kernel.name + " has no model (no access pattern), so the model cannot be a prior");
+  const std::uint64_t bytes = kernel.bytes_moved(problem);
+  auto predict = [&kernel, problem, target, bytes](const search::Config& c) -> std::optional<double> {
+    const Evaluation e = model_estimate(kernel, problem, target, c, bytes);
+    if (e.ok() && e.timing && e.timing->median_s > 0.0 && std::isfinite(e.timing->median_s))
+      return std::log(e.timing->median_s);
+    return std::nullopt;
+  };
+  constexpr std::size_t kSamples = 4096;
+  constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
+  const std::size_t n = space.cross_product_size();
+  double slowest = -std::numeric_limits<double>::infinity();
+  search::Config point;
+  for (std::size_t k = 0; k < kSamples; ++k) {
+    const std::uint64_t u = kGolden * (k + 1);
+    space.at_index(static_cast<std::size_t>((static_cast<unsigned __int128>(u) * n) >> 64), point);
+    if (!space.admits(point)) continue;
+    if (const auto t = predict(point)) slowest = std::max(slowest, *t);
+  }
+  if (!std::isfinite(slowest))
+    throw std::runtime_error("model prior: the model predicts none of " + std::to_string(kSamples) +
+                             " configs sampled from " + kernel.name + "'s space on " + target.name);
+  return [predict, slowest](const search::Config& c) { return predict(c).value_or(slowest); };
 }
 
 std::function<double(const search::Config&)> transfer_prior(const KernelDescription& kernel, const Problem& problem,

@@ -21,13 +21,17 @@
 
 namespace memtune {
 
-// Predicted log(time [s]) for every valid config of `space`, computed once
-// here. Configs for which the model fits no block on the target (they will
-// fail) get the slowest prediction of the others: the prior makes no claim
+// Predicted log(time [s]) for every valid config of `space`: computed once
+// here when the space can be listed (Space::kEnumerateLimit), else per call,
+// for the configs the search scores (bounded memory on 10^7+ spaces; the
+// slowest prediction then comes from 4096 configs spread over the grid;
+// `kernel` must then outlive the function). Configs for which the model fits
+// no block on the target (they will fail) get the slowest prediction of the others: the prior makes no claim
 // about feasibility, the feasibility model learns it from failures. A config
 // outside `space` gets the slowest prediction too. Throws std::runtime_error
 // when the model predicts no config at all (then no prior is better than a
-// flat one), and std::invalid_argument for a description without a model.
+// flat one; a space too large to list: none of the sampled configs), and
+// std::invalid_argument for a description without a model.
 [[nodiscard]] std::function<double(const search::Config&)> model_prior(const KernelDescription& kernel,
                                                                        const Problem& problem, const Target& target,
                                                                        const search::Space& space);

@@ -45,6 +45,7 @@
 //    would miss). Only proposed and observed configs are kept. Should a
 //    sample exhaust the space (few valid configs in a large cross
 //    product), the search holds them all and scores them whole from then on.
+#include <memtune/search/candidate_posterior.hpp>
 #include <memtune/search/encoding.hpp>
 #include <memtune/search/hyperfit.hpp>
 #include <memtune/search/kernels.hpp>
@@ -116,6 +117,15 @@ struct BayesOptions {
   // are sampled, `candidate_pool` valid configs per proposal (see 6 above).
   std::size_t exhaustive_limit = std::size_t{1} << 14;
   std::size_t candidate_pool = 4096;
+  // The cost of a step (docs/search.md, "Cost of a step"). Hyperparameters
+  // are fitted on at most fit_points successes, spread over the space; past
+  // that many, the refit waits for the successes to double. The posterior of
+  // a space scored whole is kept and updated per observation; where it is
+  // rebuilt per proposal (a sampled space, or more than
+  // BayesianSearch::kCachedEntries candidates x successes), it regresses on
+  // at most model_points successes: the best half and a spread of the rest.
+  std::size_t fit_points = 128;
+  std::size_t model_points = 128;
 };
 
 class BayesianSearch final : public Strategy {
@@ -144,8 +154,15 @@ public:
   // Proposed and not yet observed.
   [[nodiscard]] std::size_t outstanding() const { return pending_.size(); }
 
+  // Candidates x successes up to which the posterior over every candidate is
+  // kept between proposals (8 bytes each: 128 MB).
+  static constexpr std::size_t kCachedEntries = std::size_t{1} << 24;
+
 private:
   [[nodiscard]] std::optional<std::size_t> propose_from_model();
+  // P(feasible) of each free candidate from the outcomes of `observed`.
+  [[nodiscard]] std::vector<double> feasibility(const std::vector<Eigen::Index>& observed,
+                                                const std::vector<Eigen::Index>& free, bool cached);
   // Sampled spaces: adds a fresh sample (and the best configs' neighbours)
   // to the candidates; switches to scoring whole when the sample drained
   // the space.
@@ -178,6 +195,8 @@ private:
   HedgePortfolio hedge_{3};
   Points nominees_; // per hedge arm: the point it nominated last time
   MixedKernel feasibility_kernel_;
+  std::optional<CandidatePosterior> cache_;             // over every candidate of a space scored whole
+  std::optional<CandidatePosterior> feasibility_cache_; // the same for the outcomes
   std::size_t observed_at_last_feasibility_fit_ = 0;
 };
 

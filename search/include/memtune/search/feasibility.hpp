@@ -38,6 +38,8 @@ public:
   [[nodiscard]] std::vector<double> probability(const Points& at) const;
   // p0, the smoothed overall success rate.
   [[nodiscard]] double prior() const { return prior_; }
+  // The same of any outcomes: (successes + 1) / (outcomes + 2).
+  [[nodiscard]] static double success_prior(const std::vector<bool>& ok);
 
   // Hyperparameters for the outcome regression by maximum marginal
   // likelihood. Precondition: observed.size() >= 2.

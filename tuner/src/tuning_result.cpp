@@ -121,4 +121,8 @@ nlohmann::json trials_to_json(const TuningResult& r) {
   return trials;
 }
 
-} // namespace memtune
+} // namespace memtunebool empty_shard(const TuningResult& r) {
+  return !r.shard.empty() && r.evaluations.empty() && r.stop_reason.empty() && r.aborted.empty();
+}
+
+

@@ -111,9 +111,9 @@ std::shared_ptr<ProbeCommand> add_probe_command(CLI::App& app) {
                   "bank:f32-stride32")
       ->delimiter(',');
   sub->add_option("--launches", o.launches,
-                  "0: timed (default). N: exactly N untimed launches of each selected kernel (for ncu)
-      ->check(whole_number(INT_MAX)); skips copy")
-      ->capture_default_str();
+                  "0: timed (default). N: exactly N untimed launches of each selected kernel (for ncu); skips copy")
+      ->capture_default_str()
+      ->check(whole_number(INT_MAX));
   sub->add_option("--json", cmd->json_file, "write every result to this JSON file");
   sub->add_option("--csv", cmd->csv_dir, "write one CSV per probe into this folder");
   sub->add_option("--record", cmd->record_dir,

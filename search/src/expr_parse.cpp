@@ -24,8 +24,8 @@ public:
     Expr e = [&] {
       try {
         return ternary();
-      } catch (const ExprTooLarge& e) {
-        fail(e.what(), pos_);
+      } catch (const ExprTooLarge& too_large) {
+        fail(too_large.what(), pos_);
       }
     }();
     skip_space();

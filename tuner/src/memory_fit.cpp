@@ -9,7 +9,7 @@ namespace memtune {
 
 void check_fits_memory(const KernelDescription& kernel, const Problem& problem, const Target& target) {
   // Counts and scalars first: a negative count or a wrapped byte count would pass the sum below.
-  description_detail::check_arguments(kernel, problem);
+  description_detail::check_arguments(kernel, problem, target);
   if (target.memory_bytes == 0) return; // unknown
   const std::uint64_t needed = kernel.bytes_moved(problem);
   if (needed <= target.memory_bytes) return;

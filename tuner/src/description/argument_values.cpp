@@ -80,8 +80,8 @@ std::int64_t buffer_count(const KernelDescription& d, const BufferArgument& buff
   return n;
 }
 
-void check_arguments(const KernelDescription& d, const Problem& problem) {
-  const search::Config env = environment(d, nullptr, problem, nullptr);
+void check_arguments(const KernelDescription& d, const Problem& problem, const Target& target) {
+  const search::Config env = environment(d, nullptr, problem, &target);
   for (std::size_t i = 0; i < d.arguments.size(); ++i) {
     const std::string field = "arguments[" + std::to_string(i) + "]";
     try {
@@ -90,8 +90,6 @@ void check_arguments(const KernelDescription& d, const Problem& problem) {
       } else if (const auto* buffer = std::get_if<BufferArgument>(&d.arguments[i])) {
         if (!reads_parameter(d, buffer->count)) (void)buffer_count(d, *buffer, env, field);
       }
-    } catch (const std::out_of_range&) {
-      // Reads a device attribute (no target here): checked when it runs.
     } catch (const std::invalid_argument& e) {
       throw DescriptionError(origin_of(d), field, e.what());
     }

@@ -22,11 +22,11 @@ std::array<std::byte, 8> scalar_bytes(const KernelDescription& d, const ScalarAr
 std::int64_t buffer_count(const KernelDescription& d, const BufferArgument& buffer, const search::Config& env,
                           const std::string& field);
 
-// Checks, for `problem` and before anything runs (modeled runs too), every
+// Checks, for `problem` on `target` and before anything runs (modeled runs too), every
 // argument that reads no tunable parameter: a scalar's value fits its C type
 // (an `int n` of 3G does not), a buffer's count is >= 0 and its bytes fit.
 // The others are checked per configuration by scalar_bytes and buffer_count.
 // Throws InputError naming the description file and "arguments[i]".
-void check_arguments(const KernelDescription& d, const Problem& problem);
+void check_arguments(const KernelDescription& d, const Problem& problem, const Target& target);
 
 } // namespace memtune::description_detail

@@ -2,6 +2,7 @@
 #include "profile_command.hpp"
 
 #include "app.hpp"
+#include "option_checks.hpp"
 #include "output_options.hpp"
 #include "profile_tools.hpp"
 

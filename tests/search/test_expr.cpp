@@ -288,7 +288,8 @@ TEST_CASE("an expression standing for an exponential tree is refused, not expand
   for (int i = 0; i < 4; ++i) few = "round_up(ITEMS, " + few + ")";
   const Expr e = parse_expr(few);
   CHECK(e.size() < 100);
-  CHECK(e.eval(Config{{"ITEMS", 3}, {"BLOCK", 5}}) == 6);
+  CHECK(e.eval(Config{{"ITEMS", 3}, {"BLOCK", 5}}) == 5); // round_up(3, 5) = 5, four times
+  CHECK(parse_expr("round_up(ITEMS, BLOCK)").eval(Config{{"ITEMS", 7}, {"BLOCK", 5}}) == 10);
 
   // Derived values d_i = d_{i-1} + d_{i-1}, bound one into the next as a description does.
   std::map<std::string, Expr> bound{{"d0", axis("BLOCK")}};

@@ -121,8 +121,8 @@ nlohmann::json trials_to_json(const TuningResult& r) {
   return trials;
 }
 
-} // namespace memtunebool empty_shard(const TuningResult& r) {
+bool empty_shard(const TuningResult& r) {
   return !r.shard.empty() && r.evaluations.empty() && r.stop_reason.empty() && r.aborted.empty();
 }
 
-
+} // namespace memtune

@@ -1,5 +1,6 @@
 #include "kernel_tuner_format.hpp"
 
+#include <memtune/io/json_document.hpp>
 #include <memtune/version.hpp>
 
 #include <algorithm>
@@ -136,9 +137,15 @@ std::string closed_cache_text(std::string text) {
   return text;
 }
 
+// nlohmann keeps the last of duplicate keys silently: io::parse_json refuses
+// them (naming the key and line), as every memtune reader does.
+void refuse_duplicate_keys(const std::string& text) { (void)io::parse_json(text, "the Kernel Tuner file"); }
+
 ojson parse(const std::string& text) {
   try {
-    return ojson::parse(text);
+    ojson doc = ojson::parse(text);
+    refuse_duplicate_keys(text);
+    return doc;
   } catch (const ojson::parse_error& e) {
     const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n');
@@ -152,6 +159,7 @@ search::Recording recording_from_kernel_tuner_cache(const std::string& text, con
   ojson doc;
   try {
     doc = ojson::parse(text);
+    refuse_duplicate_keys(text);
   } catch (const ojson::parse_error&) {
     doc = parse(closed_cache_text(text)); // still open: close it as Kernel Tuner does, or say where it breaks
   }
@@ -244,6 +252,7 @@ search::Recording recording_from_kernel_tuner(const std::string& text, const Imp
   try {
     try {
       const ojson doc = ojson::parse(text);
+      refuse_duplicate_keys(text);
       if (doc.is_object() && doc.contains("results")) return recording_from_t4(doc, o);
     } catch (const ojson::parse_error&) {
     }

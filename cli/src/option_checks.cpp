@@ -124,25 +124,6 @@ void check_output_files(const std::string& record, const std::string& save, cons
   check_outputs(outputs);
 }
 
-namespace {
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
-} // namespace
-
 std::string unknown_command_message(const std::string& given, const std::vector<std::string>& known) {
   std::string nearest;
   std::size_t best = 3; // suggest within two edits only

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <climits>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -106,7 +107,8 @@ std::shared_ptr<ProbeCommand> add_probe_command(CLI::App& app) {
       ->delimiter(',');
   sub->add_option("--launches", o.launches,
                   "0: timed (default). N: exactly N untimed launches of each selected kernel (for ncu); skips copy")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number(INT_MAX));
   sub->add_option("--json", cmd->json_file, "write every result to this JSON file");
   sub->add_option("--csv", cmd->csv_dir, "write one CSV per probe into this folder");
   sub->add_option("--record", cmd->record_dir,
@@ -118,21 +120,29 @@ std::shared_ptr<ProbeCommand> add_probe_command(CLI::App& app) {
                   "catalogue target completing what the driver does not report (default: same cc, SMs, nearest bandwidth)");
   sub->add_option("--coalescing-n", cmd->coalescing_n, "elements per coalescing launch (default 32M, fitted to memory)");
   sub->add_option("--copy-bytes", cmd->copy_bytes, "bytes per copy (default max(256M, 4 x L2))");
-  sub->add_option("--bank-reps", o.bank_reps, "shared loads per thread in the bank kernels")->capture_default_str();
-  sub->add_option("--bank-blocks", o.bank_blocks, "blocks per bank launch (default 32 per SM)");
+  sub->add_option("--bank-reps", o.bank_reps, "shared loads per thread in the bank kernels")->capture_default_str()
+      ->check(whole_number());
+  sub->add_option("--bank-blocks", o.bank_blocks, "blocks per bank launch (default 32 per SM)")
+      ->check(whole_number(INT_MAX));
   sub->add_option("--dram-chase-bytes", cmd->dram_chase_bytes, "DRAM pointer-chase footprint (default max(256M, 8 x L2))");
   sub->add_option("--l2-chase-bytes", cmd->l2_chase_bytes, "L2 pointer-chase footprint (default L2 / 4)");
-  sub->add_option("--chase-stride", o.chase_stride, "bytes between chased slots (>= 128)")->capture_default_str();
-  sub->add_option("--chase-steps", o.chase_steps, "timed dependent loads per latency launch")->capture_default_str();
+  sub->add_option("--chase-stride", o.chase_stride, "bytes between chased slots (>= 128)")->capture_default_str()
+      ->check(whole_number());
+  sub->add_option("--chase-steps", o.chase_steps, "timed dependent loads per latency launch")->capture_default_str()
+      ->check(whole_number());
   sub->add_option("--l2-read-bytes", cmd->l2_read_bytes, "L2 read-bandwidth footprint (default L2 / 4)");
   sub->add_option("--l2-read-passes", o.l2_read_passes,
                   "reads of the footprint per L2 read launch (default 0: enough for 1 GiB per launch)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number(INT_MAX));
   sub->add_option("--launch-blocks", o.launch_blocks,
                   "largest grid of the block launch probe (also timed: / 4, / 16, / 64)")
-      ->capture_default_str();
-  sub->add_option("--seed", o.seed, "seed for the random inputs")->capture_default_str();
-  sub->add_option("--device", o.device, "CUDA device ordinal")->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number());
+  sub->add_option("--seed", o.seed, "seed for the random inputs")->capture_default_str()
+      ->check(whole_number());
+  sub->add_option("--device", o.device, "CUDA device ordinal")->capture_default_str()
+      ->check(whole_number(INT_MAX));
   sub->add_flag("--warm", cmd->warm, "keep caches warm between samples (default: flush L2 before each)");
   sub->add_option("--cache-dir", cmd->cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
   sub->add_flag("--no-cache", cmd->no_cache, "compile everything, read and write no cache");

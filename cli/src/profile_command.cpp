@@ -2,6 +2,7 @@
 #include "profile_command.hpp"
 
 #include "app.hpp"
+#include "option_checks.hpp"
 #include "output_options.hpp"
 #include "profile_tools.hpp"
 
@@ -192,7 +193,10 @@ int merge(const ProfileCommand& c, std::ostream& out) {
 
 int prune(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
   PruneRule rule;
-  if (!c.before.empty()) rule.saved_before = c.before;
+  if (!c.before.empty()) {
+    (void)utc_seconds_option("--before", c.before); // refused before the store is opened
+    rule.saved_before = c.before;
+  }
   if (c.older_than_days >= 0) rule.saved_before = utc_days_ago(c.older_than_days);
   if (!c.device.empty()) rule.device = c.device;
   if (!c.template_name.empty()) rule.template_name = c.template_name;
@@ -250,7 +254,8 @@ std::shared_ptr<ProfileCommand> add_profile_command(CLI::App& app) {
   c.merge->add_option("--into", c.into, "the store to merge into (created if missing; locked like --save)")->required();
   c.prune = c.app->add_subcommand("prune", "remove entries: every given criterion must hold");
   c.prune->add_option("file", c.files, "a profile store")->required()->expected(1)->check(CLI::ExistingFile);
-  c.prune->add_option("--older-than", c.older_than_days, "saved more than this many days ago (entries without a date too)");
+  c.prune->add_option("--older-than", c.older_than_days, "saved more than this many days ago (entries without a date too)")
+      ->check(seconds()); // a finite number >= 0: "-5" would otherwise mean "not given"
   c.prune->add_option("--before", c.before, "saved before this ISO 8601 date, e.g. 2026-01-31");
   c.prune->add_flag("--modeled", c.modeled, "only modeled entries");
   c.prune->add_flag("--dry-run", c.dry_run, "show what would be removed; change nothing");

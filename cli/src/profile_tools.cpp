@@ -1,6 +1,8 @@
 #include <memtune/number_text.hpp>
 #include "profile_tools.hpp"
 
+#include <memtune/io/errors.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -68,11 +70,63 @@ MergeOutcome merge_entries(std::vector<ProfileEntry>& entries, const std::vector
 }
 
 bool PruneRule::matches(const ProfileEntry& e) const {
-  if (saved_before && !e.saved_at.empty() && !(e.saved_at < *saved_before)) return false;
+  if (saved_before && !e.saved_at.empty()) {
+    const std::int64_t limit = utc_seconds_option("--before", *saved_before);
+    const std::optional<std::int64_t> saved = utc_seconds(e.saved_at);
+    if (!saved)
+      throw InputError("", 0, "saved_at", "\"" + e.saved_at.substr(0, 40) + "\" of the entry " + entry_key_text(e) +
+                                               " is not an ISO 8601 time (YYYY-MM-DDTHH:MM:SSZ): nothing was removed");
+    if (*saved >= limit) return false;
+  }
   if (device && lower(e.device.name).find(lower(*device)) == std::string::npos) return false;
   if (template_name && e.template_name != *template_name) return false;
   if (modeled_only && e.mode != "modeled") return false;
   return true;
+}
+
+namespace {
+
+// Exactly `digits` decimal digits at text[at...]; -1 otherwise.
+int digits_at(std::string_view text, std::size_t at, std::size_t digits) {
+  if (at + digits > text.size()) return -1;
+  int v = 0;
+  for (std::size_t i = at; i < at + digits; ++i) {
+    if (text[i] < '0' || text[i] > '9') return -1;
+    v = v * 10 + (text[i] - '0');
+  }
+  return v;
+}
+
+} // namespace
+
+std::optional<std::int64_t> utc_seconds(std::string_view iso) {
+  if (!iso.empty() && iso.back() == 'Z') iso.remove_suffix(1);
+  // YYYY-MM-DD, then optionally THH:MM, then optionally :SS.
+  if (iso.size() != 10 && iso.size() != 16 && iso.size() != 19) return std::nullopt;
+  const int year = digits_at(iso, 0, 4), month = digits_at(iso, 5, 2), day = digits_at(iso, 8, 2);
+  if (year < 0 || month < 0 || day < 0 || iso[4] != '-' || iso[7] != '-') return std::nullopt;
+  const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
+                                         std::chrono::day(static_cast<unsigned>(day))};
+  if (!date.ok()) return std::nullopt;
+  int hour = 0, minute = 0, second = 0;
+  if (iso.size() >= 16) {
+    hour = digits_at(iso, 11, 2);
+    minute = digits_at(iso, 14, 2);
+    if (iso[10] != 'T' || iso[13] != ':' || hour < 0 || hour > 23 || minute < 0 || minute > 59) return std::nullopt;
+  }
+  if (iso.size() == 19) {
+    second = digits_at(iso, 17, 2);
+    if (iso[16] != ':' || second < 0 || second > 60) return std::nullopt; // 60: a leap second
+  }
+  const auto days = std::chrono::sys_days(date).time_since_epoch().count();
+  return static_cast<std::int64_t>(days) * 86400 + hour * 3600 + minute * 60 + second;
+}
+
+std::int64_t utc_seconds_option(const std::string& option, const std::string& text) {
+  if (const auto s = utc_seconds(text)) return *s;
+  throw ArgumentError(option, "\"" + text.substr(0, 40) + (text.size() > 40 ? "..." : "") +
+                                  "\" is not an ISO 8601 date: write YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), "
+                                  "e.g. 2026-01-31");
 }
 
 std::string utc_days_ago(double days) {

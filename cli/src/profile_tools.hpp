@@ -4,8 +4,10 @@
 // through ProfileStore::update (its lock and atomic replace).
 #include <memtune/profile_store.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace memtune::cli {
@@ -29,13 +31,23 @@ MergeOutcome merge_entries(std::vector<ProfileEntry>& entries, const std::vector
 
 // Entries to remove: every given criterion must hold.
 struct PruneRule {
-  std::optional<std::string> saved_before; // ISO 8601 date or time: entries saved before it (no date: always)
+  std::optional<std::string> saved_before; // ISO 8601 date or time (utc_seconds): entries saved before it (no date: always)
   std::optional<std::string> device;       // device name, case-insensitive substring
   std::optional<std::string> template_name;
   bool modeled_only = false;
   [[nodiscard]] bool empty() const { return !saved_before && !device && !template_name && !modeled_only; }
+  // Throws InputError naming the entry's saved_at when it is not an ISO 8601 time.
   [[nodiscard]] bool matches(const ProfileEntry& e) const;
 };
+
+// An ISO 8601 UTC date or time, as seconds since 1970-01-01T00:00:00Z:
+// "YYYY-MM-DD", "YYYY-MM-DDTHH:MM", "YYYY-MM-DDTHH:MM:SS", each optionally
+// followed by "Z" (what memtune writes in saved_at). nullopt for anything else,
+// a day that does not exist (2026-02-30) included: dates are compared as
+// dates, never as text.
+[[nodiscard]] std::optional<std::int64_t> utc_seconds(std::string_view iso);
+// utc_seconds, or ArgumentError naming `option` and the formats it accepts.
+[[nodiscard]] std::int64_t utc_seconds_option(const std::string& option, const std::string& text);
 
 // The UTC date `days` days before now, "YYYY-MM-DDTHH:MM:SSZ".
 [[nodiscard]] std::string utc_days_ago(double days);

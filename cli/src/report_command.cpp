@@ -29,7 +29,9 @@ std::shared_ptr<ReportCommand> add_report_command(CLI::App& app) {
   sub->add_option("inputs", cmd->inputs, "input files (JSON)")->required()->check(CLI::ExistingFile);
   sub->add_option("-o,--output", cmd->output, "the HTML file to write")->required();
   sub->add_option("--axes", cmd->axes, "the heat map's two axes, X,Y (default: the two that matter most)")->delimiter(',');
-  sub->add_option("--rows", cmd->rows, "rows of each ranked table (the fastest)")->capture_default_str();
+  sub->add_option("--rows", cmd->rows, "rows of each ranked table (the fastest)")
+      ->capture_default_str()
+      ->check(whole_number());
   return cmd;
 }
 

@@ -27,7 +27,9 @@ std::optional<std::uint64_t> number(const Environment& env, const char* name) {
 void add_shard_option(CLI::App& command, std::string& text) {
   command.add_option("--shard", text,
                      "run part I of N of the space, I/N counting from 1 (disjoint parts whose union is the space); "
-                     "default: from a Slurm job array's SLURM_ARRAY_TASK_* variables, else the whole space");
+                     "default: from a Slurm job array's SLURM_ARRAY_TASK_* variables, else the whole space")
+      ->check(CLI::Validator([](std::string& s) { return s.empty() ? std::string("'' is not I/N (e.g. 2/8)") : std::string(); },
+                             "I/N", "shard"));
 }
 
 std::optional<ShardChoice> resolve_shard(const std::string& flag, const Environment& env) {

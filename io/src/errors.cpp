@@ -1,6 +1,8 @@
 #include <memtune/io/errors.hpp>
 
+#include <algorithm>
 #include <ostream>
+#include <vector>
 
 namespace memtune {
 namespace {
@@ -49,6 +51,21 @@ std::string join_field(const std::string& prefix, const std::string& field) {
   if (prefix.empty()) return field;
   if (field.empty()) return prefix;
   return field.front() == '[' ? prefix + field : prefix + "." + field;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
 }
 
 } // namespace memtune

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <system_error>
 #include <vector>
@@ -53,7 +54,9 @@ private:
   Cursor* cursor_;
 };
 
-std::string without_prefix(std::string message) {
+} // namespace
+
+std::string without_json_prefix(std::string message) {
   // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..." -> "syntax error ..."
   if (message.rfind("[json.exception.", 0) == 0) {
     const auto end = message.find("] ");
@@ -65,6 +68,8 @@ std::string without_prefix(std::string message) {
   }
   return message;
 }
+
+namespace {
 
 // Builds the document (or, when locating, only follows the path of every
 // value) and refuses nesting deeper than the limit.
@@ -90,7 +95,16 @@ public:
   bool binary(json::binary_t& v) { return value() && (!dom_ || dom_->binary(v)); }
   bool start_object(std::size_t n) { return open(false) && (!dom_ || dom_->start_object(n)); }
   bool key(json::string_t& k) {
-    if (!frames_.empty()) frames_.back().key = k;
+    if (!frames_.empty()) {
+      // nlohmann keeps the last of duplicate keys silently: a key given twice
+      // is a mistake to name (which one did the writer mean?), never a guess.
+      if (!frames_.back().keys.insert(k).second) {
+        duplicate_field_ = open_path() + (frames_.size() > 1 ? "." : "") + k;
+        error_ = "the key \"" + k + "\" appears twice";
+        return false;
+      }
+      frames_.back().key = k;
+    }
     return !dom_ || dom_->key(k);
   }
   bool end_object() {
@@ -105,13 +119,15 @@ public:
   template <class Exception>
   bool parse_error(std::size_t position, const std::string& /*token*/, const Exception& ex) {
     error_position_ = position;
-    error_ = without_prefix(ex.what());
+    error_ = without_json_prefix(ex.what());
     return false;
   }
 
   [[nodiscard]] const std::string& error() const { return error_; }
   [[nodiscard]] std::size_t error_position() const { return error_position_; }
   [[nodiscard]] bool depth_exceeded() const { return depth_exceeded_; }
+  // The field of a key given twice in one object; empty when none was.
+  [[nodiscard]] const std::string& duplicate_field() const { return duplicate_field_; }
 
 private:
   struct Frame {
@@ -119,7 +135,19 @@ private:
     std::size_t index = 0;
     std::string key;
     std::string path;
+    std::set<std::string, std::less<>> keys; // an object's keys so far
   };
+
+  // The field of the innermost open object ("entries[2].device"); for errors.
+  std::string open_path() const {
+    std::string out;
+    for (std::size_t i = 0; i + 1 < frames_.size(); ++i) {
+      const Frame& f = frames_[i];
+      // An array's index was counted when the element opened: the element is index - 1.
+      out = f.array ? out + "[" + std::to_string(f.index - 1) + "]" : join_field(out, f.key);
+    }
+    return out;
+  }
 
   // The field of the value starting now, when locating.
   std::string field() const {
@@ -163,6 +191,7 @@ private:
   }
 
   bool depth_exceeded_ = false;
+  std::string duplicate_field_;
   std::unique_ptr<nlohmann::detail::json_sax_dom_parser<json>> dom_;
   std::size_t max_depth_;
   const Cursor* cursor_;
@@ -201,11 +230,13 @@ JsonDocument parse_json(std::string text, std::string origin, const JsonLimits& 
     ok = json::sax_parse(first, last, &handler);
   } catch (const json::exception& e) {
     // The DOM builder throws for what the handler did not catch (none known); keep the message.
-    throw InputError(origin, cursor.token_line, "", "not valid JSON: " + without_prefix(e.what()));
+    throw InputError(origin, cursor.token_line, "", "not valid JSON: " + without_json_prefix(e.what()));
   }
   if (!ok) {
     if (handler.depth_exceeded())
       throw InputError(origin, cursor.token_line, "", "refused: " + handler.error());
+    if (!handler.duplicate_field().empty())
+      throw InputError(origin, cursor.token_line, handler.duplicate_field(), handler.error());
     const auto [line, column] = line_and_column(text, handler.error_position());
     throw InputError(origin, line, "",
                      "not valid JSON (line " + std::to_string(line) + ", column " + std::to_string(column) +
@@ -247,6 +278,8 @@ std::string read_text_file(const std::filesystem::path& file, std::uintmax_t max
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(name, 0, "", std::string("cannot open: ") + std::strerror(errno));
   std::string text;
+  // The size known up front: one allocation, not a doubling string's twice the file.
+  if (const auto size = std::filesystem::file_size(file, ec); !ec && size <= max_bytes) text.reserve(size);
   char buffer[1 << 16];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     text.append(buffer, static_cast<std::size_t>(in.gcount()));

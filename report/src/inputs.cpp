@@ -1,5 +1,6 @@
 #include <memtune/report/inputs.hpp>
 
+#include <memtune/io/json_document.hpp>
 #include <memtune/problem.hpp>
 #include <memtune/search/recording.hpp>
 #include <memtune/targets.hpp>
@@ -14,21 +15,6 @@
 
 namespace memtune::report {
 namespace {
-
-nlohmann::json read_json(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot open");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const std::string s = text.str();
-  try {
-    return nlohmann::json::parse(s);
-  } catch (const nlohmann::json::parse_error& e) {
-    const std::size_t end = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, s.size());
-    const auto line = 1 + std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(end), '\n');
-    throw std::runtime_error(path.string() + ":" + std::to_string(line) + ": not valid JSON: " + e.what());
-  }
-}
 
 std::optional<double> number(const nlohmann::json& j, const char* key) {
   if (!j.is_object() || !j.contains(key) || !j.at(key).is_number()) return std::nullopt;
@@ -184,7 +170,9 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
 }
 
 void load_input(const std::filesystem::path& path, Inputs& inputs) {
-  const nlohmann::json doc = read_json(path);
+  // Syntax errors, 1e400, duplicate keys and deep nests with the file and line.
+  const io::JsonDocument document = io::read_json_file(path);
+  const nlohmann::json& doc = document.root();
   const std::string source = path.string();
   try {
     if (!doc.is_object()) throw std::invalid_argument("expected a JSON object at the top level");
@@ -194,8 +182,10 @@ void load_input(const std::filesystem::path& path, Inputs& inputs) {
     if (doc.contains("dram_bandwidth_gbs") && doc.contains("display_name")) return load_figures(doc, source, inputs);
     throw std::invalid_argument("not a memtune run (--json), recording (--record), search benchmark (--json) or "
                                 "target file: expected 'space' with 'trials', 'results', or 'dram_bandwidth_gbs'");
+  } catch (const InputError& e) { // a field of a recording: with its line
+    throw document.locate(e);
   } catch (const std::exception& e) { // invalid_argument, and nlohmann's type errors
-    throw std::runtime_error(source + ": " + e.what());
+    throw std::runtime_error(source + ": " + io::without_json_prefix(e.what()));
   }
 }
 

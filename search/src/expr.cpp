@@ -24,8 +24,16 @@ const CmpName& cmp_info(Constraint::Cmp cmp) {
   throw std::logic_error("comparison has no symbol");
 }
 
+// An expression in a message: a huge one is cut (its whole text helps nobody).
+std::string shown(const Expr& e) {
+  constexpr std::size_t kMaxChars = 200;
+  std::string text = e.to_string();
+  if (text.size() > kMaxChars) text = text.substr(0, kMaxChars) + "...";
+  return text;
+}
+
 [[noreturn]] void overflow(const Expr& e) {
-  throw std::domain_error("expression " + e.to_string() + ": integer overflow (values are 64-bit)");
+  throw std::domain_error("expression " + shown(e) + ": integer overflow (values are 64-bit)");
 }
 
 std::string quoted(const std::string& text) {
@@ -70,12 +78,18 @@ Expr Expr::node(Op op, std::vector<Expr> args) {
   Expr e;
   e.op_ = op;
   int deepest = 0;
-  e.args_.reserve(args.size());
-  for (auto& a : args) {
+  std::int64_t size = 1;
+  for (const auto& a : args) {
     deepest = std::max(deepest, a.depth_);
-    e.args_.push_back(std::make_shared<const Expr>(std::move(a)));
+    size += a.size_; // each at most kMaxExprSize: no overflow
   }
+  if (size > kMaxExprSize)
+    throw ExprTooLarge("the expression expands to more than " + std::to_string(kMaxExprSize) +
+                       " terms (a value read twice at each of many levels: nested round_up or derived values)");
+  e.args_.reserve(args.size());
+  for (auto& a : args) e.args_.push_back(std::make_shared<const Expr>(std::move(a)));
   e.depth_ = deepest + 1;
+  e.size_ = size;
   return e;
 }
 
@@ -147,7 +161,7 @@ std::int64_t Expr::eval(const Config& config) const {
   case Op::div:
   case Op::mod:
   case Op::ceil_div:
-    if (b == 0) throw std::domain_error("expression " + to_string() + ": division by zero");
+    if (b == 0) throw std::domain_error("expression " + shown(*this) + ": division by zero");
     if (b == -1 && a == std::numeric_limits<std::int64_t>::min()) overflow(*this);
     return op_ == Op::div ? a / b : op_ == Op::mod ? a % b : ceil_div_value(a, b);
   case Op::min: return std::min(a, b);
@@ -261,8 +275,14 @@ Constraint Constraint::from_expr(const Expr& condition, std::string reason) {
 
 bool Constraint::holds(const Config& config) const {
   if (condition_ && !condition_->holds(config)) return true;
-  const std::int64_t a = lhs_.eval(config);
-  const std::int64_t b = rhs_.eval(config);
+  std::int64_t a = 0, b = 0;
+  try {
+    a = lhs_.eval(config);
+    b = rhs_.eval(config);
+  } catch (const std::domain_error& e) {
+    if (where_.empty()) throw;
+    throw std::domain_error(where_ + ": " + e.what());
+  }
   switch (cmp_) {
   case Cmp::lt: return a < b;
   case Cmp::le: return a <= b;
@@ -272,6 +292,12 @@ bool Constraint::holds(const Config& config) const {
   case Cmp::gt: return a > b;
   }
   return false;
+}
+
+Constraint Constraint::located(std::string where) const {
+  Constraint c = *this;
+  c.where_ = std::move(where);
+  return c;
 }
 
 Constraint Constraint::because(std::string reason) const {
@@ -288,6 +314,7 @@ Constraint Constraint::implies(Constraint condition, Constraint then) {
 
 Constraint Constraint::substitute(const std::function<std::optional<Expr>(const std::string& name)>& replacement) const {
   Constraint c(lhs_.substitute(replacement), cmp_, rhs_.substitute(replacement), reason_);
+  c.where_ = where_;
   if (condition_) c.condition_ = std::make_shared<const Constraint>(condition_->substitute(replacement));
   return c;
 }

@@ -21,7 +21,13 @@ public:
   Expr parse() {
     skip_space();
     if (at_end()) fail("expected an expression, found nothing", pos_);
-    Expr e = ternary();
+    Expr e = [&] {
+      try {
+        return ternary();
+      } catch (const ExprTooLarge& too_large) {
+        fail(too_large.what(), pos_);
+      }
+    }();
     skip_space();
     if (!at_end()) fail("unexpected " + describe_here() + " after the expression", pos_);
     return e;
@@ -179,7 +185,10 @@ private:
       }
       return checked(Expr::unary(Expr::Op::neg, unary()), at);
     }
-    if (accept("+")) return unary();
+    if (accept("+")) {
+      const Nesting nesting(*this); // the same bound as every other operator: +++...+x recurses too
+      return unary();
+    }
     return primary();
   }
 

@@ -107,6 +107,13 @@ Recording Recording::from_fields(const io::JsonFields& j) {
     if (const auto f = j.find(key)) f->require_object();
   r.problem = j.has("problem") ? j.at("problem").value() : nlohmann::json::object();
   r.device = j.has("device") ? j.at("device").value() : nlohmann::json::object();
+  if (const auto device = j.find("device")) {
+    // The fields readers take from it (report, --from, merge): checked here,
+    // once, so that an SM count of 2^32 + 132 or "many" is an error everywhere.
+    if (const auto f = device->find("name")) (void)f->nonempty_string();
+    if (const auto f = device->find("compute_capability")) (void)f->nonempty_string();
+    if (const auto f = device->find("sm_count")) (void)f->integer<int>(1, 1 << 16);
+  }
   if (const auto f = j.find("kernel_fingerprint")) r.kernel_fingerprint = f->string();
   if (const auto f = j.find("mode")) r.mode = f->nonempty_string();
   for (const auto& [key, value] : j.value().items())

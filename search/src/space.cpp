@@ -155,6 +155,8 @@ ValidCount Space::count_valid(std::size_t exact_limit) const {
 bool Space::is_valid(const Config& config) const { return !violation(config).has_value(); }
 
 bool Space::admits(const Config& config) const {
+  if (deadline_ && std::chrono::steady_clock::now() >= *deadline_)
+    throw DeadlinePassed("the time budget ran out while looking for valid configurations");
   for (const auto& c : constraints_)
     if (!c.holds(config)) return false;
   return !shard_ || shard_->contains(config);

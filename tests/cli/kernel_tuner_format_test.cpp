@@ -126,6 +126,23 @@ TEST_CASE("kernel tuner: booleans and strings keep their types; a cache key join
   CHECK(out.at("cache").contains("True,aos"));
 }
 
+TEST_CASE("kernel tuner: a key given twice (an entry, or a field of one) is refused, open or closed") {
+  const std::string head = R"({
+"device_name": "NVIDIA A100",
+"kernel_name": "vector_add",
+"problem_size": 1000,
+"tune_params_keys": ["block_size_x", "use_shared"],
+"tune_params": {"block_size_x": [128, 64], "use_shared": [true, false]},
+"objective": "time",
+"cache": {
+"128,True": {"block_size_x": 128, "use_shared": true, "time": 0.5},
+"128,True": {"block_size_x": 128, "use_shared": true, "time": 0.7})";
+  CHECK_THROWS_WITH_AS((void)recording_from_kernel_tuner(head + "\n}\n}", {}),
+                       doctest::Contains("field 'cache.128,True': the key \"128,True\" appears twice"), InputError);
+  CHECK_THROWS_WITH_AS((void)recording_from_kernel_tuner(head + ",", {}),
+                       doctest::Contains("the key \"128,True\" appears twice"), InputError);
+}
+
 TEST_CASE("kernel tuner: a value of the wrong type is the file's error, naming the field") {
   // Found by fuzz_kernel_tuner_import: a device_name that is not a string escaped as nlohmann's type_error.
   const std::string cache = R"({"device_name": ["A100"], "tune_params": {"bx": [32]}, "cache": {"32": {"bx": 32, "time": 0.25}}})";

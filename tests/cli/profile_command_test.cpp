@@ -154,6 +154,40 @@ TEST_CASE("profile prune: by date, device and mode; a dry run changes nothing") 
   CHECK(ProfileStore(dir.file("p.json")).entries().size() == 2);
 }
 
+TEST_CASE("profile prune --before: an ISO 8601 date or an error naming the format; nothing removed on a bad one") {
+  TempDir dir;
+  std::filesystem::copy_file(asset("a.json"), dir.file("p.json"));
+  const std::string before = slurp(dir.file("p.json"));
+  for (const char* bad : {"26/11/2026", "garbage", "Nov 1 2026", "2026-02-30", "2026-11-2", "2026-11-21T25:00"}) {
+    CAPTURE(bad);
+    const auto r = run_cli({"profile", "prune", dir.file("p.json").c_str(), "--before", bad});
+    CHECK(r.code == cli::kExitUsage);
+    CHECK(r.err.find("--before") != std::string::npos);
+    CHECK(r.err.find("is not an ISO 8601 date: write YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ") != std::string::npos);
+    CHECK(slurp(dir.file("p.json")) == before);
+  }
+  // Compared as times: 2026-11-21 (midnight) is after the entry of the 20th, before the one of the 22nd.
+  auto r = run_cli({"profile", "prune", dir.file("p.json").c_str(), "--before", "2026-11-21", "--dry-run"});
+  CHECK(r.out.find("2 would be removed, 1 kept") != std::string::npos);
+  r = run_cli({"profile", "prune", dir.file("p.json").c_str(), "--before", "2026-11-20T08:00:01Z", "--dry-run"});
+  CHECK(r.out.find("2 would be removed, 1 kept") != std::string::npos);
+  r = run_cli({"profile", "prune", dir.file("p.json").c_str(), "--before", "2026-11-20T08:00Z", "--dry-run"});
+  CHECK(r.out.find("1 would be removed, 2 kept") != std::string::npos);
+  r = run_cli({"profile", "prune", dir.file("p.json").c_str(), "--older-than", "-5"});
+  CHECK(r.code == cli::kExitUsage);
+}
+
+TEST_CASE("utc_seconds: ISO 8601 dates and times as seconds, anything else refused") {
+  CHECK(cli::utc_seconds("1970-01-01") == 0);
+  CHECK(cli::utc_seconds("1970-01-02T00:00:01Z") == 86401);
+  CHECK(cli::utc_seconds("2026-11-26") == cli::utc_seconds("2026-11-26T00:00:00Z"));
+  CHECK(*cli::utc_seconds("2026-11-26T00:00") < *cli::utc_seconds("2026-11-26T00:01"));
+  CHECK(*cli::utc_seconds("2024-02-29") + 86400 == *cli::utc_seconds("2024-03-01"));
+  for (const char* bad : {"", "2026", "2023-02-29", "2026-13-01", "2026-11-26 10:00", "2026-11-26T10:00:00+02:00",
+                          "26/11/2026", "2026-11-26Z0", "+2026-11-26"})
+    CHECK_FALSE(cli::utc_seconds(bad).has_value());
+}
+
 TEST_CASE("profile tools on a corrupt store: the error names the file and the line, and the store is untouched") {
   TempDir dir;
   std::filesystem::copy_file(asset("corrupt.json"), dir.file("c.json"));

@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
+
+#include <unistd.h>
 
 using memtune::testing::run_cli;
 
@@ -42,4 +45,45 @@ TEST_CASE("--report on a modeled run writes the report at the end; --format mark
   CHECK(html.str().find("modeled") != std::string::npos);
   CHECK(html.str().find("Search trajectory") != std::string::npos);
   std::filesystem::remove(out);
+}
+
+TEST_CASE("memtune report refuses what it cannot trust, naming the file, the line and the reason") {
+  const auto dir = std::filesystem::temp_directory_path() / ("memtune-report-bad-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string out = (dir / "r.html").string();
+  std::ifstream in(std::string(MEMTUNE_TEST_ASSETS_DIR) + "/recordings/small_with_implication.json");
+  std::stringstream good;
+  good << in.rdbuf();
+  const auto with = [&](const std::string& from, const std::string& to) {
+    std::string text = good.str();
+    text.replace(text.find(from), from.size(), to);
+    const std::string file = (dir / "bad.json").string();
+    std::ofstream(file) << text;
+    return file;
+  };
+  for (const char* sm : {"4294967428", "-7", "\"many\""}) {
+    CAPTURE(sm);
+    const std::string file = with("\"sm_count\": 132", std::string("\"sm_count\": ") + sm);
+    const auto r = run_cli({"report", file.c_str(), "-o", out.c_str()});
+    CHECK(r.code == memtune::cli::kExitError);
+    CHECK(r.err.find(file + ":3: field 'device.sm_count': expected an integer") != std::string::npos);
+    CHECK(r.err.find("[json.exception") == std::string::npos);
+  }
+  for (const auto& [from, to, says] :
+       {std::tuple<std::string, std::string, std::string>{"\"time_s\": 3e-05", "\"time_s\": 1e400", ":11: not valid JSON"},
+        {"\"time_s\": 3e-05", "\"time_s\": ", ":11: not valid JSON (line 11"},
+        {"\"tool\": \"memtune 0.1.0\"", "\"tool\": \"a\", \"tool\": \"b\"", ":1: field 'tool': the key \"tool\" appears twice"}}) {
+    CAPTURE(to);
+    const std::string file = with(from, to);
+    const auto r = run_cli({"report", file.c_str(), "-o", out.c_str()});
+    CHECK(r.code == memtune::cli::kExitError);
+    CHECK(r.err.find(file + says) != std::string::npos);
+    CHECK(r.err.find("[json.exception") == std::string::npos);
+  }
+  CHECK_FALSE(std::filesystem::exists(out));
+  const std::string rec = std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/h100_fdtd_512x512x256_r4.json";
+  const auto r = run_cli({"report", rec.c_str(), "-o", out.c_str(), "--rows", "-1"});
+  CHECK(r.code == memtune::cli::kExitUsage);
+  CHECK(r.err.find("--rows") != std::string::npos);
+  std::filesystem::remove_all(dir);
 }

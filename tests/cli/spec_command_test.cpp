@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -149,3 +150,67 @@ TEST_CASE("tune --spec: bad descriptions and bad --set are clear errors") {
     CHECK(r.err.find("measuring needs an NVIDIA GPU") != std::string::npos);
   }
 }
+
+namespace {
+
+// The transpose asset with `edit` applied, written next to a copy of its source.
+std::string edited_transpose(const std::string& name, const std::function<void(nlohmann::ordered_json&)>& edit) {
+  const auto dir = std::filesystem::temp_directory_path() / ("memtune-spec-edit-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(kAssets + "/transpose.cu", dir / "transpose.cu",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::ifstream in(kAssets + "/transpose.json");
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(in);
+  edit(j);
+  const std::string file = (dir / name).string();
+  std::ofstream(file) << j.dump(2);
+  return file;
+}
+
+} // namespace
+
+TEST_CASE("tune --spec: scalars fit their C type, buffer sizes neither wrap nor go negative, before anything runs") {
+  // rows is an `int` scalar: 3G does not fit.
+  Run r = run_cli({"tune", "--spec", kAssets + "/transpose.json", "--target", "h100", "--set", "rows=3G", "-q"});
+  CHECK(r.code == kExitError);
+  CHECK(r.err.find("transpose.json: field 'arguments[2]': arguments[2].value (int32 rows) is 3221225472, which does "
+                   "not fit in int32 (-2147483648 to 2147483647)") != std::string::npos);
+  // 2^60 doubles: 2^63 bytes, which a 64-bit size does not hold (it wrapped to 0 and passed the memory check).
+  const std::string huge = edited_transpose("huge.json", [](auto& j) {
+    j["arguments"][1] = {{"name", "in"}, {"buffer", "double"}, {"count", "1G * 1G"}, {"role", "in"}};
+  });
+  r = run_cli({"tune", "--spec", huge, "--target", "h100", "-q"});
+  CHECK(r.code == kExitError);
+  CHECK(r.err.find("huge.json: field 'arguments[1]': arguments[1].count (in) = 1152921504606846976 elements of double: "
+                   "more bytes than 64-bit sizes hold") != std::string::npos);
+  const std::string negative = edited_transpose("negative.json", [](auto& j) { j["arguments"][1]["count"] = "rows - 2 * rows"; });
+  r = run_cli({"tune", "--spec", negative, "--target", "h100", "-q"});
+  CHECK(r.code == kExitError);
+  CHECK(r.err.find("negative.json: field 'bytes_moved'") != std::string::npos); // validation computes it first
+  CHECK(r.err.find("arguments[1].count (in) = -1024: a buffer has at least 0 elements") != std::string::npos);
+  const std::string mod_zero = edited_transpose("mod_zero.json", [](auto& j) { j["arguments"][3]["value"] = "cols % 0"; });
+  r = run_cli({"tune", "--spec", mod_zero, "--target", "h100", "-q"});
+  CHECK(r.code == kExitError);
+  CHECK(r.err.find("mod_zero.json: field 'arguments[3]': arguments[3].value (int32 cols) = (cols % 0): expression "
+                   "(cols % 0): division by zero") != std::string::npos);
+}
+
+TEST_CASE("tune --spec: a constraint dividing by zero names the file and the field") {
+  const std::string file = edited_transpose("div.json", [](auto& j) { j["constraints"][1] = "rows % (TILE - TILE) == 0"; });
+  const Run r = run_cli({"tune", "--spec", file, "--target", "h100", "--cache-dir", cache_dir(), "-q"});
+  CHECK(r.code == kExitError);
+  CHECK(r.err.find("div.json: field 'constraints[1]': expression (1024 % (TILE - TILE)): division by zero") !=
+        std::string::npos);
+}
+
+TEST_CASE("tune --spec --shard: an empty shard is a valid, empty result; an empty --shard is refused") {
+  const Run r = run_cli({"tune", "--spec", kAssets + "/transpose.json", "--target", "h100", "--shard", "7/4294967295",
+                         "--cache-dir", cache_dir()});
+  CAPTURE(r.err);
+  CHECK(r.code == kExitOk);
+  CHECK(r.out.find("this shard holds no valid configuration of the space") != std::string::npos);
+  const Run empty = run_cli({"tune", "--spec", kAssets + "/transpose.json", "--target", "h100", "--shard", ""});
+  CHECK(empty.code == kExitUsage);
+  CHECK(empty.err.find("--shard") != std::string::npos);
+}
+

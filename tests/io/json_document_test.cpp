@@ -37,6 +37,23 @@ TEST_CASE("a number that overflows a double is refused with its line, not as a b
   CHECK(std::string(e.what()).find("number overflow parsing '1e400'") != std::string::npos);
 }
 
+TEST_CASE("a key given twice is refused with its field and line, never last-one-wins") {
+  const InputError top = parse_error("{\n  \"a\": 1,\n  \"a\": 2\n}");
+  CHECK(top.field() == "a");
+  CHECK(top.line() == 3);
+  CHECK(std::string(top.what()) == "doc.json:3: field 'a': the key \"a\" appears twice");
+  const InputError nested = parse_error(R"({"entries": [{"device": {"sm_count": 1}}, {"device": {"sm_count": 1, "sm_count": 2}}]})");
+  CHECK(nested.field() == "entries[1].device.sm_count");
+  // The same key in two objects is no duplicate.
+  CHECK(io::parse_json(R"({"a": {"x": 1}, "b": {"x": 2}, "c": [{"x": 1}, {"x": 2}]})", "doc.json").root().size() == 3);
+}
+
+TEST_CASE("without_json_prefix leaves the reason only") {
+  CHECK(io::without_json_prefix("[json.exception.type_error.302] type must be number, but is string") ==
+        "type must be number, but is string");
+  CHECK(io::without_json_prefix("plain") == "plain");
+}
+
 TEST_CASE("nesting deeper than the limit is refused before anything recurses over it") {
   std::string deep(100000, '[');
   const InputError e = parse_error(deep);

@@ -3,7 +3,10 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <optional>
 #include <stdexcept>
+#include <string>
 
 using namespace memtune::search;
 
@@ -267,6 +270,64 @@ TEST_CASE("deep expressions are clean errors, never a stack overflow") {
   CHECK(e.depth() == kMaxExprDepth);
   CHECK(e.eval(Config{{"x", 1}}) == kMaxExprDepth);
   CHECK(Expr::from_json(e.to_json()).depth() == kMaxExprDepth);
+}
+
+TEST_CASE("unary + is nested like every other operator: 3 million of them are an error, not a stack overflow") {
+  const std::string plus(3'000'000, '+');
+  CHECK_THROWS_WITH_AS(parse_expr(plus + "BLOCK <= 1024"), doctest::Contains("deeper than"), ExprSyntaxError);
+  CHECK(parse_expr("+ + +BLOCK").eval(Config{{"BLOCK", 3}}) == 3);
+}
+
+TEST_CASE("an expression standing for an exponential tree is refused, not expanded") {
+  // round_up(a, b) reads b twice: 24 nested ones stand for 2^24 nodes.
+  std::string nested = "BLOCK";
+  for (int i = 0; i < 24; ++i) nested = "round_up(ITEMS, " + nested + ")";
+  CHECK_THROWS_WITH_AS(parse_expr(nested + " <= 1024"), doctest::Contains("expands to more than"), ExprSyntaxError);
+  // A few are fine, and cost what they read.
+  std::string few = "BLOCK";
+  for (int i = 0; i < 4; ++i) few = "round_up(ITEMS, " + few + ")";
+  const Expr e = parse_expr(few);
+  CHECK(e.size() < 100);
+  CHECK(e.eval(Config{{"ITEMS", 3}, {"BLOCK", 5}}) == 5); // round_up(3, 5) = 5, four times
+  CHECK(parse_expr("round_up(ITEMS, BLOCK)").eval(Config{{"ITEMS", 7}, {"BLOCK", 5}}) == 10);
+
+  // Derived values d_i = d_{i-1} + d_{i-1}, bound one into the next as a description does.
+  std::map<std::string, Expr> bound{{"d0", axis("BLOCK")}};
+  const auto bind = [&](const std::string& name) -> std::optional<Expr> {
+    if (const auto it = bound.find(name); it != bound.end()) return it->second;
+    return std::nullopt;
+  };
+  int i = 1;
+  try {
+    for (; i <= 24; ++i) {
+      const std::string prev = "d" + std::to_string(i - 1);
+      bound.insert_or_assign("d" + std::to_string(i), parse_expr(prev + " + " + prev).substitute(bind));
+    }
+  } catch (const ExprTooLarge& e) {
+    CHECK(std::string(e.what()).find("expands to more than") != std::string::npos);
+  }
+  CHECK(i == 16); // 2^16 nodes: the first past kMaxExprSize
+  CHECK(bound.at("d15").eval(Config{{"BLOCK", 1}}) == 1 << 15);
+}
+
+TEST_CASE("an evaluation error names where the constraint was written, and a huge expression is not echoed whole") {
+  const Constraint c = Constraint::from_expr(parse_expr("n % (ITEMS - ITEMS) == 0")).located("k.json: field 'constraints[1]'");
+  CHECK_THROWS_WITH_AS((void)c.holds(Config{{"n", 8}, {"ITEMS", 2}}),
+                       "k.json: field 'constraints[1]': expression (n % (ITEMS - ITEMS)): division by zero",
+                       std::domain_error);
+  // Bound (substituted) constraints keep it.
+  CHECK(c.substitute([](const std::string&) { return std::nullopt; }).where() == c.where());
+
+  std::string big = "x";
+  for (int i = 0; i < 100; ++i) big = "(" + big + " + x)";
+  const Expr huge = parse_expr(big + " / 0");
+  try {
+    (void)huge.eval(Config{{"x", 1}});
+    FAIL("expected division by zero");
+  } catch (const std::domain_error& e) {
+    CHECK(std::string(e.what()).size() < 300);
+    CHECK(std::string(e.what()).find("...") != std::string::npos);
+  }
 }
 
 TEST_CASE("substitute replaces names and folds what became constant") {

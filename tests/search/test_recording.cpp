@@ -166,6 +166,12 @@ TEST_CASE("malformed recordings are rejected with the file and the problem named
   CHECK(with([](auto& j) { j["problem"] = 3; }).find("'problem'") != std::string::npos);
   const std::string e = with([](auto& j) { j["trials"] = 5; });
   CHECK(e.find((dir.path / "edited.json").string()) == 0);
+  // The device block is read by report, --from and merge: range-checked here, once.
+  CHECK(with([](auto& j) { j["device"]["sm_count"] = 4294967428ULL; })
+            .find("field 'device.sm_count': expected an integer in [1, 65536], got 4294967428") != std::string::npos);
+  CHECK(with([](auto& j) { j["device"]["sm_count"] = -7; }).find("field 'device.sm_count'") != std::string::npos);
+  CHECK(with([](auto& j) { j["device"]["sm_count"] = "many"; }).find("field 'device.sm_count'") != std::string::npos);
+  CHECK(with([](auto& j) { j["device"]["name"] = 3; }).find("field 'device.name'") != std::string::npos);
 }
 
 TEST_CASE("the synthetic benchmark recording loads") {

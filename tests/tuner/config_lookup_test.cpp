@@ -192,6 +192,12 @@ TEST_CASE("a MEMTUNE_CONFIG that cannot be used is an InputError naming the vari
   // A parameter beside per-kernel configurations would be ignored for those kernels.
   CHECK(error_of(R"({"matvec": {"splits": 4}, "block_size": 64})") ==
         doctest::Contains("MEMTUNE_CONFIG: field 'block_size': a parameter for every kernel beside per-kernel"));
+  // A misspelt kernel name would pin nothing, silently.
+  CHECK(error_of(R"({"filtr": {"block_size": 128}})") ==
+        "MEMTUNE_CONFIG: field 'filtr': names no kernel (did you mean 'filter'?): the configuration would be ignored");
+  // Duplicate keys: which one was meant is not guessed.
+  CHECK(error_of(R"({"block_size": 64, "block_size": 128})") ==
+        "MEMTUNE_CONFIG:1: field 'block_size': the key \"block_size\" appears twice");
 }
 
 TEST_CASE("the environment: MEMTUNE_NO_TUNE=0 or empty allows tuning") {

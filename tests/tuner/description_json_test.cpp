@@ -2,6 +2,8 @@
 // name the file, the field (a JSON path) and the reason.
 #include <memtune/description/description_json.hpp>
 
+#include "catalogue_target.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -113,6 +115,65 @@ TEST_CASE("a bad expression names the field and the position") {
   doc = transpose();
   doc["constraints"][0] = std::string(30000, '(') + "1" + std::string(30000, ')');
   CHECK_FAILS(doc, "constraints[0]", "nested deeper than");
+}
+
+TEST_CASE("a problem variable's default may be any expression of constants, as sizes are") {
+  ordered_json doc = transpose();
+  doc["problem"]["rows"]["default"] = "4K * 4K";
+  doc["problem"]["cols"]["default"] = "(1 << 3)"; // not an operator of the syntax
+  CHECK_FAILS(doc, "problem.cols.default", "syntax error");
+  doc["problem"]["cols"]["default"] = "ceil_div(1M, 3)";
+  const KernelDescription d = read(doc);
+  CHECK(d.problem[0].default_value == 16777216);
+  CHECK(d.problem[1].default_value == 349526);
+  doc["problem"]["cols"]["default"] = "4K * rows";
+  CHECK_FAILS(doc, "problem.cols.default", "an expression of constants (\"4K * 4K\")");
+  doc["problem"]["cols"]["default"] = "1G * 1G * 1G";
+  CHECK_FAILS(doc, "problem.cols.default", "integer overflow");
+  doc["problem"]["cols"]["default"] = "1 / 0";
+  CHECK_FAILS(doc, "problem.cols.default", "division by zero");
+}
+
+TEST_CASE("expressions that stand for exponential trees are refused by field; huge ones are not echoed whole") {
+  ordered_json doc = transpose();
+  std::string nested = "TILE";
+  for (int i = 0; i < 24; ++i) nested = "round_up(ROWS, " + nested + ")";
+  doc["constraints"][1] = nested + " <= 1024";
+  CHECK_FAILS(doc, "constraints[1]", "expands to more than 65536 terms");
+
+  doc = transpose();
+  doc["derived"]["d0"] = "TILE";
+  for (int i = 1; i <= 24; ++i)
+    doc["derived"]["d" + std::to_string(i)] = "d" + std::to_string(i - 1) + " + d" + std::to_string(i - 1);
+  doc["constraints"][1] = "d24 <= 1024";
+  const Problem p{{"rows", 1024}, {"cols", 1024}};
+  try {
+    // Each line is small: the size shows when the values are bound into each other.
+    (void)read(doc).space(p, catalogue_target("h100"));
+    FAIL("accepted");
+  } catch (const DescriptionError& e) {
+    CHECK(e.field() == "derived.d16");
+    CHECK(std::string(e.what()).find("expands to more than 65536 terms") != std::string::npos);
+  }
+
+  doc = transpose();
+  std::string big = "TILE";
+  for (int i = 0; i < 300'000; ++i) big += " + TILE";
+  doc["constraints"][1] = big + " + ) <= 4";
+  const Failure f = failure(doc);
+  CHECK(f.field == "constraints[1]");
+  CHECK(f.what.size() < 1000);
+  CHECK(f.reason.find("...") != std::string::npos);
+}
+
+TEST_CASE("a constraint dividing by zero says so with the file and the field") {
+  ordered_json doc = transpose();
+  doc["constraints"][1] = "rows % (TILE - TILE) == 0";
+  const KernelDescription d = read(doc);
+  const search::Space s = d.space({{"rows", 1024}, {"cols", 1024}}, catalogue_target("h100"));
+  CHECK_THROWS_WITH_AS((void)s.is_valid(s.at_index(0)),
+                       "k.json: field 'constraints[1]': expression (1024 % (TILE - TILE)): division by zero",
+                       std::domain_error);
 }
 
 TEST_CASE("type mismatches say what was expected and what was found") {

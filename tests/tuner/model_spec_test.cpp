@@ -172,3 +172,22 @@ TEST_CASE("a bad model section is an error that names the field") {
         "edited.json: field 'model.global[0].vector': 8 elements of 4 bytes is a 32-byte access; one instruction moves 1, 2, "
         "4, 8 or 16 bytes");
 }
+
+TEST_CASE("the model section refuses an access past its buffer's end and a loop no kernel runs") {
+  const Target& h100 = catalogue_target("h100");
+  const search::Config c{{"TILE", 32}, {"ROWS", 8}, {"PAD", 1}};
+  const Problem p{{"rows", 1024}, {"cols", 1024}};
+  const KernelDescription past_end = with_model([](auto& m) { m["global"][0]["index"] = "y * cols + x + rows * cols"; });
+  const std::string what = thrown_message<DescriptionError>([&] { (void)replay(past_end.access_pattern(c, p, h100), h100); });
+  CHECK(what.starts_with("edited.json: field 'model.global[0].index': thread ("));
+  CHECK(what.find("is past the end of the buffer 'in' (1048576 elements; guard the access with \"if\")") !=
+        std::string::npos);
+  // The last element is in.
+  const KernelDescription last = with_model([](auto& m) { m["global"][0]["index"] = "rows * cols - 1"; });
+  CHECK_NOTHROW((void)replay(last.access_pattern(c, p, h100), h100));
+
+  const KernelDescription endless = with_model([](auto& m) { m["global"][0]["iterations"] = "1G * 1K"; });
+  CHECK(thrown_message<DescriptionError>([&] { (void)endless.access_pattern(c, p, h100); }) ==
+        "edited.json: field 'model.global[0].iterations': 1099511627776 iterations per thread: more than 1073741824");
+}
+

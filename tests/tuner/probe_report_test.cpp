@@ -331,6 +331,11 @@ TEST_CASE("memtune probe: usage errors exit 2; without a GPU it says so and exit
   CHECK(run_cli({"probe", "--launches", "-1"}).first == cli::kExitUsage);
   CHECK(run_cli({"probe", "--bank-reps", "0"}).first == cli::kExitUsage);
   CHECK(run_cli({"probe", "--chase-stride", "64"}).first == cli::kExitUsage);
+  // An unsigned option: "-128" wrapped to 2^64 - 128 and passed its >= 128 check.
+  auto [stride_code, stride_err] = run_cli({"probe", "--chase-stride", "-128"});
+  CHECK(stride_code == cli::kExitUsage);
+  CHECK(stride_err.find("--chase-stride") != std::string::npos);
+  CHECK(run_cli({"probe", "--seed", "-1"}).first == cli::kExitUsage);
   CHECK(run_cli({"probe", "--target-name", "H100 probed"}).first == cli::kExitUsage);
   CHECK(run_cli({"probe", "--launch-blocks", "32"}).first == cli::kExitUsage);
   CHECK(run_cli({"probe", "--l2-read-passes", "-1"}).first == cli::kExitUsage);

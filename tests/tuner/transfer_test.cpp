@@ -94,6 +94,19 @@ TEST_CASE("a source of another template, another problem or no known GPU is refu
   std::ofstream(other) << "{\"neither\": 1}";
   CHECK(thrown_message<TransferError>([&] { (void)load_transfer_source(other, f, n16m, catalog()); }).find("neither a recording") !=
         std::string::npos);
+  // What --from reads is range-checked, and JSON errors name the file and the line, not nlohmann.
+  for (const nlohmann::json& sm : {nlohmann::json(4294967428ULL), nlohmann::json(-7), nlohmann::json("many")}) {
+    j["device"]["sm_count"] = sm;
+    std::ofstream(other) << j.dump(1);
+    CHECK(thrown_message<TransferError>([&] { (void)load_transfer_source(other, f, n16m, catalog()); })
+              .find(other.string() + ":") == 0);
+    CHECK(thrown_message<TransferError>([&] { (void)load_transfer_source(other, f, n16m, catalog()); })
+              .find("field 'device.sm_count'") != std::string::npos);
+  }
+  std::ofstream(other) << "{\n \"trials\": 1e400\n}";
+  const std::string overflow = thrown_message<TransferError>([&] { (void)load_transfer_source(other, f, n16m, catalog()); });
+  CHECK(overflow.find(other.string() + ":2: not valid JSON") == 0);
+  CHECK(overflow.find("[json.exception") == std::string::npos);
   fs::remove(other);
 }
 

@@ -94,6 +94,12 @@ std::optional<PinnedConfig> pinned_config(const std::string& text, const std::st
                        "a parameter for every kernel beside per-kernel configurations (\"" + keyed.key() +
                            "\": {...}): pin either {\"" + key + "\": ...} or {\"<kernel>\": {\"" + key + "\": ...}}");
   if (const auto it = j.find(kernel); it != j.end()) return PinnedConfig{*it, kernel};
+  // Other kernels of the program are not known here, but a key two edits from
+  // this kernel's name is a typo of it ("filtr"), never another kernel to skip.
+  for (const auto& [key, value] : j.items())
+    if (key.size() > 2 && edit_distance(key, kernel) <= 2)
+      throw InputError(kPinnedVariable, 0, key,
+                       "names no kernel (did you mean '" + kernel + "'?): the configuration would be ignored");
   return std::nullopt;
 }
 

@@ -1,11 +1,15 @@
 #include <memtune/io/errors.hpp>
 #include <memtune/memory_fit.hpp>
 
+#include "description/argument_values.hpp"
+
 #include <cstdio>
 
 namespace memtune {
 
 void check_fits_memory(const KernelDescription& kernel, const Problem& problem, const Target& target) {
+  // Counts and scalars first: a negative count or a wrapped byte count would pass the sum below.
+  description_detail::check_arguments(kernel, problem, target);
   if (target.memory_bytes == 0) return; // unknown
   const std::uint64_t needed = kernel.bytes_moved(problem);
   if (needed <= target.memory_bytes) return;

@@ -34,7 +34,11 @@ StoreDocument parse_store(std::string text, const std::string& file) {
                    io::shown(version.value()));
     StoreDocument d;
     for (const io::JsonFields& e : root.at("entries").elements()) d.entries.push_back(ProfileEntry::from_fields(e));
-    d.root = root.value();
+    // Everything but the entries (which are rewritten from d.entries): a copy
+    // of the whole tree would double what a large store takes while saving.
+    d.root = nlohmann::json::object();
+    for (const auto& [key, value] : root.value().items())
+      if (key != "entries") d.root[key] = value;
     return d;
   });
 }
@@ -133,7 +137,11 @@ void ProfileStore::update(const std::function<void(std::vector<ProfileEntry>&)>&
       StoreDocument d = parse_store(current.value_or(""), file_.string()); // throws: never overwrite it
       change(d.entries);
       nlohmann::json kept = nlohmann::json::array();
-      for (const auto& e : d.entries) kept.push_back(e.to_json());
+      kept.get_ref<nlohmann::json::array_t&>().reserve(d.entries.size());
+      for (auto& e : d.entries) {
+        kept.push_back(e.to_json());
+        e = ProfileEntry{}; // its copy is in `kept`: freed as it goes, not at the end
+      }
       d.root["entries"] = std::move(kept);
       d.root["schema_version"] = kSchemaVersion;
       d.root["tool"] = std::string("memtune ") + kVersion;

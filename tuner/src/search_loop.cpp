@@ -9,7 +9,9 @@
 
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <random>
+#include <sstream>
 
 namespace memtune {
 namespace {
@@ -146,9 +148,32 @@ void run_search_loop(const KernelDescription& kernel, const Problem& problem, co
                      const TuneOptions& options, CompilePool& pool, TuningResult& result, CandidateEvaluator& evaluator,
                      const search::StrategyOptions& strategy_options, ResumableRun* resumable) {
   std::mt19937_64 engine(options.seed);
-  auto strategy = search::make_strategy(options.strategy, result.space, engine, strategy_options);
   search::StopRules stop = stop_rules(options);
   stop.start();
+  // The time budget also bounds a strategy's own look for valid configs (one
+  // next() may walk billions of configs of a sparse shard between two checks
+  // of the stop rules).
+  if (options.time_budget_s > 0)
+    result.space.set_deadline(std::chrono::steady_clock::now() +
+                              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                  std::chrono::duration<double>(options.time_budget_s)));
+  struct ClearDeadline {
+    search::Space& space;
+    ~ClearDeadline() { space.set_deadline(std::nullopt); }
+  } clear_deadline{result.space};
+  const auto out_of_time = [&](const search::DeadlinePassed&) {
+    std::ostringstream why;
+    why << "wall-time budget of " << options.time_budget_s << " s reached while looking for valid configurations"
+        << (result.space.shard() ? " of the shard" : "");
+    result.stop_reason = why.str();
+  };
+  std::unique_ptr<search::Strategy> strategy;
+  try {
+    strategy = search::make_strategy(options.strategy, result.space, engine, strategy_options);
+  } catch (const search::DeadlinePassed& e) {
+    out_of_time(e);
+    return;
+  }
   search::SearchProgress progress;
 
   std::deque<Pending> pending;
@@ -193,7 +218,14 @@ void run_search_loop(const KernelDescription& kernel, const Problem& problem, co
 
   while (true) {
     while (!exhausted && pending.size() + in_flight < ahead && may_propose()) {
-      std::optional<search::Config> next = strategy->next();
+      std::optional<search::Config> next;
+      try {
+        next = strategy->next();
+      } catch (const search::DeadlinePassed& e) {
+        if (result.stop_reason.empty()) out_of_time(e);
+        stopping = true;
+        break;
+      }
       if (!next) {
         exhausted = true;
         break;

@@ -1,4 +1,5 @@
 #include <memtune/transfer.hpp>
+#include <memtune/io/json_document.hpp>
 
 #include <memtune/profile_store.hpp>
 #include <memtune/search/recording.hpp>
@@ -57,13 +58,11 @@ std::string TransferSource::describe() const {
 
 TransferSource load_transfer_source(const std::filesystem::path& file, const KernelDescription& kernel,
                                     const Problem& problem, const model::TargetCatalog& catalog) {
-  std::ifstream in(file);
-  if (!in) throw TransferError(file.string() + ": cannot open the file");
   json document;
   try {
-    document = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw TransferError(file.string() + ": not JSON: " + e.what());
+    document = io::read_json_file(file).root(); // syntax errors, 1e400 and duplicate keys with the file and line
+  } catch (const InputError& e) {
+    throw TransferError(e.what());
   }
   TransferSource s;
   s.file = file;

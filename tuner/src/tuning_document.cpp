@@ -324,7 +324,9 @@ void add_occupancy(output::Document& d, const TuningResult& r, std::size_t top) 
 void add_best(output::Document& d, const TuningResult& r, std::size_t top) {
   const Evaluation* best = r.best();
   if (!best) {
-    d.paragraph("no configuration succeeded.");
+    d.paragraph(empty_shard(r) ? "this shard holds no valid configuration of the space: an empty part, nothing to "
+                                 "rank (the other shards hold the whole space)."
+                               : "no configuration succeeded.");
     return;
   }
   d.data["best"] = evaluation_to_json(r.space, *best);

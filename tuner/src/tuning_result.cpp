@@ -164,4 +164,8 @@ nlohmann::json trials_to_json(const TuningResult& r) {
   return trials;
 }
 
+bool empty_shard(const TuningResult& r) {
+  return !r.shard.empty() && r.evaluations.empty() && r.stop_reason.empty() && r.aborted.empty();
+}
+
 } // namespace memtune

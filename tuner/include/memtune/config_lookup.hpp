@@ -84,7 +84,9 @@ struct PinnedConfig {
 };
 // The configuration MEMTUNE_CONFIG's `text` pins for `kernel`, or nullopt when
 // the text is keyed by kernel name and names other kernels only. Throws
-// InputError (file "MEMTUNE_CONFIG") when the text is not JSON, or not an object.
+// InputError (file "MEMTUNE_CONFIG") when the text is not JSON, or not an object,
+// has a key twice, or has a key within two edits of `kernel` that is not it
+// ("filtr" for filter: a typo, not another kernel).
 [[nodiscard]] std::optional<PinnedConfig> pinned_config(const std::string& text, const std::string& kernel);
 
 } // namespace memtune

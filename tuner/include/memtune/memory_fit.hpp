@@ -9,6 +9,8 @@
 
 namespace memtune {
 
+// DescriptionError (arguments[i]) for a scalar out of its C type's range, a
+// negative buffer count or one whose bytes do not fit in 64 bits; then
 // ArgumentError (argument "problem n=..."): the bytes one run reads and writes
 // (a lower bound of what the buffers take) exceed target.memory_bytes. A target
 // whose memory is not known (0) passes.

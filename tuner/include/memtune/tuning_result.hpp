@@ -120,6 +120,10 @@ struct TuningResult {
   [[nodiscard]] std::vector<std::pair<Status, int>> failure_counts() const;
 };
 
+// A shard that holds no valid configuration of the space (searched to the
+// end, nothing evaluated, no error): a valid, empty result, not a failure.
+[[nodiscard]] bool empty_shard(const TuningResult& result);
+
 // The rationale for the best configuration: what it achieved, what limits it,
 // and why it beats the runner-up. Empty when nothing succeeded.
 std::string rationale(const TuningResult& result);

@@ -16,8 +16,9 @@ namespace memtune::description_detail {
 std::array<std::byte, 8> scalar_bytes(const KernelDescription& d, const ScalarArgument& scalar,
                                       const search::Config& env, const std::string& field);
 
-// [elements] a buffer argument's count in `env`; a negative count is
-// std::invalid_argument naming "<field>.count (<name>)".
+// [elements] a buffer argument's count in `env`; a negative count, or one
+// whose bytes do not fit in 63 bits, is std::invalid_argument naming
+// "<field>.count (<name>)".
 std::int64_t buffer_count(const KernelDescription& d, const BufferArgument& buffer, const search::Config& env,
                           const std::string& field);
 
@@ -31,5 +32,12 @@ std::int64_t buffer_offset(const KernelDescription& d, const search::Expr& offse
 // naming the verify.reduce entry.
 std::int64_t reduced_count(const KernelDescription& d, const ReducedOutput& reduced, const search::Config& env,
                            std::int64_t available);
+
+// Checks, for `problem` on `target` and before anything runs (modeled runs too), every
+// argument that reads no tunable parameter: a scalar's value fits its C type
+// (an `int n` of 3G does not), a buffer's count is >= 0 and its bytes fit.
+// The others are checked per configuration by scalar_bytes and buffer_count.
+// Throws InputError naming the description file and "arguments[i]".
+void check_arguments(const KernelDescription& d, const Problem& problem, const Target& target);
 
 } // namespace memtune::description_detail

@@ -1,5 +1,6 @@
 #include "description_internal.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace memtune::description_detail {
@@ -94,7 +95,7 @@ search::Config environment(const KernelDescription& d, const search::Config* con
       // Reads a parameter not given (no configuration yet, or pruned on this
       // target, outside a ?: that guards it): absent, like the parameter.
     } catch (const std::exception& err) {
-      throw std::invalid_argument("derived." + v.name + " = " + v.value.to_string() + ": " + err.what());
+      throw std::invalid_argument("derived." + v.name + " = " + clipped(v.value.to_string()) + ": " + err.what());
     }
   }
   return env;
@@ -105,12 +106,25 @@ std::int64_t evaluate(const KernelDescription& d, const search::Expr& e, const s
   try {
     return resolved(d, e).eval(env);
   } catch (const std::exception& err) {
-    throw std::invalid_argument(field + " = " + e.to_string() + ": " + err.what());
+    throw std::invalid_argument(field + " = " + clipped(e.to_string()) + ": " + err.what());
   }
 }
 
 std::string explain_syntax_error(const search::ExprSyntaxError& e, std::string_view text) {
-  return std::string(e.what()) + "\n    " + std::string(text) + "\n    " + std::string(e.position(), ' ') + "^";
+  constexpr std::size_t kWindow = 100;
+  std::size_t from = 0, caret = e.position();
+  std::string shown(text);
+  if (text.size() > kWindow) {
+    from = e.position() > kWindow / 2 ? std::min(e.position() - kWindow / 2, text.size() - kWindow) : 0;
+    shown = (from > 0 ? "..." : "") + std::string(text.substr(from, kWindow)) + (from + kWindow < text.size() ? "..." : "");
+    caret = e.position() - from + (from > 0 ? 3 : 0);
+  }
+  return std::string(e.what()) + "\n    " + shown + "\n    " + std::string(caret, ' ') + "^";
+}
+
+std::string clipped(std::string_view text, std::size_t max_chars) {
+  if (text.size() <= max_chars) return std::string(text);
+  return std::string(text.substr(0, max_chars)) + "... (" + std::to_string(text.size()) + " characters)";
 }
 
 } // namespace memtune::description_detail

@@ -14,6 +14,7 @@
 #include <climits>
 #include <cstdint>
 #include <initializer_list>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -110,8 +111,16 @@ public:
   std::int64_t integer(const ordered_json& j, const std::string& path) const {
     if (j.is_number_float()) fail(path, "expected an integer, got " + describe(j));
     const search::Expr e = expr(j, path);
-    if (!e.is_constant()) fail(path, "expected an integer or a size such as \"16M\", got " + describe(j));
-    return e.constant_value();
+    std::vector<std::string> names;
+    e.collect_axes(names);
+    if (!names.empty())
+      fail(path, "expected an integer, a size such as \"16M\" or an expression of constants (\"4K * 4K\"), got " +
+                     describe(j) + ", which reads '" + names.front() + "'");
+    try {
+      return e.eval(search::Config{});
+    } catch (const std::exception& err) { // overflow, x / 0, a label
+      fail(path, err.what());
+    }
   }
 
 protected:

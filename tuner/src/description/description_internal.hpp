@@ -61,8 +61,12 @@ std::vector<PatternPiece> parse_pattern(std::string_view pattern);
 std::string render_pattern(const KernelDescription& d, std::string_view pattern, const search::Config& env,
                            const std::string& field);
 
-// "syntax error at column 9: ...\n    TILE * ) <= 4\n            ^"
+// "syntax error at column 9: ...\n    TILE * ) <= 4\n            ^"; a long text
+// is shown as the 100 characters around the error, "..." marking what is cut.
 std::string explain_syntax_error(const search::ExprSyntaxError& e, std::string_view text);
+// `text` cut to `max_chars` with "..." (an expression echoed in a message:
+// a megabyte of it helps nobody).
+std::string clipped(std::string_view text, std::size_t max_chars = 120);
 
 // A description file's JSON, parsed strictly (description_parse.cpp): a
 // duplicate key, a nest too deep, a syntax error or a number too large is a

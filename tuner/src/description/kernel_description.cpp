@@ -1,5 +1,6 @@
 // What the tuning loop asks a kernel description: the problem, the space, the
 // launch and compile request of a configuration, the bytes moved.
+#include <memtune/description/description_json.hpp>
 #include <memtune/description/kernel_description.hpp>
 #include <memtune/description/source_defines.hpp>
 
@@ -113,12 +114,22 @@ search::Space KernelDescription::space(const Problem& given, const Target& targe
     if (const auto it = bound_derived.find(name); it != bound_derived.end()) return it->second;
     return std::nullopt;
   };
+  // Substituting derived values shares their trees; an expression that
+  // expands past search::kMaxExprSize is refused here, by field.
+  const auto bound_expr = [&](const search::Expr& e, const std::string& field) {
+    try {
+      return resolved(*this, e).substitute(bind);
+    } catch (const search::ExprTooLarge& err) {
+      throw DescriptionError(description_detail::origin_of(*this), field, err.what());
+    }
+  };
   for (const auto& v : derived)
-    if (!env.has(v.name)) bound_derived.emplace(v.name, resolved(*this, v.value).substitute(bind));
+    if (!env.has(v.name)) bound_derived.emplace(v.name, bound_expr(v.value, "derived." + v.name));
 
   for (std::size_t i = 0; i < constraints.size(); ++i) {
     const auto& c = constraints[i];
-    const search::Expr bound = resolved(*this, c.condition).substitute(bind);
+    const std::string field = "constraints[" + std::to_string(i) + "]";
+    const search::Expr bound = bound_expr(c.condition, field);
     std::vector<std::string> names;
     bound.collect_axes(names);
     // A constraint on a parameter this target does not have does not apply here.
@@ -126,7 +137,8 @@ search::Space KernelDescription::space(const Problem& given, const Target& targe
                     [&](const auto& n) { return std::find(pruned.begin(), pruned.end(), n) != pruned.end(); }))
       continue;
     if (bound.is_constant() && bound.constant_value() != 0) continue; // holds for every configuration
-    s.require(search::Constraint::from_expr(bound, c.reason.empty() ? c.condition.to_string() : c.reason));
+    s.require(search::Constraint::from_expr(bound, c.reason.empty() ? c.condition.to_string() : c.reason)
+                  .located(description_detail::origin_of(*this) + ": field '" + field + "'"));
   }
   return s;
 }
@@ -338,9 +350,15 @@ std::uint64_t KernelDescription::bytes_moved_resolved(const Problem& given) cons
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const auto* b = std::get_if<BufferArgument>(&arguments[i]);
     if (!b || b->role == BufferRole::scratch) continue;
-    const std::int64_t count = evaluate(*this, b->count, env, "arguments[" + std::to_string(i) + "].count");
+    const std::string field = "arguments[" + std::to_string(i) + "].count";
+    const std::int64_t count = evaluate(*this, b->count, env, field);
     const std::uint64_t times = b->role == BufferRole::inout ? 2 : 1; // read and written back
-    total += times * static_cast<std::uint64_t>(std::max<std::int64_t>(count, 0)) * element_size(b->type);
+    std::uint64_t bytes = 0;
+    if (count < 0 ||
+        __builtin_mul_overflow(static_cast<std::uint64_t>(count), times * element_size(b->type), &bytes) ||
+        __builtin_add_overflow(total, bytes, &total))
+      throw std::invalid_argument(field + " (" + b->name + ") = " + std::to_string(count) +
+                                  (count < 0 ? ": a buffer has at least 0 elements" : ": the bytes moved do not fit in 64 bits"));
   }
   return total;
 }

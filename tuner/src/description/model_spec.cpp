@@ -8,6 +8,7 @@
 #include <memtune/description/model_spec.hpp>
 #include <memtune/global_replay.hpp>
 
+#include "argument_values.hpp"
 #include "description_internal.hpp"
 
 #include <algorithm>
@@ -101,12 +102,18 @@ std::int64_t block_value(const KernelDescription& d, const search::Expr& e, cons
 
 // The byte address of (warp, lane, iteration) for an access `width` bytes
 // wide at `element_bytes` per index: nullopt past the block's threads or
-// where the access's guard fails.
+// where the access's guard fails. `buffer` (a global access): the buffer's
+// name and bytes, which the access must stay within, as on the GPU.
+struct BufferExtent {
+  std::string name;
+  std::int64_t bytes = 0;
+};
 std::function<Address(int, int, std::int64_t)> addresses(const BlockFrame& f, ThreadExpr index,
                                                          std::optional<ThreadExpr> active,
-                                                         std::int64_t element_bytes, std::int64_t width) {
-  return [f, index = std::move(index), active = std::move(active), element_bytes,
-          width](int warp, int lane, std::int64_t iteration) -> Address {
+                                                         std::int64_t element_bytes, std::int64_t width,
+                                                         std::optional<BufferExtent> buffer = std::nullopt) {
+  return [f, index = std::move(index), active = std::move(active), element_bytes, width,
+          buffer = std::move(buffer)](int warp, int lane, std::int64_t iteration) -> Address {
     const std::int64_t t = std::int64_t{warp} * 32 + lane;
     if (t >= f.threads()) return std::nullopt;
     const Dim3 thread{static_cast<unsigned>(t % f.block.x), static_cast<unsigned>(t / f.block.x % f.block.y),
@@ -122,6 +129,9 @@ std::function<Address(int, int, std::int64_t)> addresses(const BlockFrame& f, Th
     if (byte % width != 0)
       fail("byte offset " + std::to_string(byte) + " is not aligned to the " + std::to_string(width) +
            "-byte access (a misaligned address fault on the GPU)");
+    if (buffer && byte > buffer->bytes - width)
+      fail("index " + std::to_string(i) + " is past the end of the buffer '" + buffer->name + "' (" +
+           std::to_string(buffer->bytes / element_bytes) + " elements; guard the access with \"if\")");
     return static_cast<std::uint64_t>(byte);
   };
 }
@@ -137,10 +147,17 @@ std::int64_t access_width(std::int64_t element_bytes, std::int64_t vector, const
   return width;
 }
 
+constexpr std::int64_t kMaxIterations = std::int64_t{1} << 30;
+
 std::int64_t iterations_of(const KernelDescription& d, const search::Expr& e, const search::Config& env,
                            const BlockFrame& f, const Locals& locals, const std::string& field) {
   const std::int64_t n = block_value(d, e, env, f, locals, field);
   if (n < 0) throw DescriptionError(origin_of(d), field, std::to_string(n) + " iterations: a loop runs 0 or more times");
+  // A thread's loop of 2^30 trips is not a memory-bound kernel's: the figure is
+  // a mistake (a size read twice), and its prediction would be hours.
+  if (n > kMaxIterations)
+    throw DescriptionError(origin_of(d), field,
+                           std::to_string(n) + " iterations per thread: more than " + std::to_string(kMaxIterations));
   return n;
 }
 
@@ -199,7 +216,15 @@ AccessPattern KernelDescription::access_pattern(const search::Config& config, co
     const auto buffer = std::find_if(arguments.begin(), arguments.end(), [&](const Argument& arg) {
       return std::holds_alternative<BufferArgument>(arg) && argument_name(arg) == g.buffer;
     });
-    const auto element_bytes = static_cast<std::int64_t>(element_size(std::get<BufferArgument>(*buffer).type));
+    const BufferArgument& buffer_argument = std::get<BufferArgument>(*buffer);
+    const auto element_bytes = static_cast<std::int64_t>(element_size(buffer_argument.type));
+    std::int64_t buffer_bytes = 0;
+    try {
+      buffer_bytes = buffer_count(*this, buffer_argument, env,
+                                  "arguments[" + std::to_string(buffer - arguments.begin()) + "]") * element_bytes;
+    } catch (const std::invalid_argument& err) {
+      throw DescriptionError(origin, "arguments", err.what());
+    }
     const std::int64_t width = access_width(element_bytes, value(g.vector, field + ".vector"),
                                             origin, field + ".vector");
     GlobalInstruction ins;
@@ -208,8 +233,8 @@ AccessPattern KernelDescription::access_pattern(const search::Config& config, co
     ins.width_bytes = static_cast<int>(width);
     ins.iterations = iterations_of(*this, g.iterations, env, f, locals, field + ".iterations");
     ins.path = g.path;
-    ins.address = addresses(f, thread_expr(g.index, field + ".index"),
-                            optional_thread_expr(g.active, field + ".if"), element_bytes, width);
+    ins.address = addresses(f, thread_expr(g.index, field + ".index"), optional_thread_expr(g.active, field + ".if"),
+                            element_bytes, width, BufferExtent{g.buffer, buffer_bytes});
     const double bytes = touched_bytes(ins, warps);
     auto& [loaded, stored] = touched[g.buffer];
     (g.kind == model::AccessKind::load ? loaded : stored) += bytes;

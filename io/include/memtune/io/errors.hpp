@@ -12,6 +12,7 @@
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace memtune {
 
@@ -60,5 +61,9 @@ int run_reporting_errors(const std::string& program, std::ostream& err, const st
 
 // "a.b" + "c" = "a.b.c"; "a" + "[3]" = "a[3]"; "" + "c" = "c".
 [[nodiscard]] std::string join_field(const std::string& prefix, const std::string& field);
+
+// Edits (insert, delete, replace a character) from `a` to `b`: how near a
+// misspelt name is to a known one, for "did you mean 'filter'?".
+[[nodiscard]] std::size_t edit_distance(std::string_view a, std::string_view b);
 
 } // namespace memtune

@@ -71,6 +71,10 @@ private:
 // (missing, a directory, larger than limits.max_bytes).
 [[nodiscard]] JsonDocument read_json_file(const std::filesystem::path& file, const JsonLimits& limits = {});
 
+// nlohmann's message without its "[json.exception.type_error.302] " prefix,
+// for errors that reach people.
+[[nodiscard]] std::string without_json_prefix(std::string message);
+
 // The whole file as text. Throws InputError naming the file.
 [[nodiscard]] std::string read_text_file(const std::filesystem::path& file,
                                          std::uintmax_t max_bytes = JsonLimits{}.max_bytes);

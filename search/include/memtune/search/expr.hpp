@@ -49,6 +49,12 @@ namespace memtune::search {
 
 // The deepest expression tree parse_expr and Expr::from_json accept.
 inline constexpr int kMaxExprDepth = 200;
+// The most nodes an expression may have once shared sub-trees are counted as
+// often as they are read (what evaluating it costs): round_up(a, b) reads b
+// twice and a derived value may read the one before it twice, so a short text
+// can stand for an exponentially large tree. Building a larger one throws
+// ExprTooLarge.
+inline constexpr std::int64_t kMaxExprSize = std::int64_t{1} << 16;
 
 // A syntax error in expression text: what is wrong and at which character
 // (0-based offset into the text).
@@ -60,6 +66,12 @@ public:
 
 private:
   std::size_t position_;
+};
+
+// An expression whose expanded tree would exceed kMaxExprSize nodes.
+class ExprTooLarge : public std::invalid_argument {
+public:
+  using std::invalid_argument::invalid_argument;
 };
 
 class Expr {
@@ -110,6 +122,9 @@ public:
 
   // Levels of the tree: 1 for a leaf (what kMaxExprDepth bounds).
   [[nodiscard]] int depth() const { return depth_; }
+  // Nodes of the tree with shared sub-trees counted once per use: the cost of
+  // eval (what kMaxExprSize bounds).
+  [[nodiscard]] std::int64_t size() const { return size_; }
 
 private:
   Expr() = default;
@@ -119,6 +134,7 @@ private:
   std::string name_;
   std::vector<std::shared_ptr<const Expr>> args_; // immutable children, shared freely
   int depth_ = 1;
+  std::int64_t size_ = 1;
 };
 
 // Parses expression text (syntax above). Throws ExprSyntaxError with the position.
@@ -142,7 +158,12 @@ public:
   // (so printing and JSON stay as they were), anything else as (e != 0).
   static Constraint from_expr(const Expr& condition, std::string reason = {});
 
+  // Throws std::domain_error (x / 0, overflow) prefixed with where() when set.
   [[nodiscard]] bool holds(const Config& config) const;
+  // The same constraint with where it was written ("k.json: field 'constraints[2]'"),
+  // which evaluation errors name; not part of its text or JSON.
+  [[nodiscard]] Constraint located(std::string where) const;
+  [[nodiscard]] const std::string& where() const { return where_; }
   // The same constraint with a human reason attached ("tile fits in 48 KB").
   [[nodiscard]] Constraint because(std::string reason) const;
   [[nodiscard]] const std::string& reason() const { return reason_; }
@@ -163,6 +184,7 @@ private:
   Expr lhs_, rhs_;
   Cmp cmp_;
   std::string reason_;
+  std::string where_;
   std::shared_ptr<const Constraint> condition_; // set for implications
 };
 

@@ -17,8 +17,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,12 @@ struct ValidCount {
   std::size_t hits = 0;    // estimated: of those, valid
   // "288", or "about 3.1 million (estimated: 2028 of 65536 sampled configurations are valid)"
   [[nodiscard]] std::string describe() const;
+};
+
+// Thrown by Space::admits once the space's deadline has passed.
+class DeadlinePassed : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
 };
 
 class Space {
@@ -110,6 +118,11 @@ public:
   // cursor): checks only the constraints and the shard, the fast path of
   // walking and sampling.
   [[nodiscard]] bool admits(const Config& config) const;
+  // While set, admits() throws DeadlinePassed once the time is past: a walk
+  // or a draw looking for the configs of a sparse shard (a few among 4x10^10)
+  // stops when the run's time budget does, not hours later inside one
+  // strategy's next(). Not part of the space's JSON or copies' meaning.
+  void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) { deadline_ = deadline; }
   // Why a config is invalid; nullopt when it is valid.
   [[nodiscard]] std::optional<std::string> violation(const Config& config) const;
 
@@ -131,6 +144,7 @@ private:
   std::vector<Constraint> constraints_;
   std::vector<PrunedAxis> pruned_;
   std::optional<Shard> shard_;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
 };
 
 } // namespace memtune::search

@@ -120,7 +120,14 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
   strategy_options.bayes.batch_size = gpu->capacity();
   if (options.strategy == "bayes") {
     result.search_prior = "none (--no-model-prior)";
-    if (options.transfer_from) {
+    if (options.warm_start) {
+      try {
+        strategy_options.bayes.prior_mean = transfer_prior(kernel, problem, target, *options.warm_start, result.space);
+        result.search_prior = "warm start from " + options.warm_start->describe();
+      } catch (const std::exception& err) {
+        result.search_prior = std::string("none: the warm start predicts nothing of this space (") + err.what() + ")";
+      }
+    } else if (options.transfer_from) {
       // An unusable source is the caller's error (TransferError); a space the
       // model cannot predict is searched without a prior, as below. A kernel
       // without a model takes the source's times at one ratio (its ranking).

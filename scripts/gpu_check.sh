@@ -24,6 +24,10 @@
 #              TEMPLATES="filter fdtd" for some, ONLY="staging=direct" for one variant)
 #   devices    scripts/devices_gpu_check.sh (>= 2 GPUs: fdtd and filter grids on --devices all
 #              against --devices 0, batch bayes against sequential; on 1 GPU: skipped)
+#   sweep      scripts/sweep_gpu_check.sh: per template (TEMPLATES="filter" for some), a bayes
+#              sweep of 8 sizes saved to a store, then the whole grid at those sizes and 4 between;
+#              the launcher's choice (memtune profile pick) within 5 % of each swept size's best,
+#              10 % in between; bench/sweep/sweep_cost.sh's figures come from the same runs
 #   probes     memtune probe, the model against this run's probe spaces, the filter's bank model
 #              against ncu's counters
 # Environment: BUILD (default build-gpu), OUT (default gpu-check-out); logs and JSON under $OUT,
@@ -34,7 +38,7 @@ build=${BUILD:-build-gpu}
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost launcher transfer isolation shard report sanitize probes devices)
+[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost launcher transfer isolation shard sweep report sanitize probes devices)
 memtune="$build/cli/memtune"
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 case $name in
@@ -69,6 +73,12 @@ for step in "${steps[@]}"; do
       grep -E "ERROR|FATAL|TEST CASE" "$out/gpu_tests.log" | head -40
       tail -4 "$out/gpu_tests.log"
       row "GPU tests" "exit $status: $(grep -E 'test cases' "$out/gpu_tests.log" | sed 's/\[doctest\] //'); $(grep -E 'assertions' "$out/gpu_tests.log" | sed 's/\[doctest\] //'), $((SECONDS - start)) s" ;;
+    sweep)
+      scripts/sweep_gpu_check.sh "$memtune" "$out/sweep" >"$out/sweep.txt" 2>&1
+      status=$?
+      cat "$out/sweep.txt"
+      grep '^|' "$out/sweep.txt" | grep -v '^| template \|^|---' >>"$out/$step.table"
+      row "sweep" "exit $status in $((SECONDS - start)) s" ;;
     catalogue)
       bench/catalogue_tuning.sh "$memtune" "$out/catalogue" >"$out/catalogue.txt" 2>&1
       grep '^==' "$out/catalogue.txt"

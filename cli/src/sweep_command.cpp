@@ -121,6 +121,12 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
     }
   }
 
+  if (!o.survival.resume.empty() &&
+      std::none_of(points.begin(), points.end(),
+                   [&](const auto& point) { return std::filesystem::exists(path_for_point(o.survival.resume, point)); }))
+    throw ArgumentError("--resume " + o.survival.resume, "no size of this sweep has a journal (the first would be " +
+                                                             path_for_point(o.survival.resume, points.front()) + ")");
+
   const output::Format format = chosen_format(o.format, o.json);
   const bool table = format == output::Format::table;
   std::vector<TuningResult> done;
@@ -131,6 +137,11 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
     po.report = path_for_point(o.report, points[i]);
     po.survival.journal = path_for_point(o.survival.journal, points[i]);
     po.survival.resume = path_for_point(o.survival.resume, points[i]);
+    // --resume a sweep: the sizes journaled resume, the sizes not reached yet start their journal.
+    if (!po.survival.resume.empty() && !std::filesystem::exists(po.survival.resume)) {
+      po.survival.journal = po.survival.resume;
+      po.survival.resume.clear();
+    }
     std::optional<ProgressLine> progress;
     TuneOptions t = tune_options(kernel, po, progress, err);
     if (o.strategy == "bayes" && !done.empty()) {

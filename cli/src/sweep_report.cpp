@@ -56,6 +56,7 @@ output::Document sweep_document(const KernelDescription& kernel, const std::vect
     row["grid"] = grid;
     row["search_prior"] = r.search_prior;
     row["wall_s"] = r.wall_seconds;
+    row["resumed"] = r.resumed; // candidates answered from the size's journal
     evaluated += r.evaluations.size();
     largest_grid = std::max(largest_grid, grid);
     wall += r.wall_seconds;

@@ -179,3 +179,28 @@ TEST_CASE("memtune sweep filter --over n=64K:16M --points 4 --target h100-sxm: o
   CHECK(r.out.find("pick at midpoint") != std::string::npos);
   CHECK(r.out.find("n=65536 taps=21 .. n=262144 taps=21") != std::string::npos);
 }
+
+TEST_CASE("memtune sweep --journal: a journal per size, and the same command resumes size by size") {
+  memtune::testing::TempDir dir;
+  const std::string journal = (dir.path / "s.jsonl").string();
+  const std::vector<std::string> args{"sweep", "filter", "--over", "n=1000003,4M", "--target", "h100-sxm", "--strategy",
+                                      "bayes", "--budget", "6", "--journal", journal, "--json", "--cache-dir",
+                                      cache_dir(), "-q"};
+  auto r = cli_run(args);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(std::filesystem::exists(dir.path / "s.n1000003.jsonl"));
+  CHECK(std::filesystem::exists(dir.path / "s.n4194304.jsonl"));
+  auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc.at("sizes")[0].at("resumed") == 0);
+  r = cli_run(args);
+  REQUIRE(r.code == 0);
+  doc = nlohmann::json::parse(r.out);
+  for (const auto& size : doc.at("sizes")) CHECK(size.at("resumed").get<std::size_t>() > 0);
+
+  r = cli_run({"sweep", "filter", "--over", "n=1M,2M", "--target", "h100-sxm", "--resume",
+               (dir.path / "none.jsonl").string(), "-q"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--resume " + (dir.path / "none.jsonl").string() + ": no size of this sweep has a journal") !=
+        std::string::npos);
+}

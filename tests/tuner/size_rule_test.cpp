@@ -27,7 +27,15 @@ namespace {
 
 const DeviceFingerprint kGpu{"NVIDIA H100 80GB HBM3", 9, 0, 132};
 
-nlohmann::json cfg(int block) { return {{"block_size", block}}; }
+// The filter's default configuration (valid on the H100 at every size here) with another block size.
+nlohmann::json cfg(int block) {
+  const KernelDescription& d = templates::filter_description();
+  const Problem p = d.complete({{"n", 4 << 20}, {"taps", 21}});
+  const Target& h100 = catalogue_target("h100-sxm");
+  nlohmann::json j = d.space(p, h100).config_to_json(d.default_config(p, h100));
+  j["block_size"] = block;
+  return j;
+}
 
 // An entry at size n: the best and runner-ups as (block_size, time [s]).
 ProfileEntry entry_at(std::int64_t n, const std::vector<std::pair<int, double>>& times) {
@@ -109,7 +117,6 @@ TEST_CASE("the launcher's lookup: the exact size's entry, else the interpolated 
   Target h100 = catalogue_target("h100-sxm");
   h100.display_name = kGpu.name;
   h100.sm_count = kGpu.sm_count;
-  // The filter's other axes take their defaults from the saved JSON's fallback; only block_size differs here.
   const auto look = [&](std::int64_t n) {
     return look_up_config(d, d.complete({{"n", n}, {"taps", 21}}), h100, &store, {}, {});
   };

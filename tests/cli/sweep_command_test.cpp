@@ -155,7 +155,8 @@ TEST_CASE("memtune sweep filter --over n=64K:16M --points 4 --target h100-sxm: o
     CHECK(e.runner_ups.size() > 5); // the sweep keeps more for the per-call rule
   }
   std::sort(sizes.begin(), sizes.end());
-  CHECK(sizes == std::vector<std::int64_t>{1 << 16, 1 << 18, 1 << 20, 1 << 24});
+  // 64K to 16M is 256x: 4 points are 256^(1/3) = 6.35x apart.
+  CHECK(sizes == std::vector<std::int64_t>{65536, 416128, 2642246, 16777216});
 
   // The JSON report: the same rows, the later sizes warm-started from the nearest done.
   r = cli_run({"sweep", "filter", "--over", "n=64K:16M", "--points", "4", "--target", "h100-sxm", "--strategy", "bayes",
@@ -177,7 +178,18 @@ TEST_CASE("memtune sweep filter --over n=64K:16M --points 4 --target h100-sxm: o
   REQUIRE(r.code == 0);
   CHECK(r.out.find("per-call rule (4 sizes of filter") != std::string::npos);
   CHECK(r.out.find("pick at midpoint") != std::string::npos);
-  CHECK(r.out.find("n=65536 taps=21 .. n=262144 taps=21") != std::string::npos);
+  CHECK(r.out.find("n=65536 taps=21 .. n=416128 taps=21") != std::string::npos);
+
+  // What the launcher takes: the entry of a stored size, the interpolated pick between two.
+  r = cli_run({"profile", "pick", store, "--template", "filter", "--set", "n=1M", "--target", "h100-sxm", "--json"});
+  REQUIRE(r.code == 0);
+  const auto pick = nlohmann::json::parse(r.out);
+  CHECK(pick.at("origin").get<std::string>().rfind("profile (interpolated between n=416128 taps=21 and n=2642246 taps=21", 0) == 0);
+  CHECK(pick.at("expected_loss").get<double>() >= 0);
+  CHECK(pick.at("config").is_object());
+  r = cli_run({"profile", "pick", store, "--template", "filter", "--set", "n=16M", "--target", "h100-sxm"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("from: profile\n") != std::string::npos);
 }
 
 TEST_CASE("memtune sweep --journal: a journal per size, and the same command resumes size by size") {

@@ -65,6 +65,7 @@ TEST_CASE("between two sizes: the least log-interpolated time of the configurati
   REQUIRE(p);
   CHECK(p->position == doctest::Approx(0.5));
   CHECK(p->compared == 3);
+  CHECK_FALSE(p->bounded);
   // geometric means: 128 sqrt(10*130)=36.06, 256 sqrt(11*104)=33.82, 512 sqrt(14*100)=37.42
   CHECK(p->config == cfg(256));
   CHECK(p->predicted_time_s == doctest::Approx(std::sqrt(11e-6 * 104e-6)));
@@ -85,13 +86,29 @@ TEST_CASE("between two sizes: the least log-interpolated time of the configurati
   CHECK(near_high->config == cfg(512));
 }
 
-TEST_CASE("no interpolation outside the sweep, or without a configuration timed at both sizes") {
+TEST_CASE("no interpolation outside the sweep") {
   const auto entries = two_sizes();
   CHECK_FALSE(interpolate_sizes(entries, {{"n", 32 << 20}, {"taps", 21}}, {"n"}));
   CHECK_FALSE(interpolate_sizes(entries, {{"n", 1 << 19}, {"taps", 21}}, {"n"}));
   CHECK_FALSE(interpolate_sizes({entries[0]}, {{"n", 2 << 20}, {"taps", 21}}, {"n"}));
-  const std::vector<ProfileEntry> disjoint{entry_at(1 << 20, {{128, 10e-6}}), entry_at(16 << 20, {{512, 100e-6}})};
-  CHECK_FALSE(interpolate_sizes(disjoint, {{"n", 4 << 20}, {"taps", 21}}, {"n"}));
+}
+
+TEST_CASE("a configuration one size did not keep counts there as its slowest kept: a lower bound, so stated") {
+  const std::vector<ProfileEntry> disjoint{entry_at(1 << 20, {{128, 10e-6}, {256, 12e-6}}),
+                                           entry_at(16 << 20, {{512, 100e-6}, {1024, 120e-6}})};
+  // 2M: w = 0.25. 128: 10^0.75 120^0.25 (18.6) beats 512: 12^0.75 100^0.25 (20.4).
+  const auto p = interpolate_sizes(disjoint, {{"n", 2 << 20}, {"taps", 21}}, {"n"});
+  REQUIRE(p);
+  CHECK(p->position == doctest::Approx(0.25));
+  CHECK(p->config == cfg(128));
+  CHECK(p->compared == 0);
+  CHECK(p->bounded);
+  CHECK(p->expected_loss == doctest::Approx(0.25 * (120.0 / 100 - 1)));
+  CHECK(describe(*p).find("0 configurations in common): expected loss at least 5.0 %") != std::string::npos);
+  // Near the upper size, its own best.
+  const auto high = interpolate_sizes(disjoint, {{"n", 12 << 20}, {"taps", 21}}, {"n"});
+  REQUIRE(high);
+  CHECK(high->config == cfg(512));
 }
 
 TEST_CASE("of several sizes, the two that enclose the call and are nearest") {

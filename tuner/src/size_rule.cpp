@@ -53,26 +53,35 @@ std::optional<double> position(const Problem& p, const Problem& a, const Problem
 std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEntry& upper, double w) {
   const auto tl = timed(lower), tu = timed(upper);
   if (tl.empty() || tu.empty()) return std::nullopt;
-  const double best_l = std::min_element(tl.begin(), tl.end(), [](auto& x, auto& y) { return x.second < y.second; })->second;
-  const double best_u = std::min_element(tu.begin(), tu.end(), [](auto& x, auto& y) { return x.second < y.second; })->second;
+  const auto by_time = [](const auto& x, const auto& y) { return x.second < y.second; };
+  const double best_l = std::min_element(tl.begin(), tl.end(), by_time)->second;
+  const double best_u = std::min_element(tu.begin(), tu.end(), by_time)->second;
+  // A configuration one size did not keep was slower there than every one it
+  // kept: its slowest kept time is a lower bound, so each size's own best
+  // stays a candidate when the two kept few configurations in common.
+  const double floor_l = std::max_element(tl.begin(), tl.end(), by_time)->second;
+  const double floor_u = std::max_element(tu.begin(), tu.end(), by_time)->second;
+  std::map<std::string, std::pair<std::optional<double>, std::optional<double>>> both;
+  for (const auto& [key, t] : tl) both[key].first = t;
+  for (const auto& [key, t] : tu) both[key].second = t;
   SizePick out;
   out.lower = lower;
   out.upper = upper;
   out.position = w;
   double least = std::numeric_limits<double>::infinity();
-  for (const auto& [key, l] : tl) {
-    const auto u = tu.find(key);
-    if (u == tu.end()) continue;
-    ++out.compared;
-    const double t = std::exp((1 - w) * std::log(l) + w * std::log(u->second));
+  for (const auto& [key, times] : both) {
+    const bool exact = times.first && times.second;
+    out.compared += exact ? 1 : 0;
+    const double l = times.first.value_or(floor_l), u = times.second.value_or(floor_u);
+    const double t = std::exp((1 - w) * std::log(l) + w * std::log(u));
     if (t < least) {
       least = t;
       out.config = nlohmann::json::parse(key);
       out.predicted_time_s = t;
-      out.expected_loss = (1 - w) * (l / best_l - 1) + w * (u->second / best_u - 1);
+      out.expected_loss = (1 - w) * (l / best_l - 1) + w * (u / best_u - 1);
+      out.bounded = !exact;
     }
   }
-  if (out.compared == 0) return std::nullopt;
   return out;
 }
 
@@ -103,7 +112,7 @@ std::string describe(const SizePick& pick, const std::vector<ProblemParameter>& 
   const auto text = [&](const Problem& p) { return parameters.empty() ? format_problem(p) : format_problem(p, parameters); };
   return "interpolated between " + text(pick.lower.problem) + " and " + text(pick.upper.problem) +
          number_text(" (w %.2f, ", pick.position) + std::to_string(pick.compared) + " configuration" +
-         (pick.compared == 1 ? "" : "s") + " in common): expected loss " +
+         (pick.compared == 1 ? "" : "s") + " in common): expected loss " + (pick.bounded ? "at least " : "") +
          number_text("%.1f %%", 100 * pick.expected_loss);
 }
 

@@ -12,7 +12,10 @@
 // and the least is the pick. Its expected loss is interpolated the same way
 // from what it loses at each neighbour against that size's best,
 //   loss = (1 - w) (t_lower(pick) / t_lower(best) - 1) + w (t_upper(pick) / t_upper(best) - 1),
-// so a pick that is best at both sizes states 0.
+// so a pick that is best at both sizes states 0. A configuration only one
+// neighbour kept (each keeps its best and runner-ups) takes, at the other,
+// that one's slowest kept time: a lower bound, since it did not make the
+// list there; a pick so estimated states its loss as "at least".
 //
 //   SizePick p = *interpolate_sizes(entries, {{"n", 3000000}, {"taps", 21}}, {"n"});
 //   config_text(p.config) == "block_size=256 packing=1"; p.expected_loss == 0.012
@@ -35,14 +38,15 @@ struct SizePick {
   double predicted_time_s = 0; // [seconds] the pick's interpolated time
   double expected_loss = 0;    // fraction over the best (0.012: 1.2 % slower), see above
   std::size_t compared = 0;    // configurations both neighbours timed
+  bool bounded = false;        // the pick was timed at one neighbour only: its loss is a lower bound
 };
 
 // The pick for `problem` from `entries` (one device, template and set of
 // non-size variables: ProfileStore::matches' hits of one kind). The
 // neighbours are the nearest pair (sum of |log size ratio| over `size_keys`)
 // whose sizes enclose the problem's on every size variable, differing in at
-// least one. nullopt when no pair encloses it, or the two timed no
-// configuration in common (the caller then takes the nearest entry).
+// least one. nullopt when no pair encloses it (the caller then takes the
+// nearest entry).
 [[nodiscard]] std::optional<SizePick> interpolate_sizes(const std::vector<ProfileEntry>& entries,
                                                         const Problem& problem,
                                                         const std::vector<std::string>& size_keys);
@@ -56,7 +60,7 @@ struct SizePick {
 struct SizeRuleRow {
   Problem lower, upper;
   nlohmann::json lower_best, upper_best; // each size's own best
-  std::optional<SizePick> midpoint;      // nullopt: no configuration in common (nearest size is used)
+  std::optional<SizePick> midpoint;      // nullopt: an entry without a time
 };
 [[nodiscard]] std::vector<SizeRuleRow> size_rule_rows(std::vector<ProfileEntry> group,
                                                       const std::vector<std::string>& size_keys);

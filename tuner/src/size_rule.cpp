@@ -105,7 +105,14 @@ std::optional<SizePick> interpolate_sizes(const std::vector<ProfileEntry>& entri
       }
     }
   if (!best_pair) return std::nullopt;
-  return pick_between(entries[best_pair->first], entries[best_pair->second], w);
+  auto [lo, hi] = *best_pair;
+  double size_lo = 0, size_hi = 0;
+  for (const auto& k : size_keys) size_lo += log_of(entries[lo].problem, k), size_hi += log_of(entries[hi].problem, k);
+  if (size_lo > size_hi) { // lower is the smaller size, whatever the store's order
+    std::swap(lo, hi);
+    w = 1 - w;
+  }
+  return pick_between(entries[lo], entries[hi], w);
 }
 
 std::string describe(const SizePick& pick, const std::vector<ProblemParameter>& parameters) {

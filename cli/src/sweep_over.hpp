@@ -5,7 +5,7 @@
 //                         scale, both ends included (64K, 256K, ..., 256M
 //                         for 7 points; odd sizes in between are kept as
 //                         they fall, 1M .. 16M by 8 points gives 1048576,
-//                         1557220, ...)
+//                         1558178, ...)
 //   n=1000003,4M,16M      a list: exactly these sizes, in this order
 //   rows=1K:64K,cols=1K:64K  several variables move together: point i takes
 //                         each one's i-th value (lists must then be as long

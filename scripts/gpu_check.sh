@@ -34,6 +34,10 @@
 #              the time-best and the energy-best with their times and joules per launch
 #              (not in the default list: run it twice, in separate calls, for repeatability;
 #              ENERGY_PREVIOUS=<an earlier call's OUT>/energy compares with that call)
+#   sweep      scripts/sweep_gpu_check.sh: per template (TEMPLATES="filter" for some), a bayes
+#              sweep of 8 sizes saved to a store, then the whole grid at those sizes and 4 between;
+#              the launcher's choice (memtune profile pick) within 5 % of each swept size's best,
+#              10 % in between; bench/sweep/sweep_cost.sh's figures come from the same runs
 #   probes     memtune probe, the model against this run's probe spaces, the filter's bank model
 #              against ncu's counters
 # Environment: BUILD (default build-gpu), OUT (default gpu-check-out); logs and JSON under $OUT,
@@ -44,7 +48,7 @@ build=${BUILD:-build-gpu}
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost compile launcher realkernels transfer isolation shard report sanitize probes devices)
+[ ${#steps[@]} -eq 0 ] && steps=(build tests catalogue cost compile launcher realkernels transfer isolation shard sweep report sanitize probes devices)
 memtune="$build/cli/memtune"
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 case $name in
@@ -79,6 +83,12 @@ for step in "${steps[@]}"; do
       grep -E "ERROR|FATAL|TEST CASE" "$out/gpu_tests.log" | head -40
       tail -4 "$out/gpu_tests.log"
       row "GPU tests" "exit $status: $(grep -E 'test cases' "$out/gpu_tests.log" | sed 's/\[doctest\] //'); $(grep -E 'assertions' "$out/gpu_tests.log" | sed 's/\[doctest\] //'), $((SECONDS - start)) s" ;;
+    sweep)
+      scripts/sweep_gpu_check.sh "$memtune" "$out/sweep" >"$out/sweep.txt" 2>&1
+      status=$?
+      cat "$out/sweep.txt"
+      grep '^|' "$out/sweep.txt" | grep -v '^| template \|^|---' >>"$out/$step.table"
+      row "sweep" "exit $status in $((SECONDS - start)) s" ;;
     catalogue)
       bench/catalogue_tuning.sh "$memtune" "$out/catalogue" >"$out/catalogue.txt" 2>&1
       grep '^==' "$out/catalogue.txt"
@@ -195,7 +205,7 @@ PY
       OUT="$out/devices" scripts/devices_gpu_check.sh "$build" >"$out/devices.txt" 2>&1
       row "devices check" "exit $?"
       last_table "$out/devices.txt" >>"$out/$step.table" ;;
-    *) echo "unknown step $step (build tests catalogue cost compile launcher realkernels transfer isolation shard report sanitize probes devices energy)"; exit 2 ;;
+    *) echo "unknown step $step (build tests catalogue cost compile launcher realkernels transfer isolation shard sweep report sanitize probes devices energy)"; exit 2 ;;
   esac
   echo "   ($((SECONDS - start)) s)"
 done

@@ -8,6 +8,7 @@
 #include "profile_command.hpp"
 #include "report_command.hpp"
 #include "spec_command.hpp"
+#include "sweep_command.hpp"
 #include "targets_command.hpp"
 
 #include <memtune/io/errors.hpp>
@@ -55,6 +56,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   }
   const auto probe = add_probe_command(app);
   const auto spec = add_spec_command(app);
+  const auto sweep = add_sweep_command(app);
   const auto report = add_report_command(app);
   const auto profile = add_profile_command(app);
   const auto interop = add_interop_commands(app);
@@ -95,6 +97,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     for (const auto& cmd : commands)
       if (cmd.app->parsed()) return run_template(cmd, o, out, err);
     if (spec->app->parsed()) return run_spec_command(*spec, out, err);
+    if (sweep->app->parsed()) return run_sweep_command(*sweep, out, err);
     if (probe_command_parsed(*probe)) return run_probe_command(*probe, out, err);
     if (report_command_parsed(*report)) return run_report_command(*report, out, err);
     if (profile_command_parsed(*profile)) return run_profile_command(*profile, out, err);

@@ -100,8 +100,8 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
   add_survival_options(sub, o.survival);
 }
 
-int run_kernel(const KernelDescription& kernel, const Problem& problem, const CommonOptions& o, std::ostream& out,
-               std::ostream& err) {
+TuneOptions tune_options(const KernelDescription& kernel, const CommonOptions& o, std::optional<ProgressLine>& progress,
+                         std::ostream& err) {
   try {
     kernel.check_baseline_names(o.compare);
   } catch (const std::invalid_argument& e) {
@@ -132,26 +132,59 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
   // A modeled grid compiles only what can reach the table; a recording needs every prediction.
   t.exact_top = o.record.empty() ? std::max<std::size_t>(o.top, 1) : 0;
   if (!o.cache_dir.empty()) t.cache_folder = o.cache_dir;
-  std::optional<ProgressLine> progress;
   if (!o.quiet) attach_progress(t, progress.emplace(err, stderr_is_terminal(err)));
+  return t;
+}
+
+std::vector<TuningResult> run_tuning(const KernelDescription& kernel, const Problem& problem, const CommonOptions& o,
+                                     const TuneOptions& t) {
+  std::vector<TuningResult> results;
+  // "local" goes straight to tune(): with isolation, this process never
+  // initialises CUDA (the worker does, and says when there is no GPU).
+  if (o.target == "local") {
+    if (o.predict) throw ArgumentError("--predict", "needs --target NAME, a GPU from `memtune targets` (local is measured)");
+    if (o.devices.mixed) results = tune_each_model(kernel, problem, t);
+    else results.push_back(tune(kernel, problem, t));
+  } else {
+    if (t.devices) throw ArgumentError("--devices " + o.devices.devices + " --target " + o.target,
+                                       "--devices measures on this host's GPUs (--target local)");
+    const ResolvedTarget target = resolve_target(o.target, o.device, o.predict);
+    if (!target.measured && t.measure.energy.enabled)
+      throw ArgumentError(needs_energy(t.objective) ? "--objective " + o.objective : std::string("--energy"),
+                          "energy is measured on the local GPU, never modeled (--target " + o.target + " is modeled)");
+    results.push_back(target.measured ? tune(kernel, problem, t) : tune_modeled(kernel, problem, target.target, t));
+  }
+  return results;
+}
+
+void write_run_files(const KernelDescription& kernel, const TuningResult& result, const CommonOptions& o,
+                     const TuneOptions& t, const RunFiles& files, bool table, std::ostream& out, std::ostream& err) {
+  if (!files.record.empty()) {
+    io::write_file_atomically(files.record, recording_json(result).dump(2) + "\n", io::OutputKind::recording);
+    finish_record_journal(t, files.record, result, files.per_model);
+    if (files.per_model && table) out << "recorded to " << files.record << "\n";
+  }
+  if (!files.report.empty()) write_run_report(result, files.report);
+  if (!o.save.empty() && result.best()) {
+    ProfileStore store(o.save); // entries are keyed by GPU model already
+    store.save(make_profile_entry(result, files.runner_ups));
+    if (table && !files.quiet_save) out << "\nsaved to " << o.save << "\n";
+  } else if (!o.save.empty()) {
+    err << "memtune " << kernel.name << ": --save " << o.save << ": nothing saved, no configuration "
+        << (result.measured || result.time_modeled ? "succeeded" : "has a time (its time is not modeled)") << "\n";
+  }
+}
+
+int run_exit_code(const TuningResult& result) { return exit_code(result); }
+
+int run_kernel(const KernelDescription& kernel, const Problem& problem, const CommonOptions& o, std::ostream& out,
+               std::ostream& err) {
+  std::optional<ProgressLine> progress;
+  const TuneOptions t = tune_options(kernel, o, progress, err);
 
   std::vector<TuningResult> results;
   try {
-    // "local" goes straight to tune(): with isolation, this process never
-    // initialises CUDA (the worker does, and says when there is no GPU).
-    if (o.target == "local") {
-      if (o.predict) throw ArgumentError("--predict", "needs --target NAME, a GPU from `memtune targets` (local is measured)");
-      if (o.devices.mixed) results = tune_each_model(kernel, problem, t);
-      else results.push_back(tune(kernel, problem, t));
-    } else {
-      if (t.devices) throw ArgumentError("--devices " + o.devices.devices + " --target " + o.target,
-                                         "--devices measures on this host's GPUs (--target local)");
-      const ResolvedTarget target = resolve_target(o.target, o.device, o.predict);
-      if (!target.measured && t.measure.energy.enabled)
-        throw ArgumentError(needs_energy(t.objective) ? "--objective " + o.objective : std::string("--energy"),
-                            "energy is measured on the local GPU, never modeled (--target " + o.target + " is modeled)");
-      results.push_back(target.measured ? tune(kernel, problem, t) : tune_modeled(kernel, problem, target.target, t));
-    }
+    results = run_tuning(kernel, problem, o, t);
     if (progress) {
       std::string summary;
       for (const TuningResult& r : results) summary += (summary.empty() ? "" : "; ") + run_summary(r);
@@ -181,27 +214,18 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
   for (const TuningResult& result : results) {
     // Each model's files carry its name: a recording or report holds one GPU model.
     const auto file_for = [&](const std::string& file) {
-      return per_model ? path_for_model(file, result.device).string() : file;
+      return per_model && !file.empty() ? path_for_model(file, result.device).string() : file;
     };
     if (!(per_model && format == output::Format::json)) {
       const std::string note = kernel.hooks.explain ? kernel.hooks.explain(result) : std::string{};
       output::print(out, to_document(result, o.top, note), format);
       if (per_model) out << "\n";
     }
-    if (!o.record.empty()) {
-      io::write_file_atomically(file_for(o.record), recording_json(result).dump(2) + "\n", io::OutputKind::recording);
-      finish_record_journal(t, o.record, result, per_model);
-      if (per_model && format == output::Format::table) out << "recorded to " << file_for(o.record) << "\n";
-    }
-    if (!o.report.empty()) write_run_report(result, file_for(o.report));
-    if (!o.save.empty() && result.best()) {
-      ProfileStore store(o.save); // entries are keyed by GPU model already
-      store.save(make_profile_entry(result));
-      if (format == output::Format::table) out << "\nsaved to " << o.save << "\n";
-    } else if (!o.save.empty()) {
-      err << "memtune " << kernel.name << ": --save " << o.save << ": nothing saved, no configuration "
-          << (result.measured || result.time_modeled ? "succeeded" : "has a time (its time is not modeled)") << "\n";
-    }
+    RunFiles files;
+    files.record = file_for(o.record);
+    files.report = file_for(o.report);
+    files.per_model = per_model;
+    write_run_files(kernel, result, o, t, files, format == output::Format::table, out, err);
     code = std::max(code, exit_code(result));
     if (!result.objective_refused.empty()) {
       err << "memtune " << kernel.name << ": --objective " << o.objective << ": " << result.objective_refused

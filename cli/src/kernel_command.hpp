@@ -6,6 +6,7 @@
 #include "transfer_options.hpp"
 
 #include <memtune/description/kernel_description.hpp>
+#include <memtune/tuner.hpp>
 
 #include "devices_option.hpp"
 #include "survival_options.hpp"
@@ -57,6 +58,34 @@ struct CommonOptions {
 // Adds the shared options to a tuning command; `baselines` are the names
 // --compare knows (empty: none).
 void add_tuning_options(CLI::App& command, CommonOptions& o, const std::vector<std::string>& baselines);
+
+class ProgressLine; // progress.hpp
+
+// The TuneOptions of the command's options (checks --record/--save, --compare,
+// --only, --shard, --journal: ArgumentError). Progress, unless --quiet, goes
+// to `err` through `progress`, which must outlive the options.
+TuneOptions tune_options(const KernelDescription& kernel, const CommonOptions& o, std::optional<ProgressLine>& progress,
+                         std::ostream& err);
+
+// One run as the options ask: tune() on the local GPU (one result per GPU
+// model with --mixed-devices) or tune_modeled() for --target. Throws
+// DeviceRequired without a GPU, ArgumentError for options that do not fit.
+std::vector<TuningResult> run_tuning(const KernelDescription& kernel, const Problem& problem, const CommonOptions& o,
+                                     const TuneOptions& t);
+
+// Where one result's files go ("" for none): a run's own, or a sweep point's.
+struct RunFiles {
+  std::string record, report;
+  bool per_model = false;         // one of several GPU models' results (--mixed-devices)
+  std::size_t runner_ups = 5;     // kept with the --save entry
+  bool quiet_save = false;        // no "saved to" line (a sweep says it once)
+};
+// Writes --record (and ends its journal), --report and --save for `result`.
+void write_run_files(const KernelDescription& kernel, const TuningResult& result, const CommonOptions& o,
+                     const TuneOptions& t, const RunFiles& files, bool table, std::ostream& out, std::ostream& err);
+
+// The exit code of one result: 0 when it ranked something and was not aborted.
+int run_exit_code(const TuningResult& result);
 
 // Tunes on the local GPU or predicts for --target, prints the result (--format),
 // writes --record, --report and --save. Returns the exit code; a bad argument

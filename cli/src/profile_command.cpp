@@ -5,16 +5,25 @@
 #include "option_checks.hpp"
 #include "output_options.hpp"
 #include "profile_tools.hpp"
+#include "option_checks.hpp"
 
+#include <memtune/config_lookup.hpp>
+#include <memtune/io/errors.hpp>
+#include <memtune/targets.hpp>
+
+#include <memtune/size_rule.hpp>
 #include <memtune/templates/catalogue.hpp>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace memtune::cli {
 
 struct ProfileCommand {
   CLI::App* app = nullptr;
-  CLI::App *list = nullptr, *show = nullptr, *diff = nullptr, *merge = nullptr, *prune = nullptr;
+  CLI::App *list = nullptr, *show = nullptr, *diff = nullptr, *merge = nullptr, *prune = nullptr, *pick = nullptr;
+  std::vector<std::string> sets; // pick: NAME=VALUE
+  std::string target = "local"; // pick: the GPU the application runs on
   std::vector<std::string> files;
   std::string into;
   std::string format = "table";
@@ -89,6 +98,78 @@ int list(const ProfileCommand& c, std::ostream& out) {
   return kExitOk;
 }
 
+// The entries swept with `e` (same device, template and problem variables;
+// equal non-size variables) and their size variables: the description's for
+// a built-in template, else the variables whose values differ among them.
+std::pair<std::vector<ProfileEntry>, std::vector<std::string>> swept_with(const ProfileEntry& e,
+                                                                          const std::vector<ProfileEntry>& entries) {
+  std::vector<ProfileEntry> group;
+  for (const ProfileEntry& other : entries) {
+    if (other.device != e.device || other.template_name != e.template_name || other.mode != e.mode) continue;
+    if (other.problem.size() != e.problem.size()) continue;
+    group.push_back(other);
+  }
+  std::vector<std::string> keys;
+  for (const KernelDescription* k : templates::descriptions())
+    if (k->name == e.template_name) keys = k->size_variables();
+  if (keys.empty())
+    for (const auto& [name, value] : e.problem)
+      if (std::any_of(group.begin(), group.end(), [&](const ProfileEntry& o) {
+            const auto it = o.problem.find(name);
+            return it == o.problem.end() || it->second != value;
+          }))
+        keys.push_back(name);
+  // Entries that differ on a variable that is not a size are another problem.
+  std::erase_if(group, [&](const ProfileEntry& o) {
+    for (const auto& [name, value] : e.problem) {
+      const auto it = o.problem.find(name);
+      if (it == o.problem.end()) return true;
+      if (std::find(keys.begin(), keys.end(), name) == keys.end() && it->second != value) return true;
+    }
+    return false;
+  });
+  return {group, keys};
+}
+
+// The per-call rule of a swept group: what a call between two stored sizes gets.
+void add_size_rule(output::Document& d, const ProfileEntry& e, const std::vector<ProfileEntry>& entries) {
+  const auto [group, keys] = swept_with(e, entries);
+  if (group.size() < 2 || keys.empty()) return;
+  const std::vector<SizeRuleRow> rows = size_rule_rows(group, keys);
+  std::string sizes;
+  for (const auto& k : keys) sizes += (sizes.empty() ? "" : ", ") + k;
+  d.paragraph("per-call rule (" + std::to_string(group.size()) + " sizes of " + e.template_name + " on " +
+              e.device.name + ", size variables " + sizes +
+              "): a call at a stored size takes that entry; between two stored sizes, the configuration with the "
+              "least time interpolated on a log-log scale between the two (of those both timed), with its expected "
+              "loss; outside them, the nearest size's. The pick at each midpoint:");
+  output::Table& t = d.add_table("size_rule");
+  t.columns = {{.key = "between", .header = "between", .left = true},
+               {.key = "lower_best", .header = "best below", .json = false},
+               {.key = "upper_best", .header = "best above", .json = false},
+               {.key = "pick", .header = "pick at midpoint", .json = false},
+               {.key = "expected_loss", .header = "expected loss %", .format = "%.1f", .scale = 100},
+               {.key = "compared", .header = "in common"}};
+  for (const SizeRuleRow& r : rows) {
+    nlohmann::json row;
+    row["between"] = format_problem(r.lower) + " .. " + format_problem(r.upper);
+    row["lower"] = r.lower;
+    row["upper"] = r.upper;
+    row["lower_best"] = config_text(r.lower_best);
+    row["upper_best"] = config_text(r.upper_best);
+    if (r.midpoint) {
+      row["pick"] = config_text(r.midpoint->config);
+      row["pick_config"] = r.midpoint->config;
+      row["expected_loss"] = r.midpoint->expected_loss;
+      row["compared"] = r.midpoint->compared;
+    } else {
+      row["pick"] = "(nearest size: no configuration timed at both)";
+      row["compared"] = 0;
+    }
+    t.rows.push_back(std::move(row));
+  }
+}
+
 int show(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
   const auto entries = ProfileStore(c.files.front()).entries();
   std::vector<std::size_t> match;
@@ -124,6 +205,7 @@ int show(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
                {.key = "gbps", .header = "GB/s", .format = "%.0f"}};
   for (const auto& r : e.runner_ups) t.rows.push_back(r);
   d.data.erase("runner_ups"); // the table carries them
+  add_size_rule(d, e, entries);
   output::print(out, d, chosen_format(c.format));
   return kExitOk;
 }
@@ -187,6 +269,48 @@ int merge(const ProfileCommand& c, std::ostream& out) {
   }
   d.data = {{"into", c.into}, {"from", c.files}, {"added", total.added}, {"replaced", total.replaced},
             {"kept", total.kept}, {"identical", total.identical}, {"conflicts", conflicts}};
+  output::print(out, d, chosen_format(c.format));
+  return kExitOk;
+}
+
+// What the launcher (TunedKernel) would take from the store for one problem
+// on one GPU: look_up_config with tuning off, as an application with
+// MEMTUNE_NO_TUNE=1 would decide it.
+int pick(const ProfileCommand& c, std::ostream& out) {
+  if (c.template_name.empty()) throw ArgumentError("--template", "names the built-in template to choose for");
+  const KernelDescription* kernel = nullptr;
+  std::string known;
+  for (const KernelDescription* k : templates::descriptions()) {
+    if (k->name == c.template_name) kernel = k;
+    known += (known.empty() ? "" : ", ") + k->name;
+  }
+  if (!kernel) throw ArgumentError("--template " + c.template_name, "is not a built-in template (" + known + ")");
+  std::map<std::string, std::optional<std::string>> typed;
+  for (const std::string& set : c.sets) {
+    const auto eq = set.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == set.size()) throw ArgumentError("--set " + set, "takes NAME=VALUE");
+    if (!typed.emplace(set.substr(0, eq), set.substr(eq + 1)).second)
+      throw ArgumentError("--set " + set.substr(0, eq), "is given twice");
+  }
+  const Problem problem = kernel->complete(parse_problem(*kernel, typed, ProblemSyntax::kSet));
+  const Target target = resolve_target(c.target, 0, c.target != "local").target;
+  const ProfileStore store(c.files.front());
+  LauncherOptions options;
+  options.allow_tuning = false;
+  const ConfigLookup l = look_up_config(*kernel, problem, target, &store, options, LookupEnvironment::from_process());
+  const search::Space space = kernel->space(problem, target);
+  output::Document d;
+  d.title = "memtune profile pick: " + kernel->name + " " + format_problem(problem, kernel->problem) + " on " +
+            target.display_name;
+  d.fact("config: " + space.format(l.config));
+  d.fact("from: " + l.origin);
+  if (!l.rationale.empty()) d.paragraph("why: " + l.rationale);
+  for (const std::string& s : l.skipped) d.paragraph("passed over: " + s);
+  d.data["config"] = space.config_to_json(l.config);
+  d.data["origin"] = l.origin;
+  d.data["problem"] = problem;
+  d.data["skipped"] = l.skipped;
+  if (l.between) d.data["expected_loss"] = l.between->expected_loss;
   output::print(out, d, chosen_format(c.format));
   return kExitOk;
 }
@@ -259,11 +383,18 @@ std::shared_ptr<ProfileCommand> add_profile_command(CLI::App& app) {
   c.prune->add_option("--before", c.before, "saved before this ISO 8601 date, e.g. 2026-01-31");
   c.prune->add_flag("--modeled", c.modeled, "only modeled entries");
   c.prune->add_flag("--dry-run", c.dry_run, "show what would be removed; change nothing");
+  c.pick = c.app->add_subcommand("pick", "the configuration the launcher takes from a store for one problem (the "
+                                         "exact size, the rule between swept sizes, the nearest)");
+  c.pick->add_option("file", c.files, "a profile store")->required()->expected(1)->check(CLI::ExistingFile);
+  c.pick->add_option("--set", c.sets, "a problem variable, NAME=VALUE (sizes take K, M, G); repeatable")->delimiter(',');
+  c.pick->add_option("--target", c.target, "the GPU: local (this machine's) or a name from `memtune targets`")
+      ->capture_default_str();
+  c.pick->add_option("--template", c.template_name, "the built-in template")->required();
   for (CLI::App* sub : {c.show, c.prune}) {
     sub->add_option("--device", c.device, "device name (case-insensitive substring)");
     sub->add_option("--template", c.template_name, "template name");
   }
-  for (CLI::App* sub : {c.list, c.show, c.diff, c.merge, c.prune}) add_format_options(*sub, c.format);
+  for (CLI::App* sub : {c.list, c.show, c.diff, c.merge, c.prune, c.pick}) add_format_options(*sub, c.format);
   return cmd;
 }
 
@@ -276,6 +407,7 @@ int run_profile_command(const ProfileCommand& c, std::ostream& out, std::ostream
     if (c.diff->parsed()) return diff(c, out);
     if (c.merge->parsed()) return merge(c, out);
     if (c.prune->parsed()) return prune(c, out, err);
+    if (c.pick->parsed()) return pick(c, out);
   } catch (const ProfileError& e) {
     err << "memtune profile: " << e.what() << "\n";
     return kExitError;

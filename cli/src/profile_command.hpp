@@ -1,7 +1,9 @@
 #pragma once
-// `memtune profile list|show|diff|merge|prune`: look into and maintain
+// `memtune profile list|show|diff|merge|prune|pick`: look into and maintain
 // profile stores (profile_store.hpp). Writes go through ProfileStore::update,
-// the same lock and atomic replace as `--save`.
+// the same lock and atomic replace as `--save`. `pick` says what the launcher
+// would take for one problem (config_lookup.hpp), `show` prints a sweep's
+// per-size rule (size_rule.hpp).
 #include <CLI/CLI.hpp>
 
 #include <memory>

@@ -20,6 +20,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -428,5 +429,41 @@ TEST_CASE("launcher: tune within the budget and save, then the profile, the near
                          InputError);
   }
   CHECK(store.entries().size() == 1); // nothing else was tuned
+  std::filesystem::remove(store_file);
+}
+
+TEST_CASE("launcher: a sweep's store: between two sizes the interpolated pick, chosen once per size") {
+  Session session;
+  const auto store_file =
+      std::filesystem::temp_directory_path() / ("memtune-launcher-sweep-gpu-" + std::to_string(::getpid()) + ".json");
+  std::filesystem::remove(store_file);
+  ProfileStore store(store_file);
+  const KernelDescription d = load_description(kExamples / "kernels/transpose/transpose.json");
+  LauncherOptions options;
+  options.tune = quick_options();
+  options.tune.strategy = "random"; // the same seed proposes the same configurations at both sizes
+  options.tune.budget = 6;
+  {
+    TunedKernel<float*, const float*> k(session, d, &store, options);
+    CHECK(k.choice({{"rows", 1024}, {"cols", 1024}}).origin == "tuned");
+    CHECK(k.choice({{"rows", 4096}, {"cols", 4096}}).origin == "tuned");
+  }
+  REQUIRE(store.entries().size() == 2);
+  options.allow_tuning = false;
+  TunedKernel<float*, const float*> k(session, d, &store, options);
+  const Problem mid{{"rows", 2000}, {"cols", 2100}};
+  const Choice& first = k.choice(mid);
+  CHECK(first.origin.find("profile (interpolated between cols=1024 rows=1024 and cols=4096 rows=4096") == 0);
+  CHECK(first.origin.find("expected loss") != std::string::npos);
+  // Later calls of this size take what the first chose: no store, no lookup.
+  constexpr int kCalls = 10000;
+  const auto start = std::chrono::steady_clock::now();
+  int other = 0;
+  for (int i = 0; i < kCalls; ++i) other += &k.choice(mid) != &first;
+  const double per_call = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / kCalls;
+  MESSAGE("a later call's choice: " << per_call * 1e9 << " ns (the first's lookup: " << first.seconds.lookup * 1e6
+                                    << " us)");
+  CHECK(other == 0);
+  CHECK(per_call < first.seconds.lookup);
   std::filesystem::remove(store_file);
 }

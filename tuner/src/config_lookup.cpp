@@ -124,8 +124,36 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
   }
 
   if (store) {
-    for (ProfileHit& hit : store->matches(fingerprint(target), kernel.name, problem, kernel.size_variables(),
-                                                catalogue_names(target))) {
+    std::vector<ProfileHit> hits =
+        store->matches(fingerprint(target), kernel.name, problem, kernel.size_variables(), catalogue_names(target));
+    std::optional<ProfileMatch> interpolated; // the kind of hits interpolation was tried on
+    for (ProfileHit& hit : hits) {
+      if (hit.match != ProfileMatch::exact && interpolated != hit.match) {
+        // Between two sizes of a sweep: the interpolated ranking, before the nearest size alone.
+        interpolated = hit.match;
+        std::vector<ProfileEntry> kind;
+        for (const ProfileHit& h : hits)
+          if (h.match == hit.match) kind.push_back(h.entry);
+        if (auto pick = interpolate_sizes(kind, problem, kernel.size_variables())) {
+          const std::string origin = "profile (" + describe(*pick, kernel.problem) + ")";
+          try {
+            const search::Config config = space.config_from_saved_json(pick->config);
+            if (const auto why = space.violation(config)) {
+              out.skipped.push_back(origin + ": " + space.format(config) + " is not valid here: " + *why);
+            } else {
+              out.config = config;
+              out.source = ConfigLookup::Source::profile;
+              out.origin = origin;
+              out.rationale = "best by the ranking interpolated between the two nearest swept sizes";
+              out.profile = hit;
+              out.between = std::move(pick);
+              return out;
+            }
+          } catch (const std::invalid_argument& e) {
+            out.skipped.push_back(origin + ": " + e.what());
+          }
+        }
+      }
       const std::string origin = describe_hit(kernel, hit);
       try {
         const search::Config config = space.config_from_saved_json(hit.entry.config);

@@ -88,6 +88,26 @@ std::function<double(const search::Config&)> model_prior(const KernelDescription
 std::function<double(const search::Config&)> transfer_prior(const KernelDescription& kernel, const Problem& problem,
                                                              const Target& target, const TransferSource& source,
                                                              const search::Space& space) {
+  if (source.problem) {
+    // Another size on this GPU: the model's ratio is between the two
+    // problems, so both sides are modeled on `target`.
+    TransferSource same_gpu = source;
+    same_gpu.target = target;
+    if (!kernel.has_model()) {
+      // No model to scale by: the other size's ranking, at this size's bytes.
+      Transferred t = transfer_by_bandwidth(same_gpu, target, space, space.enumerate());
+      const double scale = static_cast<double>(kernel.bytes_moved(problem)) /
+                           static_cast<double>(std::max<std::uint64_t>(1, kernel.bytes_moved(*source.problem)));
+      for (auto& [c, s] : t.seconds) s *= scale;
+      return log_prior(t.seconds, "warm start: " + source.describe() + " measured no configuration of " + kernel.name +
+                                      "'s space here");
+    }
+    const search::Space source_space = kernel.space(*source.problem, target);
+    return log_prior(transfer_predictions(same_gpu, target, space, estimates(kernel, problem, target, space),
+                                          source_space, estimates(kernel, *source.problem, target, source_space))
+                         .seconds,
+                     "warm start: the model predicts no config of " + kernel.name + " on " + target.name);
+  }
   if (!kernel.has_model())
     return log_prior(transfer_by_bandwidth(source, target, space, space.enumerate()).seconds,
                      "transfer prior: " + source.describe() + " measured no configuration of " + kernel.name +

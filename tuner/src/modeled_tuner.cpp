@@ -2,6 +2,7 @@
 #include <memtune/compile/nvrtc_library.hpp>
 #include <memtune/memory_fit.hpp>
 #include <memtune/model_evaluator.hpp>
+#include <memtune/model_prior.hpp>
 #include <memtune/transfer.hpp>
 #include <memtune/tuner.hpp>
 
@@ -78,10 +79,21 @@ TuningResult tune_modeled(const KernelDescription& kernel, const Problem& given,
     // most and the top k is all that is shown: bound it (bounded_grid.hpp).
     const bool whole_grid = options.strategy == "grid" && options.exact_top > 0 && options.budget == 0 &&
                             options.time_budget_s <= 0 && options.patience == 0 && !journal;
+    // A sweep's later sizes start bayes from the sizes done (TuneOptions::warm_start).
+    search::StrategyOptions strategy_options;
+    if (options.strategy == "bayes" && options.warm_start) {
+      try {
+        strategy_options.bayes.prior_mean = transfer_prior(kernel, problem, target, *options.warm_start, result.space);
+        result.search_prior = "warm start from " + options.warm_start->describe();
+      } catch (const std::exception& err) {
+        result.search_prior = std::string("none: the warm start predicts nothing of this space (") + err.what() + ")";
+      }
+    }
     if (whole_grid)
       run_bounded_grid(kernel, problem, target, result.compiled_for_cc, options, pool, result, evaluate);
     else
-      run_search_loop(kernel, problem, target, result.compiled_for_cc, options, pool, result, evaluate, {}, resume);
+      run_search_loop(kernel, problem, target, result.compiled_for_cc, options, pool, result, evaluate,
+                      strategy_options, resume);
   }
   if (journal) result.journal = journal->describe();
   // Baselines are libraries timed on the local GPU: a modeled run has none.

@@ -124,6 +124,22 @@ TransferSource load_transfer_source(const std::filesystem::path& file, const Ker
   return s;
 }
 
+TransferSource sweep_source(const TuningResult& done, const std::string& label) {
+  TransferSource s;
+  s.file = label;
+  s.kind = done.measured ? "measured size" : "modeled size";
+  s.device_name = done.device.name;
+  s.problem = done.problem;
+  for (const auto& axis : done.space.axes()) s.axes.push_back(axis.name);
+  std::sort(s.axes.begin(), s.axes.end());
+  for (const Evaluation& e : done.evaluations)
+    if (e.ok() && e.timing && e.timing->median_s > 0) s.trials.emplace_back(done.space.config_to_json(e.config), e.timing->median_s);
+  if (done.ceiling) s.copy_ceiling_gbps = done.ceiling->gbps;
+  if (s.trials.empty())
+    throw TransferError(label + ": no configuration of " + done.template_name + " has a time to start from");
+  return s;
+}
+
 std::optional<search::Config> corresponding_config(const search::Space& from, const search::Config& config,
                                                    const search::Space& to) {
   const json values = from.config_to_json(config);

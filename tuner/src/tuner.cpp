@@ -134,6 +134,13 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
       // The model and a transfer predict seconds; a prior in seconds would mislead a search over joules.
       result.search_prior = std::string("none: the model predicts time, and the objective is ") +
                             to_string(options.objective);
+    } else if (options.warm_start) {
+      try {
+        strategy_options.bayes.prior_mean = transfer_prior(kernel, problem, target, *options.warm_start, result.space);
+        result.search_prior = "warm start from " + options.warm_start->describe();
+      } catch (const std::exception& err) {
+        result.search_prior = std::string("none: the warm start predicts nothing of this space (") + err.what() + ")";
+      }
     } else if (options.transfer_from) {
       // An unusable source is the caller's error (TransferError); a space the
       // model cannot predict is searched without a prior, as below. A kernel

@@ -13,10 +13,14 @@
 //      ("MEMTUNE_CONFIG: field 'filter.block_size': 100 is not a value of
 //      'block_size' for filter (n=1000 taps=21) on NVIDIA H100 80GB HBM3"),
 //      never ignored.
-//   2. the profile store (ProfileStore::matches): the exact entry, then this
-//      GPU at the nearest problem size (log scale), then the same GPU model at
-//      the nearest size. The first whose configuration is valid for this
-//      problem here is taken; the others are listed in ConfigLookup::skipped.
+//   2. the profile store (ProfileStore::matches): the exact entry; else, for
+//      a size between two stored sizes (a sweep, `memtune sweep`), the
+//      configuration best by interpolated ranking between the two
+//      (size_rule.hpp, with its expected loss); else this GPU at the nearest
+//      problem size (log scale), then the same GPU model at the nearest size
+//      (each tried for interpolation first as well). The first whose
+//      configuration is valid for this problem here is taken; the others are
+//      listed in ConfigLookup::skipped.
 //   3. tuning within LauncherOptions::tune, unless MEMTUNE_NO_TUNE (set, not
 //      "0") or LauncherOptions::allow_tuning is false;
 //   4. the description's default configuration.
@@ -26,6 +30,7 @@
 //   l.source == ConfigLookup::Source::profile; l.origin == "profile (nearest size: n=1048576)"
 #include <memtune/description/kernel_description.hpp>
 #include <memtune/profile_store.hpp>
+#include <memtune/size_rule.hpp>
 #include <memtune/tuner.hpp>
 
 #include <cstddef>
@@ -66,7 +71,8 @@ struct ConfigLookup {
   // "profile (same GPU model, 114 SMs: n=1048576)", "default".
   std::string origin;
   std::string rationale;                // why this configuration
-  std::optional<ProfileHit> profile;    // source == profile: the entry used
+  std::optional<ProfileHit> profile;    // source == profile: the entry used (the nearer neighbour when interpolated)
+  std::optional<SizePick> between;      // source == profile between two stored sizes: the interpolation
   std::vector<std::string> skipped;     // profile entries passed over, and why
 };
 

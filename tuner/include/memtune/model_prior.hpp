@@ -43,7 +43,10 @@ namespace memtune {
 // above, so nothing is compiled. A second GPU then starts its search where
 // the first one's measurements say, corrected for what differs. A kernel
 // without an access pattern gets the source's times at one ratio
-// (transfer_by_bandwidth): the first GPU's ranking.
+// (transfer_by_bandwidth): the first GPU's ranking. A source with
+// TransferSource::problem set (another size on this GPU, sweep_source) is
+// carried by the model's ratio between the two problems on `target` (without
+// a model: its times x the ratio of bytes moved).
 [[nodiscard]] std::function<double(const search::Config&)> transfer_prior(const KernelDescription& kernel,
                                                                           const Problem& problem,
                                                                           const Target& target,

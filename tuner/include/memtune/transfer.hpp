@@ -53,6 +53,10 @@ struct TransferSource {
   // The copy ceiling measured beside the source's trials [GB/s] (a
   // recording's copy_ceiling_gbps); 0 when the source does not say (a profile store).
   double copy_ceiling_gbps = 0;
+  // The problem the source measured, where it is not the target's (a sweep's
+  // earlier size, sweep_source): the model's ratio is then taken between the
+  // two problems on the same GPU. nullopt: the target's problem.
+  std::optional<Problem> problem;
 
   // The measured time of a configuration of `space` (the target's space):
   // compared on the axes both spaces have (an axis only the target has, such
@@ -72,6 +76,14 @@ private:
 // `kernel` and `problem`. Throws TransferError.
 [[nodiscard]] TransferSource load_transfer_source(const std::filesystem::path& file, const KernelDescription& kernel,
                                                   const Problem& problem, const model::TargetCatalog& catalog);
+
+// A finished run as a source for another problem size on the same GPU (a
+// sweep's warm start): its successful trials, measured or modeled, with
+// `problem` set to the run's. Throws TransferError when it has none.
+//
+//   TransferSource s = sweep_source(result_at_1M, "n=1048576");
+//   options.warm_start = std::make_shared<const TransferSource>(s); // the next size's prior
+[[nodiscard]] TransferSource sweep_source(const TuningResult& done, const std::string& label);
 
 // The configuration of `to` that is `config` of `from`: the same value on
 // every axis of `to` (an axis only `from` has, such as Kepler's bank mode, is

@@ -17,11 +17,14 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace memtune {
+
+struct TransferSource; // transfer.hpp
 
 struct TuneOptions {
   std::string strategy = "grid";   // "grid" | "random" | "bayes" (search::make_strategy)
@@ -79,6 +82,13 @@ struct TuneOptions {
   // ratio between the two GPUs (transfer.hpp). Measured bayes runs: the same
   // transferred prediction for the local GPU is the search's prior mean.
   std::optional<std::filesystem::path> transfer_from;
+  // Bayes runs, measured or modeled: the search's prior mean is this run of
+  // another problem size carried to this one, each configuration's time
+  // scaled by the model's ratio between the two sizes (transfer_prior with
+  // TransferSource::problem set; sweep_source makes one from a result). How
+  // `memtune sweep` starts each size from the sizes done before. Takes the
+  // place of the model prior; not with transfer_from.
+  std::shared_ptr<const TransferSource> warm_start;
   // Called once the space is known, before the first candidate (for progress
   // output: the result holds the space, strategy and mode); may be empty.
   std::function<void(const TuningResult&)> on_start;

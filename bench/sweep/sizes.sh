@@ -1,0 +1,22 @@
+# The sizes a sweep of each built-in template visits (sourced by
+# bench/sweep/sweep_cost.sh and scripts/sweep_gpu_check.sh): 8 log-spaced
+# sizes, odd ones in between, where the template's problem allows them.
+#   sweep_over TEMPLATE   -> the --over text; sweep_set TEMPLATE -> extra --set (may be empty)
+sweep_over() {
+  case $1 in
+    filter) echo "n=64K:64M" ;;
+    aos_soa) echo "n=64K:64M" ;;
+    matvec) echo "rows=1K:12K,cols=1K:12K" ;;
+    transpose) echo "rows=1K:12K,cols=1K:12K" ;;
+    fdtd) echo "nx=64:480,ny=64:480,nz=64:256" ;;
+    *) echo "sizes.sh: no sweep for template $1" >&2; return 1 ;;
+  esac
+}
+sweep_set() {
+  case $1 in
+    aos_soa) echo "--set op=read" ;;
+    matvec) echo "--set layout=col" ;;
+    *) echo "" ;;
+  esac
+}
+SWEEP_TEMPLATES="filter aos_soa matvec transpose fdtd"

@@ -1,0 +1,189 @@
+#include "sweep_command.hpp"
+
+#include "app.hpp"
+#include "option_checks.hpp"
+#include "output_options.hpp"
+#include "progress.hpp"
+#include "sweep_over.hpp"
+#include "sweep_report.hpp"
+#include "tune_progress.hpp"
+
+#include <memtune/description/description_json.hpp>
+#include <memtune/io/errors.hpp>
+#include <memtune/number_text.hpp>
+#include <memtune/output/printer.hpp>
+#include <memtune/profile_store.hpp>
+#include <memtune/templates/catalogue.hpp>
+#include <memtune/transfer.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+namespace memtune::cli {
+namespace {
+
+// Profile entries of a sweep keep more runner-ups than a single run's: the
+// per-call rule interpolates the times both neighbouring sizes hold.
+constexpr std::size_t kSweepRunnerUps = 16;
+
+const KernelDescription* builtin(const std::string& name) {
+  std::string known;
+  for (const KernelDescription* k : templates::descriptions()) {
+    if (k->name == name) return k;
+    known += (known.empty() ? "" : ", ") + k->name;
+  }
+  throw ArgumentError("sweep " + name, "is not a built-in template (" + known + "); a kernel of your own: --spec FILE");
+}
+
+std::string point_text(const std::map<std::string, std::int64_t>& point) {
+  std::string s;
+  for (const auto& [name, value] : point) s += (s.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  return s;
+}
+
+double log_distance(const Problem& a, const std::map<std::string, std::int64_t>& point) {
+  double d = 0;
+  for (const auto& [name, value] : point)
+    d += std::abs(std::log(static_cast<double>(a.at(name))) - std::log(static_cast<double>(value)));
+  return d;
+}
+
+} // namespace
+
+std::string path_for_point(const std::string& file, const std::map<std::string, std::int64_t>& point) {
+  if (file.empty()) return file;
+  std::string tag;
+  for (const auto& [name, value] : point) tag += (tag.empty() ? "" : "-") + name + std::to_string(value);
+  const std::filesystem::path p(file);
+  return (p.parent_path() / (p.stem().string() + "." + tag + p.extension().string())).string();
+}
+
+std::unique_ptr<SweepCommand> add_sweep_command(CLI::App& app) {
+  auto c = std::make_unique<SweepCommand>();
+  c->app = app.add_subcommand("sweep", "tune a kernel at many problem sizes, one profile entry each, and say where "
+                                       "the best configuration changes (docs/sweep.md)");
+  c->app->add_option("template", c->kernel, "a built-in template (memtune --help lists them); or --spec");
+  c->app->add_option("--spec", c->spec, "a kernel description (JSON) instead of a built-in template");
+  c->app->add_option("--over", c->over,
+                     "the sizes: NAME=LO:HI (log-spaced, --points of them), NAME=V1,V2,... (a list), several "
+                     "variables moving together: rows=1K:64K,cols=1K:64K")
+      ->required()
+      ->delimiter(',');
+  c->app->add_option("--points", c->points, "sizes in each LO:HI range, log-spaced, both ends included")
+      ->capture_default_str()
+      ->check(whole_number(4096));
+  c->app->add_option("--set", c->sets, "another problem variable, held at every size: NAME=VALUE; repeatable")
+      ->delimiter(',');
+  add_tuning_options(*c->app, c->options, {});
+  return c;
+}
+
+int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& err) {
+  if (c.spec.empty() == c.kernel.empty())
+    throw ArgumentError("sweep", c.spec.empty() ? "needs a template (memtune sweep filter ...) or --spec FILE"
+                                                : "takes a template or --spec FILE, not both");
+  const KernelDescription kernel = c.spec.empty() ? *builtin(c.kernel) : load_description(c.spec);
+  const CommonOptions& o = c.options;
+  if (o.devices.mixed)
+    throw ArgumentError("--mixed-devices", "a sweep tunes one GPU model; sweep each model with its own --devices");
+  if (!o.compare.empty()) throw ArgumentError("--compare", "is for one run; time baselines with the template's command");
+
+  const std::vector<SweepVariable> over = parse_over(c.over, c.points);
+  std::string names;
+  for (const auto& p : kernel.problem) names += (names.empty() ? "" : ", ") + p.name;
+  std::map<std::string, std::optional<std::string>> fixed;
+  for (const std::string& set : c.sets) {
+    const auto eq = set.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == set.size()) throw ArgumentError("--set " + set, "takes NAME=VALUE");
+    if (!fixed.emplace(set.substr(0, eq), set.substr(eq + 1)).second)
+      throw ArgumentError("--set " + set.substr(0, eq), "is given twice");
+  }
+  for (const SweepVariable& v : over) {
+    if (std::none_of(kernel.problem.begin(), kernel.problem.end(), [&](const ProblemParameter& p) { return p.name == v.name; }))
+      throw ArgumentError("--over " + v.name, "is not a problem variable of " + kernel.name + " (" + names + ")");
+    if (fixed.count(v.name)) throw ArgumentError("--set " + v.name, "is swept by --over; set it in one place");
+  }
+  const auto points = sweep_points(over);
+  // Every size's problem first: a size out of the description's ranges is
+  // refused before anything runs.
+  std::vector<Problem> problems;
+  for (const auto& point : points) {
+    auto typed = fixed;
+    for (const auto& [name, value] : point) typed[name] = std::to_string(value);
+    try {
+      problems.push_back(kernel.complete(parse_problem(kernel, typed, ProblemSyntax::kSet)));
+    } catch (const ArgumentError&) {
+      throw;
+    } catch (const std::invalid_argument& e) {
+      throw ArgumentError("--over " + point_text(point), e.what());
+    }
+  }
+
+  if (!o.survival.resume.empty() &&
+      std::none_of(points.begin(), points.end(),
+                   [&](const auto& point) { return std::filesystem::exists(path_for_point(o.survival.resume, point)); }))
+    throw ArgumentError("--resume " + o.survival.resume, "no size of this sweep has a journal (the first would be " +
+                                                             path_for_point(o.survival.resume, points.front()) + ")");
+
+  const output::Format format = chosen_format(o.format, o.json);
+  const bool table = format == output::Format::table;
+  std::vector<TuningResult> done;
+  int code = kExitOk;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    CommonOptions po = o;
+    po.record = path_for_point(o.record, points[i]);
+    po.report = path_for_point(o.report, points[i]);
+    po.survival.journal = path_for_point(o.survival.journal, points[i]);
+    po.survival.resume = path_for_point(o.survival.resume, points[i]);
+    // --resume a sweep: the sizes journaled resume, the sizes not reached yet start their journal.
+    if (!po.survival.resume.empty() && !std::filesystem::exists(po.survival.resume)) {
+      po.survival.journal = po.survival.resume;
+      po.survival.resume.clear();
+    }
+    std::optional<ProgressLine> progress;
+    TuneOptions t = tune_options(kernel, po, progress, err);
+    if (o.strategy == "bayes" && !done.empty()) {
+      // The nearest size done (log scale) is the prior: its ranking, carried
+      // to this size by the model's ratio between the two.
+      const auto nearest = std::min_element(done.begin(), done.end(), [&](const TuningResult& a, const TuningResult& b) {
+        return log_distance(a.problem, points[i]) < log_distance(b.problem, points[i]);
+      });
+      std::map<std::string, std::int64_t> at;
+      for (const auto& [name, value] : points[i]) at[name] = nearest->problem.at(name);
+      try {
+        t.warm_start = std::make_shared<const TransferSource>(sweep_source(*nearest, point_text(at)));
+      } catch (const TransferError&) {
+        // A size where nothing succeeded leaves no ranking: the search keeps the model's prior.
+      }
+    }
+    if (!o.quiet) err << "memtune sweep " << kernel.name << ": size " << i + 1 << "/" << points.size() << ", "
+                      << point_text(points[i]) << "\n";
+    std::vector<TuningResult> results;
+    try {
+      results = run_tuning(kernel, problems[i], po, t);
+    } catch (const DeviceRequired& e) {
+      err << "memtune sweep " << kernel.name << ": " << e.what()
+          << ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).\n";
+      return kExitNoDevice;
+    }
+    TuningResult& r = results.front();
+    if (progress) progress->finish(run_summary(r));
+    RunFiles files;
+    files.record = po.record;
+    files.report = po.report;
+    files.runner_ups = kSweepRunnerUps;
+    files.quiet_save = true;
+    write_run_files(kernel, r, po, t, files, table, out, err);
+    code = std::max(code, run_exit_code(r));
+    done.push_back(std::move(r));
+  }
+  std::vector<std::string> swept;
+  for (const SweepVariable& v : over) swept.push_back(v.name);
+  if (!o.report.empty() && table) out << "reports: " << path_for_point(o.report, points.front()) << " .. (one per size)\n";
+  output::print(out, sweep_document(kernel, swept, done, o.save), format);
+  return code;
+}
+
+} // namespace memtune::cli

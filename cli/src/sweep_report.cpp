@@ -1,0 +1,107 @@
+#include "sweep_report.hpp"
+
+#include <memtune/number_text.hpp>
+
+#include <stdexcept>
+
+namespace memtune::cli {
+namespace {
+
+// Configurations in the whole grid of a size (what a grid search evaluates);
+// 0 when the space is too large to list.
+std::size_t grid_size(const TuningResult& r) {
+  try {
+    return r.space.enumerate().size();
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+} // namespace
+
+output::Document sweep_document(const KernelDescription& kernel, const std::vector<std::string>& swept,
+                                const std::vector<TuningResult>& results, const std::string& saved_to) {
+  output::Document d;
+  d.title = "memtune sweep " + kernel.name;
+  const bool measured = !results.empty() && results.front().measured;
+  const std::string ceiling = measured ? "copy ceiling" : "peak DRAM bandwidth";
+  if (!results.empty()) {
+    const TuningResult& first = results.front();
+    d.fact(std::string(measured ? "measured on " : "modeled for ") + first.device.name + ", strategy " + first.strategy);
+  }
+  output::Table& t = d.add_table("sizes");
+  t.columns = {{.key = "size", .header = "size", .left = true},
+               {.key = "best", .header = "best configuration", .json = false},
+               {.key = "time_s", .header = "time us", .format = "%.2f", .scale = 1e6},
+               {.key = "gbps", .header = "GB/s", .format = "%.0f"},
+               {.key = "fraction", .header = "% of " + ceiling, .format = "%.1f", .scale = 100},
+               {.key = "evaluated", .header = "evaluated"},
+               {.key = "grid", .header = "grid"},
+               {.key = "change", .header = "best changes", .json = false, .left = true}};
+  std::size_t evaluated = 0, largest_grid = 0, changes = 0;
+  double wall = 0;
+  std::string previous;
+  for (const TuningResult& r : results) {
+    nlohmann::json row;
+    std::string size;
+    nlohmann::json problem = nlohmann::json::object();
+    for (const std::string& name : swept) {
+      size += (size.empty() ? "" : " ") + name + "=" + std::to_string(r.problem.at(name));
+      problem[name] = r.problem.at(name);
+    }
+    row["size"] = size;
+    row["problem"] = r.problem;
+    const std::size_t grid = grid_size(r);
+    row["evaluated"] = r.evaluations.size();
+    row["grid"] = grid;
+    row["search_prior"] = r.search_prior;
+    row["wall_s"] = r.wall_seconds;
+    row["resumed"] = r.resumed; // candidates answered from the size's journal
+    evaluated += r.evaluations.size();
+    largest_grid = std::max(largest_grid, grid);
+    wall += r.wall_seconds;
+    if (const Evaluation* best = r.best()) {
+      const std::string text = r.space.format(best->config);
+      row["config"] = r.space.config_to_json(best->config);
+      row["best"] = text;
+      row["time_s"] = best->timing->median_s;
+      row["gbps"] = best->gbps;
+      row["fraction"] = measured ? best->fraction_of_ceiling : best->fraction_of_peak;
+      const bool changed = !previous.empty() && previous != text;
+      row["changes"] = changed;
+      row["change"] = changed ? "<- changes" : "";
+      changes += changed ? 1 : 0;
+      previous = text;
+    } else {
+      row["best"] = "(none: " + (r.aborted.empty() ? std::string("no configuration succeeded") : r.aborted) + ")";
+      row["changes"] = false;
+      row["change"] = "";
+    }
+    t.rows.push_back(std::move(row));
+  }
+  d.data["template"] = kernel.name;
+  d.data["mode"] = measured ? "measured" : "modeled";
+  d.data["swept"] = swept;
+  d.data["evaluations"] = evaluated;
+  d.data["grid"] = largest_grid;
+  d.data["wall_s"] = wall;
+  d.data["changes"] = changes;
+  d.fact(std::to_string(results.size()) + " sizes, " + std::to_string(evaluated) + " candidates evaluated" +
+         (largest_grid > 0 ? number_text(" (%.2f x one size's whole grid of ", static_cast<double>(evaluated) /
+                                                                                    static_cast<double>(largest_grid)) +
+                                 std::to_string(largest_grid) + ")"
+                           : std::string{}) +
+         number_text(", %.1f s", wall));
+  d.fact("the best configuration changes " + std::to_string(changes) + " time" + (changes == 1 ? "" : "s") +
+         " across the sizes");
+  if (largest_grid > 0) d.data["cost_vs_grid"] = static_cast<double>(evaluated) / static_cast<double>(largest_grid);
+  if (!saved_to.empty()) {
+    d.data["saved_to"] = saved_to;
+    d.paragraph("saved one entry per size to " + saved_to +
+                "; a call at a size between two of them takes the configuration best by the ranking interpolated "
+                "between the two (memtune profile show " + saved_to + " prints the rule)");
+  }
+  return d;
+}
+
+} // namespace memtune::cli

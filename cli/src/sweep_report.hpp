@@ -1,0 +1,20 @@
+#pragma once
+// A sweep's report: per size, the best configuration, its time, GB/s and
+// fraction of the ceiling (the measured copy ceiling; modeled: the target's
+// peak DRAM bandwidth), what the search cost, and where the best
+// configuration changes from the size before. One document for every format
+// (table, json, markdown, csv).
+#include <memtune/description/kernel_description.hpp>
+#include <memtune/output/document.hpp>
+#include <memtune/tuning_result.hpp>
+
+#include <string>
+#include <vector>
+
+namespace memtune::cli {
+
+// `swept`: the variables --over moves, shown per size. `results`: one per size, in order.
+[[nodiscard]] output::Document sweep_document(const KernelDescription& kernel, const std::vector<std::string>& swept,
+                                              const std::vector<TuningResult>& results, const std::string& saved_to);
+
+} // namespace memtune::cli

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Every size (GPU): per built-in template, a measured sweep of 8 sizes with
+# bayes saved to a store, then the whole grid measured at those 8 sizes and at
+# 4 sizes between them (log midpoints of neighbours 1-2, 3-4, 5-6, 7-8); at
+# each, the launcher's choice (memtune profile pick: the lookup TunedKernel
+# makes) against that size's whole-grid best. The bar: within 5 % at a swept
+# size, within 10 % in between. Prints a table; exit 1 when a size misses it.
+#   scripts/sweep_gpu_check.sh MEMTUNE OUT        (TEMPLATES="filter" for some)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. bench/sweep/sizes.sh
+memtune=${1:?usage: sweep_gpu_check.sh MEMTUNE OUT}
+out=${2:?usage: sweep_gpu_check.sh MEMTUNE OUT}
+mkdir -p "$out"
+status=0
+echo "| template | size | swept | launcher's choice | from | its time / grid best | bar | ok |"
+echo "|---|---|---|---|---|---|---|---|"
+for t in ${TEMPLATES:-$SWEEP_TEMPLATES}; do
+  over=$(sweep_over "$t") || exit 2
+  set_args=$(sweep_set "$t")
+  d="$out/$t"
+  rm -rf "$d" && mkdir -p "$d"
+  start=$SECONDS
+  # shellcheck disable=SC2086
+  "$memtune" sweep "$t" --over "$over" $set_args --points 8 --strategy bayes --budget 40 --patience 15 \
+    --save "$d/store.json" --json -q >"$d/sweep.json" 2>"$d/sweep.err" || { status=1; tail -5 "$d/sweep.err"; continue; }
+  sweep_s=$((SECONDS - start))
+  # The 8 swept sizes and 4 between, as one --over list per variable.
+  all=$(python3 - "$d/sweep.json" <<'PY'
+import json, math, sys
+rows = json.load(open(sys.argv[1]))["sizes"]
+swept = [r["problem"] for r in rows]
+names = [n for n in json.load(open(sys.argv[1]))["swept"]]
+between = []
+for i in range(0, len(swept) - 1, 2):
+    between.append({n: int(round(math.sqrt(swept[i][n] * swept[i + 1][n]))) for n in names})
+sizes = [{n: p[n] for n in names} for p in swept] + between
+print(",".join(n + "=" + ",".join(str(s[n]) for s in sizes) for n in names))
+PY
+)
+  start=$SECONDS
+  # shellcheck disable=SC2086
+  "$memtune" sweep "$t" --over "$all" $set_args --strategy grid --record "$d/grid.json" --json -q \
+    >"$d/grid_sweep.json" 2>"$d/grid.err" || { status=1; tail -5 "$d/grid.err"; }
+  grid_s=$((SECONDS - start))
+  python3 - "$t" "$d" "$memtune" "$set_args" <<'PY' || status=1
+import json, os, subprocess, sys
+t, d, memtune, set_args = sys.argv[1:]
+sweep = json.load(open(f"{d}/sweep.json"))
+grid = json.load(open(f"{d}/grid_sweep.json"))
+names = sweep["swept"]
+swept = [{n: r["problem"][n] for n in names} for r in sweep["sizes"]]
+bad = 0
+for row in grid["sizes"]:
+    size = {n: row["problem"][n] for n in names}
+    tag = "-".join(f"{n}{size[n]}" for n in sorted(names))
+    rec = json.load(open(f"{d}/grid.{tag}.json"))
+    times = {json.dumps(tr["config"], sort_keys=True): tr["time_s"] for tr in rec["trials"] if tr.get("status") == "ok"}
+    best = min(times.values())
+    args = [memtune, "profile", "pick", f"{d}/store.json", "--template", t, "--json"]
+    for n in names:
+        args += ["--set", f"{n}={size[n]}"]
+    args += set_args.split()
+    pick = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
+    key = json.dumps(pick["config"], sort_keys=True)
+    is_swept = size in swept
+    bar = 1.05 if is_swept else 1.10
+    if key in times:
+        ratio = times[key] / best
+        ok = ratio <= bar
+        shown = f"{ratio:.3f}"
+    else:
+        ok, shown = False, "(not in the grid's successes)"
+    bad += not ok
+    origin = pick["origin"].split(":")[0][:60]
+    cfg = " ".join(f"{k}={v}" for k, v in sorted(pick["config"].items()))
+    print(f"| {t} | {' '.join(f'{n}={size[n]}' for n in names)} | {'yes' if is_swept else 'between'} | {cfg} | "
+          f"{origin} | {shown} | {bar:.2f} | {'ok' if ok else 'MISS'} |")
+sys.exit(1 if bad else 0)
+PY
+  python3 - "$t" "$d/sweep.json" "$sweep_s" "$grid_s" <<'PY'
+import json, sys
+t, f, ss, gs = sys.argv[1:]
+s = json.load(open(f))
+print(f"| {t} | sweep: {len(s['sizes'])} sizes, {s['evaluations']} candidates ({s.get('cost_vs_grid', 0):.2f} x one grid), "
+      f"{ss} s; 12 whole grids {gs} s | | | | | | |")
+PY
+done
+exit $status

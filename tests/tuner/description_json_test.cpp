@@ -191,7 +191,7 @@ TEST_CASE("type mismatches say what was expected and what was found") {
   CHECK_FAILS(doc, "problem.rows.default", "expected an integer, got number");
   doc = transpose();
   doc["problem"]["rows"]["default"] = "rows * 2";
-  CHECK_FAILS(doc, "problem.rows.default", "expected an integer or a size such as \"16M\"");
+  CHECK_FAILS(doc, "problem.rows.default", "an expression of constants (\"4K * 4K\"), got string (\"rows * 2\"), which reads 'rows'");
   doc = transpose();
   doc["parameters"]["TILE"] = ordered_json::array({16, "32"});
   CHECK_FAILS(doc, "parameters.TILE[1]", "expected an integer like the first value");

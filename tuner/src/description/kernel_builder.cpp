@@ -151,6 +151,7 @@ KernelBuilder& KernelBuilder::verify_with_config(nlohmann::json reference_config
   d_.verify.mode = VerifySpec::Mode::reference_config;
   d_.verify.reference_config = std::move(reference_config);
   d_.verify.tolerance = tolerance;
+  d_.verify.tolerance_given = true; // given explicitly, as a file's "tolerance"
   return *this;
 }
 
@@ -158,6 +159,7 @@ KernelBuilder& KernelBuilder::verify_with_kernel(ReferenceKernel kernel, Toleran
   d_.verify.mode = VerifySpec::Mode::reference_kernel;
   d_.verify.reference_kernel = std::move(kernel);
   d_.verify.tolerance = tolerance;
+  d_.verify.tolerance_given = true; // given explicitly, as a file's "tolerance"
   return *this;
 }
 

@@ -161,7 +161,8 @@ void write_run_files(const KernelDescription& kernel, const TuningResult& result
                      const TuneOptions& t, const RunFiles& files, bool table, std::ostream& out, std::ostream& err) {
   if (!files.record.empty()) {
     io::write_file_atomically(files.record, recording_json(result).dump(2) + "\n", io::OutputKind::recording);
-    finish_record_journal(t, files.record, result, files.per_model);
+    // The journal was named after the --record given, before its model suffix.
+    finish_record_journal(t, o.record, result, files.per_model);
     if (files.per_model && table) out << "recorded to " << files.record << "\n";
   }
   if (!files.report.empty()) write_run_report(result, files.report);

@@ -177,7 +177,7 @@ TEST_CASE("a reference configuration's outputs verify the candidates, and catch 
   w2.upload(gpu.upload);
   const auto why = run_reference(broken, p, gpu.target, w2, nullptr, gpu.stream.get());
   REQUIRE(why.has_value());
-  CHECK(why->find("the reference configuration (transpose<16, 16, 1>): the reference left 256 of the 6400 elements of 'out' unwritten") !=
+  CHECK(why->find("the reference configuration (transpose<16, 16, 1>): the reference left 256 of the 6400 values of 'out' unwritten") !=
         std::string::npos);
 }
 

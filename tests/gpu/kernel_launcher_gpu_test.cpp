@@ -443,10 +443,12 @@ TEST_CASE("launcher: a sweep's store: between two sizes the interpolated pick, c
   options.tune = quick_options();
   options.tune.strategy = "random"; // the same seed proposes the same configurations at both sizes
   options.tune.budget = 6;
-  {
-    TunedKernel<float*, const float*> k(session, d, &store, options);
-    CHECK(k.choice({{"rows", 1024}, {"cols", 1024}}).origin == "tuned");
-    CHECK(k.choice({{"rows", 4096}, {"cols", 4096}}).origin == "tuned");
+  // Two sizes tuned and saved as `memtune sweep` does (a launcher with a store
+  // would take the first size's entry for the second, as the nearest size).
+  for (const int size : {1024, 4096}) {
+    const TuningResult tuned = tune(d, d.complete({{"rows", size}, {"cols", size}}), options.tune);
+    REQUIRE(tuned.best());
+    store.save(make_profile_entry(tuned));
   }
   REQUIRE(store.entries().size() == 2);
   options.allow_tuning = false;

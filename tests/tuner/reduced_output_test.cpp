@@ -96,6 +96,11 @@ TEST_CASE("reduced comparison: min, max and count, integers exact, vector lanes 
   ReducedOutput loose = exact;
   loose.tolerance = Tolerance{1.0, 0.0};
   CHECK(compare_reduced(loose, ElementType::i32, {14, 14, 6, 0}, 6, {13, 13, 6, 0}, 6).ok);
+  // A relative tolerance is for float rounding: an integer sum ignores it.
+  ReducedOutput relative = exact;
+  relative.tolerance = Tolerance{0.5, 1e-5};
+  CHECK_FALSE(compare_reduced(relative, ElementType::i32, {1e6 - 1, 1e6, 1000000, 0}, 1000000, {1e6, 1e6, 1000000, 0}, 1000000).ok);
+  CHECK(compare_reduced(relative, ElementType::f32, {1e6 - 1, 1e6, 1000000, 0}, 1000000, {1e6, 1e6, 1000000, 0}, 1000000).ok);
   // A sum's tolerance scales with the magnitudes added: 1e-5 of sum |x| for float.
   const ReducedOutput sum{"s", ReducedOutput::Op::sum, 0, std::nullopt};
   CHECK(compare_reduced(sum, ElementType::f32, {0.005, 1000, 10, 0}, 10, {0.0, 1000, 10, 0}, 10).ok);

@@ -51,19 +51,21 @@ TEST_CASE("the partial-sums reduction: every block size and block count verified
 }
 
 TEST_CASE("a wrong partial sum is caught by the reduced comparison") {
-  // The reduction with one element fewer summed by every block but the reference's:
-  // the description's own file, its kernel changed to skip the input's last element.
+  // The reduction off by one in every configuration but the reference's: the
+  // description's own file, its kernel adding 1 to the first thread's sum (a
+  // skipped element could be a 0 of the random input and go unseen).
   const auto dir = std::filesystem::temp_directory_path() / "memtune-wrong-reduction";
   std::filesystem::create_directories(dir);
   std::filesystem::copy_file(kExamples / "reduction/reduction.json", dir / "reduction.json",
                              std::filesystem::copy_options::overwrite_existing);
   std::ifstream in(kExamples / "reduction/reduction.cu");
   std::string source((std::istreambuf_iterator<char>(in)), {});
-  const std::string loop = "i < n; i += stride";
+  const std::string loop = "i < n; i += stride) sum += g_idata[i];";
   REQUIRE(source.find(loop) != std::string::npos);
-  source.replace(source.find(loop), loop.size(), "i < n - (blockSize != 256); i += stride");
+  source.insert(source.find(loop) + loop.size(), "\n  if (blockSize != 256 && blockIdx.x == 0 && threadIdx.x == 0) sum += T(1);");
   std::ofstream(dir / "reduction.cu") << source;
   const memtune::KernelDescription d = memtune::load_description(dir / "reduction.json");
+  // T = 1 is "int": its sum is compared exactly.
   const memtune::TuningResult r = memtune::tune(d, {{"n", 1000003}, {"T", 1}}, quick_options());
   std::size_t wrong = 0;
   for (const auto& e : r.evaluations) {

@@ -68,7 +68,9 @@ std::function<double(const search::Config&)> model_prior(const KernelDescription
       return std::log(e.timing->median_s);
     return std::nullopt;
   };
-  constexpr std::size_t kSamples = 4096;
+  // 512: a description's model may take milliseconds per prediction (its
+  // expressions are interpreted per thread), and this runs before the first proposal.
+  constexpr std::size_t kSamples = 512;
   constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
   const std::size_t n = space.cross_product_size();
   double slowest = -std::numeric_limits<double>::infinity();

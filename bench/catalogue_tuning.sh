@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The catalogue benchmark (issue 15's bars): tune each template's whole grid at
-# the issues' sizes on the local GPU and compare the best with the copy
+# The catalogue benchmark: tune each template's whole grid at the sizes its
+# bars are set for on the local GPU and compare the best with the copy
 # ceiling measured in the same run (L2 flushed clean), matvec also with cuBLAS
 # sgemv in the same run, and the small sizes with a copy of their own bytes
 # (same run). Writes every run's JSON and recording into the output folder,
@@ -45,7 +45,7 @@ done
 python3 - "$out" "${runs[@]}" <<'PY'
 import json, os, sys
 out, runs = sys.argv[1], sys.argv[2:]
-# Issue 15's bars per GPU: (what, floor); "same" is a fraction of the same-size copy.
+# The bars per GPU: (what, floor); "same" is a fraction of the same-size copy.
 bars = {
     "H100": {"filter_16M": ("ceiling", 0.98), "fdtd_512x512x256_r4": ("ceiling", 0.88),
              "matvec_col": ("ceiling+cublas", (0.97, 1.05)), "aos_soa_read": ("ceiling", 0.97),

@@ -7,14 +7,17 @@
 # then one markdown row per run with its bar (the H100's or the H200's by the
 # device's name; other GPUs: no bar).
 #   bench/catalogue_tuning.sh <memtune binary> <output folder> [template ...]
-# Templates default to: filter aos_soa matvec fdtd (those the binary knows);
-# CATALOGUE_SMALL=0 skips the small sizes.
+# Templates default to every template of templates/catalogue.cmake (a template
+# the binary does not know is reported and skipped; one this script has no
+# size for is reported); CATALOGUE_SMALL=0 skips the small sizes.
 set -uo pipefail
 memtune=${1:?memtune binary}
 out=${2:?output folder}
 shift 2
 templates=("$@")
-[ ${#templates[@]} -eq 0 ] && templates=(filter aos_soa matvec fdtd)
+# Every template of templates/catalogue.cmake (the catalogue memtune is built with).
+[ ${#templates[@]} -eq 0 ] && read -r -a templates <<<"$(sed -n '/set(MEMTUNE_TEMPLATES/,/)/p' \
+  "$(dirname "$0")/../templates/catalogue.cmake" | grep -v 'set(\|)' | tr -d ' ' | tr '\n' ' ')"
 small=${CATALOGUE_SMALL:-1}
 mkdir -p "$out"
 
@@ -39,6 +42,8 @@ for t in "${templates[@]}"; do
              [ "$small" = 1 ] && run matvec_col_2048 matvec --rows 2048 --cols 2048 --layout col --compare cublas ;;
     fdtd)    run fdtd_512x512x256_r4 fdtd --nx 512 --ny 512 --nz 256 --radius 4
              [ "$small" = 1 ] && run fdtd_256x256x64_r4 fdtd --nx 256 --ny 256 --nz 64 --radius 4 ;;
+    transpose) run transpose_4096 transpose --rows 4096 --cols 4096 ;;
+    *)       echo "== $t: no catalogue size in bench/catalogue_tuning.sh (add one)" ;;
   esac
 done
 

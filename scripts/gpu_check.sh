@@ -30,7 +30,7 @@
 #              TEMPLATES="filter fdtd" for some, ONLY="staging=direct" for one variant)
 #   devices    scripts/devices_gpu_check.sh (>= 2 GPUs: fdtd and filter grids on --devices all
 #              against --devices 0, batch bayes against sequential; on 1 GPU: skipped)
-#   energy     scripts/energy_gpu_check.sh: each template at its issue size tuned for energy,
+#   energy     scripts/energy_gpu_check.sh: each template at its catalogue size tuned for energy,
 #              the time-best and the energy-best with their times and joules per launch
 #              (not in the default list: run it twice, in separate calls, for repeatability;
 #              ENERGY_PREVIOUS=<an earlier call's OUT>/energy compares with that call)

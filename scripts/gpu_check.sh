@@ -6,7 +6,7 @@
 #   build      configure and build everything (CLI, worker, GPU tests, examples, benches)
 #   tests      the GPU test suite (every template's candidates verified at odd sizes, the
 #              launcher, the fault corpus, the flushes, the worker)
-#   catalogue  every template's whole grid at the issues' sizes and the small sizes against
+#   catalogue  every template's whole grid at its catalogue sizes and the small sizes against
 #              the copy ceiling, the same-size copy and cuBLAS (bench/catalogue_tuning.sh);
 #              the recordings named like bench/data's (<gpu>_<space>.json), then the model
 #              and the cross-GPU transfer against them (memtune_gpu_validation)

@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# The catalogue benchmark (issue 15's bars): tune each template's whole grid at
-# the issues' sizes on the local GPU and compare the best with the copy
+# The catalogue benchmark: tune each template's whole grid at the sizes its
+# bars are set for on the local GPU and compare the best with the copy
 # ceiling measured in the same run (L2 flushed clean), matvec also with cuBLAS
 # sgemv in the same run, and the small sizes with a copy of their own bytes
 # (same run). Writes every run's JSON and recording into the output folder,
 # then one markdown row per run with its bar (the H100's or the H200's by the
 # device's name; other GPUs: no bar).
 #   bench/catalogue_tuning.sh <memtune binary> <output folder> [template ...]
-# Templates default to: filter aos_soa matvec fdtd (those the binary knows);
-# CATALOGUE_SMALL=0 skips the small sizes.
+# Templates default to every template of templates/catalogue.cmake (a template
+# the binary does not know is reported and skipped; one this script has no
+# size for is reported); CATALOGUE_SMALL=0 skips the small sizes.
 set -uo pipefail
 memtune=${1:?memtune binary}
 out=${2:?output folder}
 shift 2
 templates=("$@")
-[ ${#templates[@]} -eq 0 ] && templates=(filter aos_soa matvec fdtd)
+# Every template of templates/catalogue.cmake (the catalogue memtune is built with).
+[ ${#templates[@]} -eq 0 ] && read -r -a templates <<<"$(sed -n '/set(MEMTUNE_TEMPLATES/,/)/p' \
+  "$(dirname "$0")/../templates/catalogue.cmake" | grep -v 'set(\|)' | tr -d ' ' | tr '\n' ' ')"
 small=${CATALOGUE_SMALL:-1}
 mkdir -p "$out"
 
@@ -39,13 +42,15 @@ for t in "${templates[@]}"; do
              [ "$small" = 1 ] && run matvec_col_2048 matvec --rows 2048 --cols 2048 --layout col --compare cublas ;;
     fdtd)    run fdtd_512x512x256_r4 fdtd --nx 512 --ny 512 --nz 256 --radius 4
              [ "$small" = 1 ] && run fdtd_256x256x64_r4 fdtd --nx 256 --ny 256 --nz 64 --radius 4 ;;
+    transpose) run transpose_4096 transpose --rows 4096 --cols 4096 ;;
+    *)       echo "== $t: no catalogue size in bench/catalogue_tuning.sh (add one)" ;;
   esac
 done
 
 python3 - "$out" "${runs[@]}" <<'PY'
 import json, os, sys
 out, runs = sys.argv[1], sys.argv[2:]
-# Issue 15's bars per GPU: (what, floor); "same" is a fraction of the same-size copy.
+# The bars per GPU: (what, floor); "same" is a fraction of the same-size copy.
 bars = {
     "H100": {"filter_16M": ("ceiling", 0.98), "fdtd_512x512x256_r4": ("ceiling", 0.88),
              "matvec_col": ("ceiling+cublas", (0.97, 1.05)), "aos_soa_read": ("ceiling", 0.97),

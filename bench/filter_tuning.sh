@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The filter benchmark (issue bar): tune the whole grid of `memtune filter
+# The filter benchmark: tune the whole grid of `memtune filter
 # --n 16M` with a cold compile cache, then again warm, and report the best
 # configuration against the copy ceiling measured in the same run, the failures
 # and both wall times.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Several GPUs of one host (--devices, issue 17): on a machine with at least
+# Several GPUs of one host (--devices): on a machine with at least
 # two GPUs of one model, for the fdtd and filter grids at their default sizes,
 # `--devices all` against `--devices 0` (wall time, candidates per second, the
 # best, candidates per GPU, the same candidates and statuses); then bayes with

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Time against energy on this GPU: each built-in template at its issue size
+# Time against energy on this GPU: each built-in template at its catalogue size
 # (the sizes of bench/catalogue_tuning.sh's large runs) tuned with
 # --objective energy, every candidate's time and joules per launch measured in
 # the same run; a table of the time-best and the energy-best configuration,
@@ -15,7 +15,9 @@ memtune=${1:?memtune binary}
 out=${2:?output folder}
 shift 2
 templates=("$@")
-[ ${#templates[@]} -eq 0 ] && templates=(filter aos_soa matvec fdtd)
+# Every template of templates/catalogue.cmake (the catalogue memtune is built with).
+[ ${#templates[@]} -eq 0 ] && read -r -a templates <<<"$(sed -n '/set(MEMTUNE_TEMPLATES/,/)/p' \
+  "$(dirname "$0")/../templates/catalogue.cmake" | grep -v 'set(\|)' | tr -d ' ' | tr '\n' ' ')"
 budget=${ENERGY_BUDGET:-24}
 mkdir -p "$out"
 
@@ -37,6 +39,8 @@ for t in "${templates[@]}"; do
     matvec)  run matvec_col matvec --rows 8192 --cols 8192 --layout col
              run matvec_row matvec --rows 8192 --cols 8192 --layout row ;;
     fdtd)    run fdtd_512x512x256_r4 fdtd --nx 512 --ny 512 --nz 256 --radius 4 ;;
+    transpose) run transpose_4096 transpose --rows 4096 --cols 4096 ;;
+    *)       echo "== $t: no size in scripts/energy_gpu_check.sh (add one)" ;;
   esac
 done
 

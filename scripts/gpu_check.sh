@@ -6,7 +6,7 @@
 #   build      configure and build everything (CLI, worker, GPU tests, examples, benches)
 #   tests      the GPU test suite (every template's candidates verified at odd sizes, the
 #              launcher, the fault corpus, the flushes, the worker)
-#   catalogue  every template's whole grid at the issues' sizes and the small sizes against
+#   catalogue  every template's whole grid at its catalogue sizes and the small sizes against
 #              the copy ceiling, the same-size copy and cuBLAS (bench/catalogue_tuning.sh);
 #              the recordings named like bench/data's (<gpu>_<space>.json), then the model
 #              and the cross-GPU transfer against them (memtune_gpu_validation)
@@ -30,7 +30,7 @@
 #              TEMPLATES="filter fdtd" for some, ONLY="staging=direct" for one variant)
 #   devices    scripts/devices_gpu_check.sh (>= 2 GPUs: fdtd and filter grids on --devices all
 #              against --devices 0, batch bayes against sequential; on 1 GPU: skipped)
-#   energy     scripts/energy_gpu_check.sh: each template at its issue size tuned for energy,
+#   energy     scripts/energy_gpu_check.sh: each template at its catalogue size tuned for energy,
 #              the time-best and the energy-best with their times and joules per launch
 #              (not in the default list: run it twice, in separate calls, for repeatability;
 #              ENERGY_PREVIOUS=<an earlier call's OUT>/energy compares with that call)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13 on a GPU (about 6 minutes on an H100 with a cold build): a bad
+# Worker isolation on a GPU (about 6 minutes on an H100 with a cold build): a bad
 # candidate costs that candidate, a hang is killed and the GPU is normal
 # after it, isolation costs little, and a run killed with SIGKILL resumes.
 #   scripts/isolation_gpu_check.sh [build-dir]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU runs issue 14's model work needs, on an H100 or an H200, in three
+# The GPU runs that validating the model needs, on an H100 or an H200, in three
 # steps that each fit one device call (a whole grid of every template takes
 # about 6 minutes):
 #   record  every template's whole grid at its default size (run 1), then the

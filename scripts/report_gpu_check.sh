@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One GPU run for issue 16: a measured filter run with --report and the live
+# One GPU run for the reports: a measured filter run with --report and the live
 # progress line (under a pseudo-terminal, as a person sees it), the same run
 # with stderr to a file (a line per phase), a probe with its progress line,
 # and the reports copied to $OUT for a look in a browser here (Chromium is
@@ -39,7 +39,7 @@ redraws = tty.count("\r\x1b[K")
 last = [l for l in re.split(r"\r\x1b\[K|\n", tty) if "measuring filter" in l][-1].strip()
 plain = open(os.path.join(out, "aos_soa_read.stderr")).read().strip().splitlines()
 probe = open(os.path.join(out, "probe_terminal.typescript"), errors="replace").read()
-print("\n== issue 16 GPU check ==")
+print("\n== report GPU check ==")
 print(f"{'filter 16M best':28} {run['best']['config']} {run['best']['time_s'] * 1e6:.2f} us "
       f"({run['best']['fraction_of_ceiling'] * 100:.1f}% of the {run['copy_ceiling']['gbps']:.0f} GB/s ceiling)")
 print(f"{'trials in --json':28} {len(run['trials'])}")

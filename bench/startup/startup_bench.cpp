@@ -13,7 +13,8 @@
 // choice (profile lookup, module load from the compile cache, per-problem
 // setup), its own buffers, the first launch and a synchronize. memtune's
 // part is everything but the driver and context and the application's
-// buffers; the bar for it is 20 ms on an H100 host.
+// buffers; its bar is 20 ms on an H100 host (small beside the driver's
+// and context's 200+ ms).
 //
 // --cpu-only (no GPU, CI): the description, the lookup and the compile
 // cache's read of the CUBIN, against a catalogue H100; no module, no launch.

@@ -77,7 +77,7 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
       ->capture_default_str();
   sub.add_option("--l2-flush", o.l2_flush,
                  "how the L2 is flushed before a cold sample: clean (read a buffer of 2x L2) or dirty (write it, "
-                 "wave 1's protocol: its write-back is charged to the kernel)")
+                 "the older protocol: its write-back is charged to the kernel)")
       ->check(CLI::IsMember({"clean", "dirty"}))
       ->capture_default_str();
   add_format_options(sub, o.format, &o.json);

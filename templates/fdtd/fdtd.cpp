@@ -132,9 +132,9 @@ KernelDescription describe() {
       .constraint("tile_x <= 128", "tile rows above 128 floats (bx*vx) leave a 512x512 plane fewer tile columns than "
                                    "a large GPU has SMs; kept out to keep the space small")
       .constraint("zsplit <= nz", "a z-chunk needs at least one plane (zsplit <= nz)")
-      // The ring's own space: the shapes, look-ahead and unrolling that run 2
-      // of bench/experiments/wave2 (kernels branch) found within a few percent
-      // of the best on the H100 and the H200.
+      // The ring's own space: the shapes, look-ahead and unrolling that came
+      // within a few percent of the best on the H100 and the H200 when a
+      // wider ring space was measured on both; the rest only cost compile time.
       .constraint("!ring || compute_capability >= 80", "the ring scheme needs sm_80 (cp.async)")
       .constraint("copy != \"bulk\" || compute_capability >= 90",
                   "bulk copies need sm_90 (cp.async.bulk, mbarrier transaction counts)")

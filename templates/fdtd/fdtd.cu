@@ -333,8 +333,8 @@ template <int N> __device__ __forceinline__ void cp_async_wait() {
 // and ~10 integer instructions per load and plane), the z queue shifted by
 // register moves (2R per point), 11 shared loads per output vector. The SM's
 // instruction stream, not DRAM, sets the pace, the more so at 4.8 TB/s.
-// A first cp.async ring (fdtd_async on the kernels branch, slower than this
-// kernel everywhere) had the right data flow but spent even more instructions
+// An earlier cp.async ring (slower than this kernel everywhere on the H100 and
+// the H200) had the right data flow but spent even more instructions
 // (modulo-7 stage arithmetic, per-copy bounds checks).
 //
 // fdtd_ring keeps the data flow and cuts the instructions per point:
@@ -377,8 +377,8 @@ template <int N> __device__ __forceinline__ void cp_async_wait() {
 //           parts outside the volume zeroed once (sm_90). COPY 1 needs
 //           nx % 4 == 0 for the copy engine; other sizes take COPY 0's 4-byte
 //           path. (A third way, one tensor copy per plane, needs a CUtensorMap
-//           kernel argument that kernel descriptions cannot pass yet: it lives
-//           on the kernels branch as fdtd_ring_tma.)
+//           kernel argument that kernel descriptions cannot pass yet;
+//           docs/kernel-description.md, `args`.)
 // Kernel argument `chunk`: planes per block (blockIdx.z picks the z-chunk).
 // Dynamic shared memory: fdtd_ring_smem_bytes = (R + 1 + PF) * (TY + 2R) *
 // (TX + 2HB) * 4 plus S mbarriers of static shared memory; more than 48 KiB

@@ -345,7 +345,7 @@ template <int BLOCK, int CHUNKS, int SHFL, int NW> struct DirectLoads {
 //           store, and while it computes it keeps nothing in flight. The
 //           second buffer costs warps: on the H200 at 21 taps 4 tiles beat 1
 //           by 1.4 % uncapped and lost to the register cap below (MINB), on
-//           the H100 they lost (docs/results-wave2.md).
+//           the H100 they lost (both measured on 2026-11-26).
 // Grid: ceil(n / (BLOCK * 4 * CHUNKS * TILES)) blocks. `seg` is unused: the
 // arguments are filter_kernel's, so that one kernel description launches both.
 template <int BLOCK, int CHUNKS, int SHFL, int TILES>

@@ -417,8 +417,8 @@ __global__ void __launch_bounds__(TILE)
 //     the last split to N: the splits differ by at most 4 columns;
 //   - the last block adds the partials as matvec_stream does, but with the S
 //     loads issued together (unrolled by 8), in split order (deterministic).
-//     (The kernels branch also has a thread-block-cluster finish and a
-//     persistent grid; neither beat this kernel on the H100 or the H200.)
+//     (A thread-block-cluster finish and a persistent grid were measured
+//     too; neither beat this kernel on the H100 or the H200.)
 //   - HINT: how A is loaded. 0 plain (the read-only path the compiler picks),
 //     1 ld.global.nc.L1::no_allocate.L2::256B (no L1 allocation, L2 fetches
 //     256-byte pieces; a plain load before sm_80), 2 ld.global.cs

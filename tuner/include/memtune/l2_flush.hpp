@@ -4,10 +4,10 @@
 // Two ways, both with a buffer of twice the L2:
 //   clean (default): a small kernel READS the buffer (ld.global.cg), so the L2
 //     ends up full of clean lines that the timed kernel can drop for free;
-//   dirty (wave 1's protocol, --l2-flush dirty): cuMemsetD32 WRITES it, which
+//   dirty (the older protocol, --l2-flush dirty): cuMemsetD32 WRITES it, which
 //     leaves about one L2 of dirty lines whose write-back is charged to
 //     whatever runs next: the timed kernel pays for DRAM writes it never made.
-// Measured on an H100 (bench/experiments/wave2, 100 MiB copy): the copy
+// Measured on an H100 (a 100 MiB copy, both flushes in one run): the copy
 // ceiling is 2818 GB/s after a dirty flush and 3086 GB/s after a clean one;
 // a same-size memcpy of the filter's 128 MiB reaches 96.2 % of the dirty
 // ceiling but 100 % of the clean one, so only the clean flush lets a kernel

@@ -60,7 +60,7 @@ struct Target {
   // Added for the time model's issue bound: warp schedulers per SM, each
   // issuing up to one warp instruction per clock (Kepler's dual issue ignored).
   int schedulers_per_sm = 4;
-  // Added for Kepler and for cross-GPU generality (issue 14): how an SM's
+  // For Kepler and for models that carry across GPU generations: how an SM's
   // caches and pipes treat what the model replays.
   // Instructions each scheduler may dispatch per clock for one warp: 2 on
   // Kepler, Maxwell and Pascal (two dispatch units, dual issue), 1 since Volta.

@@ -7,11 +7,13 @@
 #include <memtune/description/kernel_description.hpp>
 #include <memtune/description/model_spec.hpp>
 #include <memtune/global_replay.hpp>
+#include <memtune/search/slot_expr.hpp>
 
 #include "argument_values.hpp"
 #include "description_internal.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -62,11 +64,20 @@ public:
     } catch (const std::exception& err) {
       throw DescriptionError(origin_, field_, err.what());
     }
+    // What is left reads only the thread names: bound to slots, as looking
+    // them up by string was most of a prediction's time.
+    if (auto bound = search::SlotExpr::bind(*expr_, {"threadIdx.x", "threadIdx.y", "threadIdx.z", "iteration"}))
+      slots_ = std::make_shared<const search::SlotExpr>(std::move(*bound));
   }
 
   // For thread (x, y, z) of the block in `iteration`.
   [[nodiscard]] std::int64_t operator()(const Dim3& thread, std::int64_t iteration) const {
     if (expr_->is_constant()) return expr_->constant_value();
+    if (slots_) {
+      const std::array<std::int64_t, 4> values{thread.x, thread.y, thread.z, iteration};
+      if (const auto v = slots_->try_eval(values)) return *v;
+      // Where it fails, Expr::eval below fails too, and says why.
+    }
     // Set in place, no allocation per call; one per CPU thread, as candidates
     // may be predicted in parallel.
     thread_local search::Config scratch;
@@ -91,6 +102,7 @@ public:
 
 private:
   std::shared_ptr<const search::Expr> expr_;
+  std::shared_ptr<const search::SlotExpr> slots_; // null where a name is not a thread name
   std::string field_, origin_;
 };
 

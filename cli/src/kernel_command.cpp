@@ -70,7 +70,8 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
                  "what the search minimises: time (per launch), energy (joules per launch, measured with NVML) or "
                  "edp (joules x seconds); energy and edp cost seconds per candidate (docs/energy.md)")
       ->check(CLI::IsMember({"time", "energy", "edp"}))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->each([&o](const std::string&) { o.objective_given = true; });
   sub.add_flag("--energy", o.energy, "also measure every candidate's joules per launch and mean watts (ranked by --objective)");
   sub.add_option("--energy-repeats", o.energy_repeats, "batches measured per candidate for its energy (median and spread)")
       ->check(CLI::Range(3, 1000))
@@ -118,7 +119,8 @@ TuneOptions tune_options(const KernelDescription& kernel, const CommonOptions& o
   t.device = o.device;
   t.measure.flush_l2 = !o.warm;
   t.measure.flush = o.l2_flush == "dirty" ? FlushKind::dirty : FlushKind::clean;
-  t.objective = objective_from_string(o.objective);
+  // A description's "objective" is its default; --objective overrides it.
+  t.objective = objective_from_string(o.objective_given || kernel.objective.empty() ? o.objective : kernel.objective);
   t.measure.energy.enabled = o.energy || needs_energy(t.objective);
   t.measure.energy.repeats = o.energy_repeats;
   t.use_cache = !o.no_cache;
@@ -150,7 +152,7 @@ std::vector<TuningResult> run_tuning(const KernelDescription& kernel, const Prob
                                        "--devices measures on this host's GPUs (--target local)");
     const ResolvedTarget target = resolve_target(o.target, o.device, o.predict);
     if (!target.measured && t.measure.energy.enabled)
-      throw ArgumentError(needs_energy(t.objective) ? "--objective " + o.objective : std::string("--energy"),
+      throw ArgumentError(needs_energy(t.objective) ? "--objective " + std::string(to_string(t.objective)) : std::string("--energy"),
                           "energy is measured on the local GPU, never modeled (--target " + o.target + " is modeled)");
     results.push_back(target.measured ? tune(kernel, problem, t) : tune_modeled(kernel, problem, target.target, t));
   }
@@ -196,7 +198,7 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
         << ". Use --target NAME to predict for a GPU that is not here (memtune targets lists them).\n";
     return kExitNoDevice;
   } catch (const EnergyUnavailable& e) {
-    err << "memtune " << kernel.name << ": " << (needs_energy(t.objective) ? "--objective " + o.objective : "--energy")
+    err << "memtune " << kernel.name << ": " << (needs_energy(t.objective) ? "--objective " + std::string(to_string(t.objective)) : "--energy")
         << ": " << e.what() << "\n";
     return kExitEnergyRefused;
   }
@@ -229,7 +231,7 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
     write_run_files(kernel, result, o, t, files, format == output::Format::table, out, err);
     code = std::max(code, exit_code(result));
     if (!result.objective_refused.empty()) {
-      err << "memtune " << kernel.name << ": --objective " << o.objective << ": " << result.objective_refused
+      err << "memtune " << kernel.name << ": --objective " << to_string(t.objective) << ": " << result.objective_refused
           << " (the table ranks by time)\n";
       code = std::max(code, kExitEnergyRefused);
     }

@@ -33,6 +33,7 @@ struct CommonOptions {
   DevicesOptions devices;        // --devices, --mixed-devices
   bool warm = false;
   std::string objective = "time"; // time | energy | edp (objective.hpp)
+  bool objective_given = false;   // --objective given: it overrides the description's "objective"
   bool energy = false;            // --energy: measure and show joules per launch, rank by time
   int energy_repeats = 5;
   std::string l2_flush = "clean"; // clean | dirty (l2_flush.hpp)

@@ -7,6 +7,13 @@
 #include <memtune/nvml/nvml_api.hpp>
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 using namespace memtune::cli;
 using Run = memtune::testing::CliRun;
@@ -40,4 +47,24 @@ TEST_CASE("--objective energy without NVML exits 4 with NVML's reason, before an
   const Run r = run_cli({"filter", "--n", "1M", "--objective", "energy", "-q"});
   CHECK(r.code == kExitEnergyRefused);
   CHECK(r.err.find("--objective energy: energy cannot be measured on this machine: NVML") != std::string::npos);
+}
+
+TEST_CASE("a description's \"objective\" is the run's unless --objective says otherwise") {
+  namespace fs = std::filesystem;
+  const fs::path assets = MEMTUNE_TEST_ASSETS_DIR "/descriptions";
+  const fs::path dir = fs::temp_directory_path() / ("memtune-objective-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(assets / "transpose.cu", dir / "transpose.cu", fs::copy_options::overwrite_existing);
+  auto doc = nlohmann::ordered_json::parse(std::ifstream(assets / "transpose.json"));
+  doc["objective"] = "energy";
+  std::ofstream(dir / "transpose.json") << doc.dump(2);
+  const std::string spec = (dir / "transpose.json").string();
+  // Energy is never modeled: the description's objective reaches the check.
+  Run r = run_cli({"tune", "--spec", spec.c_str(), "--target", "h100", "-q"});
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("--objective energy") != std::string::npos);
+  r = run_cli({"tune", "--spec", spec.c_str(), "--target", "h100", "--objective", "time", "-q"});
+  CAPTURE(r.err);
+  CHECK(r.code == kExitOk);
+  fs::remove_all(dir);
 }

@@ -321,6 +321,11 @@ TEST_CASE("verification must be said, once, and be possible") {
   doc = transpose();
   doc["default"].erase("PAD");
   CHECK_FAILS(doc, "default", "no value for the parameter 'PAD'");
+  doc = transpose();
+  doc["objective"] = "watts";
+  CHECK_FAILS(doc, "objective", "\"watts\" is not an objective: time, energy or edp");
+  doc["objective"] = "edp";
+  CHECK(read(doc).objective == "edp");
 }
 
 TEST_CASE("source files are read relative to the description; a missing one is named") {

@@ -34,7 +34,7 @@ public:
     KernelDescription d;
     d.origin = origin_;
     fields(doc, "", {"schema_version", "name", "summary", "source", "problem", "parameters", "derived", "constraints",
-                     "launch", "arguments", "constants", "bytes_moved", "verify", "default", "model"});
+                     "launch", "arguments", "constants", "bytes_moved", "verify", "default", "objective", "model"});
     if (!doc.contains("schema_version")) fail("schema_version", "missing (this format is schema_version 1)");
     const auto& version = doc.at("schema_version");
     if (!version.is_number_integer())
@@ -66,6 +66,11 @@ public:
                      "kernel is the truth) or {\"reference_kernel\": {...}} (a separate kernel)");
     read_verify(doc.at("verify"), d.verify);
     if (doc.contains("default")) d.default_config_json = nlohmann::json::parse(object(doc.at("default"), "default").dump());
+    if (doc.contains("objective")) {
+      d.objective = string(doc.at("objective"), "objective");
+      if (d.objective != "time" && d.objective != "energy" && d.objective != "edp")
+        fail("objective", "\"" + d.objective + "\" is not an objective: time, energy or edp");
+    }
     if (doc.contains("model")) d.model = description_detail::read_model_section(*this, doc.at("model"));
     d.validate();
     return d;

@@ -339,6 +339,9 @@ struct KernelDescription {
   std::optional<ModelSpec> model;
   VerifySpec verify;
   nlohmann::json default_config_json;      // optional {parameter: value}; see DescriptionHooks::default_config
+  // What tuning it minimises unless the run says otherwise (`--objective`):
+  // "" (time), "time", "energy" or "edp" (objective.hpp).
+  std::string objective;
   DescriptionHooks hooks;
 
   // Throws DescriptionError (description_json.hpp) naming the field and the

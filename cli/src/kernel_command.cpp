@@ -82,6 +82,7 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
       ->check(CLI::IsMember({"clean", "dirty"}))
       ->capture_default_str();
   add_format_options(sub, o.format, &o.json);
+  add_table_option(sub, o.table);
   sub.add_option("--save", o.save, "add/update this run's best configuration in a JSON profile store");
   sub.add_option("--record", o.record, "write every candidate's time or failure (for replayed search)");
   sub.add_option("--report", o.report, "write an HTML report of the run (memtune report) at the end");
@@ -120,6 +121,7 @@ TuneOptions tune_options(const KernelDescription& kernel, const CommonOptions& o
   t.measure.flush_l2 = !o.warm;
   t.measure.flush = o.l2_flush == "dirty" ? FlushKind::dirty : FlushKind::clean;
   // A description's "objective" is its default; --objective overrides it.
+  check_table_option(o.table, chosen_format(o.format, o.json));
   t.objective = objective_from_string(o.objective_given || kernel.objective.empty() ? o.objective : kernel.objective);
   t.measure.energy.enabled = o.energy || needs_energy(t.objective);
   t.measure.energy.repeats = o.energy_repeats;
@@ -221,7 +223,13 @@ int run_kernel(const KernelDescription& kernel, const Problem& problem, const Co
     };
     if (!(per_model && format == output::Format::json)) {
       const std::string note = kernel.hooks.explain ? kernel.hooks.explain(result) : std::string{};
-      output::print(out, to_document(result, o.top, note), format);
+      const output::Document document = to_document(result, o.top, note);
+      if (!output::print(out, document, format, o.table)) {
+        // The run's files are still written below; only stdout lacks the table.
+        err << "memtune " << kernel.name << ": --table " << o.table << ": this run has no such table (it has "
+            << output::table_keys(document) << ")\n";
+        code = std::max(code, kExitUsage);
+      }
       if (per_model) out << "\n";
     }
     RunFiles files;

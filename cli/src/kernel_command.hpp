@@ -39,6 +39,7 @@ struct CommonOptions {
   std::string l2_flush = "clean"; // clean | dirty (l2_flush.hpp)
   bool json = false;             // --json, an alias of --format json
   std::string format = "table";
+  std::string table;             // --table KEY: with --format csv, that one table
   std::string save;
   std::string record;
   std::string report;            // an HTML report of the run

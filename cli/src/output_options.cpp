@@ -1,5 +1,7 @@
 #include "output_options.hpp"
 
+#include <memtune/io/errors.hpp>
+
 namespace memtune::cli {
 
 void add_format_options(CLI::App& sub, std::string& format, bool* json_alias) {
@@ -12,6 +14,17 @@ void add_format_options(CLI::App& sub, std::string& format, bool* json_alias) {
 output::Format chosen_format(const std::string& format, bool json_alias) {
   if (json_alias) return output::Format::json;
   return output::parse_format(format).value_or(output::Format::table);
+}
+
+void add_table_option(CLI::App& sub, std::string& table) {
+  sub.add_option("--table", table,
+                 "with --format csv: only this table as plain CSV (a header row, no comment lines), one table per "
+                 "stream: ranked, failures, occupancy or baselines (memtune sweep: sizes)");
+}
+
+void check_table_option(const std::string& table, output::Format format) {
+  if (!table.empty() && format != output::Format::csv)
+    throw ArgumentError("--table " + table, "needs --format csv (the other formats hold every table)");
 }
 
 } // namespace memtune::cli

@@ -14,5 +14,9 @@ namespace memtune::cli {
 void add_format_options(CLI::App& sub, std::string& format, bool* json_alias = nullptr);
 // The chosen format: json when the alias is set, else the --format value.
 [[nodiscard]] output::Format chosen_format(const std::string& format, bool json_alias = false);
+// Adds --table KEY (with --format csv: that one table as plain CSV).
+void add_table_option(CLI::App& sub, std::string& table);
+// Throws ArgumentError when --table is given with another format than csv.
+void check_table_option(const std::string& table, output::Format format);
 
 } // namespace memtune::cli

@@ -182,7 +182,12 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
   std::vector<std::string> swept;
   for (const SweepVariable& v : over) swept.push_back(v.name);
   if (!o.report.empty() && table) out << "reports: " << path_for_point(o.report, points.front()) << " .. (one per size)\n";
-  output::print(out, sweep_document(kernel, swept, done, o.save), format);
+  const output::Document document = sweep_document(kernel, swept, done, o.save);
+  if (!output::print(out, document, format, o.table)) {
+    err << "memtune sweep " << kernel.name << ": --table " << o.table << ": a sweep prints one table, "
+        << output::table_keys(document) << "\n";
+    code = std::max(code, kExitUsage);
+  }
   return code;
 }
 

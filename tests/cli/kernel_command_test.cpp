@@ -1,6 +1,7 @@
-// The tuning commands' energy options (cli/src/kernel_command.cpp):
-// --objective and --energy checked before anything runs, refused for a
-// modeled target (exit 2), and without NVML refused with its reason (exit 4).
+// The tuning commands' options (cli/src/kernel_command.cpp): --objective and
+// --energy checked before anything runs, refused for a modeled target (exit 2),
+// without NVML refused with its reason (exit 4); a description's objective;
+// --format csv --table.
 #include "app.hpp"
 #include "run_cli.hpp"
 
@@ -67,4 +68,21 @@ TEST_CASE("a description's \"objective\" is the run's unless --objective says ot
   CAPTURE(r.err);
   CHECK(r.code == kExitOk);
   fs::remove_all(dir);
+}
+
+TEST_CASE("--format csv --table KEY: one table as plain CSV; another format or an absent table is refused") {
+  Run r = run_cli({"aos_soa", "--n", "1M", "--target", "h100", "-q", "--format", "csv", "--table", "ranked"});
+  REQUIRE(r.code == kExitOk);
+  CHECK(r.out.rfind("rank,config_text,time_s,", 0) == 0); // the header row first, no comment lines
+  CHECK(r.out.find('#') == std::string::npos);
+  CHECK(r.out.find("failures") == std::string::npos);
+  r = run_cli({"aos_soa", "--n", "1M", "--target", "h100", "-q", "--format", "csv", "--table", "failures"});
+  CHECK(r.code == kExitOk);
+  CHECK(r.out == "status,config_text,reason\n");
+  r = run_cli({"aos_soa", "--n", "1M", "--target", "h100", "-q", "--table", "ranked"});
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("--table ranked: needs --format csv") != std::string::npos);
+  r = run_cli({"aos_soa", "--n", "1M", "--target", "h100", "-q", "--format", "csv", "--table", "nope"});
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("--table nope: this run has no such table (it has ranked, failures)") != std::string::npos);
 }

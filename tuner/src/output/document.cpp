@@ -65,4 +65,24 @@ void print(std::ostream& out, const Document& document, Format format) {
   }
 }
 
+bool print(std::ostream& out, const Document& document, Format format, const std::string& table) {
+  if (table.empty()) {
+    print(out, document, format);
+    return true;
+  }
+  for (const Block& b : document.blocks) {
+    if (b.kind != Block::Kind::table || b.table.key != table) continue;
+    out << csv_text(b.table);
+    return true;
+  }
+  return false;
+}
+
+std::string table_keys(const Document& document) {
+  std::string keys;
+  for (const Block& b : document.blocks)
+    if (b.kind == Block::Kind::table) keys += (keys.empty() ? "" : ", ") + b.table.key;
+  return keys.empty() ? "none" : keys;
+}
+
 } // namespace memtune::output

@@ -47,5 +47,12 @@ public:
 [[nodiscard]] nlohmann::json to_json(const Document& document);
 
 void print(std::ostream& out, const Document& document, Format format);
+// `--format csv --table KEY`: that one table as plain CSV (its header row and
+// rows, no comment lines), so one stream or file holds one table that any CSV
+// reader takes as it is. An empty `table` prints the whole document as
+// `format` says. Returns false, printing nothing, when the document has no
+// table of that key; `table_keys` lists the keys it has.
+bool print(std::ostream& out, const Document& document, Format format, const std::string& table);
+[[nodiscard]] std::string table_keys(const Document& document); // "ranked, failures"
 
 } // namespace memtune::output

@@ -16,8 +16,7 @@ out=${2:?output folder}
 shift 2
 templates=("$@")
 # Every template of templates/catalogue.cmake (the catalogue memtune is built with).
-[ ${#templates[@]} -eq 0 ] && read -r -a templates <<<"$(sed -n '/set(MEMTUNE_TEMPLATES/,/)/p' \
-  "$(dirname "$0")/../templates/catalogue.cmake" | grep -v 'set(\|)' | tr -d ' ' | tr '\n' ' ')"
+[ ${#templates[@]} -eq 0 ] && read -r -a templates <<<"$(bash "$(dirname "$0")/../scripts/catalogue_templates.sh")"
 small=${CATALOGUE_SMALL:-1}
 mkdir -p "$out"
 

@@ -39,7 +39,7 @@ declare -A sizes=(
   [fdtd]="--set nx=37 --set ny=19 --set nz=11|--set nx=136 --set ny=19 --set nz=11"
   [transpose]="--set rows=37 --set cols=53"
 )
-templates=${TEMPLATES:-$(sed -n '/set(MEMTUNE_TEMPLATES/,/)/p' templates/catalogue.cmake | grep -v 'set(\|)' | tr -d ' ')}
+templates=${TEMPLATES:-$(bash scripts/catalogue_templates.sh)}
 tools="memcheck racecheck initcheck synccheck"
 only_args=()
 [ -n "${ONLY:-}" ] && only_args=(--only "$ONLY")

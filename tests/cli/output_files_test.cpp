@@ -43,16 +43,10 @@ CliRun tune(std::vector<std::string> extra, const std::string& n = "1M") {
   std::vector<std::string> args{"filter", "--n", n, "--target", "k20", "-q", "--only",
                                 "block_size=256,packing=1,items=4,vec=4,align=1,bank_mode=8"};
   args.insert(args.end(), extra.begin(), extra.end());
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  return run_cli(argv);
+  return memtune::testing::run_cli_args(args);
 }
 
-CliRun run(const std::vector<std::string>& args) {
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  return run_cli(argv);
-}
+CliRun run(const std::vector<std::string>& args) { return memtune::testing::run_cli_args(args); }
 
 struct Files {
   TempDir dir;

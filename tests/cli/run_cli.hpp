@@ -20,4 +20,11 @@ inline CliRun run_cli(std::vector<const char*> args) {
   return {code, out.str(), err.str()};
 }
 
+// The same for arguments built as strings (paths, sizes).
+inline CliRun run_cli_args(const std::vector<std::string>& args) {
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  return run_cli(argv);
+}
+
 } // namespace memtune::testing

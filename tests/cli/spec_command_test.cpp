@@ -2,6 +2,7 @@
 // through the CLI without a GPU (modeled for a catalogue GPU: compiled for
 // registers, occupancy and its limiter, time not modeled).
 #include "app.hpp"
+#include "run_cli.hpp"
 
 #include <memtune/cuda/driver_api.hpp>
 
@@ -22,19 +23,9 @@ namespace {
 
 const std::string kAssets = MEMTUNE_TEST_ASSETS_DIR "/descriptions";
 
-struct Run {
-  int code;
-  std::string out, err;
-};
+using Run = memtune::testing::CliRun;
 
-Run run_cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "memtune");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = run(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
-}
+Run run_cli(const std::vector<std::string>& args) { return memtune::testing::run_cli_args(args); }
 
 std::string cache_dir() {
   return (std::filesystem::temp_directory_path() / ("memtune-spec-test-cache-" + std::to_string(::getuid()))).string();

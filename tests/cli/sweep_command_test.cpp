@@ -7,6 +7,7 @@
 
 #include "../temp_dir.hpp"
 #include "app.hpp"
+#include "run_cli.hpp"
 
 #include <memtune/io/errors.hpp>
 #include <memtune/profile_store.hpp>
@@ -35,19 +36,9 @@ std::string argument_error(const std::vector<std::string>& items, std::size_t po
   return "(no error)";
 }
 
-struct Run {
-  int code;
-  std::string out, err;
-};
+using Run = memtune::testing::CliRun;
 
-Run cli_run(std::vector<std::string> args) {
-  args.insert(args.begin(), "memtune");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = run(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
-}
+Run cli_run(const std::vector<std::string>& args) { return memtune::testing::run_cli_args(args); }
 
 std::string cache_dir() {
   return (std::filesystem::temp_directory_path() / ("memtune-sweep-test-cache-" + std::to_string(::getuid()))).string();

@@ -101,7 +101,7 @@ for step in "${steps[@]}"; do
       done
       # The model and the transfer: bench/data's recordings of other GPUs plus this run's.
       mkdir -p "$out/validation"
-      for f in bench/data/wave2/h1*_*.json bench/data/wave2/h2*_*.json; do
+      for f in bench/data/catalogue/h1*_*.json bench/data/catalogue/h2*_*.json; do
         case $f in *probe*) ;; *) [ -f "$out/data/$(basename "$f")" ] || cp "$f" "$out/validation/" ;; esac
       done
       cp "$out"/data/*.json "$out/validation/" 2>/dev/null

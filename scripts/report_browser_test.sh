@@ -24,7 +24,7 @@ for f in "$root"/bench/data/*.json; do
   "$memtune" report "$f" -o "$out/$name.html" > /dev/null
   reports+=("$out/$name.html")
 done
-"$memtune" report "$root/bench/data/h100_filter_16M.json" "$root/bench/data/h100_probed_target.json" \
+"$memtune" report "$root/bench/data/h100_filter_16M.json" "$root/bench/data/targets/h100_probed_target.json" \
   -o "$out/filter_with_ceiling.html" > /dev/null
 reports+=("$out/filter_with_ceiling.html")
 exec python3 "$root/scripts/check_report_html.py" "${reports[@]}" --screenshots "$out/screenshots"

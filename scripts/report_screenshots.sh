@@ -14,7 +14,7 @@ memtune="$build/cli/memtune"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 data="$root/bench/data"
-target="$data/h100_probed_target.json"
+target="$data/targets/h100_probed_target.json"
 
 "$memtune" filter --n 16M --target h100-sxm --record "$work/h100_filter_16M_modeled.json" -q > /dev/null
 "$build/bench/search/memtune_search_bench" "$data/h100_filter_16M.json" --seeds 30 --strategies random,bayes,bayes+model \

@@ -11,7 +11,7 @@
 # with kernel_tuner (KT_PYTHON, default /tmp/kt-venv/bin/python, else python3);
 # without kernel_tuner only memtune's side is printed. Only recordings are
 # passed on (a JSON object with "space" and "trials"); other JSON in
-# bench/data (h100_probed_target.json is a target profile) is skipped.
+# bench/data (targets/h100_probed_target.json is a target profile) is skipped.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="$root/build"
@@ -28,7 +28,7 @@ python="${KT_PYTHON:-/tmp/kt-venv/bin/python}"
 [[ -x "$python" ]] || python=python3
 
 recordings=()
-# Every recording under bench/data, its subfolders included (wave2/, spec/, ...).
+# Every recording under bench/data, its subfolders included (catalogue/, spec/, ...).
 while IFS= read -r f; do
   if python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))

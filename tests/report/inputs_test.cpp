@@ -28,7 +28,7 @@ TEST_CASE("report inputs: a recording, a run's --json, a benchmark and a target 
   CHECK(in.runs[0].complete());
   CHECK(in.runs[0].measured);
   CHECK(in.runs[0].device_name() == "NVIDIA H100 80GB HBM3");
-  load_input(data("h100_probed_target.json"), in);
+  load_input(data("targets/h100_probed_target.json"), in);
   REQUIRE(in.figures.size() == 1);
   CHECK(in.figures[0].copy_gbps);
   complete_from_catalogues(in);

@@ -132,7 +132,7 @@ TEST_CASE("fdtd space: axes, a few hundred configurations, constraints with reas
   CHECK(ring_shapes == std::set<std::string>{"16x16 vx4 ky1", "32x8 vx2 ky1", "32x8 vx2 ky2", "32x8 vx4 ky1",
                                              "32x8 vx4 ky2", "32x16 vx2 ky1", "32x16 vx4 ky1", "64x8 vx2 ky1",
                                              "64x8 vx2 ky2"});
-  // The best ring configurations of run 2 (bench/experiments/wave2 on the kernels branch).
+  // The best ring configurations measured on the H100 (docs/results-h100.md).
   CHECK(s.is_valid(ring(32, 16, 4, 1, 4, 9, 1)));    // H100: 87.8 %
   CHECK(s.is_valid(ring(32, 16, 4, 1, 4, 9, 0)));    // H200: 79.4 % (c0)
   CHECK(s.is_valid(ring(16, 16, 4, 1, 3, 9, 0, 2, 16))); // 256x256x64

@@ -245,7 +245,7 @@ TEST_CASE("the bayes prior from another GPU is the transferred prediction, measu
   const auto& mv = templates::matvec_description();
   const Problem problem = complete_problem(mv.problem, {{"rows", 8192}, {"cols", 8192}, {"layout", 1}});
   const Target& h100 = catalog().find("h100-sxm");
-  const TransferSource s = load_transfer_source(bench_data / "wave2" / "h200_matvec_row_8192.json", mv, problem, catalog());
+  const TransferSource s = load_transfer_source(bench_data / "catalogue" / "h200_matvec_row_8192.json", mv, problem, catalog());
   REQUIRE(s.copy_ceiling_gbps > 0);
   const search::Space space = mv.space(problem, h100);
   const search::Space source_space = mv.space(problem, s.target);
@@ -272,7 +272,7 @@ TEST_CASE("the bayes prior from another GPU is the transferred prediction, measu
 }
 
 TEST_CASE("a transfer source reads the recording's measured copy ceiling") {
-  const TransferSource s = load_transfer_source(bench_data / "wave2" / "h100_filter_16M.json", templates::filter_description(),
+  const TransferSource s = load_transfer_source(bench_data / "catalogue" / "h100_filter_16M.json", templates::filter_description(),
                                                 complete_problem(templates::filter_description().problem,
                                                                  {{"n", 1 << 24}}),
                                                 catalog());

@@ -323,7 +323,7 @@ TEST_CASE("verification must be said, once, and be possible") {
   CHECK_FAILS(doc, "default", "no value for the parameter 'PAD'");
   doc = transpose();
   doc["objective"] = "watts";
-  CHECK_FAILS(doc, "objective", "\"watts\" is not an objective: time, energy or edp");
+  CHECK_FAILS(doc, "objective", "string (\"watts\") is not an objective: time, energy or edp");
   doc["objective"] = "edp";
   CHECK(read(doc).objective == "edp");
 }

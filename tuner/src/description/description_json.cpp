@@ -69,7 +69,7 @@ public:
     if (doc.contains("objective")) {
       d.objective = string(doc.at("objective"), "objective");
       if (d.objective != "time" && d.objective != "energy" && d.objective != "edp")
-        fail("objective", "\"" + d.objective + "\" is not an objective: time, energy or edp");
+        fail("objective", describe(doc.at("objective")) + " is not an objective: time, energy or edp");
     }
     if (doc.contains("model")) d.model = description_detail::read_model_section(*this, doc.at("model"));
     d.validate();

@@ -17,11 +17,12 @@ using namespace memtune;
 
 namespace {
 
-// A small filter space: 1M points, the default taps.
+// The filter space at 16M points, the default taps: a 35 us kernel whose median
+// is steady to well under 1 %; at 1M points (6 us) two runs' bests differed by 6 %.
 TuningResult filter_run(TuneOptions o) {
   o.measure.min_samples = 10; // the best of two runs is compared: a steadier median than quick_options' 3
   o.measure.max_samples = 10;
-  return tune(templates::filter_description(), {{"n", 1 << 20}}, o);
+  return tune(templates::filter_description(), {{"n", 1 << 24}}, o);
 }
 
 std::map<std::string, Status> statuses(const TuningResult& r) {

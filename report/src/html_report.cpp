@@ -220,23 +220,40 @@ std::string bandwidth_section(const Run& r, std::size_t rows) {
   for (const auto& t : r.trials)
     if (t.ok()) ok.push_back(&t);
   std::stable_sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return *a->time_s < *b->time_s; });
-  std::vector<charts::Bar> bars;
-  for (std::size_t i = 0; i < ok.size() && i < rows; ++i) {
-    const double gbps = *r.bytes_moved / *ok[i]->time_s / 1e9;
-    const std::string cfg = r.space.format(ok[i]->config);
-    bars.push_back({"#" + std::to_string(i + 1) + " " + cfg, cfg + ": " + number_text("%.0f GB/s", gbps) + ", " +
-                                                                  number_text("%.2f us", *ok[i]->time_s * 1e6), gbps});
+  ok.resize(std::min(ok.size(), rows));
+  // Labels name only the axes in which the bars differ; the rest go in the caption.
+  std::vector<std::string> shared, differing;
+  for (const auto& a : r.space.axes()) {
+    const bool same = std::all_of(ok.begin(), ok.end(), [&](const search::Trial* t) {
+      return t->config.has(a.name) && t->config.at(a.name) == ok.front()->config.at(a.name);
+    });
+    if (!ok.empty() && same) shared.push_back(a.name + "=" + a.format(ok.front()->config.at(a.name)));
+    else differing.push_back(a.name);
   }
+  std::vector<charts::Bar> bars;
+  for (std::size_t i = 0; i < ok.size(); ++i) {
+    const double gbps = *r.bytes_moved / *ok[i]->time_s / 1e9;
+    std::string label;
+    for (const auto& name : differing)
+      if (ok[i]->config.has(name))
+        label += " " + name + "=" + r.space.axis(name).format(ok[i]->config.at(name));
+    const std::string cfg = r.space.format(ok[i]->config);
+    bars.push_back({"#" + std::to_string(i + 1) + label, cfg + ": " + number_text("%.0f GB/s", gbps) + ", " +
+                                                           number_text("%.2f us", *ok[i]->time_s * 1e6), gbps});
+  }
+  std::string common;
+  for (const auto& s : shared) common += (common.empty() ? "" : " ") + s;
   if (bars.empty()) return "";
   std::vector<charts::Reference> refs;
   if (r.copy_ceiling_gbps) refs.push_back({"copy ceiling", *r.copy_ceiling_gbps, "#e15759"});
   if (r.peak_gbps) refs.push_back({"peak", *r.peak_gbps, "#59a14f"});
   return figure("Achieved bandwidth of the fastest configurations",
                 charts::bars(bars, refs, "GB/s (" + number_text("%.4g", *r.bytes_moved / 1e6) + " MB moved per launch / time)",
-                             "GB/s of the top configurations"),
-                r.copy_ceiling_gbps || !r.measured ? ""
-                                                   : "(no copy ceiling in this input: pass a target file from `memtune "
-                                                     "probe --save-target` to add it)");
+                             "GB/s of the top configurations", true),
+                (common.empty() || ok.size() < 2 ? "" : "All of them have " + common + "; hover a bar for its whole configuration. ") +
+                    (r.copy_ceiling_gbps || !r.measured ? ""
+                                                        : "(no copy ceiling in this input: pass a target file from "
+                                                          "`memtune probe --save-target` to add it)"));
 }
 
 std::string failures_section(const Run& r) {
@@ -268,18 +285,26 @@ std::string failures_section(const Run& r) {
   return h + "</tbody></table>";
 }
 
+std::string heatmap_caption(const Heatmap& map, const ReportOptions& o) {
+  std::string s = (o.heatmap_axes.empty() ? "Axes and slice: the pair, and the values of the other axes, with the most "
+                                            "cells measured near the best (--axes X,Y picks the axes)"
+                                          : "The slice of these axes with the most cells measured") +
+                  std::string(": ") + std::to_string(map.filled) + " of " + std::to_string(map.total) + " cells ok";
+  if (!map.fixed.empty()) s += ", the other axes at " + map.fixed;
+  s += map.slice_best_s > map.best_s ? "; its fastest is " + number_text("%.3gx", map.slice_best_s / map.best_s) +
+                                           " the best overall."
+                                     : "; it holds the best configuration.";
+  return s + " Colour and label: time over the best; hover a cell for its configuration and time, or why it is empty.";
+}
+
 std::string run_section(const Run& r, const ReportOptions& o, const std::string& id) {
   std::string h = "<section class=\"run\" id=\"" + id + "\"><h3>" + escape(run_label(r)) + "</h3>";
   const search::Trial* best = r.best();
   if (!best) return h + "<p>No configuration succeeded.</p>" + failures_section(r) + "</section>";
   const auto effects = axis_effects(r);
-  if (const auto axes = heatmap_axes(r, effects, o.heatmap_axes)) {
-    const Heatmap map = heatmap(r, axes->first, axes->second);
-    h += figure("The space over " + map.x_axis + " and " + map.y_axis,
-                charts::heatmap(map),
-                (map.fixed.empty() ? std::string{} : "the other axes at the best configuration's values: " + map.fixed + ". ") +
-                    "Colour and label: time over the best; hover a cell for its configuration and time." +
-                    (o.heatmap_axes.empty() ? " Axes: the two whose choice matters most (--axes X,Y picks others)." : ""));
+  if (const auto slice = heatmap_choice(r, effects, o.heatmap_axes)) {
+    const Heatmap map = heatmap(r, *slice);
+    h += figure("The space over " + map.x_axis + " and " + map.y_axis, charts::heatmap(map), heatmap_caption(map, o));
   }
   if (!effects.empty())
     h += figure("Effect of each axis", charts::axis_effects(effects, *best->time_s),

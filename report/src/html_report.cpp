@@ -56,20 +56,48 @@ std::vector<Group> group_inputs(const Inputs& in) {
   return groups;
 }
 
-// The run the group's optimum and trajectory refer to: a whole measured
-// grid first, then any whole grid, then the first run.
-const Run* reference_run(const Group& g) {
+// The run a trajectory's optimum refers to: a whole measured grid first,
+// then any whole grid, then the first run with a success.
+const Run* reference_run(const std::vector<const Run*>& runs) {
   for (const bool measured : {true, false})
-    for (const Run* r : g.runs)
+    for (const Run* r : runs)
       if (r->measured == measured && r->best() && r->complete()) return r;
-  for (const Run* r : g.runs)
+  for (const Run* r : runs)
     if (r->best()) return r;
   return nullptr;
+}
+
+// The runs of a group that share one trajectory: measured on the same GPU
+// (each GPU its own optimum), or, where nothing was measured, modeled for
+// the same target. Modeled runs next to measured ones have no trajectory.
+std::vector<std::pair<std::string, std::vector<const Run*>>> runs_by_gpu(const Group& g) {
+  const bool any_measured = std::any_of(g.runs.begin(), g.runs.end(), [](const Run* r) { return r->measured; });
+  std::vector<std::pair<std::string, std::vector<const Run*>>> out;
+  for (const Run* r : g.runs) {
+    if (r->measured != any_measured) continue;
+    const std::string gpu = r->measured ? r->device_name() : (r->target.empty() ? r->device_name() : r->target);
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == gpu; });
+    if (it == out.end()) out.push_back({gpu, {r}});
+    else it->second.push_back(r);
+  }
+  return out;
 }
 
 std::string run_label(const Run& r) {
   return (r.source.empty() ? std::string("this run") : basename(r.source)) + " (" + r.mode() + ", " +
          (r.measured ? r.device_name() : "target " + (r.target.empty() ? r.device_name() : r.target)) + ")";
+}
+
+// "<br><small>4 GPUs: 0 (96 trials), 1 (95), ...</small>" for a run on several GPUs.
+std::string gpus_text(const Run& r) {
+  const std::vector<int> gpus = r.gpus();
+  if (gpus.size() < 2) return "";
+  std::string s = "<br><small>" + std::to_string(gpus.size()) + " GPUs: ";
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const auto n = std::count(r.trial_devices.begin(), r.trial_devices.end(), std::optional<int>(gpus[i]));
+    s += (i ? ", " : "") + std::to_string(gpus[i]) + " (" + std::to_string(n) + (i ? ")" : n == 1 ? " trial)" : " trials)");
+  }
+  return s + "</small>";
 }
 
 std::string header_table(const Group& g) {
@@ -82,7 +110,8 @@ std::string header_table(const Group& g) {
     const search::Trial* best = r->best();
     h += "<tr><td title=\"" + escape(r->source) + "\">" + escape(r->source.empty() ? "this run" : basename(r->source)) +
          "</td><td>" +
-         escape(r->measured ? r->device_name() : r->device_name() + " (target " + r->target + ")") + "</td><td>" +
+         escape(r->measured ? r->device_name() : r->device_name() + " (target " + r->target + ")") +
+         gpus_text(*r) + "</td><td>" +
          escape(r->mode()) + "</td><td>" + escape(r->strategy.empty() ? "not recorded" : r->strategy) +
          (r->stop_reason.empty() ? "" : "<br><small>stopped: " + escape(r->stop_reason) + "</small>") + "</td><td>" +
          std::to_string(ok) + " / " + std::to_string(r->trials.size() - ok) +
@@ -104,12 +133,15 @@ std::string figure(const std::string& title, const std::string& svg_markup, cons
          "</figcaption>" + svg_markup + "</figure>";
 }
 
-std::string trajectory_section(const Group& g, const Run* ref) {
+// One trajectory: the runs on one GPU and the benchmark curves of their recordings.
+std::string trajectory_figure(const std::vector<const Run*>& runs, const std::vector<const BenchCurve*>& curves,
+                              const std::string& title) {
+  const Run* ref = reference_run(runs);
   std::vector<charts::Series> series;
   double optimum = ref ? *ref->best()->time_s : 0.0;
   if (ref) {
-    for (const Run* r : g.runs) {
-      if (!r->order_known || r->measured != ref->measured || r->device != ref->device || r->trials.size() < 2) continue;
+    for (const Run* r : runs) {
+      if (!r->order_known || r->trials.size() < 2) continue;
       charts::Series s;
       s.label = (r->strategy.empty() ? "recorded order" : r->strategy) + " (" + basename(r->source.empty() ? "run" : r->source) + ")";
       for (const auto& b : best_so_far(r->trials)) s.ratio.push_back(b ? *b / optimum : std::nan(""));
@@ -128,7 +160,7 @@ std::string trajectory_section(const Group& g, const Run* ref) {
     }
   }
   bool summaries_only = false;
-  for (const BenchCurve* c : g.curves) {
+  for (const BenchCurve* c : curves) {
     if (c->median.empty()) {
       summaries_only = true;
       continue;
@@ -143,17 +175,58 @@ std::string trajectory_section(const Group& g, const Run* ref) {
   }
   std::string out;
   if (!series.empty() && optimum > 0)
-    out += figure("Search trajectory",
+    out += figure(title,
                   charts::trajectory(series, optimum, ref && ref->complete() ? "grid optimum" : "best found"),
                   "best time so far over the optimum, per evaluation; hover a line for when it came within 5%.");
-  if (summaries_only || (!g.curves.empty() && series.empty())) {
+  if (summaries_only || (!curves.empty() && series.empty())) {
     out += "<table class=\"facts\"><thead><tr><th>benchmark</th><th>strategy</th><th>configs</th>"
            "<th>median evaluations to within 5%</th></tr></thead><tbody>";
-    for (const BenchCurve* c : g.curves)
+    for (const BenchCurve* c : curves)
       out += "<tr><td>" + escape(c->tool) + "</td><td>" + escape(c->strategy) + "</td><td>" + std::to_string(c->configs) +
              "</td><td>" + (c->to5_median ? number_text("%.1f", *c->to5_median) : "never") + "</td></tr>";
     out += "</tbody></table>";
   }
+  return out;
+}
+
+// One trajectory per GPU; a benchmark curve goes with the GPU of the
+// recording it replayed (by file name), else with the first.
+std::string trajectory_section(const Group& g) {
+  const auto by_gpu = runs_by_gpu(g);
+  std::vector<std::vector<const BenchCurve*>> curves(std::max<std::size_t>(by_gpu.size(), 1));
+  for (const BenchCurve* c : g.curves) {
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < by_gpu.size(); ++i)
+      for (const Run* r : by_gpu[i].second)
+        if (!r->source.empty() && basename(r->source) == basename(c->recording)) at = i;
+    curves[at].push_back(c);
+  }
+  if (by_gpu.empty()) return trajectory_figure({}, curves[0], "Search trajectory");
+  std::string out;
+  for (std::size_t i = 0; i < by_gpu.size(); ++i)
+    out += trajectory_figure(by_gpu[i].second, curves[i],
+                             by_gpu.size() > 1 ? "Search trajectory on " + by_gpu[i].first : "Search trajectory");
+  return out;
+}
+
+// The same configurations on two GPUs: one scatter per pair of GPUs
+// (the first run of each), time on the second against time on the first.
+std::string gpu_pairs_section(const Group& g) {
+  const auto by_gpu = runs_by_gpu(g);
+  std::string out;
+  for (std::size_t i = 0; i < by_gpu.size(); ++i)
+    for (std::size_t j = i + 1; j < by_gpu.size(); ++j) {
+      const Run& a = *by_gpu[i].second.front();
+      const Run& b = *by_gpu[j].second.front();
+      const auto pairs = paired_times(a, b);
+      if (pairs.size() < 2) continue;
+      out += figure("The same configurations on two GPUs",
+                    charts::scatter(pairs, "us on " + by_gpu[i].first, "us on " + by_gpu[j].first,
+                                    by_gpu[j].first + " against " + by_gpu[i].first),
+                    "log-log, one point per configuration measured on both; on the dashed line y = x they take the "
+                    "same time, below it the second GPU is faster. A rank correlation near 1: the same "
+                    "configurations are fast on both.");
+    }
   return out;
 }
 
@@ -185,6 +258,12 @@ std::string ranked_table(const Run& r, std::size_t rows) {
     if (t.ok()) ok.push_back(&t);
   std::stable_sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return *a->time_s < *b->time_s; });
   if (ok.empty()) return "";
+  // On several GPUs: which one measured each row (the trial's index gives its GPU).
+  const bool gpu_column = r.gpus().size() > 1;
+  auto gpu_of = [&](const search::Trial* t) -> std::optional<int> {
+    const auto i = static_cast<std::size_t>(t - r.trials.data());
+    return i < r.trial_devices.size() ? r.trial_devices[i] : std::nullopt;
+  };
   const double best = *ok.front()->time_s;
   std::string h = "<details" + std::string(ok.size() <= 40 ? " open" : "") + "><summary>Ranked configurations (" +
                   std::to_string(std::min(rows, ok.size())) + " of " + std::to_string(ok.size()) +
@@ -194,6 +273,7 @@ std::string ranked_table(const Run& r, std::size_t rows) {
   if (r.bytes_moved) h += "<th>GB/s</th>";
   if (r.bytes_moved && r.copy_ceiling_gbps) h += "<th>% ceiling</th>";
   if (r.bytes_moved && r.peak_gbps) h += "<th>% peak</th>";
+  if (gpu_column) h += "<th>GPU</th>";
   h += "</tr></thead><tbody>";
   for (std::size_t i = 0; i < ok.size() && i < rows; ++i) {
     const search::Trial& t = *ok[i];
@@ -208,6 +288,10 @@ std::string ranked_table(const Run& r, std::size_t rows) {
       h += "<td data-v=\"" + number_text("%.6g", gbps) + "\">" + number_text("%.0f", gbps) + "</td>";
       if (r.copy_ceiling_gbps) h += "<td>" + number_text("%.1f", 100 * gbps / *r.copy_ceiling_gbps) + "</td>";
       if (r.peak_gbps) h += "<td>" + number_text("%.1f", 100 * gbps / *r.peak_gbps) + "</td>";
+    }
+    if (gpu_column) {
+      const auto gpu = gpu_of(&t);
+      h += gpu ? "<td data-v=\"" + std::to_string(*gpu) + "\">" + std::to_string(*gpu) + "</td>" : std::string("<td></td>");
     }
     h += "</tr>";
   }
@@ -367,8 +451,8 @@ std::string render_html(const Inputs& inputs, const ReportOptions& options) {
     nav += "<li><a href=\"#" + gid + "\">" + escape(g.title) + "</a></li>";
     body += "<section class=\"space\" id=\"" + gid + "\"><h2>" + escape(g.title) + "</h2>";
     if (!g.runs.empty()) body += header_table(g);
-    const Run* ref = reference_run(g);
-    body += trajectory_section(g, ref);
+    body += trajectory_section(g);
+    body += gpu_pairs_section(g);
     body += model_section(g);
     for (std::size_t ri = 0; ri < g.runs.size(); ++ri)
       body += run_section(*g.runs[ri], options, gid + "-run-" + std::to_string(ri + 1));

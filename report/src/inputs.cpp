@@ -111,6 +111,13 @@ bool Run::complete() const {
   return true;
 }
 
+std::vector<int> Run::gpus() const {
+  std::set<int> seen;
+  for (const auto& d : trial_devices)
+    if (d) seen.insert(*d);
+  return {seen.begin(), seen.end()};
+}
+
 Run run_from_json(const nlohmann::json& doc, const std::string& source) {
   if (!doc.is_object()) throw std::invalid_argument("expected a JSON object");
   const bool tuning_output = doc.contains("ranked");
@@ -145,6 +152,21 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
       joules.push_back(j);
     }
     if (any) run.joules_per_launch = std::move(joules);
+  }
+  // The GPU of each trial, where the document has it (an ordinal; else left out).
+  if (doc.contains("trials") && doc.at("trials").is_array() && doc.at("trials").size() == run.trials.size()) {
+    std::vector<std::optional<int>> devices;
+    bool any = false;
+    for (const auto& t : doc.at("trials")) {
+      std::optional<int> d;
+      if (t.is_object() && t.contains("device") && t.at("device").is_number_integer()) {
+        const auto v = t.at("device").get<std::int64_t>();
+        if (v >= 0 && v < 1024) d = static_cast<int>(v);
+      }
+      any = any || d.has_value();
+      devices.push_back(d);
+    }
+    if (any) run.trial_devices = std::move(devices);
   }
   run.measured = string_or(doc, "mode", "measured") != "modeled";
   run.target = string_or(doc, "target");

@@ -252,6 +252,39 @@ std::string axis_value_cell(const search::Axis& a, std::int64_t v) {
          escape(a.format(v)) + "</td>";
 }
 
+// A model predicts the same time for configurations at the same bound (the
+// same bytes at the same bandwidth): a modeled table's order within such a
+// tie says nothing. Each tie among the shown rows, with what its members
+// differ in (which a measurement would have to settle).
+std::string ties_note(const Run& r, const std::vector<const search::Trial*>& ranked, std::size_t rows) {
+  std::string out;
+  std::size_t ties = 0;
+  const std::size_t shown = std::min(rows, ranked.size());
+  for (std::size_t i = 0; i < shown;) {
+    std::size_t j = i + 1;
+    while (j < ranked.size() && *ranked[j]->time_s == *ranked[i]->time_s) ++j;
+    if (j - i > 1) {
+      std::string differ;
+      for (const auto& a : r.space.axes())
+        for (std::size_t k = i + 1; k < j; ++k)
+          if (ranked[k]->config.has(a.name) && ranked[i]->config.has(a.name) &&
+              ranked[k]->config.at(a.name) != ranked[i]->config.at(a.name)) {
+            differ += (differ.empty() ? "" : ", ") + a.name;
+            break;
+          }
+      if (++ties <= 5) // the fastest; a long table's every tie would bury them
+        out += (out.empty() ? "" : "; ") + std::to_string(j - i) + " configurations (ranks " + std::to_string(i + 1) +
+             "-" + std::to_string(j) + ") tie at " + number_text("%.2f us", *ranked[i]->time_s * 1e6) +
+             " predicted (they differ in " + differ + ")";
+    }
+    i = j;
+  }
+  if (out.empty()) return "";
+  if (ties > 5) out += "; and " + std::to_string(ties - 5) + " more ties further down";
+  return "<p class=\"note\">Ties: " + escape(out) +
+         ". The model does not separate them: their order here is the order they were evaluated in; a measurement settles it.</p>";
+}
+
 std::string ranked_table(const Run& r, std::size_t rows) {
   std::vector<const search::Trial*> ok;
   for (const auto& t : r.trials)
@@ -265,7 +298,8 @@ std::string ranked_table(const Run& r, std::size_t rows) {
     return i < r.trial_devices.size() ? r.trial_devices[i] : std::nullopt;
   };
   const double best = *ok.front()->time_s;
-  std::string h = "<details" + std::string(ok.size() <= 40 ? " open" : "") + "><summary>Ranked configurations (" +
+  std::string h = r.measured ? "" : ties_note(r, ok, rows);
+  h += "<details" + std::string(ok.size() <= 40 ? " open" : "") + "><summary>Ranked configurations (" +
                   std::to_string(std::min(rows, ok.size())) + " of " + std::to_string(ok.size()) +
                   " ok; click a column to sort)</summary><table class=\"sortable ranked\"><thead><tr><th>rank</th>";
   for (const auto& a : r.space.axes()) h += "<th>" + escape(a.name) + "</th>";

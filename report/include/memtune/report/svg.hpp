@@ -27,7 +27,7 @@ namespace memtune::report::svg {
 [[nodiscard]] double text_width(const std::string& text, double size, bool bold = false);
 // `text` cut to at most `max_width` pixels, ending in "..." (one character,
 // U+2026) when cut; never splits a UTF-8 sequence.
-//   fit_text("staging=direct block_size=256", 60, 10) == "staging=d\u2026"
+//   fit_text("staging=direct block_size=256", 60, 10) == "staging=\u2026"
 [[nodiscard]] std::string fit_text(const std::string& text, double max_width, double size, bool bold = false);
 
 // Maps a domain [d0, d1] onto pixels [r0, r1], linearly or logarithmically

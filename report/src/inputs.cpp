@@ -91,6 +91,17 @@ void load_figures(const nlohmann::json& doc, const std::string& source, Inputs& 
 std::string Run::device_name() const { return string_or(device, "name", "unknown device"); }
 
 std::string Run::problem_text() const {
+  // A built-in template's choices by their labels ("op=read", not "op=0"), as the CLI takes them.
+  for (const KernelDescription* k : templates::descriptions()) {
+    if (k->name != template_name) continue;
+    Problem p;
+    bool integers = true;
+    for (const auto& [name, value] : problem.items()) {
+      if (!value.is_number_integer()) integers = false;
+      else p[name] = value.get<std::int64_t>();
+    }
+    if (integers) return format_problem(p, k->problem);
+  }
   std::string s;
   for (const auto& [k, v] : problem.items()) s += (s.empty() ? "" : " ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
   return s;

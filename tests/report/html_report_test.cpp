@@ -148,6 +148,7 @@ TEST_CASE("report: a run on several GPUs gets a GPU column and the trials each G
   const std::string html = render_html(in, {});
   CHECK(html.find("2 GPUs: 0 (48 trials), 1 (47)") != std::string::npos);
   CHECK(html.find("<th>GPU</th>") != std::string::npos);
+  CHECK(html.find("<h2>aos_soa fields=3 n=16777216 op=read</h2>") != std::string::npos); // a choice by its label, not op=0
   // Every trial on one GPU (a --devices 0 run): nothing to tell apart.
   Inputs single;
   load_input(std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/spec/h100-sxm_transpose.json", single);

@@ -97,8 +97,9 @@ int merge_stores_to(const MergeCommand& c, const std::vector<StorePart>& parts, 
     merged = merge_profile_stores(all);
     entries = merged.entries;
   });
-  d.fact(std::to_string(merged.entries.size()) + " entries from " + std::to_string(parts.size()) + " stores, " +
-         std::to_string(merged.identical_duplicates) + " identical duplicates -> " + c.output);
+  const auto count = [](std::size_t n, const char* one, const char* many) { return std::to_string(n) + (n == 1 ? one : many); };
+  d.fact(count(merged.entries.size(), " entry", " entries") + " from " + count(parts.size(), " store", " stores") + ", " +
+         count(merged.identical_duplicates, " identical duplicate", " identical duplicates") + " -> " + c.output);
   d.data = {{"kind", "profile store"},
             {"output", c.output},
             {"entries", merged.entries.size()},

@@ -83,7 +83,7 @@ int list(const ProfileCommand& c, std::ostream& out) {
   std::vector<std::vector<ProfileEntry>> stores;
   for (const auto& f : c.files) {
     stores.push_back(ProfileStore(f).entries());
-    d.fact(f + ": " + std::to_string(stores.back().size()) + " entries");
+    d.fact(f + ": " + std::to_string(stores.back().size()) + (stores.back().size() == 1 ? " entry" : " entries"));
   }
   output::Table& t = d.add_table("entries");
   t.columns = entry_columns(c.files.size() > 1);

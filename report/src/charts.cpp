@@ -85,12 +85,12 @@ std::string axis_effects(const std::vector<AxisEffect>& effects, double best_s) 
       if (v.q3_s) worst = std::max(worst, *v.q3_s / best_s);
   const std::size_t columns = std::min<std::size_t>(3, std::max<std::size_t>(order.size(), 1));
   const std::size_t rows = (order.size() + columns - 1) / columns;
-  const double pw = 250, ph = 190;
+  const double pw = 250, ph = 200;
   Canvas c(pw * static_cast<double>(columns), ph * static_cast<double>(rows), "effect of each axis");
   for (std::size_t i = 0; i < order.size(); ++i) {
     const AxisEffect& e = *order[i];
     const double ox = pw * static_cast<double>(i % columns), oy = ph * static_cast<double>(i / columns);
-    const svg::Frame f{ox + 56, oy + 26, pw - 72, ph - 70};
+    const svg::Frame f{ox + 56, oy + 40, pw - 72, ph - 84};
     const svg::Scale y = svg::Scale::log(1.0 / 1.02, worst * 1.05, f.bottom(), f.top);
     for (const double t : y.ticks(4)) {
       c.line(f.left, y(t), f.right(), y(t), "#e6e6e6");
@@ -98,7 +98,9 @@ std::string axis_effects(const std::vector<AxisEffect>& effects, double best_s) 
     }
     c.line(f.left, f.bottom(), f.right(), f.bottom(), "#555");
     c.line(f.left, f.top, f.left, f.bottom(), "#555");
-    c.text(f.left, oy + 14, e.axis + "  (best per value spans " + times(e.best_ratio) + ")", Canvas::Anchor::start, 11, true);
+    // Two lines from the panel's left edge: an axis name of any length fits or is cut (whole on hover).
+    c.label(ox + 8, oy + 14, e.axis, pw - 16, Canvas::Anchor::start, 11, true);
+    c.label(ox + 8, oy + 28, "best per value spans " + times(e.best_ratio), pw - 16, Canvas::Anchor::start, 10);
     std::vector<std::string> labels;
     for (const auto& v : e.values) labels.push_back(v.label);
     svg::band_labels_bottom(c, f, labels, "");
@@ -141,8 +143,9 @@ std::string trajectory(const std::vector<Series>& series, double optimum_s, cons
   c.rect(f.left, y(1.05), f.width, y(1.0) - y(1.05), "#59a14f", "within 5% of the optimum", 0.18);
   svg::axes(c, f, x, y, "evaluations", clipped ? "best so far / optimum (clipped at 3x)" : "best so far / optimum");
   c.line(f.left, y(1.0), f.right(), y(1.0), "#59a14f", 1.5, "5,3");
-  c.text(f.right() - 4, y(1.0) + 12, optimum_label + " (" + us(optimum_s) + "), 5% band shaded", Canvas::Anchor::end, 10,
-         false, 0, "#2f6f2a");
+  // Above the band: below the line it would sit on the tick labels.
+  c.label(f.right() - 4, y(1.05) - 4, optimum_label + " (" + us(optimum_s) + "), 5% band shaded", f.width - 8,
+          Canvas::Anchor::end, 10, false, 0, "#2f6f2a");
   auto clamp_y = [&](double r) { return y(std::min(r, worst)); };
   for (std::size_t i = 0; i < series.size(); ++i) {
     const Series& s = series[i];
@@ -168,7 +171,8 @@ std::string trajectory(const std::vector<Series>& series, double optimum_s, cons
     const std::string tip = s.label + (to5 ? ": within 5% after " + std::to_string(to5) + " evaluations" : ": never within 5%");
     if (!pts.empty()) c.polyline(pts, colour, 2, tip);
     c.rect(f.right() + 16, f.top + 18.0 * static_cast<double>(i), 12, 12, colour, tip);
-    c.text(f.right() + 32, f.top + 18.0 * static_cast<double>(i) + 10, s.label.substr(0, 46), Canvas::Anchor::start, 10);
+    c.label(f.right() + 32, f.top + 18.0 * static_cast<double>(i) + 10, s.label, c.width() - f.right() - 36,
+            Canvas::Anchor::start, 10);
   }
   return c.str();
 }
@@ -184,13 +188,14 @@ std::string scatter(const std::vector<Pair>& pairs, const std::string& x_title, 
     b.push_back(p.b_s);
   }
   const double rho = pairs.size() >= 2 ? spearman(a, b) : std::nan("");
-  char head[160];
-  std::snprintf(head, sizeof head, "%s: Spearman %.3f over %zu configurations", title.c_str(), rho, pairs.size());
-  const svg::Frame f{70, 30, 380, 300};
-  Canvas c(f.right() + 30, f.bottom() + 50, head);
+  char stats[96];
+  std::snprintf(stats, sizeof stats, "Spearman %.3f over %zu configurations", rho, pairs.size());
+  const svg::Frame f{70, 46, 380, 300};
+  Canvas c(f.right() + 30, f.bottom() + 50, title + ": " + stats);
   const svg::Scale x = svg::Scale::log(lo * 1e6 / 1.1, hi * 1e6 * 1.1, f.left, f.right());
   const svg::Scale y = svg::Scale::log(lo * 1e6 / 1.1, hi * 1e6 * 1.1, f.bottom(), f.top);
-  c.text(f.left, 16, head, Canvas::Anchor::start, 12, true);
+  c.label(8, 16, title, c.width() - 16, Canvas::Anchor::start, 12, true);
+  c.label(8, 32, stats, c.width() - 16, Canvas::Anchor::start, 11);
   svg::axes(c, f, x, y, x_title, y_title);
   c.line(x(lo * 1e6 / 1.1), y(lo * 1e6 / 1.1), x(hi * 1e6 * 1.1), y(hi * 1e6 * 1.1), "#999", 1, "4,3");
   for (const Pair& p : pairs)
@@ -207,15 +212,16 @@ std::string energy_scatter(const EnergyFront& e) {
     j_lo = std::min(j_lo, p.joules);
     j_hi = std::max(j_hi, p.joules);
   }
-  char head[160];
-  std::snprintf(head, sizeof head, "time against energy per launch: %zu configurations, %zu on the Pareto front",
-                e.points.size(), e.front.size());
-  const svg::Frame f{70, 30, 380, 300};
-  Canvas c(f.right() + 30, f.bottom() + 50, head);
+  char stats[96];
+  std::snprintf(stats, sizeof stats, "%zu configurations, %zu on the Pareto front", e.points.size(), e.front.size());
+  const std::string head = "time against energy per launch";
+  const svg::Frame f{70, 46, 380, 300};
+  Canvas c(f.right() + 30, f.bottom() + 50, head + ": " + stats);
   if (e.points.empty()) return c.str();
   const svg::Scale x = svg::Scale::log(t_lo * 1e6 / 1.1, t_hi * 1e6 * 1.1, f.left, f.right());
   const svg::Scale y = svg::Scale::log(j_lo * 1e3 / 1.1, j_hi * 1e3 * 1.1, f.bottom(), f.top);
-  c.text(f.left, 16, head, Canvas::Anchor::start, 12, true);
+  c.label(8, 16, head, c.width() - 16, Canvas::Anchor::start, 12, true);
+  c.label(8, 32, stats, c.width() - 16, Canvas::Anchor::start, 11);
   svg::axes(c, f, x, y, "time per launch (us)", "energy per launch (mJ)");
   const auto tip = [](const EnergyPoint& p) {
     char text[96];
@@ -231,8 +237,31 @@ std::string energy_scatter(const EnergyFront& e) {
   return c.str();
 }
 
+namespace {
+
+double bars_start(const std::vector<Bar>& bars, const std::vector<Reference>& references, bool zoom) {
+  if (!zoom || bars.empty()) return 0.0;
+  double lo = bars.front().value, hi = lo, top = 0.0;
+  for (const Bar& b : bars) {
+    lo = std::min(lo, b.value);
+    hi = std::max(hi, b.value);
+  }
+  top = hi;
+  for (const Reference& r : references) top = std::max(top, r.value);
+  // Drawn from 0, bars a few % apart look the same: start one spread of the
+  // bars (at least 2%) below the shortest, rounded down to a tick, unless
+  // that is near 0 anyway.
+  const double below = lo - std::max(hi - lo, 0.02 * lo);
+  if (lo <= 0 || below <= 0.2 * top) return 0.0;
+  const std::vector<double> ticks = svg::Scale::linear(below, top, 0, 1).ticks();
+  const double step = ticks.size() >= 2 ? ticks[1] - ticks[0] : below;
+  return std::floor(below / step) * step;
+}
+
+} // namespace
+
 std::string bars(const std::vector<Bar>& bars, const std::vector<Reference>& references, const std::string& x_title,
-                 const std::string& aria) {
+                 const std::string& aria, bool zoom) {
   double hi = 0;
   std::size_t label_chars = 4;
   for (const Bar& b : bars) {
@@ -240,20 +269,31 @@ std::string bars(const std::vector<Bar>& bars, const std::vector<Reference>& ref
     label_chars = std::max(label_chars, b.label.size());
   }
   for (const Reference& r : references) hi = std::max(hi, r.value);
-  const double left = std::min(420.0, 12.0 + 6.2 * static_cast<double>(label_chars));
+  const double left = std::min(420.0, 12.0 + svg::text_width(std::string(label_chars, 'x'), 10));
   const svg::Frame f{left, 24, 420, std::max(40.0, 20.0 * static_cast<double>(bars.size()))};
-  Canvas c(f.right() + 40, f.bottom() + 50, aria);
-  const svg::Scale x = svg::Scale::linear(0, hi * 1.08, f.left, f.right());
+  // Room on the right for the last reference's label ("peak 3352").
+  Canvas c(f.right() + 80, f.bottom() + 56, aria);
+  const double start = bars_start(bars, references, zoom);
+  const svg::Scale x = svg::Scale::linear(start, start + (hi - start) * 1.08, f.left, f.right());
   for (const double t : x.ticks()) {
     c.line(x(t), f.top, x(t), f.bottom(), "#e6e6e6");
     c.text(x(t), f.bottom() + 14, svg::format_number(t), Canvas::Anchor::middle, 10);
   }
   c.line(f.left, f.top, f.left, f.bottom(), "#555");
-  c.text(f.left + f.width / 2, f.bottom() + 32, x_title, Canvas::Anchor::middle, 11);
+  c.label(f.left + f.width / 2, f.bottom() + 32, x_title, f.width, Canvas::Anchor::middle, 11);
+  if (start > 0)
+    c.label(f.left + f.width / 2, f.bottom() + 47, "the axis starts at " + svg::format_number(start) + ", not at 0",
+            f.width, Canvas::Anchor::middle, 11, true, 0, "#8a5a00");
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const double yc = svg::band_center(f.top, f.bottom(), i, bars.size());
-    c.rect(f.left, yc - 7, x(bars[i].value) - f.left, 14, "#4e79a7", bars[i].tooltip);
-    c.text(f.left - 5, yc + 3.5, bars[i].label, Canvas::Anchor::end, 10);
+    const double end = std::max(x(bars[i].value), f.left + 1);
+    c.rect(f.left, yc - 7, end - f.left, 14, "#4e79a7", bars[i].tooltip);
+    c.label(f.left - 5, yc + 3.5, bars[i].label, f.left - 10, Canvas::Anchor::end, 10);
+    c.text(end - 3, yc + 3.5, svg::format_number(bars[i].value), Canvas::Anchor::end, 9, false, 0, "#fff");
+  }
+  if (start > 0) { // a break mark on the value axis: it does not start at 0
+    c.line(f.left - 4, f.bottom() + 2, f.left + 4, f.bottom() - 6, "#555", 1.5);
+    c.line(f.left - 4, f.bottom() + 7, f.left + 4, f.bottom() - 1, "#555", 1.5);
   }
   for (std::size_t i = 0; i < references.size(); ++i) {
     const Reference& r = references[i];

@@ -56,20 +56,48 @@ std::vector<Group> group_inputs(const Inputs& in) {
   return groups;
 }
 
-// The run the group's optimum and trajectory refer to: a whole measured
-// grid first, then any whole grid, then the first run.
-const Run* reference_run(const Group& g) {
+// The run a trajectory's optimum refers to: a whole measured grid first,
+// then any whole grid, then the first run with a success.
+const Run* reference_run(const std::vector<const Run*>& runs) {
   for (const bool measured : {true, false})
-    for (const Run* r : g.runs)
+    for (const Run* r : runs)
       if (r->measured == measured && r->best() && r->complete()) return r;
-  for (const Run* r : g.runs)
+  for (const Run* r : runs)
     if (r->best()) return r;
   return nullptr;
+}
+
+// The runs of a group that share one trajectory: measured on the same GPU
+// (each GPU its own optimum), or, where nothing was measured, modeled for
+// the same target. Modeled runs next to measured ones have no trajectory.
+std::vector<std::pair<std::string, std::vector<const Run*>>> runs_by_gpu(const Group& g) {
+  const bool any_measured = std::any_of(g.runs.begin(), g.runs.end(), [](const Run* r) { return r->measured; });
+  std::vector<std::pair<std::string, std::vector<const Run*>>> out;
+  for (const Run* r : g.runs) {
+    if (r->measured != any_measured) continue;
+    const std::string gpu = r->measured ? r->device_name() : (r->target.empty() ? r->device_name() : r->target);
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == gpu; });
+    if (it == out.end()) out.push_back({gpu, {r}});
+    else it->second.push_back(r);
+  }
+  return out;
 }
 
 std::string run_label(const Run& r) {
   return (r.source.empty() ? std::string("this run") : basename(r.source)) + " (" + r.mode() + ", " +
          (r.measured ? r.device_name() : "target " + (r.target.empty() ? r.device_name() : r.target)) + ")";
+}
+
+// "<br><small>4 GPUs: 0 (96 trials), 1 (95), ...</small>" for a run on several GPUs.
+std::string gpus_text(const Run& r) {
+  const std::vector<int> gpus = r.gpus();
+  if (gpus.size() < 2) return "";
+  std::string s = "<br><small>" + std::to_string(gpus.size()) + " GPUs: ";
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const auto n = std::count(r.trial_devices.begin(), r.trial_devices.end(), std::optional<int>(gpus[i]));
+    s += (i ? ", " : "") + std::to_string(gpus[i]) + " (" + std::to_string(n) + (i ? ")" : n == 1 ? " trial)" : " trials)");
+  }
+  return s + "</small>";
 }
 
 std::string header_table(const Group& g) {
@@ -82,7 +110,8 @@ std::string header_table(const Group& g) {
     const search::Trial* best = r->best();
     h += "<tr><td title=\"" + escape(r->source) + "\">" + escape(r->source.empty() ? "this run" : basename(r->source)) +
          "</td><td>" +
-         escape(r->measured ? r->device_name() : r->device_name() + " (target " + r->target + ")") + "</td><td>" +
+         escape(r->measured ? r->device_name() : r->device_name() + " (target " + r->target + ")") +
+         gpus_text(*r) + "</td><td>" +
          escape(r->mode()) + "</td><td>" + escape(r->strategy.empty() ? "not recorded" : r->strategy) +
          (r->stop_reason.empty() ? "" : "<br><small>stopped: " + escape(r->stop_reason) + "</small>") + "</td><td>" +
          std::to_string(ok) + " / " + std::to_string(r->trials.size() - ok) +
@@ -104,12 +133,15 @@ std::string figure(const std::string& title, const std::string& svg_markup, cons
          "</figcaption>" + svg_markup + "</figure>";
 }
 
-std::string trajectory_section(const Group& g, const Run* ref) {
+// One trajectory: the runs on one GPU and the benchmark curves of their recordings.
+std::string trajectory_figure(const std::vector<const Run*>& runs, const std::vector<const BenchCurve*>& curves,
+                              const std::string& title) {
+  const Run* ref = reference_run(runs);
   std::vector<charts::Series> series;
   double optimum = ref ? *ref->best()->time_s : 0.0;
   if (ref) {
-    for (const Run* r : g.runs) {
-      if (!r->order_known || r->measured != ref->measured || r->device != ref->device || r->trials.size() < 2) continue;
+    for (const Run* r : runs) {
+      if (!r->order_known || r->trials.size() < 2) continue;
       charts::Series s;
       s.label = (r->strategy.empty() ? "recorded order" : r->strategy) + " (" + basename(r->source.empty() ? "run" : r->source) + ")";
       for (const auto& b : best_so_far(r->trials)) s.ratio.push_back(b ? *b / optimum : std::nan(""));
@@ -128,7 +160,7 @@ std::string trajectory_section(const Group& g, const Run* ref) {
     }
   }
   bool summaries_only = false;
-  for (const BenchCurve* c : g.curves) {
+  for (const BenchCurve* c : curves) {
     if (c->median.empty()) {
       summaries_only = true;
       continue;
@@ -143,17 +175,58 @@ std::string trajectory_section(const Group& g, const Run* ref) {
   }
   std::string out;
   if (!series.empty() && optimum > 0)
-    out += figure("Search trajectory",
+    out += figure(title,
                   charts::trajectory(series, optimum, ref && ref->complete() ? "grid optimum" : "best found"),
                   "best time so far over the optimum, per evaluation; hover a line for when it came within 5%.");
-  if (summaries_only || (!g.curves.empty() && series.empty())) {
+  if (summaries_only || (!curves.empty() && series.empty())) {
     out += "<table class=\"facts\"><thead><tr><th>benchmark</th><th>strategy</th><th>configs</th>"
            "<th>median evaluations to within 5%</th></tr></thead><tbody>";
-    for (const BenchCurve* c : g.curves)
+    for (const BenchCurve* c : curves)
       out += "<tr><td>" + escape(c->tool) + "</td><td>" + escape(c->strategy) + "</td><td>" + std::to_string(c->configs) +
              "</td><td>" + (c->to5_median ? number_text("%.1f", *c->to5_median) : "never") + "</td></tr>";
     out += "</tbody></table>";
   }
+  return out;
+}
+
+// One trajectory per GPU; a benchmark curve goes with the GPU of the
+// recording it replayed (by file name), else with the first.
+std::string trajectory_section(const Group& g) {
+  const auto by_gpu = runs_by_gpu(g);
+  std::vector<std::vector<const BenchCurve*>> curves(std::max<std::size_t>(by_gpu.size(), 1));
+  for (const BenchCurve* c : g.curves) {
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < by_gpu.size(); ++i)
+      for (const Run* r : by_gpu[i].second)
+        if (!r->source.empty() && basename(r->source) == basename(c->recording)) at = i;
+    curves[at].push_back(c);
+  }
+  if (by_gpu.empty()) return trajectory_figure({}, curves[0], "Search trajectory");
+  std::string out;
+  for (std::size_t i = 0; i < by_gpu.size(); ++i)
+    out += trajectory_figure(by_gpu[i].second, curves[i],
+                             by_gpu.size() > 1 ? "Search trajectory on " + by_gpu[i].first : "Search trajectory");
+  return out;
+}
+
+// The same configurations on two GPUs: one scatter per pair of GPUs
+// (the first run of each), time on the second against time on the first.
+std::string gpu_pairs_section(const Group& g) {
+  const auto by_gpu = runs_by_gpu(g);
+  std::string out;
+  for (std::size_t i = 0; i < by_gpu.size(); ++i)
+    for (std::size_t j = i + 1; j < by_gpu.size(); ++j) {
+      const Run& a = *by_gpu[i].second.front();
+      const Run& b = *by_gpu[j].second.front();
+      const auto pairs = paired_times(a, b);
+      if (pairs.size() < 2) continue;
+      out += figure("The same configurations on two GPUs",
+                    charts::scatter(pairs, "us on " + by_gpu[i].first, "us on " + by_gpu[j].first,
+                                    by_gpu[j].first + " against " + by_gpu[i].first),
+                    "log-log, one point per configuration measured on both; on the dashed line y = x they take the "
+                    "same time, below it the second GPU is faster. A rank correlation near 1: the same "
+                    "configurations are fast on both.");
+    }
   return out;
 }
 
@@ -179,14 +252,54 @@ std::string axis_value_cell(const search::Axis& a, std::int64_t v) {
          escape(a.format(v)) + "</td>";
 }
 
+// A model predicts the same time for configurations at the same bound (the
+// same bytes at the same bandwidth): a modeled table's order within such a
+// tie says nothing. Each tie among the shown rows, with what its members
+// differ in (which a measurement would have to settle).
+std::string ties_note(const Run& r, const std::vector<const search::Trial*>& ranked, std::size_t rows) {
+  std::string out;
+  std::size_t ties = 0;
+  const std::size_t shown = std::min(rows, ranked.size());
+  for (std::size_t i = 0; i < shown;) {
+    std::size_t j = i + 1;
+    while (j < ranked.size() && *ranked[j]->time_s == *ranked[i]->time_s) ++j;
+    if (j - i > 1) {
+      std::string differ;
+      for (const auto& a : r.space.axes())
+        for (std::size_t k = i + 1; k < j; ++k)
+          if (ranked[k]->config.has(a.name) && ranked[i]->config.has(a.name) &&
+              ranked[k]->config.at(a.name) != ranked[i]->config.at(a.name)) {
+            differ += (differ.empty() ? "" : ", ") + a.name;
+            break;
+          }
+      if (++ties <= 5) // the fastest; a long table's every tie would bury them
+        out += (out.empty() ? "" : "; ") + std::to_string(j - i) + " configurations (ranks " + std::to_string(i + 1) +
+             "-" + std::to_string(j) + ") tie at " + number_text("%.2f us", *ranked[i]->time_s * 1e6) +
+             " predicted (they differ in " + differ + ")";
+    }
+    i = j;
+  }
+  if (out.empty()) return "";
+  if (ties > 5) out += "; and " + std::to_string(ties - 5) + " more ties further down";
+  return "<p class=\"note\">Ties: " + escape(out) +
+         ". The model does not separate them: their order here is the order they were evaluated in; a measurement settles it.</p>";
+}
+
 std::string ranked_table(const Run& r, std::size_t rows) {
   std::vector<const search::Trial*> ok;
   for (const auto& t : r.trials)
     if (t.ok()) ok.push_back(&t);
   std::stable_sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return *a->time_s < *b->time_s; });
   if (ok.empty()) return "";
+  // On several GPUs: which one measured each row (the trial's index gives its GPU).
+  const bool gpu_column = r.gpus().size() > 1;
+  auto gpu_of = [&](const search::Trial* t) -> std::optional<int> {
+    const auto i = static_cast<std::size_t>(t - r.trials.data());
+    return i < r.trial_devices.size() ? r.trial_devices[i] : std::nullopt;
+  };
   const double best = *ok.front()->time_s;
-  std::string h = "<details" + std::string(ok.size() <= 40 ? " open" : "") + "><summary>Ranked configurations (" +
+  std::string h = r.measured ? "" : ties_note(r, ok, rows);
+  h += "<details" + std::string(ok.size() <= 40 ? " open" : "") + "><summary>Ranked configurations (" +
                   std::to_string(std::min(rows, ok.size())) + " of " + std::to_string(ok.size()) +
                   " ok; click a column to sort)</summary><table class=\"sortable ranked\"><thead><tr><th>rank</th>";
   for (const auto& a : r.space.axes()) h += "<th>" + escape(a.name) + "</th>";
@@ -194,6 +307,7 @@ std::string ranked_table(const Run& r, std::size_t rows) {
   if (r.bytes_moved) h += "<th>GB/s</th>";
   if (r.bytes_moved && r.copy_ceiling_gbps) h += "<th>% ceiling</th>";
   if (r.bytes_moved && r.peak_gbps) h += "<th>% peak</th>";
+  if (gpu_column) h += "<th>GPU</th>";
   h += "</tr></thead><tbody>";
   for (std::size_t i = 0; i < ok.size() && i < rows; ++i) {
     const search::Trial& t = *ok[i];
@@ -209,6 +323,10 @@ std::string ranked_table(const Run& r, std::size_t rows) {
       if (r.copy_ceiling_gbps) h += "<td>" + number_text("%.1f", 100 * gbps / *r.copy_ceiling_gbps) + "</td>";
       if (r.peak_gbps) h += "<td>" + number_text("%.1f", 100 * gbps / *r.peak_gbps) + "</td>";
     }
+    if (gpu_column) {
+      const auto gpu = gpu_of(&t);
+      h += gpu ? "<td data-v=\"" + std::to_string(*gpu) + "\">" + std::to_string(*gpu) + "</td>" : std::string("<td></td>");
+    }
     h += "</tr>";
   }
   return h + "</tbody></table></details>";
@@ -220,23 +338,40 @@ std::string bandwidth_section(const Run& r, std::size_t rows) {
   for (const auto& t : r.trials)
     if (t.ok()) ok.push_back(&t);
   std::stable_sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return *a->time_s < *b->time_s; });
-  std::vector<charts::Bar> bars;
-  for (std::size_t i = 0; i < ok.size() && i < rows; ++i) {
-    const double gbps = *r.bytes_moved / *ok[i]->time_s / 1e9;
-    const std::string cfg = r.space.format(ok[i]->config);
-    bars.push_back({"#" + std::to_string(i + 1) + " " + cfg, cfg + ": " + number_text("%.0f GB/s", gbps) + ", " +
-                                                                  number_text("%.2f us", *ok[i]->time_s * 1e6), gbps});
+  ok.resize(std::min(ok.size(), rows));
+  // Labels name only the axes in which the bars differ; the rest go in the caption.
+  std::vector<std::string> shared, differing;
+  for (const auto& a : r.space.axes()) {
+    const bool same = std::all_of(ok.begin(), ok.end(), [&](const search::Trial* t) {
+      return t->config.has(a.name) && t->config.at(a.name) == ok.front()->config.at(a.name);
+    });
+    if (!ok.empty() && same) shared.push_back(a.name + "=" + a.format(ok.front()->config.at(a.name)));
+    else differing.push_back(a.name);
   }
+  std::vector<charts::Bar> bars;
+  for (std::size_t i = 0; i < ok.size(); ++i) {
+    const double gbps = *r.bytes_moved / *ok[i]->time_s / 1e9;
+    std::string label;
+    for (const auto& name : differing)
+      if (ok[i]->config.has(name))
+        label += " " + name + "=" + r.space.axis(name).format(ok[i]->config.at(name));
+    const std::string cfg = r.space.format(ok[i]->config);
+    bars.push_back({"#" + std::to_string(i + 1) + label, cfg + ": " + number_text("%.0f GB/s", gbps) + ", " +
+                                                           number_text("%.2f us", *ok[i]->time_s * 1e6), gbps});
+  }
+  std::string common;
+  for (const auto& s : shared) common += (common.empty() ? "" : " ") + s;
   if (bars.empty()) return "";
   std::vector<charts::Reference> refs;
   if (r.copy_ceiling_gbps) refs.push_back({"copy ceiling", *r.copy_ceiling_gbps, "#e15759"});
   if (r.peak_gbps) refs.push_back({"peak", *r.peak_gbps, "#59a14f"});
   return figure("Achieved bandwidth of the fastest configurations",
                 charts::bars(bars, refs, "GB/s (" + number_text("%.4g", *r.bytes_moved / 1e6) + " MB moved per launch / time)",
-                             "GB/s of the top configurations"),
-                r.copy_ceiling_gbps || !r.measured ? ""
-                                                   : "(no copy ceiling in this input: pass a target file from `memtune "
-                                                     "probe --save-target` to add it)");
+                             "GB/s of the top configurations", true),
+                (common.empty() || ok.size() < 2 ? "" : "All of them have " + common + "; hover a bar for its whole configuration. ") +
+                    (r.copy_ceiling_gbps || !r.measured ? ""
+                                                        : "(no copy ceiling in this input: pass a target file from "
+                                                          "`memtune probe --save-target` to add it)"));
 }
 
 std::string failures_section(const Run& r) {
@@ -268,18 +403,26 @@ std::string failures_section(const Run& r) {
   return h + "</tbody></table>";
 }
 
+std::string heatmap_caption(const Heatmap& map, const ReportOptions& o) {
+  std::string s = (o.heatmap_axes.empty() ? "Axes and slice: the pair, and the values of the other axes, with the most "
+                                            "cells measured near the best (--axes X,Y picks the axes)"
+                                          : "The slice of these axes with the most cells measured") +
+                  std::string(": ") + std::to_string(map.filled) + " of " + std::to_string(map.total) + " cells ok";
+  if (!map.fixed.empty()) s += ", the other axes at " + map.fixed;
+  s += map.slice_best_s > map.best_s ? "; its fastest is " + number_text("%.3gx", map.slice_best_s / map.best_s) +
+                                           " the best overall."
+                                     : "; it holds the best configuration.";
+  return s + " Colour and label: time over the best; hover a cell for its configuration and time, or why it is empty.";
+}
+
 std::string run_section(const Run& r, const ReportOptions& o, const std::string& id) {
   std::string h = "<section class=\"run\" id=\"" + id + "\"><h3>" + escape(run_label(r)) + "</h3>";
   const search::Trial* best = r.best();
   if (!best) return h + "<p>No configuration succeeded.</p>" + failures_section(r) + "</section>";
   const auto effects = axis_effects(r);
-  if (const auto axes = heatmap_axes(r, effects, o.heatmap_axes)) {
-    const Heatmap map = heatmap(r, axes->first, axes->second);
-    h += figure("The space over " + map.x_axis + " and " + map.y_axis,
-                charts::heatmap(map),
-                (map.fixed.empty() ? std::string{} : "the other axes at the best configuration's values: " + map.fixed + ". ") +
-                    "Colour and label: time over the best; hover a cell for its configuration and time." +
-                    (o.heatmap_axes.empty() ? " Axes: the two whose choice matters most (--axes X,Y picks others)." : ""));
+  if (const auto slice = heatmap_choice(r, effects, o.heatmap_axes)) {
+    const Heatmap map = heatmap(r, *slice);
+    h += figure("The space over " + map.x_axis + " and " + map.y_axis, charts::heatmap(map), heatmap_caption(map, o));
   }
   if (!effects.empty())
     h += figure("Effect of each axis", charts::axis_effects(effects, *best->time_s),
@@ -342,8 +485,8 @@ std::string render_html(const Inputs& inputs, const ReportOptions& options) {
     nav += "<li><a href=\"#" + gid + "\">" + escape(g.title) + "</a></li>";
     body += "<section class=\"space\" id=\"" + gid + "\"><h2>" + escape(g.title) + "</h2>";
     if (!g.runs.empty()) body += header_table(g);
-    const Run* ref = reference_run(g);
-    body += trajectory_section(g, ref);
+    body += trajectory_section(g);
+    body += gpu_pairs_section(g);
     body += model_section(g);
     for (std::size_t ri = 0; ri < g.runs.size(); ++ri)
       body += run_section(*g.runs[ri], options, gid + "-run-" + std::to_string(ri + 1));

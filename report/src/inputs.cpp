@@ -91,6 +91,17 @@ void load_figures(const nlohmann::json& doc, const std::string& source, Inputs& 
 std::string Run::device_name() const { return string_or(device, "name", "unknown device"); }
 
 std::string Run::problem_text() const {
+  // A built-in template's choices by their labels ("op=read", not "op=0"), as the CLI takes them.
+  for (const KernelDescription* k : templates::descriptions()) {
+    if (k->name != template_name) continue;
+    Problem p;
+    bool integers = true;
+    for (const auto& [name, value] : problem.items()) {
+      if (!value.is_number_integer()) integers = false;
+      else p[name] = value.get<std::int64_t>();
+    }
+    if (integers) return format_problem(p, k->problem);
+  }
   std::string s;
   for (const auto& [k, v] : problem.items()) s += (s.empty() ? "" : " ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
   return s;
@@ -109,6 +120,13 @@ bool Run::complete() const {
   for (const auto& c : space.enumerate())
     if (!seen.count(c)) return false;
   return true;
+}
+
+std::vector<int> Run::gpus() const {
+  std::set<int> seen;
+  for (const auto& d : trial_devices)
+    if (d) seen.insert(*d);
+  return {seen.begin(), seen.end()};
 }
 
 Run run_from_json(const nlohmann::json& doc, const std::string& source) {
@@ -145,6 +163,21 @@ Run run_from_json(const nlohmann::json& doc, const std::string& source) {
       joules.push_back(j);
     }
     if (any) run.joules_per_launch = std::move(joules);
+  }
+  // The GPU of each trial, where the document has it (an ordinal; else left out).
+  if (doc.contains("trials") && doc.at("trials").is_array() && doc.at("trials").size() == run.trials.size()) {
+    std::vector<std::optional<int>> devices;
+    bool any = false;
+    for (const auto& t : doc.at("trials")) {
+      std::optional<int> d;
+      if (t.is_object() && t.contains("device") && t.at("device").is_number_integer()) {
+        const auto v = t.at("device").get<std::int64_t>();
+        if (v >= 0 && v < 1024) d = static_cast<int>(v);
+      }
+      any = any || d.has_value();
+      devices.push_back(d);
+    }
+    if (any) run.trial_devices = std::move(devices);
   }
   run.measured = string_or(doc, "mode", "measured") != "modeled";
   run.target = string_or(doc, "target");

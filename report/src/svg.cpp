@@ -176,6 +176,32 @@ void Canvas::circle(double cx, double cy, double r, const std::string& fill, con
   ++elements_;
 }
 
+double text_width(const std::string& text, double size, bool bold) {
+  std::size_t chars = 0;
+  for (const unsigned char ch : text) chars += (ch & 0xC0) != 0x80; // UTF-8 continuation bytes are not characters
+  return static_cast<double>(chars) * size * (bold ? 0.68 : 0.62);
+}
+
+std::string fit_text(const std::string& text, double max_width, double size, bool bold) {
+  if (text_width(text, size, bold) <= max_width) return text;
+  const double per_char = size * (bold ? 0.68 : 0.62);
+  const auto keep = static_cast<std::size_t>(std::max(0.0, std::floor(max_width / per_char) - 1)); // one for the ellipsis
+  std::size_t end = 0, chars = 0;
+  while (end < text.size() && chars < keep) {
+    ++end;
+    while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
+    ++chars;
+  }
+  return text.substr(0, end) + "\u2026";
+}
+
+void Canvas::label(double x, double y, const std::string& text, double max_width, Anchor anchor, double size, bool bold,
+                   double rotate, const std::string& fill) {
+  const std::string shown = fit_text(text, max_width, size, bold);
+  this->text(x, y, shown, anchor, size, bold, rotate, fill);
+  if (shown != text) body_.insert(body_.size() - 7, title_child(text)); // inside the </text> just written
+}
+
 void Canvas::text(double x, double y, const std::string& text, Anchor anchor, double size, bool bold, double rotate,
                   const std::string& fill) {
   const char* a = anchor == Anchor::start ? "start" : anchor == Anchor::middle ? "middle" : "end";
@@ -206,8 +232,8 @@ void axes(Canvas& c, const Frame& f, const Scale& x, const Scale& y, const std::
   }
   c.line(f.left, f.bottom(), f.right(), f.bottom(), "#555");
   c.line(f.left, f.top, f.left, f.bottom(), "#555");
-  c.text(f.left + f.width / 2, f.bottom() + 32, x_title, Canvas::Anchor::middle, 11);
-  c.text(f.left - 44, f.top + f.height / 2, y_title, Canvas::Anchor::middle, 11, false, -90);
+  c.label(f.left + f.width / 2, f.bottom() + 32, x_title, f.width, Canvas::Anchor::middle, 11);
+  c.label(f.left - 44, f.top + f.height / 2, y_title, f.height, Canvas::Anchor::middle, 11, false, -90);
 }
 
 double band_center(double from, double to, std::size_t i, std::size_t n) {
@@ -215,15 +241,18 @@ double band_center(double from, double to, std::size_t i, std::size_t n) {
 }
 
 void band_labels_left(Canvas& c, const Frame& f, const std::vector<std::string>& labels, const std::string& title) {
+  // The title's column (x 4..18) is kept free when there is one.
+  const double room = f.left - 5 - (title.empty() ? 2 : 20);
   for (std::size_t i = 0; i < labels.size(); ++i)
-    c.text(f.left - 5, band_center(f.top, f.bottom(), i, labels.size()) + 3.5, labels[i], Canvas::Anchor::end, 10);
-  if (!title.empty()) c.text(12, f.top + f.height / 2, title, Canvas::Anchor::middle, 11, false, -90);
+    c.label(f.left - 5, band_center(f.top, f.bottom(), i, labels.size()) + 3.5, labels[i], room, Canvas::Anchor::end, 10);
+  if (!title.empty()) c.label(12, f.top + f.height / 2, title, f.height, Canvas::Anchor::middle, 11, false, -90);
 }
 
 void band_labels_bottom(Canvas& c, const Frame& f, const std::vector<std::string>& labels, const std::string& title) {
+  const double room = f.width / static_cast<double>(std::max<std::size_t>(labels.size(), 1)) - 2;
   for (std::size_t i = 0; i < labels.size(); ++i)
-    c.text(band_center(f.left, f.right(), i, labels.size()), f.bottom() + 14, labels[i], Canvas::Anchor::middle, 10);
-  if (!title.empty()) c.text(f.left + f.width / 2, f.bottom() + 32, title, Canvas::Anchor::middle, 11);
+    c.label(band_center(f.left, f.right(), i, labels.size()), f.bottom() + 14, labels[i], room, Canvas::Anchor::middle, 10);
+  if (!title.empty()) c.label(f.left + f.width / 2, f.bottom() + 32, title, f.width, Canvas::Anchor::middle, 11);
 }
 
 } // namespace memtune::report::svg

@@ -208,7 +208,7 @@ TEST_CASE("memtune merge: profile stores join; a key with two picks is refused; 
   const auto r = run_cli(merge_args({a, b, same}, out));
   INFO(r.err);
   REQUIRE(r.code == 0);
-  CHECK(r.out.find("2 entries from 3 stores, 1 identical duplicates -> " + out) != std::string::npos);
+  CHECK(r.out.find("2 entries from 3 stores, 1 identical duplicate -> " + out) != std::string::npos);
   CHECK(ProfileStore(out).entries().size() == 2);
 
   const std::string other = store_with("other.json", 1 << 20, 512, 6e-5);

@@ -56,7 +56,7 @@ TEST_CASE("analysis: per-axis effects rank the axis that matters first, and the 
                        doctest::Contains("no axis 'nope' (axes: block_size, layout, pad)"), std::invalid_argument);
 }
 
-TEST_CASE("analysis: the heat map slice fixes the other axes at the best's values and says why cells are empty") {
+TEST_CASE("analysis: the heat map slice (the fullest, here the best's) says why cells are empty") {
   const Run r = small_run();
   const Heatmap h = heatmap(r, "block_size", "layout");
   CHECK(h.fixed == "pad=0");

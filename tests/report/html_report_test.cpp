@@ -119,3 +119,60 @@ TEST_CASE("report: a run with energy gets the time-against-energy scatter with i
   plain.runs.push_back(run_from_json(to_json(testing::synthetic_result()), "plain.json"));
   CHECK(render_html(plain, {}).find("Time against energy") == std::string::npos);
 }
+
+TEST_CASE("report: one space on two GPUs draws a trajectory per GPU and their times against each other") {
+  Inputs in;
+  load_input(std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/catalogue/h100_filter_16M.json", in);
+  load_input(std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/catalogue/h200_filter_16M.json", in);
+  complete_from_catalogues(in);
+  const std::string html = render_html(in, {});
+  CHECK(count(html, "<h2>") == 1); // one space
+  CHECK(html.find("<b>Search trajectory on NVIDIA H100 80GB HBM3</b>") != std::string::npos);
+  CHECK(html.find("<b>Search trajectory on NVIDIA H200</b>") != std::string::npos);
+  CHECK(count(html, "<b>The same configurations on two GPUs</b>") == 1);
+  CHECK(html.find("NVIDIA H200 against NVIDIA H100 80GB HBM3") != std::string::npos);
+  CHECK(html.find("us on NVIDIA H200") != std::string::npos);
+  // One GPU: a single trajectory under the plain title, no GPU scatter.
+  Inputs one;
+  load_input(std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/catalogue/h100_filter_16M.json", one);
+  const std::string single = render_html(one, {});
+  CHECK(single.find("<b>Search trajectory</b>") != std::string::npos);
+  CHECK(single.find("on two GPUs") == std::string::npos);
+}
+
+TEST_CASE("report: a run on several GPUs gets a GPU column and the trials each GPU measured") {
+  Inputs in;
+  load_input(std::string(MEMTUNE_TEST_ASSETS_DIR) + "/recordings/two_gpu_aos_soa.json", in);
+  REQUIRE(in.runs.size() == 1);
+  CHECK(in.runs[0].gpus() == std::vector<int>{0, 1});
+  const std::string html = render_html(in, {});
+  CHECK(html.find("2 GPUs: 0 (48 trials), 1 (47)") != std::string::npos);
+  CHECK(html.find("<th>GPU</th>") != std::string::npos);
+  CHECK(html.find("<h2>aos_soa fields=3 n=16777216 op=read</h2>") != std::string::npos); // a choice by its label, not op=0
+  // Every trial on one GPU (a --devices 0 run): nothing to tell apart.
+  Inputs single;
+  load_input(std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/spec/h100-sxm_transpose.json", single);
+  CHECK(single.runs[0].gpus() == std::vector<int>{0});
+  CHECK(render_html(single, {}).find("<th>GPU</th>") == std::string::npos);
+}
+
+TEST_CASE("report: a modeled table says where configurations tie; a measured one has none to say") {
+  TuningResult modeled = testing::synthetic_result();
+  modeled.measured = false;
+  modeled.target_name = "h100-sxm";
+  int ok = 0;
+  for (auto& e : modeled.evaluations)
+    if (e.timing) {
+      e.timing->median_s = 2e-5; // the same bound: the same predicted time
+      ++ok;
+    }
+  REQUIRE(ok == 2);
+  Inputs in;
+  in.runs.push_back(run_from_json(to_json(modeled), "modeled.json"));
+  const std::string html = render_html(in, {});
+  CHECK(html.find("Ties: 2 configurations (ranks 1-2) tie at 20.00 us predicted (they differ in block_size, layout)") !=
+        std::string::npos);
+  Inputs measured;
+  measured.runs.push_back(run_from_json(to_json(testing::synthetic_result()), "measured.json"));
+  CHECK(render_html(measured, {}).find("Ties:") == std::string::npos);
+}

@@ -46,3 +46,18 @@ TEST_CASE("svg: a canvas writes escaped elements with hover titles, and no netwo
   CHECK(s.find("aria-label=\"a &lt;plot&gt;\"") != std::string::npos);
   CHECK(s.find("http") == std::string::npos);
 }
+
+TEST_CASE("svg: text fits its room, cut with an ellipsis and its whole self as the hover title") {
+  CHECK(fit_text("short", 100, 10) == "short");
+  const std::string cut = fit_text("staging=direct block_size=256", 60, 10);
+  CHECK(cut == "staging=\u2026");
+  CHECK(text_width(cut, 10) <= 60);
+  CHECK(fit_text("\u00d7\u00d7\u00d7\u00d7\u00d7\u00d7", 20, 10) == "\u00d7\u00d7\u2026"); // whole UTF-8 characters only
+  Canvas c(200, 50, "labels");
+  c.label(0, 10, "a label far too long for forty pixels", 40);
+  c.label(0, 30, "fits", 40);
+  const std::string s = c.str();
+  CHECK(s.find("<title>a label far too long for forty pixels</title></text>") != std::string::npos);
+  CHECK(s.find(">fits</text>") != std::string::npos);
+  CHECK(c.elements() == 2);
+}

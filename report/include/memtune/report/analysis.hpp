@@ -30,15 +30,41 @@ struct AxisEffect {
 // Every axis with at least one ok trial, in the space's order.
 [[nodiscard]] std::vector<AxisEffect> axis_effects(const Run& run);
 
-// The two axes a heat map shows: `requested` when given (names checked,
-// std::invalid_argument naming the known ones), else the two with the
-// largest best_ratio among axes with at least two values. nullopt when the
-// space has fewer than two such axes.
+// The two axes a heat map shows when they are asked for: `requested`
+// checked (names known, two different ones; std::invalid_argument naming the
+// known axes). Empty `requested`: the two with the largest best_ratio among
+// axes with at least two values; nullopt when the space has fewer than two.
 [[nodiscard]] std::optional<std::pair<std::string, std::string>> heatmap_axes(
     const Run& run, const std::vector<AxisEffect>& effects, const std::vector<std::string>& requested);
 
-// A slice of the space over axes x and y, every other axis at the best
-// configuration's value.
+// What a heat map shows: axes x and y, every other axis at the value in
+// `others`. Constraints and failures leave many slices mostly empty (the
+// best configuration's slice of filter holds 2 ok cells of 12), so the slice
+// is chosen by how much of it was measured and how near the best it lies.
+struct HeatmapSlice {
+  std::string x_axis, y_axis;
+  search::Config others;             // the values of every axis but x and y
+  std::size_t filled = 0;            // cells with an ok trial
+  std::size_t cells = 0;             // |x values| * |y values|
+  // filled^2 / cells * (run's best / slice's best)^2: a full 3x4 map beats
+  // 13 cells scattered over 60, and a nearly full map around the best beats
+  // a full one of slow corners (fdtd: 16 of 20 cells at 1.2x the best rather
+  // than 16 of 16 at 1.5x).
+  double score = 0.0;
+};
+
+// The slice over x and y with the highest score (the first of equals).
+// Precondition: the run has an ok trial.
+//   fullest_slice(run, "items", "packing").others  // {staging=smem block_size=128 ...}
+[[nodiscard]] HeatmapSlice fullest_slice(const Run& run, const std::string& x_axis, const std::string& y_axis);
+
+// The heat map to show: for `requested` axes (checked as heatmap_axes does)
+// their fullest slice; otherwise, over every pair of axes with at least two
+// values, the fullest slice of each, the highest score winning, ties to the
+// pair whose axes matter most. nullopt when no pair exists.
+[[nodiscard]] std::optional<HeatmapSlice> heatmap_choice(const Run& run, const std::vector<AxisEffect>& effects,
+                                                         const std::vector<std::string>& requested);
+
 struct HeatCell {
   std::string config_text;           // the whole configuration
   std::optional<double> time_s;      // ok trial
@@ -49,9 +75,13 @@ struct Heatmap {
   std::string x_axis, y_axis;
   std::vector<std::string> x_labels, y_labels;
   std::vector<std::vector<HeatCell>> cells; // [y][x]
-  std::string fixed;                 // "the others at the best's values: items=4 vec=4"
-  double best_s = 0.0;
+  std::string fixed;                 // the other axes' values: "items=4 vec=4"
+  std::size_t filled = 0, total = 0; // ok cells, all cells
+  double best_s = 0.0;               // [s] the run's best (colours are relative to it)
+  double slice_best_s = 0.0;         // [s] the best in this slice
 };
+[[nodiscard]] Heatmap heatmap(const Run& run, const HeatmapSlice& slice);
+// The fullest slice over x and y.
 [[nodiscard]] Heatmap heatmap(const Run& run, const std::string& x_axis, const std::string& y_axis);
 
 // Best time so far after each evaluation [s] (nullopt until one succeeded).

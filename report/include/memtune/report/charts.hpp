@@ -37,7 +37,12 @@ struct Series {
 // front as a line through its points (orange), hover text on every point.
 [[nodiscard]] std::string energy_scatter(const EnergyFront& front);
 
-// Horizontal bars of GB/s with reference lines (copy ceiling, peak).
+// Horizontal bars of GB/s with reference lines (copy ceiling, peak), each
+// bar's value written at its end. The value axis starts at 0 unless `zoom`
+// and the bars lie close together far from 0 (the fastest configurations
+// within a few % of each other): then at a round value one spread of the bars
+// below the shortest (when that is above a fifth of the axis), with a break
+// mark on the axis and the title saying where it starts.
 struct Bar {
   std::string label, tooltip;
   double value;
@@ -48,6 +53,6 @@ struct Reference {
   std::string colour;
 };
 [[nodiscard]] std::string bars(const std::vector<Bar>& bars, const std::vector<Reference>& references,
-                               const std::string& x_title, const std::string& aria);
+                               const std::string& x_title, const std::string& aria, bool zoom = false);
 
 } // namespace memtune::report::charts

@@ -34,6 +34,10 @@ struct Run {
   // [J] per launch of each trial, index-aligned with trials, where the run
   // measured energy (--energy, --objective energy|edp); empty when none did.
   std::vector<std::optional<double>> joules_per_launch;
+  // The GPU ordinal each trial ran on, index-aligned with trials, where the
+  // run measured on several GPUs (--devices; a trial's "device"); empty when
+  // no trial says.
+  std::vector<std::optional<int>> trial_devices;
   bool order_known = true;        // false: an old --json listing only ranked + failures
   std::optional<double> copy_ceiling_gbps;
   std::optional<double> peak_gbps;      // the target's theoretical DRAM bandwidth
@@ -50,6 +54,8 @@ struct Run {
   [[nodiscard]] const search::Trial* best() const;
   // Every valid configuration of the space has a trial (a whole grid).
   [[nodiscard]] bool complete() const;
+  // The distinct GPU ordinals of trial_devices, increasing.
+  [[nodiscard]] std::vector<int> gpus() const;
 };
 
 // One strategy's convergence over many seeds on one recorded space.

@@ -21,6 +21,15 @@ namespace memtune::report::svg {
 // zeros ("0.25", "1.5k" is not used: "1500"; "2e-05" for tiny values).
 [[nodiscard]] std::string format_number(double value);
 
+// The width of `text` in pixels at font size `size`, estimated (0.62 em per
+// character, 0.68 bold: sans-serif digits and lower case; no font metrics
+// are at hand when the SVG is written). Counts characters, not UTF-8 bytes.
+[[nodiscard]] double text_width(const std::string& text, double size, bool bold = false);
+// `text` cut to at most `max_width` pixels, ending in "..." (one character,
+// U+2026) when cut; never splits a UTF-8 sequence.
+//   fit_text("staging=direct block_size=256", 60, 10) == "staging=\u2026"
+[[nodiscard]] std::string fit_text(const std::string& text, double max_width, double size, bool bold = false);
+
 // Maps a domain [d0, d1] onto pixels [r0, r1], linearly or logarithmically
 // (log: d0, d1 > 0). A zero-width domain is widened so nothing divides by 0.
 class Scale {
@@ -71,6 +80,11 @@ public:
   void text(double x, double y, const std::string& text, Anchor anchor = Anchor::start, double size = 11,
             bool bold = false, double rotate = 0.0, const std::string& fill = "#222");
 
+  // Text that never runs past max_width pixels: cut to fit (fit_text), and
+  // then the whole text is its hover title, so nothing is lost.
+  void label(double x, double y, const std::string& text, double max_width, Anchor anchor = Anchor::start,
+             double size = 11, bool bold = false, double rotate = 0.0, const std::string& fill = "#222");
+
   [[nodiscard]] double width() const { return width_; }
   [[nodiscard]] double height() const { return height_; }
   [[nodiscard]] std::size_t elements() const { return elements_; }
@@ -91,11 +105,12 @@ struct Frame {
 };
 
 // Draws the frame's box, grid lines and tick labels of both scales, and the
-// axis titles.
+// axis titles (cut to the frame's sides, the whole title on hover).
 void axes(Canvas& c, const Frame& f, const Scale& x, const Scale& y, const std::string& x_title,
           const std::string& y_title);
 // A left axis of named bands (bar and heat-map rows) and its title; returns
-// nothing: the caller places the bands at band_center().
+// nothing: the caller places the bands at band_center(). Labels longer than
+// their room (the frame's left margin, a band's width) are cut, whole on hover.
 void band_labels_left(Canvas& c, const Frame& f, const std::vector<std::string>& labels, const std::string& title);
 void band_labels_bottom(Canvas& c, const Frame& f, const std::vector<std::string>& labels, const std::string& title);
 // Centre of band i of n over [from, to].

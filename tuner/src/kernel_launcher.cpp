@@ -5,6 +5,7 @@
 #include <memtune/cuda/buffer.hpp>
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/error.hpp>
+#include <memtune/cuda/launch.hpp>
 #include <memtune/tuned_kernel.hpp>
 
 #include "description/argument_values.hpp"
@@ -213,9 +214,7 @@ void KernelLauncher::launch(CUstream stream, const Problem& problem, std::span<v
                                   "vector accesses");
   }
   const LaunchSpec& l = p.choice.launch;
-  MEMTUNE_CU(cuda::driver_api().cuLaunchKernel(p.choice.function, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y,
-                                               l.block.z, static_cast<unsigned>(l.dynamic_smem_bytes), stream,
-                                               p.params.data(), nullptr));
+  cuda::launch_kernel(p.choice.function, l, stream, p.params.data());
 }
 
 void KernelLauncher::set_constant(const std::string& symbol, std::span<const std::byte> values) {

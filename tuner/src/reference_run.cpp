@@ -2,6 +2,7 @@
 
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/error.hpp>
+#include <memtune/cuda/launch.hpp>
 #include <memtune/cuda/module.hpp>
 #include <memtune/description/kernel_signature.hpp>
 
@@ -11,7 +12,6 @@
 namespace memtune {
 namespace {
 
-constexpr std::size_t kDefaultDynamicSmemLimit = 48 * 1024; // above this a kernel must opt in
 
 } // namespace
 
@@ -51,19 +51,14 @@ std::optional<std::string> launch_reference(const std::string& what, const searc
                                             const LaunchSpec& launch, std::span<const char> cubin,
                                             const std::string& lowered_name, DescribedWorkload& workload,
                                             CUstream stream) {
-  const cuda::DriverApi& cu = cuda::driver_api();
   try {
     cuda::Module module(std::vector<char>(cubin.begin(), cubin.end()));
     CUfunction fn = module.function(lowered_name);
-    if (launch.dynamic_smem_bytes > kDefaultDynamicSmemLimit)
-      MEMTUNE_CU(cu.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                       static_cast<int>(launch.dynamic_smem_bytes)));
+    cuda::allow_dynamic_smem(fn, launch);
     std::vector<void*> args = workload.kernel_args(config);
     workload.prepare(module.get(), config);
     workload.poison(stream);
-    MEMTUNE_CU(cu.cuLaunchKernel(fn, launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y,
-                                 launch.block.z, static_cast<unsigned>(launch.dynamic_smem_bytes), stream, args.data(),
-                                 nullptr));
+    cuda::launch_kernel(fn, launch, stream, args.data());
     if (auto unwritten = workload.capture_reference(stream)) return what + " (" + launch.name_expression + "): " + *unwritten;
   } catch (const cuda::DriverError& e) {
     if (e.is_sticky()) throw;

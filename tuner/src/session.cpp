@@ -1,6 +1,7 @@
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/error.hpp>
+#include <memtune/cuda/launch.hpp>
 #include <memtune/session.hpp>
 
 #include "search_loop.hpp"
@@ -10,7 +11,6 @@
 namespace memtune {
 namespace {
 
-constexpr std::size_t kDefaultDynamicSmemLimit = 48 * 1024; // above this a kernel must opt in
 
 cuda::Context open_context(int ordinal) {
   if (!cuda::driver_available())
@@ -56,9 +56,7 @@ Choice Session::load(const KernelDescription& kernel, const Problem& given, cons
   check_signature(kernel, compiled);
   c.module = std::make_shared<cuda::Module>(compiled.cubin);
   c.function = c.module->function(compiled.lowered_name);
-  if (c.launch.dynamic_smem_bytes > kDefaultDynamicSmemLimit)
-    MEMTUNE_CU(cuda::driver_api().cuFuncSetAttribute(c.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                                    static_cast<int>(c.launch.dynamic_smem_bytes)));
+  cuda::allow_dynamic_smem(c.function, c.launch);
   c.seconds.load = seconds_since(start);
   return c;
 }

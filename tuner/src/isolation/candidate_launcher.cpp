@@ -5,6 +5,7 @@
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/error.hpp>
 #include <memtune/cuda/event.hpp>
+#include <memtune/cuda/launch.hpp>
 #include <memtune/cuda/module.hpp>
 #include <memtune/device.hpp>
 #include <memtune/energy_meter.hpp>
@@ -20,7 +21,6 @@
 namespace memtune::isolation {
 namespace {
 
-constexpr std::size_t kDefaultDynamicSmemLimit = 48 * 1024; // above this a kernel must opt in
 
 int function_attribute(CUfunction fn, CUfunction_attribute attribute) {
   int value = 0;
@@ -168,18 +168,14 @@ ReferenceOutcome CandidateLauncher::run_reference(const LaunchRequest& r, bool t
     // One more launch, events around it: the yardstick of the watchdog's limit, not a measurement.
     cuda::Module module(std::vector<char>(r.cubin.begin(), r.cubin.end()));
     CUfunction fn = module.function(r.lowered_name);
-    const cuda::DriverApi& cu = cuda::driver_api();
-    if (r.launch.dynamic_smem_bytes > kDefaultDynamicSmemLimit)
-      MEMTUNE_CU(cu.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                       static_cast<int>(r.launch.dynamic_smem_bytes)));
+    cuda::allow_dynamic_smem(fn, r.launch);
     std::vector<void*> args = s.workload().kernel_args(r.config);
     s.workload().prepare(module.get(), r.config);
     s.workload().before_launch(s.timer().stream());
     cuda::Event start, stop;
     start.record(s.timer().stream());
     const LaunchSpec& l = r.launch;
-    MEMTUNE_CU(cu.cuLaunchKernel(fn, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y, l.block.z,
-                                 static_cast<unsigned>(l.dynamic_smem_bytes), s.timer().stream(), args.data(), nullptr));
+    cuda::launch_kernel(fn, l, s.timer().stream(), args.data());
     stop.record(s.timer().stream());
     stop.synchronize();
     out.time_s = cuda::elapsed_seconds(start, stop);
@@ -230,9 +226,7 @@ LaunchOutcome CandidateLauncher::run(const LaunchRequest& c) {
                     "blocks of " + std::to_string(block_threads) + " threads, but the compiled kernel allows at most " +
                         std::to_string(max_threads) + " (its __launch_bounds__, or " +
                         std::to_string(o.resources.registers) + " registers per thread)");
-    if (l.dynamic_smem_bytes > kDefaultDynamicSmemLimit)
-      MEMTUNE_CU(cu.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                       static_cast<int>(l.dynamic_smem_bytes)));
+    cuda::allow_dynamic_smem(fn, l);
     // The driver's count is the truth; the tuning process's occupancy calculator says what limits it.
     MEMTUNE_CU(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&o.driver_blocks_per_sm, fn, block_threads,
                                                               l.dynamic_smem_bytes));
@@ -246,8 +240,7 @@ LaunchOutcome CandidateLauncher::run(const LaunchRequest& c) {
       return failed(std::move(o), Status::launch_failed, err.what());
     }
     auto launch = [&](CUstream stream) {
-      MEMTUNE_CU(cu.cuLaunchKernel(fn, l.grid.x, l.grid.y, l.grid.z, l.block.x, l.block.y, l.block.z,
-                                   static_cast<unsigned>(l.dynamic_smem_bytes), stream, args.data(), nullptr));
+      cuda::launch_kernel(fn, l, stream, args.data());
     };
 
     // Correctness first, on a poisoned output.

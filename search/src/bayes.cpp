@@ -335,7 +335,9 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
     rows.insert(rows.end(), free.begin(), free.end());
     for (std::size_t r = 0; r < rows.size(); ++r) where[static_cast<std::size_t>(rows[r])] = static_cast<Eigen::Index>(r);
     local.emplace(kernel_, points_.subset(rows));
-    for (std::size_t r = 0; r < model_rows.size(); ++r) local->add(static_cast<Eigen::Index>(r));
+    std::vector<Eigen::Index> observed_rows(model_rows.size());
+    for (std::size_t r = 0; r < model_rows.size(); ++r) observed_rows[r] = static_cast<Eigen::Index>(r);
+    local->add_all(observed_rows);
     post = &*local;
   }
   const auto model_size = static_cast<std::size_t>(post->observations());
@@ -485,7 +487,9 @@ std::vector<double> BayesianSearch::feasibility(const std::vector<Eigen::Index>&
     rows.insert(rows.end(), free.begin(), free.end());
     for (std::size_t r = 0; r < rows.size(); ++r) where[static_cast<std::size_t>(rows[r])] = static_cast<Eigen::Index>(r);
     local.emplace(feasibility_kernel_, points_.subset(rows));
-    for (std::size_t r = 0; r < model_rows.size(); ++r) local->add(static_cast<Eigen::Index>(r));
+    std::vector<Eigen::Index> observed_rows(model_rows.size());
+    for (std::size_t r = 0; r < model_rows.size(); ++r) observed_rows[r] = static_cast<Eigen::Index>(r);
+    local->add_all(observed_rows);
     post = &*local;
   }
   Eigen::VectorXd targets(static_cast<Eigen::Index>(model_rows.size()));

@@ -57,6 +57,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 namespace memtune::search {
@@ -150,7 +151,7 @@ public:
   [[nodiscard]] const MixedKernel& kernel() const { return kernel_; }
   // Configs held: every valid one of a space scored whole; of a sampled
   // space, those proposed or observed.
-  [[nodiscard]] std::size_t candidates() const { return configs_.size(); }
+  [[nodiscard]] std::size_t candidates() const { return grid_.size(); }
   // Proposed and not yet observed.
   [[nodiscard]] std::size_t outstanding() const { return pending_.size(); }
 
@@ -167,17 +168,22 @@ private:
   // to the candidates; switches to scoring whole when the sample drained
   // the space.
   void add_sample(std::size_t size, bool with_neighbours);
-  void add_candidates(const std::vector<Config>& configs);
+  void add_candidates(const std::vector<std::size_t>& indices);
   // Drops the candidates from `start` on that are not taken, except `keep`;
   // returns keep's new index. Remaps design_.
   std::optional<std::size_t> drop_untaken_from(std::size_t start, std::optional<std::size_t> keep);
-  [[nodiscard]] std::vector<Config> neighbours_of_best(std::size_t best_count) const;
+  // Cross-product indices of the valid one-axis neighbours of the best configs.
+  [[nodiscard]] std::vector<std::size_t> neighbours_of_best(std::size_t best_count) const;
 
   const Space* space_;
   Encoder encoder_;
   bool sampled_ = false;        // candidates are a sample, not every valid config
-  std::vector<Config> configs_; // the candidates: every valid config in grid order, or a sample
-  std::map<Config, std::size_t> index_;
+  // The candidates, by cross-product index (Space::at_index): every valid
+  // config in grid order, or a sample. Configs are built only for the one
+  // proposed: a sampled step scores thousands.
+  std::vector<std::size_t> grid_;
+  std::unordered_map<std::size_t, std::size_t> index_; // cross-product index -> candidate
+  Config scratch_; // reused by at_index for the constraint checks of a sample
   Points points_;
   std::vector<std::size_t> category_counts_;
   std::mt19937_64* engine_;

@@ -116,17 +116,22 @@ struct BayesOptions {
   Fantasy fantasy = Fantasy::kriging_believer;
   // Spaces with a cross product up to this are scored whole; larger ones
   // are sampled, `candidate_pool` valid configs per proposal (see 6 above).
+  // 2048 rather than 4096: a sampled step costs candidates x model_points
+  // kernel evaluations and candidates x model_points^2 for the solve, and on
+  // two synthetic spaces (docs/search.md, "Cost of a step") the smaller pool
+  // reached 5 % of the optimum as fast.
   std::size_t exhaustive_limit = std::size_t{1} << 14;
-  std::size_t candidate_pool = 4096;
+  std::size_t candidate_pool = 2048;
   // The cost of a step (docs/search.md, "Cost of a step"). Hyperparameters
   // are fitted on at most fit_points successes, spread over the space; past
   // that many, the refit waits for the successes to double. The posterior of
   // a space scored whole is kept and updated per observation; where it is
   // rebuilt per proposal (a sampled space, or more than
   // BayesianSearch::kCachedEntries candidates x successes), it regresses on
-  // at most model_points successes: the best half and a spread of the rest.
+  // at most model_points successes: the best half and a spread of the rest
+  // (64: the step's cost is quadratic in it, see candidate_pool).
   std::size_t fit_points = 128;
-  std::size_t model_points = 128;
+  std::size_t model_points = 64;
 };
 
 class BayesianSearch final : public Strategy {

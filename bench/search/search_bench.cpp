@@ -442,6 +442,12 @@ static int bench_main(int argc, char** argv) {
                  "bayes: MAP fit with this log-normal prior width on length scales and mismatch weights (0: ML)");
   app.add_option("--bayes-min-length-scale", options.bayes.hyperfit.bounds.min_length_scale,
                  "bayes: lower bound of the ordinal length scales (coordinates in [0, 1])");
+  app.add_option("--bayes-candidate-pool", options.bayes.candidate_pool,
+                 "bayes: configs sampled per proposal in a space too large to score whole")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 24));
+  app.add_option("--bayes-model-points", options.bayes.model_points,
+                 "bayes: successes the per-proposal posterior regresses on (sampled spaces)")
+      ->check(CLI::Range(std::size_t{2}, std::size_t{1} << 16));
   std::vector<std::size_t> batch_sizes{1};
   app.add_option("--batch-sizes", batch_sizes,
                  "bayes and bayes+model: replay as this many parallel workers, one row each (e.g. 1,2,4,8)")

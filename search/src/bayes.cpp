@@ -13,6 +13,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 
 namespace memtune::search {
 namespace {
@@ -59,22 +60,31 @@ BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, Baye
   points_ = Points::zeros(0, encoder_.ordinal_axes(), encoder_.categorical_axes());
   nominees_ = points_;
   sampled_ = space.cross_product_size() > options_.exhaustive_limit;
-  if (sampled_) add_sample(options_.candidate_pool, false);
-  else add_candidates(space.enumerate());
+  if (sampled_) {
+    add_sample(options_.candidate_pool, false);
+  } else {
+    // Every valid config in grid order (Space::enumerate's order, without its Configs).
+    std::vector<std::size_t> valid;
+    for (std::size_t i = 0; i < space.cross_product_size(); ++i) {
+      space.at_index(i, scratch_);
+      if (space.admits(scratch_)) valid.push_back(i);
+    }
+    add_candidates(valid);
+  }
 
   const bool has_prior = !prior_log_time_.empty();
   const std::size_t axes = space.axes().size();
   const std::size_t n_initial = options_.initial_points ? options_.initial_points
                                 : has_prior         ? std::max<std::size_t>(3, axes + 1)
                                                     : std::max<std::size_t>(5, 2 * axes);
-  if (has_prior && !configs_.empty()) {
+  if (has_prior && !grid_.empty()) {
     // The prior's best guess first. Predictions within prior_tie_tolerance
     // of the fastest are ties (a model cannot resolve differences that
     // small), drawn from the engine rather than left to grid order.
     const double lowest = *std::min_element(prior_log_time_.begin(), prior_log_time_.end());
     const double tie = std::log1p(std::max(0.0, options_.prior_tie_tolerance)) + 1e-12;
     std::vector<std::size_t> best;
-    for (std::size_t i = 0; i < configs_.size(); ++i)
+    for (std::size_t i = 0; i < grid_.size(); ++i)
       if (prior_log_time_[i] <= lowest + tie) best.push_back(i);
     const std::size_t first = best[static_cast<std::size_t>(uniform_index(*engine_, best.size()))];
     taken_[first] = true;
@@ -89,7 +99,7 @@ BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, Baye
     // wrong.
     std::size_t focused = 0;
     if (has_prior && options_.prior_design_fraction < 1.0) {
-      std::vector<std::size_t> order(configs_.size());
+      std::vector<std::size_t> order(grid_.size());
       for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
       std::stable_sort(order.begin(), order.end(),
                        [&](std::size_t a, std::size_t b) { return prior_log_time_[a] < prior_log_time_[b]; });
@@ -113,43 +123,50 @@ BayesianSearch::BayesianSearch(const Space& space, std::mt19937_64& engine, Baye
   if (sampled_) drop_untaken_from(0, std::nullopt); // keep the design, not the sample it was drawn from
 }
 
-void BayesianSearch::add_candidates(const std::vector<Config>& configs) {
-  if (configs.empty()) return;
-  const Points added = encoder_.encode(configs);
+void BayesianSearch::add_candidates(const std::vector<std::size_t>& indices) {
+  if (indices.empty()) return;
+  const Points added = encoder_.encode_indices(indices);
   const Eigen::Index start = points_.size(), n = added.size();
   points_.ordinal.conservativeResize(start + n, Eigen::NoChange);
   points_.categorical.conservativeResize(start + n, Eigen::NoChange);
   points_.ordinal.bottomRows(n) = added.ordinal;
   points_.categorical.bottomRows(n) = added.categorical;
-  for (const Config& c : configs) {
-    index_.emplace(c, configs_.size());
-    configs_.push_back(c);
+  for (const std::size_t g : indices) {
+    index_.emplace(g, grid_.size());
+    grid_.push_back(g);
     taken_.push_back(false);
     if (options_.prior_mean) {
-      prior_log_time_.push_back(options_.prior_mean(c));
+      space_->at_index(g, scratch_);
+      prior_log_time_.push_back(options_.prior_mean(scratch_));
       if (!std::isfinite(prior_log_time_.back()))
-        throw std::invalid_argument("bayes: the prior mean is not finite at " + space_->format(c));
+        throw std::invalid_argument("bayes: the prior mean is not finite at " + space_->format(scratch_));
     }
   }
 }
 
-std::vector<Config> BayesianSearch::neighbours_of_best(std::size_t best_count) const {
+std::vector<std::size_t> BayesianSearch::neighbours_of_best(std::size_t best_count) const {
   std::vector<std::pair<double, std::size_t>> ok;
   for (const auto& [i, time] : observed_)
     if (time) ok.emplace_back(*time, i);
-  std::sort(ok.begin(), ok.end());
-  std::vector<Config> out;
-  for (std::size_t b = 0; b < std::min(best_count, ok.size()); ++b) {
-    const Config& centre = configs_[ok[b].second];
-    for (const Axis& a : space_->axes()) {
-      const std::size_t at = a.index_of(centre.at(a.name));
-      for (std::size_t v = 0; v < a.values.size(); ++v) {
+  const std::size_t best = std::min(best_count, ok.size());
+  std::partial_sort(ok.begin(), ok.begin() + static_cast<std::ptrdiff_t>(best), ok.end());
+  // Each axis's stride in the cross-product index: the last axis varies fastest.
+  const std::vector<Axis>& axes = space_->axes();
+  std::vector<std::size_t> stride(axes.size(), 1);
+  for (std::size_t k = axes.size(); k-- > 1;) stride[k - 1] = stride[k] * axes[k].values.size();
+  std::vector<std::size_t> out;
+  Config moved;
+  for (std::size_t b = 0; b < best; ++b) {
+    const std::size_t centre = grid_[ok[b].second];
+    for (std::size_t k = 0; k < axes.size(); ++k) {
+      const std::size_t at = centre / stride[k] % axes[k].values.size();
+      for (std::size_t v = 0; v < axes[k].values.size(); ++v) {
         // Ordinal: one notch either way; categorical: every other label.
-        const bool near = a.kind == AxisKind::categorical ? v != at : v + 1 == at || v == at + 1;
+        const bool near = axes[k].kind == AxisKind::categorical ? v != at : v + 1 == at || v == at + 1;
         if (!near) continue;
-        Config moved = centre;
-        moved.set(a.name, a.values[v]);
-        if (space_->admits(moved)) out.push_back(std::move(moved));
+        const std::size_t g = centre - at * stride[k] + v * stride[k];
+        space_->at_index(g, moved);
+        if (space_->admits(moved)) out.push_back(g);
       }
     }
   }
@@ -157,24 +174,25 @@ std::vector<Config> BayesianSearch::neighbours_of_best(std::size_t best_count) c
 }
 
 void BayesianSearch::add_sample(std::size_t size, bool with_neighbours) {
-  std::vector<Config> fresh;
-  std::set<Config> seen;
+  std::vector<std::size_t> fresh;
+  std::unordered_set<std::size_t> seen;
   if (with_neighbours)
-    for (Config& c : neighbours_of_best(3))
-      if (!index_.count(c) && seen.insert(c).second) fresh.push_back(std::move(c));
+    for (const std::size_t g : neighbours_of_best(3))
+      if (!index_.count(g) && seen.insert(g).second) fresh.push_back(g);
   const std::size_t wanted = fresh.size() + size;
   LazyPermutation order(space_->cross_product_size(), *engine_);
   bool drained = false;
-  Config c;
   while (fresh.size() < wanted) {
     const auto i = order.next();
     if (!i) {
       drained = true;
       break;
     }
-    space_->at_index(*i, c);
-    if (!space_->admits(c) || index_.count(c) || !seen.insert(c).second) continue;
-    fresh.push_back(c);
+    if (index_.count(*i) || seen.count(*i)) continue;
+    space_->at_index(*i, scratch_);
+    if (!space_->admits(scratch_)) continue;
+    seen.insert(*i);
+    fresh.push_back(*i);
   }
   add_candidates(fresh);
   // The permutation drew every point of the cross product: the candidates
@@ -184,27 +202,27 @@ void BayesianSearch::add_sample(std::size_t size, bool with_neighbours) {
 
 std::optional<std::size_t> BayesianSearch::drop_untaken_from(std::size_t start, std::optional<std::size_t> keep) {
   constexpr std::size_t gone = std::numeric_limits<std::size_t>::max();
-  std::vector<std::size_t> moved_to(configs_.size(), gone);
+  std::vector<std::size_t> moved_to(grid_.size(), gone);
   std::vector<Eigen::Index> rows;
   for (std::size_t i = 0; i < start; ++i) moved_to[i] = i, rows.push_back(static_cast<Eigen::Index>(i));
   std::size_t w = start;
-  for (std::size_t i = start; i < configs_.size(); ++i) {
+  for (std::size_t i = start; i < grid_.size(); ++i) {
     if (!taken_[i] && keep != i) {
-      index_.erase(configs_[i]);
+      index_.erase(grid_[i]);
       continue;
     }
     moved_to[i] = w;
     rows.push_back(static_cast<Eigen::Index>(i));
     if (w != i) {
-      configs_[w] = std::move(configs_[i]);
-      index_[configs_[w]] = w;
+      grid_[w] = grid_[i];
+      index_[grid_[w]] = w;
       taken_[w] = taken_[i];
       if (!prior_log_time_.empty()) prior_log_time_[w] = prior_log_time_[i];
     }
     ++w;
   }
   points_ = points_.subset(rows);
-  configs_.resize(w);
+  grid_.resize(w);
   taken_.resize(w);
   if (!prior_log_time_.empty()) prior_log_time_.resize(w);
   for (std::size_t& d : design_) d = moved_to[d];
@@ -222,20 +240,21 @@ std::optional<Config> BayesianSearch::next() {
     const std::size_t i = design_[design_next_++];
     if (observed_.count(i)) continue; // skip points someone observed behind our back
     pending_.insert(i);
-    return configs_[i];
+    return space_->at_index(grid_[i]);
   }
-  const std::size_t held = configs_.size();
+  const std::size_t held = grid_.size();
   if (sampled_) add_sample(options_.candidate_pool, true);
   std::optional<std::size_t> pick = propose_from_model();
   if (sampled_) pick = drop_untaken_from(held, pick); // the sample served this proposal only
   if (!pick) return std::nullopt;
   taken_[*pick] = true;
   pending_.insert(*pick);
-  return configs_[*pick];
+  return space_->at_index(grid_[*pick]);
 }
 
 void BayesianSearch::observe(const Trial& trial) {
-  const auto it = index_.find(trial.config);
+  const std::optional<std::size_t> g = space_->index_of(trial.config);
+  const auto it = g ? index_.find(*g) : index_.end();
   // A sampled space holds only what it proposed: any other valid config is welcome.
   if (it == index_.end() && !(sampled_ && space_->is_valid(trial.config)))
     throw std::invalid_argument("bayes: observed a config that is not a valid point of the space");
@@ -245,8 +264,8 @@ void BayesianSearch::observe(const Trial& trial) {
   if (it != index_.end()) {
     i = it->second;
   } else {
-    add_candidates({trial.config});
-    i = configs_.size() - 1;
+    add_candidates({*g});
+    i = grid_.size() - 1;
   }
   taken_[i] = true;
   observed_[i] = trial.time_s;
@@ -255,7 +274,7 @@ void BayesianSearch::observe(const Trial& trial) {
 
 std::optional<std::size_t> BayesianSearch::propose_from_model() {
   std::vector<Eigen::Index> free;
-  for (std::size_t i = 0; i < configs_.size(); ++i)
+  for (std::size_t i = 0; i < grid_.size(); ++i)
     if (!taken_[i]) free.push_back(static_cast<Eigen::Index>(i));
   if (free.empty()) return std::nullopt;
 
@@ -281,7 +300,7 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
   const double spread = std::sqrt((y.array() - mean).square().mean());
   const double scale = spread > 1e-12 ? spread : 1.0;
   y = (y.array() - mean) / scale;
-  std::vector<double> y_of(configs_.size(), 0.0);
+  std::vector<double> y_of(grid_.size(), 0.0);
   for (std::size_t r = 0; r < ok_rows.size(); ++r) y_of[static_cast<std::size_t>(ok_rows[r])] = y[static_cast<Eigen::Index>(r)];
 
   // Hyperparameters: after every success while few, then on a geometric
@@ -309,8 +328,8 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
   // space, whose candidates change every proposal, or a cache that would
   // outgrow kCachedEntries) it is built per proposal over the candidates at
   // hand, regressing on at most model_points successes (local_subset).
-  const bool cached = !sampled_ && configs_.size() * ok_rows.size() <= kCachedEntries;
-  std::vector<Eigen::Index> where(configs_.size(), -1); // candidate -> row of the posterior
+  const bool cached = !sampled_ && grid_.size() * ok_rows.size() <= kCachedEntries;
+  std::vector<Eigen::Index> where(grid_.size(), -1); // candidate -> row of the posterior
   std::optional<CandidatePosterior> local;
   CandidatePosterior* post = nullptr;
   if (cached) {
@@ -321,11 +340,11 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
     if (cache_ && cache_->candidates() != points_.size()) stale = true;
     if (stale) cache_.emplace(kernel_, points_);
     else if (refit) cache_->set_kernel(kernel_);
-    std::vector<bool> in(configs_.size(), false);
+    std::vector<bool> in(grid_.size(), false);
     for (const Eigen::Index r : cache_->rows()) in[static_cast<std::size_t>(r)] = true;
     for (const Eigen::Index r : ok_rows)
       if (!in[static_cast<std::size_t>(r)]) cache_->add(r);
-    for (std::size_t i = 0; i < configs_.size(); ++i) where[i] = static_cast<Eigen::Index>(i);
+    for (std::size_t i = 0; i < grid_.size(); ++i) where[i] = static_cast<Eigen::Index>(i);
     post = &*cache_;
   } else {
     cache_.reset();
@@ -335,7 +354,9 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
     rows.insert(rows.end(), free.begin(), free.end());
     for (std::size_t r = 0; r < rows.size(); ++r) where[static_cast<std::size_t>(rows[r])] = static_cast<Eigen::Index>(r);
     local.emplace(kernel_, points_.subset(rows));
-    for (std::size_t r = 0; r < model_rows.size(); ++r) local->add(static_cast<Eigen::Index>(r));
+    std::vector<Eigen::Index> observed_rows(model_rows.size());
+    for (std::size_t r = 0; r < model_rows.size(); ++r) observed_rows[r] = static_cast<Eigen::Index>(r);
+    local->add_all(observed_rows);
     post = &*local;
   }
   const auto model_size = static_cast<std::size_t>(post->observations());
@@ -343,7 +364,7 @@ std::optional<std::size_t> BayesianSearch::propose_from_model() {
   std::vector<Eigen::Index> model_candidates; // the candidate of each posterior observation
   {
     std::vector<Eigen::Index> back(static_cast<std::size_t>(post->candidates()), -1);
-    for (std::size_t i = 0; i < configs_.size(); ++i)
+    for (std::size_t i = 0; i < grid_.size(); ++i)
       if (where[i] >= 0) back[static_cast<std::size_t>(where[i])] = static_cast<Eigen::Index>(i);
     for (std::size_t r = 0; r < model_size; ++r) {
       model_candidates.push_back(back[static_cast<std::size_t>(post->rows()[r])]);
@@ -464,18 +485,18 @@ std::vector<double> BayesianSearch::feasibility(const std::vector<Eigen::Index>&
   std::vector<bool> ok;
   for (const Eigen::Index r : observed) ok.push_back(observed_.at(static_cast<std::size_t>(r)).has_value());
   const double p0 = FeasibilityModel::success_prior(ok);
-  std::vector<Eigen::Index> where(configs_.size(), -1);
+  std::vector<Eigen::Index> where(grid_.size(), -1);
   std::vector<Eigen::Index> model_rows; // the candidate of each posterior observation
   std::optional<CandidatePosterior> local;
   CandidatePosterior* post = nullptr;
   if (cached) {
     if (!feasibility_cache_ || feasibility_cache_->candidates() != points_.size())
       feasibility_cache_.emplace(feasibility_kernel_, points_);
-    std::vector<bool> in(configs_.size(), false);
+    std::vector<bool> in(grid_.size(), false);
     for (const Eigen::Index r : feasibility_cache_->rows()) in[static_cast<std::size_t>(r)] = true;
     for (const Eigen::Index r : observed)
       if (!in[static_cast<std::size_t>(r)]) feasibility_cache_->add(r);
-    for (std::size_t i = 0; i < configs_.size(); ++i) where[i] = static_cast<Eigen::Index>(i);
+    for (std::size_t i = 0; i < grid_.size(); ++i) where[i] = static_cast<Eigen::Index>(i);
     model_rows = feasibility_cache_->rows();
     post = &*feasibility_cache_;
   } else {
@@ -485,7 +506,9 @@ std::vector<double> BayesianSearch::feasibility(const std::vector<Eigen::Index>&
     rows.insert(rows.end(), free.begin(), free.end());
     for (std::size_t r = 0; r < rows.size(); ++r) where[static_cast<std::size_t>(rows[r])] = static_cast<Eigen::Index>(r);
     local.emplace(feasibility_kernel_, points_.subset(rows));
-    for (std::size_t r = 0; r < model_rows.size(); ++r) local->add(static_cast<Eigen::Index>(r));
+    std::vector<Eigen::Index> observed_rows(model_rows.size());
+    for (std::size_t r = 0; r < model_rows.size(); ++r) observed_rows[r] = static_cast<Eigen::Index>(r);
+    local->add_all(observed_rows);
     post = &*local;
   }
   Eigen::VectorXd targets(static_cast<Eigen::Index>(model_rows.size()));

@@ -1,5 +1,7 @@
 #include <memtune/search/candidate_posterior.hpp>
 
+#include <Eigen/Cholesky>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -10,10 +12,18 @@ CandidatePosterior::CandidatePosterior(MixedKernel kernel, Points candidates)
     : kernel_(std::move(kernel)), candidates_(std::move(candidates)),
       reduction_(Eigen::VectorXd::Zero(candidates_.size())) {}
 
-void CandidatePosterior::add(Eigen::Index row) {
-  if (row < 0 || row >= candidates_.size())
+namespace {
+
+void check_row(Eigen::Index row, Eigen::Index candidates) {
+  if (row < 0 || row >= candidates)
     throw std::out_of_range("candidate posterior: row " + std::to_string(row) + " is not one of the " +
-                            std::to_string(candidates_.size()) + " candidates");
+                            std::to_string(candidates) + " candidates");
+}
+
+} // namespace
+
+void CandidatePosterior::add(Eigen::Index row) {
+  check_row(row, candidates_.size());
   const Eigen::Index n = observations();
   if (n == l_.rows()) {
     // Grow by doubling: a run of n observations copies O(n^2) in all.
@@ -44,6 +54,34 @@ void CandidatePosterior::add(Eigen::Index row) {
   rows_.push_back(row);
 }
 
+void CandidatePosterior::add_all(const std::vector<Eigen::Index>& rows) {
+  if (!rows_.empty()) throw std::logic_error("candidate posterior: add_all on a posterior with observations");
+  for (const Eigen::Index r : rows) check_row(r, candidates_.size());
+  const auto n = static_cast<Eigen::Index>(rows.size());
+  if (n == 0) return;
+  const double s2 = kernel_.signal_variance;
+  const Points x = candidates_.subset(rows);
+  Eigen::MatrixXd gram = s2 * kernel_.correlation(x, x);
+  gram.diagonal().array() += kernel_.noise_variance;
+  const Eigen::LLT<Eigen::MatrixXd> llt(gram);
+  if (llt.info() != Eigen::Success) {
+    // Rounding made the Gram matrix indefinite (near-duplicate points under a
+    // tiny noise): add() clamps each new pivot, so take that path instead.
+    for (const Eigen::Index r : rows) add(r);
+    return;
+  }
+  const Eigen::Index capacity = std::max<Eigen::Index>(16, 2 * n);
+  l_.resize(capacity, capacity);
+  vt_.resize(candidates_.size(), capacity);
+  l_.topLeftCorner(n, n) = llt.matrixL();
+  // V^T = K(C, X) L^-T: one blocked solve from the right over all candidates.
+  auto vt = vt_.leftCols(n);
+  vt.noalias() = s2 * kernel_.correlation(candidates_, x);
+  l_.topLeftCorner(n, n).triangularView<Eigen::Lower>().transpose().solveInPlace<Eigen::OnTheRight>(vt);
+  reduction_ = vt.rowwise().squaredNorm();
+  rows_ = rows;
+}
+
 void CandidatePosterior::pop() {
   if (rows_.empty()) throw std::logic_error("candidate posterior: pop without an observation");
   rows_.pop_back();
@@ -55,7 +93,7 @@ void CandidatePosterior::set_kernel(MixedKernel kernel) {
   const std::vector<Eigen::Index> rows = std::move(rows_);
   rows_.clear();
   reduction_.setZero();
-  for (const Eigen::Index r : rows) add(r);
+  add_all(rows);
 }
 
 void CandidatePosterior::predict(const Eigen::VectorXd& y, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const {

@@ -17,7 +17,11 @@ Points Points::zeros(Eigen::Index n, Eigen::Index ordinal_axes, Eigen::Index cat
 }
 
 Encoder::Encoder(const Space& space) {
-  for (const Axis& a : space.axes()) (a.kind == AxisKind::ordinal ? ordinal_ : categorical_).push_back(a);
+  for (const Axis& a : space.axes()) {
+    auto& kind = a.kind == AxisKind::ordinal ? ordinal_ : categorical_;
+    columns_.push_back({a.kind == AxisKind::ordinal, static_cast<Eigen::Index>(kind.size()), a.values.size()});
+    kind.push_back(a);
+  }
 }
 
 Points Encoder::encode(const std::vector<Config>& configs) const {
@@ -33,6 +37,24 @@ Points Encoder::encode(const std::vector<Config>& configs) const {
     for (std::size_t c = 0; c < categorical_.size(); ++c) {
       const Axis& a = categorical_[c];
       p.categorical(i, static_cast<Eigen::Index>(c)) = static_cast<int>(a.index_of(configs[r].at(a.name)));
+    }
+  }
+  return p;
+}
+
+Points Encoder::encode_indices(const std::vector<std::size_t>& indices) const {
+  Points p = Points::zeros(static_cast<Eigen::Index>(indices.size()), ordinal_axes(), categorical_axes());
+  for (std::size_t r = 0; r < indices.size(); ++r) {
+    const auto i = static_cast<Eigen::Index>(r);
+    std::size_t index = indices[r];
+    // The last axis varies fastest (Space::at_index): its digit is the remainder.
+    for (auto c = columns_.rbegin(); c != columns_.rend(); ++c) {
+      const std::size_t position = index % c->values;
+      index /= c->values;
+      if (c->ordinal)
+        p.ordinal(i, c->column) = c->values > 1 ? static_cast<double>(position) / static_cast<double>(c->values - 1) : 0.0;
+      else
+        p.categorical(i, c->column) = static_cast<int>(position);
     }
   }
   return p;

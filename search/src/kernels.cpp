@@ -31,28 +31,25 @@ Eigen::MatrixXd MixedKernel::correlation(const Points& a, const Points& b) const
       a.categorical.cols() != mismatch_weights.size() || b.categorical.cols() != mismatch_weights.size())
     throw std::invalid_argument("kernel: points and kernel disagree on the number of axes");
   // The same sum as the pairwise form, with the divisions hoisted out and one
-  // exp per pair (matern's and the mismatch factor's exponents added): the
-  // Bayesian search spends most of its time here.
+  // exp per pair (matern's and the mismatch factor's exponents added),
+  // computed a column at a time as array expressions so that the distances
+  // and the exp are vectorised (Eigen's packet exp, ~1 ulp): the Bayesian
+  // search spends most of its time here.
   const Eigen::Index no = length_scales.size(), nc = mismatch_weights.size();
-  const Eigen::MatrixXd sa = (a.ordinal.array().rowwise() / length_scales.transpose().array()).transpose();
-  const Eigen::MatrixXd sb = (b.ordinal.array().rowwise() / length_scales.transpose().array()).transpose();
-  const Eigen::MatrixXi ca = a.categorical.transpose(), cb = b.categorical.transpose();
+  const Eigen::ArrayXXd sa = a.ordinal.array().rowwise() / length_scales.transpose().array();
+  const Eigen::ArrayXXd sb = b.ordinal.array().rowwise() / length_scales.transpose().array();
   const double root5 = std::sqrt(5.0);
   Eigen::MatrixXd k(a.size(), b.size());
+  Eigen::ArrayXd r2(a.size()), exponent(a.size()), s(a.size());
   for (Eigen::Index j = 0; j < b.size(); ++j) {
-    const double* y = sb.col(j).data();
-    const int* cy = cb.col(j).data();
-    for (Eigen::Index i = 0; i < a.size(); ++i) {
-      const double* x = sa.col(i).data();
-      double r2 = 0.0;
-      for (Eigen::Index o = 0; o < no; ++o) r2 += (x[o] - y[o]) * (x[o] - y[o]);
-      const int* cx = ca.col(i).data();
-      double mismatch = 0.0;
-      for (Eigen::Index c = 0; c < nc; ++c)
-        if (cx[c] != cy[c]) mismatch += mismatch_weights[c];
-      const double s = root5 * std::sqrt(r2);
-      k(i, j) = (1.0 + s + s * s / 3.0) * std::exp(-s - mismatch);
-    }
+    r2.setZero();
+    for (Eigen::Index o = 0; o < no; ++o) r2 += (sa.col(o) - sb(j, o)).square();
+    exponent.setZero();
+    for (Eigen::Index c = 0; c < nc; ++c)
+      exponent += (a.categorical.col(c).array() != b.categorical(j, c)).cast<double>() * mismatch_weights[c];
+    s = root5 * r2.sqrt();
+    exponent = -(s + exponent);
+    k.col(j) = ((1.0 + s + s.square() / 3.0) * exponent.exp()).matrix();
   }
   return k;
 }

@@ -115,6 +115,19 @@ void Space::at_index(std::size_t index, Config& into) const {
   }
 }
 
+std::optional<std::size_t> Space::index_of(const Config& config) const {
+  if (config.values().size() != axes_.size()) return std::nullopt;
+  std::size_t index = 0;
+  for (const auto& a : axes_) {
+    const auto value = config.values().find(a.name);
+    if (value == config.values().end()) return std::nullopt;
+    const auto at = std::find(a.values.begin(), a.values.end(), value->second);
+    if (at == a.values.end()) return std::nullopt;
+    index = index * a.values.size() + static_cast<std::size_t>(at - a.values.begin());
+  }
+  return index;
+}
+
 std::vector<Config> Space::enumerate() const {
   const std::size_t n = cross_product_size();
   if (n > kEnumerateLimit)

@@ -94,6 +94,43 @@ TEST_CASE("a posterior grown one observation at a time equals a GP fitted on the
   }
 }
 
+TEST_CASE("observations added at once give the posterior of one add each, and further adds extend it") {
+  std::mt19937_64 engine(11);
+  const Points candidates = mixed_points(engine);
+  const std::vector<Eigen::Index> rows{5, 17, 3, 42, 29, 11, 58, 0, 33, 21, 8, 44, 37, 2, 19, 26, 50};
+  CandidatePosterior one_by_one(some_kernel(), candidates), at_once(some_kernel(), candidates);
+  for (const Eigen::Index r : rows) one_by_one.add(r);
+  at_once.add_all(rows);
+  CHECK(at_once.rows() == rows);
+  Eigen::VectorXd y(static_cast<Eigen::Index>(rows.size()));
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    y[static_cast<Eigen::Index>(k)] = std::cos(5.0 * candidates.ordinal(rows[k], 1)) - candidates.ordinal(rows[k], 0);
+  Eigen::VectorXd m1, v1, m2, v2;
+  one_by_one.predict(y, m1, v1);
+  at_once.predict(y, m2, v2);
+  CHECK((m1 - m2).cwiseAbs().maxCoeff() < 1e-9);
+  CHECK((v1 - v2).cwiseAbs().maxCoeff() < 1e-9);
+  check_against_gp(at_once, candidates, y);
+
+  SUBCASE("a fantasy appended after add_all is popped again") {
+    at_once.add(30);
+    Eigen::VectorXd with(y.size() + 1);
+    with << y, 0.25;
+    Eigen::VectorXd fm, fv;
+    at_once.predict(with, fm, fv);
+    CHECK(fv[30] < v2[30]);
+    at_once.pop();
+    at_once.predict(y, fm, fv);
+    CHECK((fm - m2).cwiseAbs().maxCoeff() < 1e-12);
+  }
+  SUBCASE("only on an empty posterior, and only rows of the candidates") {
+    CHECK_THROWS_AS(at_once.add_all({1}), std::logic_error);
+    CandidatePosterior empty(some_kernel(), candidates);
+    CHECK_THROWS_AS(empty.add_all({1, 60}), std::out_of_range);
+    CHECK(empty.observations() == 0);
+  }
+}
+
 TEST_CASE("a posterior refuses a row outside its candidates and targets of the wrong length") {
   std::mt19937_64 engine(3);
   CandidatePosterior post(some_kernel(), mixed_points(engine));

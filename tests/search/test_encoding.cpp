@@ -34,3 +34,17 @@ TEST_CASE("a single-valued axis encodes as 0, and a foreign value is an error") 
   CHECK_THROWS_AS((void)e.encode({Config{{"only", 8}}}), std::out_of_range);
   CHECK_THROWS_AS((void)e.encode({Config{{"other", 7}}}), std::out_of_range);
 }
+
+TEST_CASE("configs encode the same from their cross-product indices") {
+  const Space s = testing::small_space();
+  const Encoder e(s);
+  std::vector<std::size_t> indices;
+  std::vector<Config> configs;
+  for (std::size_t i = s.cross_product_size(); i-- > 0;) { // every point, valid or not, in reverse
+    indices.push_back(i);
+    configs.push_back(s.at_index(i));
+  }
+  const Points from_configs = e.encode(configs), from_indices = e.encode_indices(indices);
+  CHECK(from_indices.ordinal == from_configs.ordinal);
+  CHECK(from_indices.categorical == from_configs.categorical);
+}

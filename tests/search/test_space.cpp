@@ -149,3 +149,16 @@ TEST_CASE("listing a huge space is refused with its size; a space beyond 2^64 co
   CHECK_THROWS_WITH_AS(vast.add(Axis::ordinal("x6", thousand)), doctest::Contains("2^64"), std::invalid_argument);
   CHECK(vast.cross_product_size() == 1'000'000'000'000'000'000ULL);
 }
+
+TEST_CASE("index_of inverts at_index, and names no index for a config off the space") {
+  Space s;
+  s.add(Axis::ordinal("a", {1, 2}));
+  s.add(Axis::ordinal("b", {10, 20, 30}));
+  s.add(Axis::categorical("c", {"x", "y"}));
+  s.require((axis("a") * axis("b") <= 40).because("small enough"));
+  for (std::size_t i = 0; i < s.cross_product_size(); ++i) CHECK(s.index_of(s.at_index(i)) == i); // valid or not
+  CHECK_FALSE(s.index_of(Config{{"a", 1}, {"b", 15}, {"c", 0}}).has_value());            // off the axis
+  CHECK_FALSE(s.index_of(Config{{"a", 1}, {"b", 10}}).has_value());                      // an axis missing
+  CHECK_FALSE(s.index_of(Config{{"a", 1}, {"b", 10}, {"c", 0}, {"d", 0}}).has_value());  // an axis too many
+  CHECK_FALSE(s.index_of(Config{{"a", 1}, {"b", 10}, {"d", 0}}).has_value());            // another axis
+}

@@ -57,6 +57,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 namespace memtune::search {
@@ -115,17 +116,22 @@ struct BayesOptions {
   Fantasy fantasy = Fantasy::kriging_believer;
   // Spaces with a cross product up to this are scored whole; larger ones
   // are sampled, `candidate_pool` valid configs per proposal (see 6 above).
+  // 2048 rather than 4096: a sampled step costs candidates x model_points
+  // kernel evaluations and candidates x model_points^2 for the solve, and on
+  // two synthetic spaces (docs/search.md, "Cost of a step") the smaller pool
+  // reached 5 % of the optimum as fast.
   std::size_t exhaustive_limit = std::size_t{1} << 14;
-  std::size_t candidate_pool = 4096;
+  std::size_t candidate_pool = 2048;
   // The cost of a step (docs/search.md, "Cost of a step"). Hyperparameters
   // are fitted on at most fit_points successes, spread over the space; past
   // that many, the refit waits for the successes to double. The posterior of
   // a space scored whole is kept and updated per observation; where it is
   // rebuilt per proposal (a sampled space, or more than
   // BayesianSearch::kCachedEntries candidates x successes), it regresses on
-  // at most model_points successes: the best half and a spread of the rest.
+  // at most model_points successes: the best half and a spread of the rest
+  // (64: the step's cost is quadratic in it, see candidate_pool).
   std::size_t fit_points = 128;
-  std::size_t model_points = 128;
+  std::size_t model_points = 64;
 };
 
 class BayesianSearch final : public Strategy {
@@ -150,7 +156,7 @@ public:
   [[nodiscard]] const MixedKernel& kernel() const { return kernel_; }
   // Configs held: every valid one of a space scored whole; of a sampled
   // space, those proposed or observed.
-  [[nodiscard]] std::size_t candidates() const { return configs_.size(); }
+  [[nodiscard]] std::size_t candidates() const { return grid_.size(); }
   // Proposed and not yet observed.
   [[nodiscard]] std::size_t outstanding() const { return pending_.size(); }
 
@@ -167,17 +173,22 @@ private:
   // to the candidates; switches to scoring whole when the sample drained
   // the space.
   void add_sample(std::size_t size, bool with_neighbours);
-  void add_candidates(const std::vector<Config>& configs);
+  void add_candidates(const std::vector<std::size_t>& indices);
   // Drops the candidates from `start` on that are not taken, except `keep`;
   // returns keep's new index. Remaps design_.
   std::optional<std::size_t> drop_untaken_from(std::size_t start, std::optional<std::size_t> keep);
-  [[nodiscard]] std::vector<Config> neighbours_of_best(std::size_t best_count) const;
+  // Cross-product indices of the valid one-axis neighbours of the best configs.
+  [[nodiscard]] std::vector<std::size_t> neighbours_of_best(std::size_t best_count) const;
 
   const Space* space_;
   Encoder encoder_;
   bool sampled_ = false;        // candidates are a sample, not every valid config
-  std::vector<Config> configs_; // the candidates: every valid config in grid order, or a sample
-  std::map<Config, std::size_t> index_;
+  // The candidates, by cross-product index (Space::at_index): every valid
+  // config in grid order, or a sample. Configs are built only for the one
+  // proposed: a sampled step scores thousands.
+  std::vector<std::size_t> grid_;
+  std::unordered_map<std::size_t, std::size_t> index_; // cross-product index -> candidate
+  Config scratch_; // reused by at_index for the constraint checks of a sample
   Points points_;
   std::vector<std::size_t> category_counts_;
   std::mt19937_64* engine_;

@@ -15,7 +15,9 @@
 //   mean = V^T (L^-1 y)   (O(n N)),   variance = s2 - colsum(V .^ 2)   (kept as a running sum).
 // A step therefore costs O(n N) instead of the O(n^2 N + n^3) of a fresh
 // GaussianProcess; a new kernel (a hyperparameter refit) rebuilds the same
-// observations (set_kernel). The posterior is the one GaussianProcess
+// observations (set_kernel). Many observations at once (add_all) take one
+// Cholesky factorisation and one blocked triangular solve: the same O(n^2 N)
+// as n adds, at matrix-matrix speed instead of n passes over V. The posterior is the one GaussianProcess
 // (gp.hpp) computes on the same data, up to rounding.
 #include <memtune/search/encoding.hpp>
 #include <memtune/search/kernels.hpp>
@@ -35,6 +37,10 @@ public:
   // Precondition: not already observed (a repeated point would make K singular
   // but for the noise); std::out_of_range for a row outside the candidates.
   void add(Eigen::Index row);
+  // Observes these candidates, in this order: the same posterior as one add
+  // each (up to rounding), built at once. Precondition: observations() == 0,
+  // rows distinct; std::out_of_range for a row outside the candidates.
+  void add_all(const std::vector<Eigen::Index>& rows);
   // Forgets the last add (fantasies: add, predict, pop). Precondition: observations() > 0.
   void pop();
   // Rebuilds the factor and V for the same observations under a new kernel.

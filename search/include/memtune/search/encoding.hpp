@@ -39,6 +39,11 @@ public:
   // Precondition: every config has a value on each axis of the space
   // (throws std::out_of_range naming the axis otherwise).
   [[nodiscard]] Points encode(const std::vector<Config>& configs) const;
+  // The same for configs given by their cross-product indices
+  // (Space::at_index), without building them: a search scoring thousands of
+  // sampled configs per step encodes them from the index's digits.
+  // Precondition: each index < the space's cross_product_size().
+  [[nodiscard]] Points encode_indices(const std::vector<std::size_t>& indices) const;
 
   [[nodiscard]] Eigen::Index ordinal_axes() const { return static_cast<Eigen::Index>(ordinal_.size()); }
   [[nodiscard]] Eigen::Index categorical_axes() const { return static_cast<Eigen::Index>(categorical_.size()); }
@@ -48,6 +53,13 @@ public:
 private:
   std::vector<Axis> ordinal_;
   std::vector<Axis> categorical_;
+  // Per axis of the space, in its order: ordinal or not, and the column.
+  struct Column {
+    bool ordinal;
+    Eigen::Index column;
+    std::size_t values;
+  };
+  std::vector<Column> columns_;
 };
 
 } // namespace memtune::search

@@ -110,6 +110,10 @@ public:
   // The same, written into `into` (reusing its storage: no allocation once it
   // holds every axis), for loops that decode millions of indices.
   void at_index(std::size_t index, Config& into) const;
+  // The inverse: the cross-product index of a config, valid or not; nullopt
+  // when it lacks an axis, has one the space does not, or a value off its axis.
+  //   s.index_of(s.at_index(5)) == 5
+  [[nodiscard]] std::optional<std::size_t> index_of(const Config& config) const;
 
   // Has a value on every axis, on the axis, satisfies every constraint and
   // lies in the shard.

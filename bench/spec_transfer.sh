@@ -6,7 +6,7 @@
 # search on the local GPU started from either.
 # For every example kernel:
 #   1. on a machine with a GPU: the whole grid, measured and recorded in
-#      bench/data/spec/<target>_<kernel>.json (<target>: the catalogue entry
+#      bench/data/spec/<target>_<folder>.json (<folder>: the example's folder; <target>: the catalogue entry
 #      whose aliases name this GPU), then bayes with $BUDGET evaluations
 #      (default 8) from every other GPU's recording there, from the model's
 #      prediction (the default prior), and from a flat prior (--no-model-prior);
@@ -48,7 +48,7 @@ fi
 
 kernels=()
 for spec in examples/kernels/*/*.json; do
-  k=$(basename "$spec" .json)
+  k=$(basename "$(dirname "$spec")") # the folder: two examples may both be transpose.json
   kernels+=("$k")
   if [ -n "$local_target" ]; then
     "$memtune" tune --spec "$spec" -q --record "$data/${local_target}_$k.json" >"$raw/$k.grid.txt" 2>&1 ||

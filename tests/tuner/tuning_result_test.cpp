@@ -75,3 +75,12 @@ TEST_CASE("rationale: a modeled tie says which next bound broke it") {
   r.evaluations[0].model->time.seconds = 11e-6;
   CHECK(rationale(r).find("ties with it") == std::string::npos);
 }
+
+TEST_CASE("rationale: a modeled tie on the next bound too says the model does not separate them") {
+  TuningResult r = modeled_result();
+  r.evaluations.push_back(modeled(128, 10e-6, model::Bound::l2, 7.0e-6));
+  r.evaluations.push_back(modeled(64, 10e-6, model::Bound::l2, 7.0e-6));
+  const std::string s = rationale(r);
+  CHECK(s.find("and so does the next bound (L2 7 us for both)") != std::string::npos);
+  CHECK(s.find("further below") == std::string::npos); // not "7 us against 7 us"
+}

@@ -69,6 +69,11 @@ std::string why_better(const TuningResult& r, const Evaluation& best, const Eval
   if (!r.measured && gain == 0.0 && best.model && next.model) {
     const model::BoundTime* b = best.model->time.runner_up();
     const model::BoundTime* n = next.model->time.runner_up();
+    if (b && n && b->bound == n->bound && b->seconds == n->seconds)
+      return "The runner-up (" + r.space.format(next.config) + ") ties with it by the model (" +
+             to_string(best.model->time.binding) + "-bound), and so does the next bound (" + to_string(b->bound) + " " +
+             fmt("%.4g us", b->seconds * 1e6) + " for both): the model does not separate them, this one comes first "
+             "in the grid's order; measure them to choose.";
     if (b && n)
       return "The runner-up (" + r.space.format(next.config) + ") ties with it by the model (" +
              to_string(best.model->time.binding) + "-bound); this one ranks first because its next bound is further "

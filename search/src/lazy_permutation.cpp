@@ -1,18 +1,9 @@
 #include <memtune/search/lazy_permutation.hpp>
+#include <memtune/search/rng.hpp>
 
 #include <bit>
 
 namespace memtune::search {
-namespace {
-
-// splitmix64's finaliser: every output bit depends on every input bit.
-std::uint64_t mix(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-} // namespace
 
 LazyPermutation::LazyPermutation(std::size_t n, std::mt19937_64& engine) : n_(n) {
   // Two halves of half_bits_ each cover n: at most 4 n values, so a draw
@@ -26,7 +17,7 @@ LazyPermutation::LazyPermutation(std::size_t n, std::mt19937_64& engine) : n_(n)
 std::uint64_t LazyPermutation::encrypt(std::uint64_t x) const {
   std::uint64_t left = x >> half_bits_, right = x & half_mask_;
   for (const std::uint64_t key : keys_) {
-    const std::uint64_t f = mix(right ^ key) & half_mask_;
+    const std::uint64_t f = splitmix64(right ^ key) & half_mask_;
     const std::uint64_t next_right = left ^ f;
     left = right;
     right = next_right;

@@ -1,3 +1,4 @@
+#include <memtune/search/rng.hpp>
 #include <memtune/search/shard.hpp>
 
 #include <charconv>
@@ -13,11 +14,6 @@ constexpr std::uint64_t kFnvPrime = 0x100000001b3ULL;
 
 std::uint64_t fnv(std::uint64_t h, unsigned char byte) { return (h ^ byte) * kFnvPrime; }
 
-std::uint64_t mix(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 std::uint64_t parse_part(const std::string& text, const std::string& part) {
   std::uint64_t v = 0;
@@ -55,7 +51,7 @@ std::uint64_t shard_key(const Config& config) {
     const auto bits = static_cast<std::uint64_t>(value);
     for (int byte = 0; byte < 8; ++byte) h = fnv(h, static_cast<unsigned char>(bits >> (8 * byte)));
   }
-  return mix(h);
+  return splitmix64(h);
 }
 
 bool Shard::contains(const Config& config) const {

@@ -17,4 +17,12 @@ namespace memtune::search {
 // Uniform double in [0, 1), from the top 53 bits of one draw.
 [[nodiscard]] double uniform01(std::mt19937_64& engine);
 
+// splitmix64's finaliser: every output bit depends on every input bit (a
+// stateless hash for permutations and shard assignment).
+[[nodiscard]] constexpr std::uint64_t splitmix64(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 } // namespace memtune::search

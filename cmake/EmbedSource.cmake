@@ -6,6 +6,19 @@ if(NOT NAMESPACE)
   set(NAMESPACE "memtune::templates::embedded")
 endif()
 file(READ "${INPUT}" content)
+# A source in several files (fdtd.cu includes "fdtd_ring.cuh"): each
+# `#include "name"` of a file next to INPUT is replaced by that file, so the
+# embedded source is whole and NVRTC needs no headers, while the CPU emulation
+# tests compile the same files through their includes.
+get_filename_component(folder "${INPUT}" DIRECTORY)
+string(REGEX MATCHALL "#include \"[A-Za-z0-9_.-]+\"" local_includes "${content}")
+foreach(line IN LISTS local_includes)
+  string(REGEX REPLACE "#include \"([^\"]+)\"" "\\1" name "${line}")
+  if(EXISTS "${folder}/${name}")
+    file(READ "${folder}/${name}" part)
+    string(REPLACE "${line}" "// ---- ${name}, inlined by cmake/EmbedSource.cmake\n${part}" content "${content}")
+  endif()
+endforeach()
 # A raw string needs a delimiter that cannot occur in the source.
 set(delimiter "memtune_embed")
 string(FIND "${content}" ")${delimiter}\"" clash)

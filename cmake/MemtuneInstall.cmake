@@ -3,13 +3,15 @@
 # memtune::memtune; the build tree exports the same package
 # (-Dmemtune_DIR=<build>). Nothing installed names the source or build tree:
 # the catalogue and the worker are found relative to the program or the
-# package (tuner/include/memtune/install_layout.hpp), so a prefix can be moved.
+# package (model/include/memtune/model/install_layout.hpp), so a prefix can be moved.
 # tests/cmake/test_export.cmake checks all of this from a separate project.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(memtune_package_dir ${CMAKE_INSTALL_LIBDIR}/cmake/memtune)
-install(TARGETS memtune memtune_templates memtune_tuner memtune_model memtune_search memtune_io
+set(memtune_libraries memtune_io memtune_search memtune_cuda memtune_model memtune_compile memtune_description
+    memtune_measure memtune_output memtune_profile memtune_probe memtune_isolate memtune_tune memtune_launch)
+install(TARGETS memtune memtune_templates ${memtune_libraries}
         EXPORT memtuneTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -17,8 +19,9 @@ install(TARGETS memtune memtune_templates memtune_tuner memtune_model memtune_se
 install(TARGETS memtune_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The worker is started by memtune, never by a user: libexec, as the FHS has it.
 install(TARGETS memtune_worker RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/memtune)
-foreach(dir io/include search/include tuner/include tuner/model/include templates/include)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/memtune DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+foreach(library IN LISTS memtune_libraries ITEMS memtune_templates)
+  string(REPLACE "memtune_" "" dir ${library})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/include/memtune DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/configs/targets DESTINATION ${CMAKE_INSTALL_DATADIR}/memtune)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/memtune_package_prefix.cpp DESTINATION ${CMAKE_INSTALL_DATADIR}/memtune)

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 build=${MEMTUNE_BUILD_DIR:-build}
 [ -f "$build/CMakeCache.txt" ] || cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUDAToolkit_ROOT=/usr/local/cuda
 cmake --build "$build" -j "$(nproc)"
-ctest --test-dir "$build" --output-on-failure "$@"
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "$@"
 
 # A short libFuzzer run of every file reader (tests/fuzz): seconds per harness,
 # in a build of its own (clang, ASan, UBSan). MEMTUNE_FUZZ_SECONDS=0 skips it;

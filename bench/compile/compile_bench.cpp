@@ -21,8 +21,8 @@
 //   memtune_compile_bench [--spec k.json]... [--candidates 200] [--threads 0] [--gpu]
 #include <memtune/compile/compile_pool.hpp>
 #include <memtune/description/description_json.hpp>
-#include <memtune/targets.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/measure/target_resolver.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include <CLI/CLI.hpp>
 

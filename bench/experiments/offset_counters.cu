@@ -1,4 +1,4 @@
-// The offset probe's kernel (tuner/probe_sources/probes.cu) on its own, and
+// The offset probe's kernel (probe/device/probes.cu) on its own, and
 // variants of it that move the misalignment to one side of the access, to
 // find which side makes offsets 16..31 slower than 1..15:
 //   rmw:   a[i + S] += 1          (the probe: read and write misaligned)

@@ -18,12 +18,12 @@
 #include "recording_predictions.hpp"
 
 #include <memtune/io/errors.hpp>
-#include <memtune/number_text.hpp>
+#include <memtune/io/number_text.hpp>
 #include <memtune/search/recording.hpp>
-#include <memtune/targets.hpp>
+#include <memtune/measure/target_resolver.hpp>
 #include <memtune/templates/catalogue.hpp>
-#include <memtune/transfer.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/transfer.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -17,11 +17,11 @@
 #include <memtune/io/errors.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/probe/prior.hpp>
-#include <memtune/rank_correlation.hpp>
+#include <memtune/model/rank_correlation.hpp>
 #include <memtune/search/recording.hpp>
-#include <memtune/targets.hpp>
+#include <memtune/measure/target_resolver.hpp>
 #include <memtune/templates/catalogue.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -1,10 +1,10 @@
 #include "recording_predictions.hpp"
 
-#include <memtune/number_text.hpp>
+#include <memtune/io/number_text.hpp>
 #include <memtune/probe/prior.hpp>
-#include <memtune/rank_correlation.hpp>
+#include <memtune/model/rank_correlation.hpp>
 #include <memtune/templates/catalogue.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -2,11 +2,11 @@
 // Shared by the model-validation tools: the model's prediction for every
 // configuration of a recorded space, and rank statistics against measurement
 // (Spearman from rank_correlation.hpp).
-#include <memtune/problem.hpp>
-#include <memtune/rank_correlation.hpp>
+#include <memtune/description/problem.hpp>
+#include <memtune/model/rank_correlation.hpp>
 #include <memtune/search/recording.hpp>
-#include <memtune/target.hpp>
-#include <memtune/tuning_result.hpp>
+#include <memtune/model/target.hpp>
+#include <memtune/output/tuning_result.hpp>
 
 #include <map>
 #include <string>

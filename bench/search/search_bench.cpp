@@ -45,15 +45,18 @@
 // of kernel_tuner_compare.py --json (--kernel-tuner), against Kernel Tuner's
 // bayes_opt on the same recording (no more evaluations).
 #include "metrics.hpp"
+#include "rows.hpp"
+#include "step_cost.hpp"
+#include "verdicts.hpp"
 
 #include <memtune/io/errors.hpp>
-#include <memtune/model_prior.hpp>
+#include <memtune/tune/model_prior.hpp>
 #include <memtune/probe/prior.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/search/grid_cursor.hpp>
 #include <memtune/search/recording.hpp>
 #include <memtune/search/run_search.hpp>
-#include <memtune/targets.hpp>
+#include <memtune/measure/target_resolver.hpp>
 #include <memtune/templates/catalogue.hpp>
 
 #include <CLI/CLI.hpp>
@@ -80,6 +83,10 @@
 namespace {
 
 using namespace memtune;
+using bench::Row;
+using bench::cell;
+using bench::print_batch_table;
+using bench::print_verdicts;
 
 // Stops a benchmark run once nothing more can change its metrics.
 class MetricsComplete final : public search::StopRule {
@@ -93,17 +100,6 @@ public:
 private:
   double target_;
   std::size_t min_;
-};
-
-struct Row {
-  std::string recording, strategy;
-  std::size_t configs = 0;
-  double optimum_s = 0.0;
-  std::vector<std::optional<double>> to5, to1, at10, at20;
-  double seconds_per_run = 0.0;
-  std::size_t within5 = 0; // recorded configs within 5% of the optimum
-  std::size_t batch = 1;    // parallel workers replayed (bayes rows only)
-  std::vector<std::vector<std::optional<double>>> best_so_far; // per seed: best / optimum after k evaluations
 };
 
 // Per evaluation k, the quartiles over the seeds of best so far / optimum (a
@@ -125,36 +121,12 @@ nlohmann::json best_so_far_json(const Row& r) {
   return {{"median", median}, {"q1", q1}, {"q3", q3}};
 }
 
-// Median evaluations for a uniformly random order of `configs` to first hit
-// one of `good`: the smallest k with P(hit within k) >= 1/2, where
-// P(miss k times) = prod_{i<k} (configs - good - i) / (configs - i).
-std::size_t random_median_to_hit(std::size_t configs, std::size_t good) {
-  double miss = 1.0;
-  for (std::size_t k = 1; k <= configs; ++k) {
-    miss *= static_cast<double>(configs - good - (k - 1)) / static_cast<double>(configs - (k - 1));
-    if (miss <= 0.5) return k;
-  }
-  return configs;
-}
-
-std::string cell(const bench::Summary& s, int precision) {
-  auto num = [&](double x) {
-    if (std::isinf(x)) return std::string("inf");
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", precision, x);
-    return std::string(buf);
-  };
-  return num(s.median) + " [" + num(s.q1) + "-" + num(s.q3) + "]";
-}
-
 nlohmann::json to_json(const bench::Summary& s, const std::vector<std::optional<double>>& runs) {
   auto num = [](double x) { return std::isinf(x) ? nlohmann::json(nullptr) : nlohmann::json(x); };
   nlohmann::json values = nlohmann::json::array();
   for (const auto& r : runs) values.push_back(r ? nlohmann::json(*r) : nlohmann::json(nullptr));
   return {{"median", num(s.median)}, {"q1", num(s.q1)}, {"q3", num(s.q3)}, {"missing", s.missing}, {"runs", values}};
 }
-
-double median_to5(const Row& r) { return bench::summarize(r.to5).median; }
 
 // The number of valid configs, which must all be recorded: the metrics need
 // the optimum and the grid's size. Throws std::runtime_error naming the file
@@ -204,208 +176,6 @@ std::optional<std::function<double(const search::Config&)>> recording_prior(cons
   }
   problem = kernel->complete(problem);
   return model_prior(*kernel, problem, *target, rec.space);
-}
-
-// Kernel Tuner's median evaluations to 5% for `strategy` on the recording with
-// the same file name; nullopt when absent, +inf when never reached (null).
-std::optional<double> kernel_tuner_to5(const nlohmann::json& kt, const std::string& recording,
-                                       const std::string& strategy) {
-  if (!kt.contains("results")) return std::nullopt;
-  const auto name = std::filesystem::path(recording).filename();
-  for (const auto& r : kt["results"]) {
-    if (r.value("strategy", "") != strategy ||
-        std::filesystem::path(r.value("recording", "")).filename() != name)
-      continue;
-    const auto& m = r["evaluations_to_within_5pct"]["median"];
-    return m.is_null() ? std::numeric_limits<double>::infinity() : m.get<double>();
-  }
-  return std::nullopt;
-}
-
-// The bar, one line per criterion, recording and model-based strategy.
-void print_verdicts(const std::vector<Row>& rows, const nlohmann::json& kt,
-                    const std::map<std::string, std::string>& no_prior) {
-  auto find = [&](const std::string& recording, const std::string& strategy) -> const Row* {
-    for (const Row& r : rows)
-      if (r.recording == recording && r.strategy == strategy) return &r;
-    return nullptr;
-  };
-  auto verdict = [](bool pass) { return pass ? "PASS" : "FAIL"; };
-  std::vector<std::string> seen;
-  for (const Row& r : rows) {
-    if (std::find(seen.begin(), seen.end(), r.recording) != seen.end()) continue;
-    seen.push_back(r.recording);
-    const Row* random = find(r.recording, "random");
-    const auto kt_bayes = kernel_tuner_to5(kt, r.recording, "kt:bayes_opt");
-    bool header = false;
-    for (const std::string name : {"bayes", "bayes+model"}) {
-      const Row* bayes = find(r.recording, name);
-      if (!bayes) {
-        if (name == "bayes+model" && no_prior.count(r.recording) && header)
-          std::printf("  bayes+model: not run (%s)\n", no_prior.at(r.recording).c_str());
-        continue;
-      }
-      if (!header) std::printf("\nverdict %s\n", r.recording.c_str()), header = true;
-      const char* n = name.c_str();
-      const double b = median_to5(*bayes);
-      const double share = 100.0 * b / static_cast<double>(bayes->configs);
-      std::printf("  %s evals to 5%%: %.1f = %.1f%% of the grid's %zu (bar <= 15%%): %s\n", n, b, share,
-                  bayes->configs, verdict(share <= 15.0));
-      if (random) {
-        const double rm = median_to5(*random);
-        const double ratio = rm / b;
-        // Nothing takes fewer than 1 evaluation: where random needs <= 2, a
-        // ratio of 2 is out of reach (or needs bayes's every median run to hit at once).
-        const char* v = rm <= 2.0 ? "n/a (random's median <= 2 evaluations: a 2x ratio cannot be measured)"
-                                  : verdict(ratio >= 2.0);
-        std::printf("  random / %s evals to 5%%: %.1f / %.1f = %.2fx (bar >= 2x): %s\n", n, rm, b, ratio, v);
-      }
-      if (kt_bayes) {
-        std::printf("  %s vs Kernel Tuner bayes_opt evals to 5%%: %.1f vs %.1f (bar: no more): %s\n", n, b, *kt_bayes,
-                    verdict(b <= *kt_bayes));
-      } else if (!kt.is_null()) {
-        std::printf("  %s vs Kernel Tuner bayes_opt: no kt:bayes_opt result for this recording\n", n);
-      }
-    }
-    if (header && random) {
-      // Random's 30-seed median is itself noisy; its exact median says how lucky the draws were.
-      std::printf("  (%zu of %zu configs lie within 5%%: random search's exact median is %zu evaluations)\n",
-                  random->within5, random->configs, random_median_to_hit(random->configs, random->within5));
-    }
-  }
-}
-
-// Evaluations to 5% per batch size, one line per recording and model-based
-// strategy, and the bar: batch 4 at most 1.5x the sequential evaluations.
-void print_batch_table(const std::vector<Row>& rows, const std::vector<std::size_t>& batch_sizes) {
-  std::printf("\nevaluations to within 5%% of the optimum by batch size (parallel workers), median [IQR]\n");
-  std::printf("%-28s %-12s", "recording", "strategy");
-  for (const std::size_t q : batch_sizes) std::printf(" %16s", ("q=" + std::to_string(q)).c_str());
-  std::printf("  q=4 / q=1 (bar <= 1.5x)\n");
-  std::vector<std::pair<std::string, std::string>> seen;
-  for (const Row& r : rows) {
-    const std::string base = r.strategy.substr(0, r.strategy.find(' '));
-    if (base != "bayes" && base != "bayes+model") continue;
-    if (std::find(seen.begin(), seen.end(), std::pair(r.recording, base)) != seen.end()) continue;
-    seen.emplace_back(r.recording, base);
-    const std::string shown =
-        r.recording.size() > 28 ? "..." + r.recording.substr(r.recording.size() - 25) : r.recording;
-    std::printf("%-28s %-12s", shown.c_str(), base.c_str());
-    std::optional<double> one, four;
-    for (const std::size_t q : batch_sizes) {
-      const std::string name = q == 1 ? base : base + " q=" + std::to_string(q);
-      const auto it = std::find_if(rows.begin(), rows.end(),
-                                   [&](const Row& x) { return x.recording == r.recording && x.strategy == name; });
-      if (it == rows.end()) {
-        std::printf(" %16s", "-");
-        continue;
-      }
-      std::printf(" %16s", cell(bench::summarize(it->to5), 1).c_str());
-      if (q == 1) one = median_to5(*it);
-      if (q == 4) four = median_to5(*it);
-    }
-    if (one && four)
-      std::printf("  %.1f / %.1f = %.2fx: %s", *four, *one, *four / *one, *four <= 1.5 * *one ? "PASS" : "FAIL");
-    std::printf("\n");
-  }
-}
-
-
-// A smooth 10^5-configuration space (5 ordinal axes of 10 values, no
-// constraints) with one narrow basin and a ridge of near-misses: enough
-// configurations for a Bayesian run of 2,000 observations, the step-cost
-// table's last column, with a cost a recording cannot reach.
-search::Space step_cost_space() {
-  search::Space s;
-  for (const char* name : {"a", "b", "c", "d", "e"}) s.add(search::Axis::ordinal(name, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
-  return s;
-}
-
-search::Trial step_cost_objective(const search::Config& c) {
-  const std::array<double, 5> centre{6.3, 2.1, 7.7, 4.4, 1.2};
-  double t = 1.0, k = 0;
-  for (const char* name : {"a", "b", "c", "d", "e"}) {
-    const double d = (static_cast<double>(c.at(name)) - centre[static_cast<std::size_t>(k)]) / 3.0;
-    t += (0.3 + 0.1 * k) * d * d + 0.05 * std::sin(3.0 * d * (k + 1.0));
-    ++k;
-  }
-  return {c, 1e-3 * t, "ok", ""};
-}
-
-// One sequential bayes run (seed 1) of up to max(observations) proposals:
-// CPU milliseconds per proposal around each n (the median of the 9 proposals
-// made at n - 4 .. n + 4 observations; refits included when they fall there)
-// and the CPU seconds of the whole run, the evaluations excluded.
-// CPU time of this thread [ms]: a shared machine's wall clock measures the neighbours.
-double thread_cpu_ms() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return 1e3 * static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_nsec);
-}
-
-struct StepCost {
-  std::vector<std::optional<double>> ms;  // per requested n; nullopt when the space ran out first
-  std::vector<double> mean_ms;            // per requested n: the mean of all proposals up to n (refits amortised)
-  double cpu_s = 0.0;
-  std::size_t proposals = 0;
-};
-
-StepCost measure_step_cost(const search::Space& space, const search::Objective& objective,
-                           const std::vector<std::size_t>& at, const search::StrategyOptions& options) {
-  const std::size_t most = *std::max_element(at.begin(), at.end());
-  std::mt19937_64 engine(1);
-  const auto strategy = search::make_strategy("bayes", space, engine, options);
-  std::vector<double> ms;
-  double cpu = 0.0;
-  while (ms.size() < most + 5) {
-    const double t0 = thread_cpu_ms();
-    const auto config = strategy->next();
-    const double t1 = thread_cpu_ms();
-    cpu += (t1 - t0) / 1e3;
-    if (!config) break;
-    ms.push_back(t1 - t0);
-    const search::Trial trial = objective(*config);
-    const double t2 = thread_cpu_ms();
-    strategy->observe(trial);
-    cpu += (thread_cpu_ms() - t2) / 1e3;
-  }
-  StepCost out;
-  out.cpu_s = cpu;
-  out.proposals = ms.size();
-  for (const std::size_t n : at) {
-    if (n + 5 > ms.size()) {
-      out.ms.push_back(std::nullopt);
-      out.mean_ms.push_back(0.0);
-      continue;
-    }
-    std::vector<double> window(ms.begin() + static_cast<std::ptrdiff_t>(n - 4), ms.begin() + static_cast<std::ptrdiff_t>(n + 5));
-    std::nth_element(window.begin(), window.begin() + 4, window.end());
-    out.ms.push_back(window[4]);
-    double sum = 0.0;
-    for (std::size_t k = 0; k < n; ++k) sum += ms[k];
-    out.mean_ms.push_back(sum / static_cast<double>(n));
-  }
-  return out;
-}
-
-void print_step_cost_header(const std::vector<std::size_t>& at) {
-  std::printf("\nbayes step cost (one core, seed 1): CPU ms per proposal at n observations, median of n-4..n+4 "
-              "(mean of all proposals up to n, refits amortised), and the run's CPU\n");
-  std::printf("%-28s %7s", "space", "configs");
-  for (const std::size_t n : at) std::printf(" %18s", ("n=" + std::to_string(n)).c_str());
-  std::printf(" %14s\n", "CPU/run [s]");
-}
-
-void print_step_cost_row(const std::string& name, std::size_t configs, const std::vector<std::size_t>& at,
-                         const StepCost& cost) {
-  const std::string shown = name.size() > 28 ? "..." + name.substr(name.size() - 25) : name;
-  std::printf("%-28s %7zu", shown.c_str(), configs);
-  for (std::size_t k = 0; k < at.size(); ++k) {
-    char buf[64] = "-";
-    if (cost.ms[k]) std::snprintf(buf, sizeof buf, "%.2f (%.2f)", *cost.ms[k], cost.mean_ms[k]);
-    std::printf(" %18s", buf);
-  }
-  std::printf(" %8.2f (%zu)\n", cost.cpu_s, cost.proposals);
 }
 
 } // namespace
@@ -480,16 +250,16 @@ static int bench_main(int argc, char** argv) {
     batch_sizes.insert(batch_sizes.begin(), 1); // the sequential row every ratio is taken against
 
   if (!step_cost_at.empty()) {
-    print_step_cost_header(step_cost_at);
+    bench::print_step_cost_header(step_cost_at);
     for (const auto& file : files) {
       const search::Recording rec = search::load_recording(file);
-      print_step_cost_row(file, recorded_space_size(rec, file), step_cost_at,
-                          measure_step_cost(rec.space, search::replay_objective(rec), step_cost_at, options));
+      bench::print_step_cost_row(file, recorded_space_size(rec, file), step_cost_at,
+                          bench::measure_step_cost(rec.space, search::replay_objective(rec), step_cost_at, options));
       std::fflush(stdout);
     }
-    const search::Space synthetic = step_cost_space();
-    print_step_cost_row("synthetic 5 axes x 10 values", synthetic.cross_product_size(), step_cost_at,
-                        measure_step_cost(synthetic, step_cost_objective, step_cost_at, options));
+    const search::Space synthetic = bench::step_cost_space();
+    bench::print_step_cost_row("synthetic 5 axes x 10 values", synthetic.cross_product_size(), step_cost_at,
+                        bench::measure_step_cost(synthetic, bench::step_cost_objective, step_cost_at, options));
     return 0;
   }
 

@@ -7,10 +7,10 @@
 #include <memtune/cuda/stream.hpp>
 #include <memtune/description/description_json.hpp>
 #include <memtune/model/target_catalog.hpp>
-#include <memtune/profile_store.hpp>
-#include <memtune/targets.hpp>
+#include <memtune/profile/profile_store.hpp>
+#include <memtune/measure/target_resolver.hpp>
 #include <memtune/templates/filter.hpp>
-#include <memtune/tuned_kernel.hpp>
+#include <memtune/launch/tuned_kernel.hpp>
 
 #include <fstream>
 #include <optional>

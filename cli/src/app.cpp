@@ -12,10 +12,10 @@
 #include "targets_command.hpp"
 
 #include <memtune/io/errors.hpp>
-#include <memtune/profile_store.hpp>
-#include <memtune/targets.hpp>
+#include <memtune/profile/profile_store.hpp>
+#include <memtune/measure/target_resolver.hpp>
 #include <memtune/templates/catalogue.hpp>
-#include <memtune/version.hpp>
+#include <memtune/io/version.hpp>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

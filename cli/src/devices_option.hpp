@@ -1,9 +1,9 @@
 #pragma once
 // --devices all|0,2,... and --mixed-devices: a measured run on several GPUs
-// of this host, one worker process each (memtune/device_list.hpp). A host
+// of this host, one worker process each (memtune/measure/device_list.hpp). A host
 // whose listed GPUs are of several models is refused unless --mixed-devices,
 // which tunes each model apart, one result (and record, report) per model.
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include <string>
 

@@ -11,12 +11,12 @@
 
 #include <memtune/io/atomic_file.hpp>
 #include <memtune/io/errors.hpp>
-#include <memtune/energy_meter.hpp>
-#include <memtune/profile_store.hpp>
+#include <memtune/measure/energy_meter.hpp>
+#include <memtune/profile/profile_store.hpp>
 #include <memtune/search/factory.hpp>
-#include <memtune/targets.hpp>
-#include <memtune/tuner.hpp>
-#include <memtune/tuning_document.hpp>
+#include <memtune/measure/target_resolver.hpp>
+#include <memtune/tune/tuner.hpp>
+#include <memtune/output/tuning_document.hpp>
 
 #include <nlohmann/json.hpp>
 

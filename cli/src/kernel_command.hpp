@@ -6,7 +6,7 @@
 #include "transfer_options.hpp"
 
 #include <memtune/description/kernel_description.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include "devices_option.hpp"
 #include "survival_options.hpp"

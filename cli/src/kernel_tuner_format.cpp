@@ -1,7 +1,7 @@
 #include "kernel_tuner_format.hpp"
 
 #include <memtune/io/json_document.hpp>
-#include <memtune/version.hpp>
+#include <memtune/io/version.hpp>
 
 #include <algorithm>
 #include <cctype>

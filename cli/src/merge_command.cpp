@@ -6,8 +6,8 @@
 
 #include <memtune/io/atomic_file.hpp>
 #include <memtune/io/errors.hpp>
-#include <memtune/merge_inputs.hpp>
-#include <memtune/number_text.hpp>
+#include "merge_inputs.hpp"
+#include <memtune/io/number_text.hpp>
 #include <memtune/output/printer.hpp>
 
 #include <algorithm>

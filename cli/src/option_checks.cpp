@@ -4,7 +4,7 @@
 
 #include <memtune/io/atomic_file.hpp>
 #include <memtune/io/errors.hpp>
-#include <memtune/profile_store.hpp>
+#include <memtune/profile/profile_store.hpp>
 #include <memtune/search/recording.hpp>
 
 #include <algorithm>

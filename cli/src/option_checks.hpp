@@ -3,13 +3,13 @@
 // argument is accepted silently: an empty size, a negative count (CLI11 wraps
 // "-1" into 2^64 - 1 for unsigned options), NaN seconds, an axis fixed twice,
 // two outputs naming one file, a folder where a file is needed, a misspelt
-// subcommand (a problem larger than the GPU's memory: memtune/memory_fit.hpp). Each throws
+// subcommand (a problem larger than the GPU's memory: memtune/measure/memory_fit.hpp). Each throws
 // ArgumentError (exit 2) before anything runs or is written; a store that does
 // not parse is an InputError (exit 1), also before anything runs.
 #include <memtune/description/kernel_description.hpp>
 #include <memtune/io/atomic_file.hpp>
-#include <memtune/problem.hpp>
-#include <memtune/target.hpp>
+#include <memtune/description/problem.hpp>
+#include <memtune/model/target.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -13,7 +13,7 @@
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/probe/calibrate.hpp>
 #include <memtune/probe/runner.hpp>
-#include <memtune/targets.hpp>
+#include <memtune/measure/target_resolver.hpp>
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include <memtune/number_text.hpp>
+#include <memtune/io/number_text.hpp>
 #include "profile_command.hpp"
 
 #include "app.hpp"
@@ -7,11 +7,11 @@
 #include "profile_tools.hpp"
 #include "option_checks.hpp"
 
-#include <memtune/config_lookup.hpp>
+#include <memtune/launch/config_lookup.hpp>
 #include <memtune/io/errors.hpp>
-#include <memtune/targets.hpp>
+#include <memtune/measure/target_resolver.hpp>
 
-#include <memtune/size_rule.hpp>
+#include <memtune/profile/size_rule.hpp>
 #include <memtune/templates/catalogue.hpp>
 
 #include <algorithm>

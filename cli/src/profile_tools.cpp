@@ -1,4 +1,4 @@
-#include <memtune/number_text.hpp>
+#include <memtune/io/number_text.hpp>
 #include "profile_tools.hpp"
 
 #include <memtune/io/errors.hpp>

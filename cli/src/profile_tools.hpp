@@ -2,7 +2,7 @@
 // What `memtune profile merge|prune|diff` decide, apart from the command
 // line: the rules are tested on entries in memory; the command applies them
 // through ProfileStore::update (its lock and atomic replace).
-#include <memtune/profile_store.hpp>
+#include <memtune/profile/profile_store.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,6 @@
 #include "recording.hpp"
 
-#include <memtune/version.hpp>
+#include <memtune/io/version.hpp>
 
 #include <nlohmann/json.hpp>
 

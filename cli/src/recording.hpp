@@ -1,7 +1,7 @@
 #pragma once
 // A recording: every evaluated configuration of a run with its time or
 // failure, so the space can be searched again without a GPU (search/'s replay).
-#include <memtune/tuning_result.hpp>
+#include <memtune/output/tuning_result.hpp>
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -2,7 +2,7 @@
 // `memtune report INPUT... -o FILE`: the HTML report (report/html_report.hpp)
 // of runs, recordings and search-benchmark results; and the --report option
 // of the tuning commands, which writes the same report at the end of a run.
-#include <memtune/tuning_result.hpp>
+#include <memtune/output/tuning_result.hpp>
 
 #include <CLI/CLI.hpp>
 

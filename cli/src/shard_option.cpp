@@ -1,6 +1,6 @@
 #include "shard_option.hpp"
 
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include <CLI/CLI.hpp>
 

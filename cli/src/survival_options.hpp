@@ -6,7 +6,7 @@
 // A --record run keeps a journal next to the recording, RECORD.journal, and
 // removes it once the recording is written: its presence means the run was
 // interrupted, and the same command resumes it.
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include <string>
 

@@ -10,11 +10,11 @@
 
 #include <memtune/description/description_json.hpp>
 #include <memtune/io/errors.hpp>
-#include <memtune/number_text.hpp>
+#include <memtune/io/number_text.hpp>
 #include <memtune/output/printer.hpp>
-#include <memtune/profile_store.hpp>
+#include <memtune/profile/profile_store.hpp>
 #include <memtune/templates/catalogue.hpp>
-#include <memtune/transfer.hpp>
+#include <memtune/tune/transfer.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "sweep_report.hpp"
 
-#include <memtune/number_text.hpp>
+#include <memtune/io/number_text.hpp>
 
 #include <stdexcept>
 

@@ -6,7 +6,7 @@
 // (table, json, markdown, csv).
 #include <memtune/description/kernel_description.hpp>
 #include <memtune/output/document.hpp>
-#include <memtune/tuning_result.hpp>
+#include <memtune/output/tuning_result.hpp>
 
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 #include "app.hpp"
 #include "output_options.hpp"
 
-#include <memtune/targets.hpp>
+#include <memtune/measure/target_resolver.hpp>
 
 namespace memtune::cli {
 

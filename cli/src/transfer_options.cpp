@@ -1,7 +1,7 @@
 #include "transfer_options.hpp"
 
 #include <memtune/io/errors.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -3,7 +3,7 @@
 // update after every candidate, and a closing summary.
 #include "progress.hpp"
 
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 namespace memtune::cli {
 

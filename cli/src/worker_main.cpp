@@ -1,6 +1,6 @@
-// memtune-worker: launches candidates for a tuning process (tuner/src/isolation).
+// memtune-worker: launches candidates for a tuning process (isolate/).
 // The built-in templates are rebuilt by name from the catalogue linked here.
-#include <memtune/isolation/worker_main.hpp>
+#include <memtune/isolate/worker_main.hpp>
 #include <memtune/templates/catalogue.hpp>
 
 int main(int argc, char** argv) {

@@ -7,7 +7,7 @@
 //     return examples::run_app("filter_app", [&] { return run(examples::count_argument(argc, argv, 1, 1 << 22, "n")); });
 //   }
 #include <memtune/io/errors.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include <charconv>
 #include <cstdint>

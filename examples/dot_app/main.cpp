@@ -12,7 +12,7 @@
 #include <memtune/cuda/buffer.hpp>
 #include <memtune/cuda/stream.hpp>
 #include <memtune/description/description_json.hpp>
-#include <memtune/tuned_kernel.hpp>
+#include <memtune/launch/tuned_kernel.hpp>
 
 #include "../common/app_main.hpp"
 

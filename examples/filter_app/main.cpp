@@ -10,7 +10,7 @@
 #include <memtune/cuda/buffer.hpp>
 #include <memtune/cuda/stream.hpp>
 #include <memtune/templates/filter.hpp>
-#include <memtune/tuned_kernel.hpp>
+#include <memtune/launch/tuned_kernel.hpp>
 
 #include "../common/app_main.hpp"
 

@@ -1,7 +1,7 @@
-#include <memtune/number_text.hpp>
+#include <memtune/io/number_text.hpp>
 #include <memtune/report/charts.hpp>
 
-#include <memtune/rank_correlation.hpp>
+#include <memtune/model/rank_correlation.hpp>
 #include <memtune/report/svg.hpp>
 
 #include <algorithm>

@@ -1,9 +1,9 @@
 #include <memtune/report/inputs.hpp>
 
 #include <memtune/io/json_document.hpp>
-#include <memtune/problem.hpp>
+#include <memtune/description/problem.hpp>
 #include <memtune/search/recording.hpp>
-#include <memtune/targets.hpp>
+#include <memtune/measure/target_resolver.hpp>
 #include <memtune/templates/catalogue.hpp>
 
 #include <algorithm>

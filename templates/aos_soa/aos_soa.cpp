@@ -2,7 +2,7 @@
 // data. The struct input and the expected outputs depend on the layout axis
 // (AoS or SoA arrangement of the same values).
 #include <memtune/description/kernel_builder.hpp>
-#include <memtune/random_data.hpp>
+#include <memtune/description/random_data.hpp>
 #include <memtune/templates/aos_soa.hpp>
 #include "embedded_sources.hpp"
 

@@ -4,7 +4,7 @@
 // each array's base (256-byte aligned); SoA field f starts at f * pitch floats.
 #include "aos_soa_geometry.hpp"
 
-#include <memtune/global_replay.hpp>
+#include <memtune/model/global_replay.hpp>
 #include <memtune/model/global_access.hpp>
 #include <memtune/templates/aos_soa.hpp>
 

@@ -2,10 +2,10 @@
 // The aos_soa kernel's geometry for one configuration: the same arithmetic as
 // templates/aos_soa/aos_soa.cu, in one place for the launch, the workload and
 // the model.
-#include <memtune/access_pattern.hpp>
-#include <memtune/problem.hpp>
+#include <memtune/model/access_pattern.hpp>
+#include <memtune/description/problem.hpp>
 #include <memtune/search/config.hpp>
-#include <memtune/target.hpp>
+#include <memtune/model/target.hpp>
 #include <memtune/templates/aos_soa.hpp>
 
 #include <cstdint>

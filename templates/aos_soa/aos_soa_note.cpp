@@ -1,7 +1,7 @@
 // What the aos_soa run adds to the rationale: what changing the layout (the
 // caller's decision) buys, from the best time of each layout.
 #include <memtune/templates/aos_soa.hpp>
-#include <memtune/tuning_result.hpp>
+#include <memtune/output/tuning_result.hpp>
 
 #include <algorithm>
 #include <cstdio>

@@ -4,7 +4,7 @@
 // Addresses are relative to the input/output base (256-byte aligned).
 #include "fdtd_geometry.hpp"
 
-#include <memtune/global_replay.hpp>
+#include <memtune/model/global_replay.hpp>
 #include <memtune/model/global_access.hpp>
 #include <memtune/templates/fdtd.hpp>
 

@@ -1,10 +1,10 @@
 #pragma once
 // The fdtd kernel's geometry for one configuration: the same arithmetic as
 // templates/fdtd/fdtd.cu, in one place for the launch, the space and the model.
-#include <memtune/access_pattern.hpp>
-#include <memtune/problem.hpp>
+#include <memtune/model/access_pattern.hpp>
+#include <memtune/description/problem.hpp>
 #include <memtune/search/config.hpp>
-#include <memtune/target.hpp>
+#include <memtune/model/target.hpp>
 
 #include <algorithm>
 #include <cstdint>

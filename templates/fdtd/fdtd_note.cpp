@@ -1,7 +1,7 @@
 // What the fdtd run adds to the rationale: the best candidate of each block
 // shape, with its warps/SM and their limiter (the occupancy story).
 #include <memtune/templates/fdtd.hpp>
-#include <memtune/tuning_result.hpp>
+#include <memtune/output/tuning_result.hpp>
 
 #include <cstdio>
 #include <set>

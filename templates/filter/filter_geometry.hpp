@@ -1,10 +1,10 @@
 #pragma once
 // The filter kernel's geometry for one configuration: the same arithmetic as
 // templates/filter/filter.cu, in one place for the launch and the model.
-#include <memtune/access_pattern.hpp>
-#include <memtune/problem.hpp>
+#include <memtune/model/access_pattern.hpp>
+#include <memtune/description/problem.hpp>
 #include <memtune/search/config.hpp>
-#include <memtune/target.hpp>
+#include <memtune/model/target.hpp>
 #include <memtune/templates/filter.hpp>
 
 #include <cstdint>

@@ -6,7 +6,7 @@
 // UNROLL copies with the same addresses).
 #include "matvec_geometry.hpp"
 
-#include <memtune/global_replay.hpp>
+#include <memtune/model/global_replay.hpp>
 #include <memtune/model/global_access.hpp>
 #include <memtune/templates/matvec.hpp>
 

@@ -2,7 +2,7 @@
 // The matvec template's baseline "cublas": cublasSgemv (loaded at run time,
 // cublas_loader.hpp) computing y = A x on the run's own buffers, so it is
 // timed and verified like every candidate.
-#include <memtune/baseline.hpp>
+#include <memtune/description/baseline.hpp>
 #include <memtune/templates/matvec.hpp>
 
 #include <cuda.h>

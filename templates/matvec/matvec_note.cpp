@@ -1,7 +1,7 @@
 // What the matvec run adds to the rationale: the blog's tiled kernel and its
 // padding against the stream kernel, from the best time of each.
 #include <memtune/templates/matvec.hpp>
-#include <memtune/tuning_result.hpp>
+#include <memtune/output/tuning_result.hpp>
 
 #include <algorithm>
 #include <cstdio>

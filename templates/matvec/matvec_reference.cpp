@@ -1,4 +1,4 @@
-#include <memtune/parallel_for.hpp>
+#include <memtune/io/parallel_for.hpp>
 #include <memtune/templates/matvec.hpp>
 
 #include <algorithm>

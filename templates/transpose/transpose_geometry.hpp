@@ -1,10 +1,10 @@
 #pragma once
 // The transpose kernel's geometry for one configuration: the same arithmetic
 // as templates/transpose/transpose.cu, in one place for the model.
-#include <memtune/access_pattern.hpp>
-#include <memtune/problem.hpp>
+#include <memtune/model/access_pattern.hpp>
+#include <memtune/description/problem.hpp>
 #include <memtune/search/config.hpp>
-#include <memtune/target.hpp>
+#include <memtune/model/target.hpp>
 
 #include <cstdint>
 

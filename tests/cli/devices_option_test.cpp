@@ -1,10 +1,10 @@
 // --devices and --mixed-devices (cli/src/devices_option.hpp): bad lists and
 // combinations exit 2 saying why; a host of two GPU models is refused, or,
 // with --mixed-devices, tuned per model with one recording each. A scripted
-// worker process plays the GPUs (tests/tuner/isolation/scripted_worker.cpp).
+// worker process plays the GPUs (tests/isolate/scripted_worker.cpp).
 #include "cli/run_cli.hpp"
 
-#include <memtune/device.hpp>
+#include <memtune/measure/device.hpp>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 #include "app.hpp"
 #include "run_cli.hpp"
 
-#include <memtune/nvml/nvml_api.hpp>
+#include <memtune/cuda/nvml_api.hpp>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

@@ -5,10 +5,10 @@
 // application (examples/filter_app, Session::tune_or_load) makes.
 #include "run_cli.hpp"
 #include "temp_dir.hpp"
-#include "tuner/catalogue_target.hpp"
+#include "../support/catalogue_target.hpp"
 
-#include <memtune/device.hpp>
-#include <memtune/profile_store.hpp>
+#include <memtune/measure/device.hpp>
+#include <memtune/profile/profile_store.hpp>
 #include <memtune/search/recording.hpp>
 #include <memtune/search/shard.hpp>
 #include <memtune/templates/filter.hpp>

@@ -3,7 +3,7 @@
 #include "run_cli.hpp"
 #include "temp_dir.hpp"
 
-#include <memtune/profile_store.hpp>
+#include <memtune/profile/profile_store.hpp>
 
 #include <doctest/doctest.h>
 

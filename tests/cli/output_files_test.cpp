@@ -8,7 +8,7 @@
 #include "run_cli.hpp"
 #include "temp_dir.hpp"
 
-#include <memtune/profile_store.hpp>
+#include <memtune/profile/profile_store.hpp>
 #include <memtune/search/recording.hpp>
 
 #include <doctest/doctest.h>

@@ -10,7 +10,7 @@
 #include "run_cli.hpp"
 
 #include <memtune/io/errors.hpp>
-#include <memtune/profile_store.hpp>
+#include <memtune/profile/profile_store.hpp>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

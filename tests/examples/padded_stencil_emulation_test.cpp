@@ -4,11 +4,11 @@
 // pointers 28 floats in. Inner points take the stencil, the halo and the
 // padding stay poisoned (the output is marked partial), and every row's
 // first inner point is 128-byte aligned.
-#include <memtune/random_data.hpp>
+#include <memtune/description/random_data.hpp>
 
 #include "user_kernel_emulation.hpp"
 
-#include "description/argument_values.hpp"
+#include <memtune/description/argument_values.hpp>
 
 #include <doctest/doctest.h>
 

@@ -6,9 +6,9 @@
 // description's own reduced comparison, for int and for float.
 #include "user_kernel_emulation.hpp"
 
-#include "description/argument_values.hpp"
-#include "description/fill.hpp"
-#include "description/reduced_output.hpp"
+#include <memtune/description/argument_values.hpp>
+#include <memtune/description/fill.hpp>
+#include <memtune/description/reduced_output.hpp>
 
 #include <doctest/doctest.h>
 

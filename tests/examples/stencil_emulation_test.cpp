@@ -2,7 +2,7 @@
 // every configuration of its description's space (and its reference kernel),
 // launched with the description's grid and block, on odd grids: inside points
 // take the stencil, boundary points are copied, nothing else is written.
-#include <memtune/random_data.hpp>
+#include <memtune/description/random_data.hpp>
 
 #include "user_kernel_emulation.hpp"
 

@@ -2,7 +2,7 @@
 // configuration of its description's space, launched with the description's
 // grid and block, on odd shapes; every output equals the input's transpose
 // and nothing past the output is written.
-#include <memtune/random_data.hpp>
+#include <memtune/description/random_data.hpp>
 
 #include "user_kernel_emulation.hpp"
 

@@ -9,7 +9,7 @@
 #include <doctest/doctest.h>
 
 #include "../templates/cuda_emulation.hpp"
-#include "../tuner/catalogue_target.hpp"
+#include "../support/catalogue_target.hpp"
 
 #include <atomic>
 #include <cmath>

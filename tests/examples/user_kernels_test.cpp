@@ -5,9 +5,9 @@
 // tune --spec` runs them modeled in ctest (spec_<kernel>), measured in
 // scripts/launcher_gpu_check.sh.
 #include <memtune/description/description_json.hpp>
-#include <memtune/tuned_kernel.hpp>
+#include <memtune/launch/tuned_kernel.hpp>
 
-#include "../tuner/catalogue_target.hpp"
+#include "../support/catalogue_target.hpp"
 
 #include <doctest/doctest.h>
 

@@ -2,10 +2,10 @@
 // faults a compile and the GPU's limits reveal are classified before anything
 // runs, with a reason a user understands; the others compile (they fail only
 // when they run: tests/gpu/faults_gpu_test.cpp).
-#include "catalogue_target.hpp"
+#include "../support/catalogue_target.hpp"
 
 #include <memtune/description/description_json.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include <doctest/doctest.h>
 

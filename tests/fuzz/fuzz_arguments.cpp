@@ -4,7 +4,7 @@
 // a space with constraints and a pruned axis). Only ArgumentError may come out.
 #include "harness.hpp"
 
-#include "only_axes.hpp"
+#include "tune/src/only_axes.hpp"
 #include "option_checks.hpp"
 #include "size_parse.hpp"
 

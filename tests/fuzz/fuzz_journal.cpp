@@ -6,13 +6,13 @@
 // and read as a recording, as `memtune merge` reads it (its own space).
 #include "harness.hpp"
 
-#include "search_loop.hpp"
+#include <memtune/tune/search_loop.hpp>
 
 #include <memtune/description/description_json.hpp>
-#include <memtune/journal.hpp>
-#include <memtune/journal_recording.hpp>
-#include <memtune/targets.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/journal.hpp>
+#include <memtune/tune/journal_recording.hpp>
+#include <memtune/measure/target_resolver.hpp>
+#include <memtune/tune/tuner.hpp>
 
 namespace {
 
@@ -21,7 +21,7 @@ struct Run {
   memtune::Target target = memtune::load_targets().find("h100-sxm");
   memtune::TuneOptions options;
   memtune::TuningResult result = memtune::new_tuning_result(kernel, kernel.complete({}), target, options, false);
-  nlohmann::json header = memtune::journal_header(result, options);
+  nlohmann::json header = memtune::journal_header(result, options, options.measure);
 };
 
 } // namespace

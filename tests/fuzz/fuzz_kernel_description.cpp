@@ -8,7 +8,7 @@
 #include "harness.hpp"
 
 #include <memtune/description/description_json.hpp>
-#include <memtune/global_replay.hpp>
+#include <memtune/model/global_replay.hpp>
 #include <memtune/model/bank_replay.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/model/traffic.hpp>

@@ -5,7 +5,7 @@
 // constraint) and aos_soa (a categorical layout) on the catalogue's H100.
 #include "harness.hpp"
 
-#include <memtune/config_lookup.hpp>
+#include <memtune/launch/config_lookup.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/templates/aos_soa.hpp>
 #include <memtune/templates/filter.hpp>

@@ -4,7 +4,7 @@
 #include "harness.hpp"
 
 #include <memtune/io/atomic_file.hpp>
-#include <memtune/profile_store.hpp>
+#include <memtune/profile/profile_store.hpp>
 
 #include <unistd.h>
 

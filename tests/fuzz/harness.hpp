@@ -7,10 +7,10 @@
 // A new harness is one file and one line in CMakeLists.txt:
 //
 //   #include "harness.hpp"
-//   #include <memtune/journal.hpp>
+//   #include <memtune/tune/journal.hpp>
 //   MEMTUNE_FUZZ_TEXT(text) { (void)memtune::parse_journal(text, "fuzz.jsonl"); }
 //
-//   memtune_add_fuzzer(journal LIBRARIES memtune::tuner SEEDS ${PROJECT_SOURCE_DIR}/tests/assets/journals)
+//   memtune_add_fuzzer(journal LIBRARIES memtune::tune SEEDS ${PROJECT_SOURCE_DIR}/tests/assets/journals)
 #include <memtune/io/errors.hpp>
 
 #include <cstddef>

@@ -3,7 +3,7 @@
 // the best layouts must come close to the copy ceiling (the catalogue's bar is
 // 97% on an H100; this suite checks a looser 85% so a busy GPU does not fail it).
 #include <memtune/templates/aos_soa.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include "quick_options.hpp"
 

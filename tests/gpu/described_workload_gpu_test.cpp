@@ -9,13 +9,13 @@
 #include <memtune/cuda/stream.hpp>
 #include <memtune/description/description_json.hpp>
 #include <memtune/description/kernel_builder.hpp>
-#include <memtune/description/workload.hpp>
-#include <memtune/device.hpp>
-#include <memtune/device_verifier.hpp>
-#include <memtune/measure.hpp>
-#include <memtune/random_data.hpp>
+#include <memtune/measure/workload.hpp>
+#include <memtune/measure/device.hpp>
+#include <memtune/measure/device_verifier.hpp>
+#include <memtune/measure/measure.hpp>
+#include <memtune/description/random_data.hpp>
 
-#include "reference_run.hpp"
+#include <memtune/measure/reference_run.hpp>
 
 #include <doctest/doctest.h>
 

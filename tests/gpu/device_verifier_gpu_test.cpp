@@ -4,8 +4,8 @@
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/error.hpp>
 #include <memtune/cuda/stream.hpp>
-#include <memtune/device_verifier.hpp>
-#include <memtune/verify.hpp>
+#include <memtune/measure/device_verifier.hpp>
+#include <memtune/measure/verify.hpp>
 
 #include <doctest/doctest.h>
 

@@ -3,7 +3,7 @@
 // host of several GPUs, `all` shares the candidates among them.
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/templates/filter.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include "quick_options.hpp"
 

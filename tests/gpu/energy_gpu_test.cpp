@@ -6,9 +6,9 @@
 #include <memtune/cuda/context.hpp>
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/error.hpp>
-#include <memtune/device.hpp>
-#include <memtune/energy_meter.hpp>
-#include <memtune/measure.hpp>
+#include <memtune/measure/device.hpp>
+#include <memtune/measure/energy_meter.hpp>
+#include <memtune/measure/measure.hpp>
 
 #include <doctest/doctest.h>
 

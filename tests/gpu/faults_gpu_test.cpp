@@ -5,7 +5,7 @@
 // right after an illegal address takes its normal time (the GPU is free and
 // healthy again). Prints one line per candidate for the GPU check's log.
 #include <memtune/description/description_json.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include <doctest/doctest.h>
 

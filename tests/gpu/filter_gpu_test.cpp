@@ -2,7 +2,7 @@
 // reference; and the tuning loop must rank, time and keep its promises.
 #include <memtune/cuda/context.hpp>
 #include <memtune/templates/filter.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include "quick_options.hpp"
 

@@ -8,13 +8,13 @@
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/stream.hpp>
 #include <memtune/description/description_json.hpp>
-#include <memtune/random_data.hpp>
+#include <memtune/description/random_data.hpp>
 #include <memtune/templates/aos_soa.hpp>
 #include <memtune/templates/fdtd.hpp>
 #include <memtune/templates/filter.hpp>
 #include <memtune/templates/matvec.hpp>
 #include <memtune/templates/transpose.hpp>
-#include <memtune/tuned_kernel.hpp>
+#include <memtune/launch/tuned_kernel.hpp>
 
 #include "quick_options.hpp"
 

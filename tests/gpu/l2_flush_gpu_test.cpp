@@ -3,11 +3,11 @@
 // of it after the flush is as slow as the first, not as fast as a warm one),
 // and a clean flush leaves no write-back behind (the copy after it is not
 // slower than after a dirty one).
-#include <memtune/copy_ceiling.hpp>
+#include <memtune/measure/copy_ceiling.hpp>
 #include <memtune/cuda/context.hpp>
-#include <memtune/device.hpp>
-#include <memtune/l2_flush.hpp>
-#include <memtune/measure.hpp>
+#include <memtune/measure/device.hpp>
+#include <memtune/measure/l2_flush.hpp>
+#include <memtune/measure/measure.hpp>
 
 #include <doctest/doctest.h>
 

@@ -9,10 +9,10 @@
 #include <memtune/cuda/module.hpp>
 #include <memtune/cuda/stream.hpp>
 #include <memtune/templates/matvec.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
-#include <memtune/description/workload.hpp>
-#include <memtune/device.hpp>
+#include <memtune/measure/workload.hpp>
+#include <memtune/measure/device.hpp>
 
 #include "quick_options.hpp"
 

@@ -2,7 +2,7 @@
 // CPU and the curves must have the shape every GPU since Fermi gives them.
 #include "app.hpp"
 
-#include <memtune/device.hpp>
+#include <memtune/measure/device.hpp>
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/probe/runner.hpp>
 

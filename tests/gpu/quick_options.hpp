@@ -2,7 +2,7 @@
 // Shared by the GPU tests: tuning options with few samples (correctness, not
 // timing, is under test) and a compile cache of their own; and the checks
 // every whole-space run must pass.
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include <doctest/doctest.h>
 

@@ -6,7 +6,7 @@
 // compile them their candidates fail to compile, and the test says so
 // instead of passing.
 #include <memtune/description/description_json.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include "quick_options.hpp"
 

@@ -1,7 +1,7 @@
 // On a GPU: the catalogue name of the GPU in this machine is measured, and
 // --predict (resolve_target's `predict`) models its catalogue entry instead.
-#include <memtune/device.hpp>
-#include <memtune/targets.hpp>
+#include <memtune/measure/device.hpp>
+#include <memtune/measure/target_resolver.hpp>
 
 #include <doctest/doctest.h>
 

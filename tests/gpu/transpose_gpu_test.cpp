@@ -4,7 +4,7 @@
 // measured in the same run, with the article's lesson measured: the padded
 // tile beats the unpadded one.
 #include <memtune/templates/transpose.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include "quick_options.hpp"
 

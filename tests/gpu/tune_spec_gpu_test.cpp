@@ -3,7 +3,7 @@
 #include "app.hpp"
 
 #include <memtune/description/description_json.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include "quick_options.hpp"
 

@@ -1,4 +1,4 @@
-#include "../tuner/synthetic_result.hpp"
+#include "../support/synthetic_result.hpp"
 
 #include <memtune/report/html_report.hpp>
 

@@ -9,8 +9,8 @@
 // Prints one line per configuration and a summary; exit 0 when every
 // launched configuration verified, 1 otherwise, 2 on bad arguments.
 #include "option_checks.hpp"
-#include "reference_run.hpp"
-#include "search_loop.hpp"
+#include <memtune/measure/reference_run.hpp>
+#include <memtune/tune/search_loop.hpp>
 
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/cuda/context.hpp>
@@ -18,10 +18,10 @@
 #include <memtune/cuda/error.hpp>
 #include <memtune/cuda/module.hpp>
 #include <memtune/cuda/stream.hpp>
-#include <memtune/description/workload.hpp>
-#include <memtune/device.hpp>
+#include <memtune/measure/workload.hpp>
+#include <memtune/measure/device.hpp>
 #include <memtune/io/errors.hpp>
-#include <memtune/targets.hpp>
+#include <memtune/measure/target_resolver.hpp>
 #include <memtune/templates/catalogue.hpp>
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 // kernel's indexing, tails and guards for every layout, op and item count:
 // every output element matches the reference, and nothing outside the output
 // (SoA padding, past the end) is written.
-#include <memtune/random_data.hpp>
+#include <memtune/description/random_data.hpp>
 #include <memtune/templates/aos_soa.hpp>
 
 #include "cuda_emulation.hpp"

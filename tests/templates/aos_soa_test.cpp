@@ -2,7 +2,7 @@
 #include <memtune/model/bank_replay.hpp>
 #include <memtune/model/global_access.hpp>
 #include <memtune/templates/aos_soa.hpp>
-#include <memtune/tuning_result.hpp>
+#include <memtune/output/tuning_result.hpp>
 #include <memtune/templates/catalogue.hpp>
 
 #include <doctest/doctest.h>

@@ -5,7 +5,7 @@
 // GPU here, so this is what checks the kernel's queue, prefetch slots, halo
 // indexing, z-chunks and guards: every output matches the reference on odd
 // sizes, and nothing outside the output is written.
-#include <memtune/random_data.hpp>
+#include <memtune/description/random_data.hpp>
 #include <memtune/templates/fdtd.hpp>
 
 #include "cuda_emulation.hpp"

@@ -1,10 +1,10 @@
 #include <memtune/compile/compile_pool.hpp>
 #include <memtune/model/bank_replay.hpp>
 #include <memtune/model/global_access.hpp>
-#include <memtune/random_data.hpp>
+#include <memtune/description/random_data.hpp>
 #include <memtune/templates/catalogue.hpp>
 #include <memtune/templates/fdtd.hpp>
-#include <memtune/tuning_result.hpp>
+#include <memtune/output/tuning_result.hpp>
 
 #include <doctest/doctest.h>
 

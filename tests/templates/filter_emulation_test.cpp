@@ -4,7 +4,7 @@
 // shuffles). No GPU here, so this is what checks the kernel without the shared
 // tile (filter_direct, with and without shuffles): every output matches the
 // reference on odd sizes, and nothing past the output is written.
-#include <memtune/random_data.hpp>
+#include <memtune/description/random_data.hpp>
 #include <memtune/templates/filter.hpp>
 
 #include "cuda_emulation.hpp"

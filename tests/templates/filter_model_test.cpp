@@ -3,7 +3,7 @@
 // are fixed at a plausible 32, so occupancy does not depend on a compile).
 #include <memtune/model/bank_replay.hpp>
 #include <memtune/model/target_catalog.hpp>
-#include <memtune/model_evaluator.hpp>
+#include <memtune/tune/model_evaluator.hpp>
 #include <memtune/templates/filter.hpp>
 
 #include <doctest/doctest.h>

@@ -7,7 +7,7 @@
 // the gap, and a 32x8 stencil block fitting more warps than 32x16 and
 // running faster. Registers are fixed here, so no compile is needed.
 #include <memtune/model/target_catalog.hpp>
-#include <memtune/model_evaluator.hpp>
+#include <memtune/tune/model_evaluator.hpp>
 #include <memtune/templates/aos_soa.hpp>
 #include <memtune/templates/fdtd.hpp>
 

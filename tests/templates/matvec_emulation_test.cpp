@@ -6,7 +6,7 @@
 // unrolled finish, cache hints) against the reference on odd sizes, that y
 // and nothing else is written, and that the counters are back at zero; and
 // matvec_stream's column-major path for comparison.
-#include <memtune/random_data.hpp>
+#include <memtune/description/random_data.hpp>
 #include <memtune/templates/matvec.hpp>
 
 #include "cuda_emulation.hpp"

@@ -3,7 +3,7 @@
 #include <memtune/model/global_access.hpp>
 #include <memtune/templates/catalogue.hpp>
 #include <memtune/templates/matvec.hpp>
-#include <memtune/tuning_result.hpp>
+#include <memtune/output/tuning_result.hpp>
 
 #include "../../templates/matvec/cublas_loader.hpp"
 

@@ -5,7 +5,7 @@
 // GPU here, so this is what checks the kernel's indexing and edge guards:
 // for every configuration of the space, on odd shapes, every output equals
 // the reference and nothing past the output is written.
-#include <memtune/random_data.hpp>
+#include <memtune/description/random_data.hpp>
 #include <memtune/templates/transpose.hpp>
 
 #include "cuda_emulation.hpp"

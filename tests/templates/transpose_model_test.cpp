@@ -4,7 +4,7 @@
 // unpadded one on a current GPU and on Kepler, and the pick is padded.
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/templates/transpose.hpp>
-#include <memtune/tuner.hpp>
+#include <memtune/tune/tuner.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
-// A host check as a user writes one (memtune/host_check.h), built into a
+// A host check as a user writes one (memtune/description/host_check.h), built into a
 // shared library by the tests: `out` must hold in[i] * SCALE for every i.
 // (In C the same body works without the extern "C".)
-#include <memtune/host_check.h>
+#include <memtune/description/host_check.h>
 
 #include <cstdio>
 

@@ -3,8 +3,8 @@
 // own files: the target catalogue and the worker must be the ones of the
 // prefix find_package found (argv[1]), wherever that prefix was moved.
 #include <memtune/compile/nvrtc_compiler.hpp>
-#include <memtune/install_layout.hpp>
-#include <memtune/targets.hpp>
+#include <memtune/model/install_layout.hpp>
+#include <memtune/measure/target_resolver.hpp>
 #include <memtune/templates/filter.hpp>
 
 #include <filesystem>

@@ -1,0 +1,191 @@
+#include <memtune/launch/config_lookup.hpp>
+#include <memtune/measure/device.hpp>
+#include <memtune/measure/target_resolver.hpp>
+#include <memtune/io/json_document.hpp>
+#include <memtune/io/json_fields.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace memtune {
+namespace {
+
+constexpr const char* kPinnedVariable = "MEMTUNE_CONFIG";
+
+// `values` (MEMTUNE_CONFIG's object for this kernel, at `field`) over the
+// default configuration: parameters left out keep their default, parameters
+// pruned on this GPU are dropped, unknown ones and values off their axis are
+// InputErrors naming the parameter.
+search::Config overlay(const search::Space& space, const search::Config& base, const nlohmann::json& values,
+                       const std::string& field, const std::string& where) {
+  nlohmann::json merged = space.config_to_json(base);
+  for (const auto& item : values.items()) {
+    const std::string& key = item.key(); // not a structured binding: lambdas below capture it (clang 14)
+    const nlohmann::json& value = item.value();
+    const std::string at = join_field(field, key);
+    if (merged.contains(key)) {
+      const search::Axis& axis = space.axis(key);
+      const bool on_axis = value.is_number_integer()
+                               ? axis.kind == search::AxisKind::ordinal && axis.contains(value.get<std::int64_t>())
+                               : value.is_string() && axis.parse(value.get<std::string>());
+      if (!on_axis) {
+        std::string known;
+        for (const std::int64_t v : axis.values) known += (known.empty() ? "" : ", ") + axis.format(v);
+        throw InputError(kPinnedVariable, 0, at,
+                         io::shown(value) + " is not a value of '" + key + "' (" + known + ") for " + where);
+      }
+      merged[key] = value;
+      continue;
+    }
+    const auto& pruned = space.pruned();
+    if (std::none_of(pruned.begin(), pruned.end(), [&](const search::PrunedAxis& p) { return p.name == key; })) {
+      std::string known;
+      for (const search::Axis& a : space.axes()) known += (known.empty() ? "" : ", ") + a.name;
+      throw InputError(kPinnedVariable, 0, at, "'" + key + "' is not a parameter of " + where + " (" + known + ")");
+    }
+  }
+  return space.config_from_json(merged);
+}
+
+std::string describe_hit(const KernelDescription& kernel, const ProfileHit& hit) {
+  switch (hit.match) {
+  case ProfileMatch::exact: return "profile";
+  case ProfileMatch::nearest_size: return "profile (nearest size: " + format_problem(hit.entry.problem, kernel.problem) + ")";
+  case ProfileMatch::same_gpu_model:
+    return "profile (same GPU model, " + std::to_string(hit.entry.device.sm_count) +
+           " SMs: " + format_problem(hit.entry.problem, kernel.problem) + ")";
+  }
+  return "profile";
+}
+
+} // namespace
+
+LookupEnvironment LookupEnvironment::from_process() {
+  LookupEnvironment e;
+  if (const char* pinned = std::getenv("MEMTUNE_CONFIG"); pinned && *pinned) e.pinned = pinned;
+  e.no_tune = tuning_disabled(std::getenv("MEMTUNE_NO_TUNE"));
+  return e;
+}
+
+bool tuning_disabled(const char* text) {
+  if (!text || !*text) return false;
+  const std::string value = text;
+  if (value == "0") return false;
+  if (value == "1") return true;
+  // "yes" or "true" might mean either to someone: refused, not guessed.
+  throw InputError("MEMTUNE_NO_TUNE", 0, "", "'" + value + "': expected 1 (never tune) or 0 (tune when needed)");
+}
+
+std::optional<PinnedConfig> pinned_config(const std::string& text, const std::string& kernel) {
+  const io::JsonDocument doc = io::parse_json(text, kPinnedVariable); // syntax errors with their column
+  const nlohmann::json& j = doc.root();
+  if (!j.is_object())
+    throw InputError(kPinnedVariable, 0, "",
+                     "expected a JSON object ({\"block_size\": 128} or {\"" + kernel + "\": {...}}), got " + io::shown(j));
+  // {"block_size": 128}: for every kernel. {"filter": {...}, "dot": {...}}:
+  // per kernel, nothing pinned for a kernel not named. A parameter beside
+  // kernel keys would be silently ignored for the kernels named: refused.
+  const auto keyed = std::find_if(j.begin(), j.end(), [](const nlohmann::json& v) { return v.is_object(); });
+  if (keyed == j.end()) return PinnedConfig{j, ""};
+  for (const auto& [key, value] : j.items())
+    if (!value.is_object())
+      throw InputError(kPinnedVariable, 0, key,
+                       "a parameter for every kernel beside per-kernel configurations (\"" + keyed.key() +
+                           "\": {...}): pin either {\"" + key + "\": ...} or {\"<kernel>\": {\"" + key + "\": ...}}");
+  if (const auto it = j.find(kernel); it != j.end()) return PinnedConfig{*it, kernel};
+  // Other kernels of the program are not known here, but a key two edits from
+  // this kernel's name is a typo of it ("filtr"), never another kernel to skip.
+  for (const auto& [key, value] : j.items())
+    if (key.size() > 2 && edit_distance(key, kernel) <= 2)
+      throw InputError(kPinnedVariable, 0, key,
+                       "names no kernel (did you mean '" + kernel + "'?): the configuration would be ignored");
+  return std::nullopt;
+}
+
+ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& problem, const Target& target,
+                            const ProfileStore* store, const LauncherOptions& options,
+                            const LookupEnvironment& environment) {
+  const search::Space space = kernel.space(problem, target);
+  const std::string where = kernel.name + " (" + format_problem(problem, kernel.problem) + ") on " + target.display_name;
+  ConfigLookup out;
+
+  if (environment.pinned) {
+    if (const auto pinned = pinned_config(*environment.pinned, kernel.name)) {
+      out.config = overlay(space, kernel.default_config(problem, target), pinned->values, pinned->field, where);
+      if (const auto why = space.violation(out.config))
+        throw InputError(kPinnedVariable, 0, pinned->field,
+                         space.format(out.config) + " is not valid for " + where + ": " + *why);
+      out.source = ConfigLookup::Source::pinned;
+      out.origin = kPinnedVariable;
+      out.rationale = "pinned by the MEMTUNE_CONFIG environment variable";
+      return out;
+    }
+  }
+
+  if (store) {
+    std::vector<ProfileHit> hits =
+        store->matches(fingerprint(target), kernel.name, problem, kernel.size_variables(), catalogue_names(target));
+    std::optional<ProfileMatch> interpolated; // the kind of hits interpolation was tried on
+    for (ProfileHit& hit : hits) {
+      if (hit.match != ProfileMatch::exact && interpolated != hit.match) {
+        // Between two sizes of a sweep: the interpolated ranking, before the nearest size alone.
+        interpolated = hit.match;
+        std::vector<ProfileEntry> kind;
+        for (const ProfileHit& h : hits)
+          if (h.match == hit.match) kind.push_back(h.entry);
+        if (auto pick = interpolate_sizes(kind, problem, kernel.size_variables())) {
+          const std::string origin = "profile (" + describe(*pick, kernel.problem) + ")";
+          try {
+            const search::Config config = space.config_from_saved_json(pick->config);
+            if (const auto why = space.violation(config)) {
+              out.skipped.push_back(origin + ": " + space.format(config) + " is not valid here: " + *why);
+            } else {
+              out.config = config;
+              out.source = ConfigLookup::Source::profile;
+              out.origin = origin;
+              out.rationale = "best by the ranking interpolated between the two nearest swept sizes";
+              out.profile = hit;
+              out.between = std::move(pick);
+              return out;
+            }
+          } catch (const std::invalid_argument& e) {
+            out.skipped.push_back(origin + ": " + e.what());
+          }
+        }
+      }
+      const std::string origin = describe_hit(kernel, hit);
+      try {
+        const search::Config config = space.config_from_saved_json(hit.entry.config);
+        if (const auto why = space.violation(config)) {
+          out.skipped.push_back(origin + ": " + space.format(config) + " is not valid here: " + *why);
+          continue;
+        }
+        out.config = config;
+      } catch (const std::invalid_argument& e) {
+        out.skipped.push_back(origin + ": " + e.what());
+        continue;
+      }
+      out.source = ConfigLookup::Source::profile;
+      out.origin = origin;
+      out.rationale = hit.entry.rationale;
+      out.profile = std::move(hit);
+      return out;
+    }
+  }
+
+  if (options.allow_tuning && !environment.no_tune) {
+    out.source = ConfigLookup::Source::tune;
+    out.origin = "tuned";
+    return out;
+  }
+  out.source = ConfigLookup::Source::default_config;
+  out.origin = "default";
+  out.config = kernel.default_config(problem, target);
+  out.rationale = std::string("tuning disabled by ") +
+                  (environment.no_tune ? "MEMTUNE_NO_TUNE" : "LauncherOptions::allow_tuning") +
+                  " and no usable profile entry: the description's default configuration";
+  return out;
+}
+
+} // namespace memtune

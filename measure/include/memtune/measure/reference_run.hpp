@@ -1,0 +1,50 @@
+#pragma once
+// Internal to the tuning loop: the reference run before the search. With
+// VerifySpec::reference_config or reference_kernel, the reference is compiled
+// (plan_reference, in the tuning process) and launched once on the run's
+// workload (launch_reference, where the GPU is: this process or a worker), and
+// its outputs become what every candidate is verified against.
+#include <memtune/compile/compile_cache.hpp>
+#include <memtune/description/kernel_description.hpp>
+#include <memtune/measure/workload.hpp>
+
+#include <cuda.h>
+
+#include <optional>
+#include <span>
+#include <string>
+
+namespace memtune {
+
+// A compiled reference, ready to launch.
+struct ReferencePlan {
+  std::string what;        // "the reference configuration" / "the reference kernel", for messages
+  search::Config config;   // whose argument values the reference gets
+  LaunchSpec launch;
+  CompileResult compiled;
+};
+
+struct PlannedReference {
+  std::optional<ReferencePlan> plan; // none for a callback (the workload computes its expected outputs)
+  std::optional<std::string> error;  // why there is no reference: cannot be made for this problem, does not compile
+};
+
+// Compiles the reference (through the cache) and checks its signature. No GPU.
+PlannedReference plan_reference(const KernelDescription& description, const Problem& problem, const Target& target,
+                                const CompileCache* cache);
+
+// Launches a planned reference on the workload (poisoned outputs first) and
+// captures its outputs as the expected values. Returns why that failed (a
+// launch error, outputs left unwritten). Throws cuda::DriverError for a sticky
+// error (the context is lost).
+std::optional<std::string> launch_reference(const std::string& what, const search::Config& config,
+                                            const LaunchSpec& launch, std::span<const char> cubin,
+                                            const std::string& lowered_name, DescribedWorkload& workload,
+                                            CUstream stream);
+
+// Both, in one process. Nothing to do for a callback.
+std::optional<std::string> run_reference(const KernelDescription& description, const Problem& problem,
+                                         const Target& target, DescribedWorkload& workload, const CompileCache* cache,
+                                         CUstream stream);
+
+} // namespace memtune

@@ -1,0 +1,120 @@
+#include <memtune/compile/nvrtc_compiler.hpp>
+#include <memtune/cuda/driver_api.hpp>
+#include <memtune/cuda/error.hpp>
+#include <memtune/measure/device_verifier.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace memtune {
+namespace embedded {
+extern const char compare_rule_cuh[]; // compare_rule.cuh, embedded at build time
+}
+namespace {
+
+// result[0] += number of lanes out of tolerance; result[1] = max error
+// (as the bits of a non-negative double, whose order matches the integers');
+// result[2] = min lane index out of tolerance. `lane` is memtune::ElementType's
+// value of the output's lane type: one kernel for every output type (the
+// switch is uniform per launch). The rule itself is compare_rule.cuh,
+// prepended to this source.
+constexpr const char* kCompareKernel = R"(
+extern "C" __global__ void memtune_compare(const void* __restrict__ out, int lane, const double* __restrict__ ref,
+                                           long long n, double abs_tol, double rel_tol, int poison_agrees,
+                                           unsigned long long* result) {
+  unsigned long long bad = 0, first = ~0ULL;
+  double worst = 0.0;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    const double r = ref[i], o = memtune_lane_value(out, lane, i);
+    double err = fabs(o - r);
+    if (!memtune_element_passes(o, r, abs_tol, rel_tol, poison_agrees)) {
+      ++bad;
+      if ((unsigned long long)i < first) first = (unsigned long long)i;
+      if (err != err) err = __longlong_as_double(0x7ff0000000000000LL); // NaN counts as infinite
+    } else if (err != err) {
+      err = 0.0; // both poisoned: agree
+    }
+    worst = fmax(worst, err);
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    bad += __shfl_down_sync(0xffffffffu, bad, offset);
+    first = min(first, __shfl_down_sync(0xffffffffu, first, offset));
+    worst = fmax(worst, __shfl_down_sync(0xffffffffu, worst, offset));
+  }
+  if ((threadIdx.x & 31) == 0) {
+    if (bad) atomicAdd(&result[0], bad);
+    atomicMax(&result[1], (unsigned long long)__double_as_longlong(worst));
+    if (first != ~0ULL) atomicMin(&result[2], first);
+  }
+}
+)";
+static_assert(static_cast<int>(ElementType::f32) == 0 && static_cast<int>(ElementType::f64) == 1 &&
+                  static_cast<int>(ElementType::i8) == 2 && static_cast<int>(ElementType::i64) == 8 &&
+                  static_cast<int>(ElementType::u64) == 9,
+              "memtune_lane_value's type codes follow ElementType");
+
+} // namespace
+
+CompareKernel::CompareKernel(const UploadContext& context) {
+  CompileRequest request;
+  request.source = std::string(embedded::compare_rule_cuh) + kCompareKernel;
+  request.source_name = "memtune_compare.cu";
+  request.name_expression = "memtune_compare";
+  request.compute_capability = context.compute_capability;
+  const CompileResult compiled = compile_cached(request, context.cache);
+  if (!compiled.ok) throw std::logic_error("the verification kernel does not compile:\n" + compiled.log);
+  module_ = cuda::Module(compiled.cubin);
+  function_ = module_.function(compiled.lowered_name);
+}
+
+DeviceVerifier::DeviceVerifier(std::span<const double> expected, ElementType type, Tolerance tolerance,
+                               std::shared_ptr<const CompareKernel> kernel, bool poison_agrees)
+    : n_(static_cast<std::int64_t>(expected.size())), type_(lane_type(type)), tolerance_(tolerance),
+      poison_agrees_(poison_agrees),
+      expected_(expected.size_bytes()),
+      result_(3 * sizeof(unsigned long long)), host_result_(3 * sizeof(unsigned long long)), kernel_(std::move(kernel)) {
+  expected_.upload(expected.data(), expected.size_bytes());
+  for (double e : expected)
+    if (!std::isnan(e)) largest_expected_ = std::max(largest_expected_, std::fabs(e));
+}
+
+DeviceVerifier::DeviceVerifier(std::span<const double> expected, double tolerance, const UploadContext& context)
+    : DeviceVerifier(expected, ElementType::f32, Tolerance{tolerance, 0.0}, std::make_shared<const CompareKernel>(context)) {}
+
+Verification DeviceVerifier::verify(CUdeviceptr out, CUstream stream) {
+  const cuda::DriverApi& cu = cuda::driver_api();
+  MEMTUNE_CU(cu.cuMemsetD32Async(result_.get(), 0U, 4, stream));                                  // count, max error
+  MEMTUNE_CU(cu.cuMemsetD32Async(result_.get() + 2 * sizeof(unsigned long long), ~0U, 2, stream)); // first bad
+  CUdeviceptr ref = expected_.get(), res = result_.get();
+  long long n = n_;
+  int type = static_cast<int>(type_);
+  double abs_tol = tolerance_.abs, rel_tol = tolerance_.rel;
+  int poison_agrees = poison_agrees_ ? 1 : 0;
+  void* args[] = {&out, &type, &ref, &n, &abs_tol, &rel_tol, &poison_agrees, &res};
+  const unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>((n_ + 255) / 256, 1, 4096));
+  MEMTUNE_CU(cu.cuLaunchKernel(kernel_->function(), blocks, 1, 1, 256, 1, 1, 0, stream, args, nullptr));
+  MEMTUNE_CU(cu.cuMemcpyDtoHAsync(host_result_.get(), result_.get(), 3 * sizeof(unsigned long long), stream));
+  MEMTUNE_CU(cu.cuStreamSynchronize(stream));
+
+  const auto r = host_result_.as<const unsigned long long>();
+  Verification v;
+  v.bad_count = static_cast<std::int64_t>(r[0]);
+  std::memcpy(&v.max_abs_error, &r[1], sizeof(double));
+  v.first_bad = r[2] == std::numeric_limits<unsigned long long>::max() ? -1 : static_cast<std::int64_t>(r[2]);
+  v.ok = v.bad_count == 0;
+  const auto allowed = [&](double ref) { return tolerance_.abs + tolerance_.rel * std::fabs(ref); };
+  if (v.first_bad >= 0 && v.first_bad < n_) {
+    double ref = 0.0;
+    MEMTUNE_CU(cu.cuMemcpyDtoH(&ref, expected_.get() + static_cast<CUdeviceptr>(v.first_bad) * sizeof(double), sizeof ref));
+    v.tolerance = allowed(ref);
+  } else {
+    v.tolerance = allowed(largest_expected_);
+  }
+  return v;
+}
+
+} // namespace memtune

@@ -1,0 +1,18 @@
+#pragma once
+// A tuning run as the result model of output/document.hpp, so that one run
+// prints as a table, JSON, CSV or markdown through the same printers.
+#include <memtune/output/document.hpp>
+#include <memtune/output/tuning_result.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace memtune {
+
+// The header facts, the ranked table (top rows), best and rationale,
+// runner-ups, failures and baselines; `template_note` is the template's
+// explain() line. JSON: every field of to_json(result, top).
+[[nodiscard]] output::Document to_document(const TuningResult& result, std::size_t top = SIZE_MAX,
+                                           const std::string& template_note = {});
+
+} // namespace memtune

@@ -1,0 +1,68 @@
+#pragma once
+// The per-call rule a sweep leaves in a profile store: for a problem between
+// two swept sizes, the configuration with the least interpolated time.
+//
+// Each neighbouring entry holds the times of its best configuration and its
+// runner-ups. For every configuration both neighbours timed, its time at the
+// call's size is interpolated on a log-log scale,
+//
+//   log t(c) = (1 - w) log t_lower(c) + w log t_upper(c),
+//   w = where the call's log size lies between the two (0 at lower, 1 at upper),
+//
+// and the least is the pick. Its expected loss is interpolated the same way
+// from what it loses at each neighbour against that size's best,
+//   loss = (1 - w) (t_lower(pick) / t_lower(best) - 1) + w (t_upper(pick) / t_upper(best) - 1),
+// so a pick that is best at both sizes states 0. A configuration only one
+// neighbour kept (each keeps its best and runner-ups) takes, at the other,
+// that one's slowest kept time: a lower bound, since it did not make the
+// list there; a pick so estimated states its loss as "at least".
+//
+//   SizePick p = *interpolate_sizes(entries, {{"n", 3000000}, {"taps", 21}}, {"n"});
+//   config_text(p.config) == "block_size=256 packing=1"; p.expected_loss == 0.012
+#include <memtune/description/problem.hpp>
+#include <memtune/profile/profile_store.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace memtune {
+
+struct SizePick {
+  nlohmann::json config;       // as the entries hold it (Space::config_to_json)
+  ProfileEntry lower, upper;   // the neighbours it was interpolated between
+  double position = 0.0;       // w above: 0 at lower, 1 at upper
+  double predicted_time_s = 0; // [seconds] the pick's interpolated time
+  double expected_loss = 0;    // fraction over the best (0.012: 1.2 % slower), see above
+  std::size_t compared = 0;    // configurations both neighbours timed
+  bool bounded = false;        // the pick was timed at one neighbour only: its loss is a lower bound
+};
+
+// The pick for `problem` from `entries` (one device, template and set of
+// non-size variables: ProfileStore::matches' hits of one kind). The
+// neighbours are the nearest pair (sum of |log size ratio| over `size_keys`)
+// whose sizes enclose the problem's on every size variable, differing in at
+// least one. nullopt when no pair encloses it (the caller then takes the
+// nearest entry).
+[[nodiscard]] std::optional<SizePick> interpolate_sizes(const std::vector<ProfileEntry>& entries,
+                                                        const Problem& problem,
+                                                        const std::vector<std::string>& size_keys);
+
+// "interpolated between n=1048576 and n=4194304 (w 0.40, 6 configurations in
+// common): expected loss 1.2 %"
+[[nodiscard]] std::string describe(const SizePick& pick, const std::vector<ProblemParameter>& parameters = {});
+
+// The rule for a swept group as people read it: one row per pair of
+// neighbouring sizes (sorted by size), with the pick at their log midpoint.
+struct SizeRuleRow {
+  Problem lower, upper;
+  nlohmann::json lower_best, upper_best; // each size's own best
+  std::optional<SizePick> midpoint;      // nullopt: an entry without a time
+};
+[[nodiscard]] std::vector<SizeRuleRow> size_rule_rows(std::vector<ProfileEntry> group,
+                                                      const std::vector<std::string>& size_keys);
+
+} // namespace memtune

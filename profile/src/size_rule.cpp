@@ -1,0 +1,145 @@
+#include <memtune/profile/size_rule.hpp>
+
+#include <memtune/io/number_text.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace memtune {
+namespace {
+
+// Every configuration an entry timed, by its canonical JSON text (nlohmann
+// objects keep their keys sorted, so equal configurations print equal).
+std::map<std::string, double> timed(const ProfileEntry& e) {
+  std::map<std::string, double> out;
+  if (e.time_s > 0) out.emplace(e.config.dump(), e.time_s);
+  for (const auto& r : e.runner_ups) {
+    const auto c = r.find("config");
+    const auto t = r.find("time_s");
+    if (c == r.end() || t == r.end() || !t->is_number() || t->get<double>() <= 0) continue;
+    out.emplace(c->dump(), t->get<double>()); // the best's own time wins a duplicate
+  }
+  return out;
+}
+
+double log_of(const Problem& p, const std::string& key) {
+  const auto it = p.find(key);
+  return it == p.end() || it->second <= 0 ? 0.0 : std::log(static_cast<double>(it->second));
+}
+
+double distance(const Problem& a, const Problem& b, const std::vector<std::string>& keys) {
+  double d = 0;
+  for (const auto& k : keys) d += std::abs(log_of(a, k) - log_of(b, k));
+  return d;
+}
+
+// w of `p` between `a` and `b` (the projection on the segment in log sizes),
+// or nullopt when p is not inside their box on every key or a == b.
+std::optional<double> position(const Problem& p, const Problem& a, const Problem& b,
+                               const std::vector<std::string>& keys) {
+  double dot = 0, norm = 0;
+  for (const auto& k : keys) {
+    const double la = log_of(a, k), lb = log_of(b, k), lp = log_of(p, k);
+    if (lp < std::min(la, lb) - 1e-12 || lp > std::max(la, lb) + 1e-12) return std::nullopt;
+    dot += (lp - la) * (lb - la);
+    norm += (lb - la) * (lb - la);
+  }
+  if (norm <= 0) return std::nullopt;
+  return dot / norm;
+}
+
+std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEntry& upper, double w) {
+  const auto tl = timed(lower), tu = timed(upper);
+  if (tl.empty() || tu.empty()) return std::nullopt;
+  const auto by_time = [](const auto& x, const auto& y) { return x.second < y.second; };
+  const double best_l = std::min_element(tl.begin(), tl.end(), by_time)->second;
+  const double best_u = std::min_element(tu.begin(), tu.end(), by_time)->second;
+  // A configuration one size did not keep was slower there than every one it
+  // kept: its slowest kept time is a lower bound, so each size's own best
+  // stays a candidate when the two kept few configurations in common.
+  const double floor_l = std::max_element(tl.begin(), tl.end(), by_time)->second;
+  const double floor_u = std::max_element(tu.begin(), tu.end(), by_time)->second;
+  std::map<std::string, std::pair<std::optional<double>, std::optional<double>>> both;
+  for (const auto& [key, t] : tl) both[key].first = t;
+  for (const auto& [key, t] : tu) both[key].second = t;
+  SizePick out;
+  out.lower = lower;
+  out.upper = upper;
+  out.position = w;
+  double least = std::numeric_limits<double>::infinity();
+  for (const auto& [key, times] : both) {
+    const bool exact = times.first && times.second;
+    out.compared += exact ? 1 : 0;
+    const double l = times.first.value_or(floor_l), u = times.second.value_or(floor_u);
+    const double t = std::exp((1 - w) * std::log(l) + w * std::log(u));
+    if (t < least) {
+      least = t;
+      out.config = nlohmann::json::parse(key);
+      out.predicted_time_s = t;
+      out.expected_loss = (1 - w) * (l / best_l - 1) + w * (u / best_u - 1);
+      out.bounded = !exact;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+std::optional<SizePick> interpolate_sizes(const std::vector<ProfileEntry>& entries, const Problem& problem,
+                                          const std::vector<std::string>& size_keys) {
+  if (size_keys.empty()) return std::nullopt;
+  std::optional<std::pair<std::size_t, std::size_t>> best_pair;
+  double best_distance = std::numeric_limits<double>::infinity();
+  double w = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    for (std::size_t j = i + 1; j < entries.size(); ++j) {
+      const auto at = position(problem, entries[i].problem, entries[j].problem, size_keys);
+      if (!at) continue;
+      const double d = distance(problem, entries[i].problem, size_keys) + distance(problem, entries[j].problem, size_keys);
+      if (d < best_distance) {
+        best_distance = d;
+        best_pair = {i, j};
+        w = *at;
+      }
+    }
+  if (!best_pair) return std::nullopt;
+  auto [lo, hi] = *best_pair;
+  double size_lo = 0, size_hi = 0;
+  for (const auto& k : size_keys) size_lo += log_of(entries[lo].problem, k), size_hi += log_of(entries[hi].problem, k);
+  if (size_lo > size_hi) { // lower is the smaller size, whatever the store's order
+    std::swap(lo, hi);
+    w = 1 - w;
+  }
+  return pick_between(entries[lo], entries[hi], w);
+}
+
+std::string describe(const SizePick& pick, const std::vector<ProblemParameter>& parameters) {
+  const auto text = [&](const Problem& p) { return parameters.empty() ? format_problem(p) : format_problem(p, parameters); };
+  return "interpolated between " + text(pick.lower.problem) + " and " + text(pick.upper.problem) +
+         number_text(" (w %.2f, ", pick.position) + std::to_string(pick.compared) + " configuration" +
+         (pick.compared == 1 ? "" : "s") + " in common): expected loss " + (pick.bounded ? "at least " : "") +
+         number_text("%.1f %%", 100 * pick.expected_loss);
+}
+
+std::vector<SizeRuleRow> size_rule_rows(std::vector<ProfileEntry> group, const std::vector<std::string>& size_keys) {
+  std::sort(group.begin(), group.end(), [&](const ProfileEntry& a, const ProfileEntry& b) {
+    double la = 0, lb = 0;
+    for (const auto& k : size_keys) la += log_of(a.problem, k), lb += log_of(b.problem, k);
+    return la < lb;
+  });
+  std::vector<SizeRuleRow> rows;
+  for (std::size_t i = 0; i + 1 < group.size(); ++i) {
+    SizeRuleRow r;
+    r.lower = group[i].problem;
+    r.upper = group[i + 1].problem;
+    r.lower_best = group[i].config;
+    r.upper_best = group[i + 1].config;
+    r.midpoint = pick_between(group[i], group[i + 1], 0.5);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+} // namespace memtune

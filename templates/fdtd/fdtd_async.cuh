@@ -1,0 +1,80 @@
+// Part of templates/fdtd/fdtd.cu (included there, inlined when embedded):
+// the PTX helpers of fdtd_ring (cp.async, mbarriers, bulk copies).
+// The helpers below use PTX and so exist for CUDA compilers only (nvcc,
+// NVRTC); the CPU emulation test (tests/templates/cuda_emulation.hpp)
+// compiles this file as plain C++ and supplies its own.
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+// The block's dynamic shared memory.
+template <class T> __device__ __forceinline__ T* dynamic_shared() {
+  extern __shared__ float4 memtune_smem[];
+  return reinterpret_cast<T*>(memtune_smem);
+}
+// fdtd_ring addresses its ring by shared-space byte addresses (32-bit): a
+// generic pointer into dynamic shared memory makes the compiler rebuild the
+// shared window's base before every access.
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+template <int V> __device__ __forceinline__ void load_shared(unsigned a, float (&v)[V]);
+template <> __device__ __forceinline__ void load_shared<4>(unsigned a, float (&v)[4]) {
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v[0]), "=f"(v[1]), "=f"(v[2]), "=f"(v[3]) : "r"(a));
+}
+template <> __device__ __forceinline__ void load_shared<2>(unsigned a, float (&v)[2]) {
+  asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(v[0]), "=f"(v[1]) : "r"(a));
+}
+template <> __device__ __forceinline__ void load_shared<1>(unsigned a, float (&v)[1]) {
+  asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v[0]) : "r"(a));
+}
+// 16 zero bytes at shared address a.
+__device__ __forceinline__ void store_shared_zero16(unsigned a) {
+  asm volatile("st.shared.v4.f32 [%0], {%1, %1, %1, %1};" ::"r"(a), "f"(0.0f) : "memory");
+}
+// 16 bytes from global src to shared address d, or 16 zero bytes when `zero`
+// (src is not read then; the predicate form costs no address arithmetic).
+__device__ __forceinline__ void cp_async16_or_zero_at(unsigned d, const void* src, bool zero) {
+  asm volatile("{\n .reg .pred z;\n setp.ne.b32 z, %2, 0;\n cp.async.cg.shared.global [%0], [%1], 16, z;\n}" ::"r"(d),
+               "l"(src), "r"(static_cast<int>(zero))
+               : "memory");
+}
+// 4 bytes (src_bytes 4) or a zero (src_bytes 0) from global src to shared address d.
+__device__ __forceinline__ void cp_async4_at(unsigned d, const void* src, unsigned src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");
+}
+// mbarriers and bulk copies (sm_90), for fdtd_ring with COPY 1.
+__device__ __forceinline__ void mbarrier_init(unsigned long long* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
+}
+// Makes the initialised mbarriers visible to the copy engine.
+__device__ __forceinline__ void mbarrier_init_fence() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+// Arrives on the barrier and expects `bytes` of copies to complete its phase.
+__device__ __forceinline__ void mbarrier_expect_tx(unsigned long long* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes)
+               : "memory");
+}
+// Waits for the completion of the barrier's phase of this parity.
+__device__ __forceinline__ void mbarrier_wait(unsigned long long* bar, unsigned parity) {
+  const unsigned b = shared_address(bar);
+  unsigned done = 0;
+  while (!done) {
+    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done)
+                 : "r"(b), "r"(parity)
+                 : "memory");
+  }
+}
+// bytes (a multiple of 16) from global src to shared address dst (both
+// 16-byte aligned) by the copy engine; completion is counted on the mbarrier.
+__device__ __forceinline__ void bulk_load_at(unsigned dst, const void* src, unsigned bytes, unsigned long long* bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
+               "l"(src), "r"(bytes), "r"(shared_address(bar))
+               : "memory");
+}
+// Orders this thread's ordinary shared-memory writes before later bulk copies into the same memory.
+__device__ __forceinline__ void fence_proxy_async_shared() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+// Closes this thread's current group of cp_async copies.
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+// Waits until at most N of this thread's groups are still in flight.
+template <int N> __device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+#endif

@@ -1,0 +1,329 @@
+// Part of templates/fdtd/fdtd.cu (included there, inlined when embedded):
+// the fdtd_ring kernel. R and memtune_fdtd_coeffs come from fdtd.cu.
+
+// ---- fdtd_ring: lean cp.async plane ring, KY rows per thread, alternating z direction --
+//
+// What the profile of fdtd_kernel (32x16 threads, vx4, pf4) says on both GPUs:
+// DRAM at 67 % (H100) / 48 % (H200) of peak, issue slots 60-63 % busy, the top
+// stall short_scoreboard (shared memory), and 257 warp instructions per 128
+// points, of which only 100 are the stencil's additions (25 per point for
+// R = 4: 6R additions and R+1 multiplies). The rest: guarded loads (a branch
+// and ~10 integer instructions per load and plane), the z queue shifted by
+// register moves (2R per point), 11 shared loads per output vector. The SM's
+// instruction stream, not DRAM, sets the pace, the more so at 4.8 TB/s.
+// An earlier cp.async ring (slower than this kernel everywhere on the H100 and
+// the H200) had the right data flow but spent even more instructions
+// (modulo-7 stage arithmetic, per-copy bounds checks).
+//
+// fdtd_ring keeps the data flow and cuts the instructions per point:
+//   - every plane of the block's box (TY + 2R rows of TX + 2HB floats, HB = R
+//     rounded up to 4) comes by 16-byte cp.async into a ring of S = R + 1 + PF
+//     stages, PF planes ahead; a thread's copies use offsets, sizes and zero
+//     fill decided once per block (only the plane changes); a plane outside
+//     the volume is not copied at all (its queue entries are set to zero);
+//   - a thread computes KY consecutive rows of VX points: its y neighbourhood
+//     (KY + 2R rows) costs 2R shared loads for KY rows, its x window 2 HW/VX
+//     loads per row, its own value comes from the z queue;
+//   - the z queue (2R+1 planes of KY x VX values) is shifted once per ZU
+//     planes (the loop body is unrolled ZU times), 2R/ZU moves per value;
+//   - the ring is addressed by 32-bit shared-space addresses (a generic
+//     pointer into dynamic shared memory makes the compiler rebuild the shared
+//     window's base before every access), stage offsets advance by an add and
+//     a compare per plane;
+//   - when nx is a multiple of 4 (every row 16-byte aligned) the loop runs
+//     without any per-element path (one 16-byte copy per vector, whole-vector
+//     stores); other sizes take a second copy of the loop with 4-byte copies
+//     and per-float stores (chosen once per launch, uniform over the grid);
+//   - z-chunk c of the grid marches up (c even) or down (c odd), so two
+//     neighbouring chunks read their shared 2R boundary planes at about the
+//     same time (at both ends of the run, or both at the start) and the
+//     second read hits L2 instead of DRAM.
+// The additions are done in fdtd_kernel's order (the two z neighbours of a
+// pair swap places in a chunk that marches down, which changes nothing in
+// floating point): results are bitwise equal to fdtd_kernel's.
+//
+// Template parameters:
+//   BX, BY  threads per block in x and y; tile TX = BX*VX by TY = BY*KY
+//   VX      x points per thread, one vector (1, 2, 4); TX a multiple of 4
+//   KY      consecutive y rows per thread (1, 2, 4)
+//   PF      planes copied ahead of the one the queue takes next (1..6)
+//   ZU      planes per unrolled loop body (1..2R+1)
+//   MINB    __launch_bounds__ minimum blocks per SM
+//   COPY    how a plane's box reaches the ring: 0 every thread's 16-byte
+//           cp.async (sm_80); 1 the copy engine, one bulk copy per box row
+//           issued by lane 0 of each warp on one mbarrier per stage, the box's
+//           parts outside the volume zeroed once (sm_90). COPY 1 needs
+//           nx % 4 == 0 for the copy engine; other sizes take COPY 0's 4-byte
+//           path. (A third way, one tensor copy per plane, needs a CUtensorMap
+//           kernel argument that kernel descriptions cannot pass yet;
+//           docs/kernel-description.md, `args`.)
+// Kernel argument `chunk`: planes per block (blockIdx.z picks the z-chunk).
+// Dynamic shared memory: fdtd_ring_smem_bytes = (R + 1 + PF) * (TY + 2R) *
+// (TX + 2HB) * 4 plus S mbarriers of static shared memory; more than 48 KiB
+// needs the opt-in (cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE_BYTES).
+template <int BX, int BY, int VX, int KY, int PF, int ZU, int MINB, int COPY>
+__global__ void __launch_bounds__(BX * BY, MINB)
+    fdtd_ring(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, int nz, int chunk) {
+#ifdef __CUDA_ARCH__
+  static_assert(BX > 0 && __CUDA_ARCH__ >= 800, "fdtd_ring needs sm_80 (cp.async)");
+  static_assert(COPY == 0 || __CUDA_ARCH__ >= 900, "fdtd_ring with COPY 1 needs sm_90 (bulk copies, mbarrier tx counts)");
+#endif
+  static_assert(COPY == 0 || COPY == 1, "copy 0 (cp.async per thread) or 1 (bulk rows)");
+  constexpr int T = BX * BY;
+  constexpr int TX = BX * VX, TY = BY * KY;
+  constexpr int HB = (R + 3) / 4 * 4;         // box halo columns: whole 16-byte vectors
+  constexpr int HW = (R + VX - 1) / VX * VX;  // the x window's halo, whole VX vectors (<= HB)
+  constexpr int PITCH = TX + 2 * HB;          // floats per box row
+  constexpr int ROWS = TY + 2 * R;
+  constexpr int PLANE = ROWS * PITCH;         // floats per stage
+  constexpr int S = R + 1 + PF;               // stages in the ring
+  constexpr int VPR = PITCH / 4;              // 16-byte vectors per box row
+  constexpr int NV = ROWS * VPR;              // vectors per box
+  constexpr int NR = (NV + T - 1) / T;        // copies per thread and plane
+  constexpr int Q = 2 * R + 1;                // the z queue: planes z-R .. z+R
+  constexpr int QB = Q + ZU - 1;              // queue slots: unrolled step u uses qb[u .. u + 2R]
+  static_assert(TX % 4 == 0, "tile rows of whole 16-byte vectors");
+  static_assert(VX == 1 || VX == 2 || VX == 4, "vx 1, 2, 4");
+  static_assert(PF >= 1 && ZU >= 1 && ZU <= Q, "pf >= 1, 1 <= zu <= 2R+1");
+
+  const unsigned ring = shared_address(dynamic_shared<float>()); // the ring's shared-space address
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
+  const int X0 = blockIdx.x * TX, Y0 = blockIdx.y * TY;
+  const int x = X0 + tx * VX, y_first = Y0 + ty * KY;
+  const long long plane = static_cast<long long>(nx) * ny;
+
+  // This chunk: planes [c0, c1), walked from zs in direction dz; ring step j
+  // is plane zs + dz*j, steps 0 .. need-1 are copied (those inside the volume).
+  const int c0 = blockIdx.z * chunk, c1 = min(nz, c0 + chunk);
+  const int count = c1 - c0;
+  const int dz = (blockIdx.z & 1) ? -1 : 1;
+  const int zs = dz > 0 ? c0 : c1 - 1;
+  const int need = count + R;
+
+  // This thread's copies, the same for every plane: box vector v = tid + k*T
+  // at box row v / VPR, column 4 * (v % VPR); its byte offset in a plane
+  // (planes below 4 GiB), its byte offset in a stage, and how many of its 4
+  // floats lie in the volume (0: zero fill: a row outside [0, ny), columns
+  // left of 0 or past nx; -1: past the box, which only happens in the last round).
+  unsigned src_off[NR], dst_off[NR];
+  int valid[NR];
+#pragma unroll
+  for (int k = 0; k < NR; ++k) {
+    const int v = tid + k * T;
+    const int row = v / VPR, col = (v % VPR) * 4;
+    const int gy = Y0 - R + row, gx = X0 - HB + col;
+    const bool inside = v < NV && gy >= 0 && gy < ny && gx >= 0;
+    valid[k] = v < NV ? (inside && gx < nx ? min(4, nx - gx) : 0) : -1;
+    src_off[k] = inside ? 4u * (static_cast<unsigned>(gy) * static_cast<unsigned>(nx) + static_cast<unsigned>(gx)) : 0u;
+    dst_off[k] = 4u * static_cast<unsigned>(row * PITCH + col);
+  }
+  // Ring steps whose plane lies in the volume: 0 .. vol_steps-1 (a step's
+  // plane is never below the volume going up, nor above it going down).
+  const int vol_steps = dz > 0 ? nz - zs : zs + 1;
+  const int copy_steps = min(need, vol_steps);
+
+  // COPY 1 (rows 16-byte aligned): lane 0 of warp w copies box rows w, w + W,
+  // ... by the copy engine, the part of each row inside the volume; the rest
+  // of the box (rows outside [0, ny), columns outside [0, nx): the same for
+  // every plane) is zeroed once. One mbarrier per stage: thread 0 arrives
+  // with the plane's bytes, the copies complete them. (One lane per warp:
+  // a bulk copy takes its operands from uniform registers, so a warp issues
+  // its lanes' copies one after another.)
+  constexpr int W = (T + 31) / 32;      // warps
+  constexpr int RPW = (ROWS + W - 1) / W; // box rows per warp
+  __shared__ unsigned long long ring_bars[COPY >= 1 ? S : 1];
+  const int bx_lo = max(X0 - HB, 0), bx_hi = min(X0 - HB + PITCH, nx); // the box's columns inside [0, nx)
+  const unsigned row_bytes = bx_hi > bx_lo ? 4u * static_cast<unsigned>(bx_hi - bx_lo) : 0u;
+  const int rows_in = max(0, min(ny, Y0 - R + ROWS) - max(0, Y0 - R));
+  const unsigned plane_bytes = row_bytes > 0 ? row_bytes * static_cast<unsigned>(rows_in) : 0u; // of one copied plane
+
+  // The queue's first 2R planes (steps -R .. R-1) straight from global memory.
+  float qb[QB][KY][VX];
+#pragma unroll
+  for (int i = 0; i < Q - 1; ++i) {
+    const int p = zs + dz * (i - R);
+#pragma unroll
+    for (int k = 0; k < KY; ++k) {
+      const bool ok = y_first + k < ny && p >= 0 && p < nz;
+      load_guarded<VX>(in, ok, ok ? static_cast<long long>(p) * plane + static_cast<long long>(y_first + k) * nx : 0, x,
+                       nx, qb[i][k]);
+    }
+  }
+
+  // Called twice with a constant: inlined, each call's branches on ALIGNED
+  // fold away (a generic lambda would say so directly, but NVRTC refuses
+  // those in device code).
+  auto run = [&](const bool ALIGNED) {
+    // The byte address of the next step to copy (R + PF ahead after the prologue).
+    const char* next_src = reinterpret_cast<const char*>(in + static_cast<long long>(zs) * plane);
+    const long long step_bytes = 4 * dz * plane;
+    const bool bulk = COPY >= 1 && ALIGNED; // a constant once run is inlined
+    if constexpr (COPY >= 1) {
+      if (bulk) {
+        // COPY 1: zero the ring (the parts no copy writes stay zero); both: the barriers.
+        if constexpr (COPY == 1) {
+          for (unsigned b = 16u * static_cast<unsigned>(tid); b < 4u * S * PLANE; b += 16u * T) store_shared_zero16(ring + b);
+          fence_proxy_async_shared(); // the zeros before the copy engine's writes
+        }
+        if (tid == 0) {
+#pragma unroll
+          for (int st = 0; st < S; ++st) mbarrier_init(&ring_bars[st], 1);
+          mbarrier_init_fence();
+        }
+        __syncthreads();
+      }
+    }
+    auto issue = [&](int step, unsigned stage, int stage_idx) { // ring step `step` into the stage at byte offset `stage`
+      const char* src = next_src;
+      next_src += step_bytes;
+      if constexpr (COPY == 1) {
+        if (bulk) {
+          // Thread 0 arrives with the plane's bytes (0: no copy, the phase
+          // completes at once); lane 0 of warp w copies box rows w, w + W, ...
+          const bool copy = step < copy_steps;
+          unsigned long long* bar = &ring_bars[stage_idx];
+          if (tid == 0) mbarrier_expect_tx(bar, copy ? plane_bytes : 0u);
+          if (copy && row_bytes > 0 && (tid & 31) == 0) {
+#pragma unroll
+            for (int j = 0; j < RPW; ++j) {
+              const int row = tid / 32 + W * j, gy = Y0 - R + row;
+              if (row < ROWS && gy >= 0 && gy < ny)
+                bulk_load_at(ring + stage + 4u * static_cast<unsigned>(row * PITCH + bx_lo - (X0 - HB)),
+                             src + 4ll * (static_cast<long long>(gy) * nx + bx_lo), row_bytes, bar);
+            }
+          }
+          return;
+        }
+      }
+      if (step < copy_steps) { // uniform over the block
+#pragma unroll
+        for (int k = 0; k < NR; ++k) {
+          if (k == NR - 1 && valid[k] < 0) continue; // only the last round has threads past the box
+          if (ALIGNED) { // nx % 4 == 0: a vector is wholly inside or wholly outside
+            cp_async16_or_zero_at(ring + stage + dst_off[k], src + src_off[k], valid[k] == 0);
+          } else {
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+              cp_async4_at(ring + stage + dst_off[k] + 4 * e, src + src_off[k] + 4 * e, e < valid[k] ? 4u : 0u);
+          }
+        }
+      }
+      cp_async_commit(); // empty or not: wait_group counts steps
+    };
+
+#pragma unroll
+    for (int j = 0; j < R + PF; ++j) issue(j, 4u * PLANE * j, j);
+    if constexpr (COPY >= 1) {
+      if (bulk) {
+#pragma unroll
+        for (int j = 0; j < R; ++j) mbarrier_wait(&ring_bars[j], 0); // steps 0 .. R-1 are never waited for as "ahead"
+      }
+    }
+
+    const bool x_in = x < nx; // ALIGNED: nx % 4 == 0, so the whole vector is in
+    float* out_z = out + static_cast<long long>(zs) * plane + static_cast<long long>(y_first) * nx + x; // step i's rows
+    const long long out_step = dz * plane;
+    const unsigned own = ring + 4u * ((R + ty * KY) * PITCH + HB + tx * VX); // the thread's first point in stage 0
+    constexpr unsigned STAGE = 4u * PLANE, RING = STAGE * S;                   // [bytes]
+    unsigned cur = 0;                // stage of step i [byte offset]
+    unsigned ahead = R * STAGE;      // of step i + R
+    int cur_idx = 0, ahead_idx = R;  // COPY 1: the same as stage indices (for the mbarriers)
+    unsigned ahead_parity = 0;       // COPY 1: the phase parity of step i + R's use of its stage
+
+    for (int i0 = 0; i0 < count; i0 += ZU) {
+#pragma unroll
+      for (int u = 0; u < ZU; ++u) {
+        if (i0 + u >= count) break; // uniform over the block
+        if (bulk) {
+          if constexpr (COPY >= 1) mbarrier_wait(&ring_bars[ahead_idx], ahead_parity); // step i + R has landed
+          __syncthreads(); // everyone is done with step i - 1's stage
+        } else {
+          cp_async_wait<PF - 1>(); // this thread's copies of steps <= i + R have landed
+          __syncthreads();         // everyone's have; everyone is done with step i - 1's stage
+        }
+        issue(i0 + u + R + PF, (cur == 0 ? RING : cur) - STAGE, cur_idx == 0 ? S - 1 : cur_idx - 1); // into step i - 1's
+
+        // The queue's newest plane, step i + R (zero outside the volume).
+        const bool ahead_in = i0 + u + R < vol_steps;
+#pragma unroll
+        for (int k = 0; k < KY; ++k) {
+          load_shared<VX>(own + ahead + 4u * k * PITCH, qb[u + Q - 1][k]);
+          if (!ahead_in) {
+#pragma unroll
+            for (int e = 0; e < VX; ++e) qb[u + Q - 1][k][e] = 0.0f;
+          }
+        }
+
+        // y neighbourhood: stage rows ty*KY .. ty*KY + KY + 2R - 1; the own rows from the queue.
+        const unsigned centre = own + cur;
+        float ycol[KY + 2 * R][VX];
+#pragma unroll
+        for (int j = 0; j < KY + 2 * R; ++j) {
+          if (j >= R && j < R + KY) {
+#pragma unroll
+            for (int e = 0; e < VX; ++e) ycol[j][e] = qb[u + R][j - R][e];
+          } else {
+            load_shared<VX>(centre + 4u * (j - R) * PITCH, ycol[j]); // unsigned wrap: rows above the centre
+          }
+        }
+#pragma unroll
+        for (int k = 0; k < KY; ++k) {
+          float win[VX + 2 * HW]; // x window: centre[-HW .. VX + HW)
+#pragma unroll
+          for (int w = 0; w < HW / VX; ++w) {
+            float l[VX], r[VX];
+            load_shared<VX>(centre + 4u * (k * PITCH - HW + w * VX), l);
+            load_shared<VX>(centre + 4u * (k * PITCH + VX + w * VX), r);
+#pragma unroll
+            for (int e = 0; e < VX; ++e) {
+              win[w * VX + e] = l[e];
+              win[HW + VX + w * VX + e] = r[e];
+            }
+          }
+#pragma unroll
+          for (int e = 0; e < VX; ++e) win[HW + e] = qb[u + R][k][e];
+          float acc[VX];
+#pragma unroll
+          for (int e = 0; e < VX; ++e) acc[e] = memtune_fdtd_coeffs[0] * qb[u + R][k][e];
+#pragma unroll
+          for (int r = 1; r <= R; ++r) {
+#pragma unroll
+            for (int e = 0; e < VX; ++e) {
+              const float sum = ((win[HW + e - r] + win[HW + e + r]) + (ycol[R + k - r][e] + ycol[R + k + r][e])) +
+                                (qb[u + R - r][k][e] + qb[u + R + r][k][e]);
+              acc[e] = fmaf(memtune_fdtd_coeffs[r], sum, acc[e]);
+            }
+          }
+          if (y_first + k < ny && x_in) {
+            float* o = out_z + k * nx;
+            if (ALIGNED) {
+              store_vec<VX>(o, acc);
+            } else {
+#pragma unroll
+              for (int e = 0; e < VX; ++e)
+                if (x + e < nx) o[e] = acc[e];
+            }
+          }
+        }
+        out_z += out_step;
+        cur = cur + STAGE == RING ? 0 : cur + STAGE;
+        ahead = ahead + STAGE == RING ? 0 : ahead + STAGE;
+        cur_idx = cur_idx == S - 1 ? 0 : cur_idx + 1;
+        ahead_parity ^= ahead_idx == S - 1 ? 1u : 0u;
+        ahead_idx = ahead_idx == S - 1 ? 0 : ahead_idx + 1;
+      }
+      // Shift the queue by ZU planes: slots ZU .. ZU + 2R - 1 become 0 .. 2R - 1.
+#pragma unroll
+      for (int j = 0; j < Q - 1; ++j)
+#pragma unroll
+        for (int k = 0; k < KY; ++k)
+#pragma unroll
+          for (int e = 0; e < VX; ++e) qb[j][k][e] = qb[j + ZU][k][e];
+    }
+  };
+  // 16-byte copies and whole-vector stores need every row 16-byte aligned.
+  const bool aligned = (nx & 3) == 0 && (reinterpret_cast<unsigned long long>(in) & 15) == 0 &&
+                       (reinterpret_cast<unsigned long long>(out) & 15) == 0;
+  if (aligned) run(true);
+  else run(false);
+}

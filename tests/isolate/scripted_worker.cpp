@@ -1,0 +1,153 @@
+// memtune_scripted_worker: a worker process without a GPU, for the CPU tests
+// of isolation. It speaks the real protocol (serve_worker) with a backend
+// whose answers are scripted by the candidate's "behaviour" parameter:
+//   0 ok (time 1 ms x (1 + the "block" parameter / 1024); without "block", a
+//     time between 1 and 2.6 ms that depends on every parameter)
+//   1 crashes (SIGSEGV) after writing a line to stderr
+//   2 hangs (never answers)
+//   3 a sticky CUDA error (CUDA_ERROR_ILLEGAL_ADDRESS): answers, then leaves
+//   4 exits with status 5 after a message
+//   5 writes 256 KiB to stdout (more than a pipe holds), then ok
+//   6 wrong result
+// A problem variable "no_device" = 1 makes hello fail as on a machine without a GPU;
+// "gpus" = N: the driver reports N GPUs (hello on another ordinal fails); "mixed"
+// = 1: the odd-numbered GPUs are of another model ($MEMTUNE_SCRIPTED_GPUS: the
+// GPU count for a description without "gpus").
+// $MEMTUNE_SCRIPTED_LOG: a file where every run appends its configuration (one
+// line), to count what was measured; $MEMTUNE_SCRIPTED_DELAY_MS: each run
+// takes this long (time for a test to kill the tuning process mid-run).
+#include "isolate/src/worker_server.hpp"
+
+#include <memtune/model/target_catalog.hpp>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include <sys/prctl.h>
+#include <unistd.h>
+
+namespace memtune::isolation {
+namespace {
+
+class ScriptedBackend : public WorkerBackend {
+public:
+  Ready start(const Hello& hello) override {
+    if (hello.problem.count("no_device") && hello.problem.at("no_device") == 1)
+      throw WorkerError(WorkerError::Kind::no_device, "no NVIDIA driver (scripted)");
+    setup_ms_ = hello.problem.count("setup_ms") ? hello.problem.at("setup_ms") : 0;
+    const auto variable = [&](const char* name, std::int64_t fallback) {
+      return hello.problem.count(name) ? hello.problem.at(name) : fallback;
+    };
+    const char* gpus_env = std::getenv("MEMTUNE_SCRIPTED_GPUS"); // for descriptions without "gpus"
+    const int gpus = static_cast<int>(variable("gpus", gpus_env && *gpus_env ? std::atoi(gpus_env) : 1));
+    if (hello.device < 0 || hello.device >= gpus)
+      throw WorkerError(WorkerError::Kind::argument, "there is no GPU " + std::to_string(hello.device) +
+                                                         ": the driver reports " + std::to_string(gpus) + " (scripted)");
+    Target t = model::load_target_file(MEMTUNE_TEST_TARGET_FILE);
+    t.name = "local";
+    if (variable("mixed", 0) == 1 && hello.device % 2 == 1) {
+      t.display_name = "Scripted Other GPU";
+      t.sm_count = 66;
+    }
+    return {t, static_cast<long>(::getpid()), 0.01, gpus};
+  }
+  SetupDone setup(const SetupRequest& request) override {
+    // A reference that takes a while (problem variable setup_ms): setups on several GPUs overlap.
+    if (setup_ms_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(setup_ms_));
+    SetupDone done;
+    if (request.reference) done.reference_time_s = 1e-3;
+    if (request.ceiling_bytes) {
+      CopyCeiling c;
+      c.gbps = 2000;
+      c.bytes = request.ceiling_bytes;
+      c.timing.median_s = 1e-3;
+      c.timing.samples = 10;
+      done.ceiling = c;
+    }
+    return done;
+  }
+  LaunchOutcome run(const LaunchRequest& request) override {
+    if (const char* log = std::getenv("MEMTUNE_SCRIPTED_LOG"); log && *log) {
+      if (std::FILE* f = std::fopen(log, "a")) {
+        std::string line;
+        for (const auto& [axis, value] : request.config.values()) line += axis + "=" + std::to_string(value) + " ";
+        std::fprintf(f, "%s\n", line.c_str());
+        std::fclose(f);
+      }
+    }
+    if (const char* delay = std::getenv("MEMTUNE_SCRIPTED_DELAY_MS"); delay && *delay)
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(delay)));
+    const std::int64_t behaviour = request.config.has("behaviour") ? request.config.at("behaviour") : 0;
+    LaunchOutcome o;
+    o.resources.registers = 32;
+    o.driver_blocks_per_sm = 4;
+    switch (behaviour) {
+    case 1:
+      std::fprintf(stderr, "scripted worker: about to crash\n");
+      std::fflush(stderr);
+      std::raise(SIGSEGV);
+      break;
+    case 2:
+      while (true) std::this_thread::sleep_for(std::chrono::seconds(1));
+    case 3:
+      o.status = Status::launch_failed;
+      o.cuda_error = "CUDA_ERROR_ILLEGAL_ADDRESS";
+      o.reason = "CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered): scripted";
+      o.context_lost = true;
+      return o;
+    case 4:
+      std::fprintf(stderr, "scripted worker: giving up\n");
+      std::exit(5);
+    case 5: {
+      const std::string chunk(1024, 'x');
+      for (int i = 0; i < 256; ++i) std::fwrite(chunk.data(), 1, chunk.size(), stdout);
+      std::fflush(stdout);
+      break;
+    }
+    case 6:
+      o.status = Status::wrong_result;
+      o.reason = "3 of the outputs wrong (scripted)";
+      return o;
+    default: break;
+    }
+    Timing t;
+    double factor = 0;
+    if (request.config.has("block")) {
+      factor = static_cast<double>(request.config.at("block")) / 1024.0;
+    } else {
+      std::int64_t mix = 0, k = 7;
+      for (const auto& [axis, value] : request.config.values()) mix += value * (k += 6);
+      factor = static_cast<double>(mix % 17) / 10.0;
+    }
+    t.median_s = t.min_s = t.max_s = 1e-3 * (1.0 + factor);
+    t.samples = 10;
+    o.timing = t;
+    return o;
+  }
+  BaselineResult baseline(const std::string& name, std::uint64_t) override {
+    BaselineResult b;
+    b.name = name;
+    b.message = "no baselines in the scripted worker";
+    return b;
+  }
+
+private:
+  std::int64_t setup_ms_ = 0;
+};
+
+} // namespace
+} // namespace memtune::isolation
+
+int main(int argc, char** argv) {
+  int fd = 3;
+  for (int i = 1; i + 1 < argc; i += 2)
+    if (std::strcmp(argv[i], "--fd") == 0) fd = std::atoi(argv[i + 1]);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  std::signal(SIGPIPE, SIG_IGN);
+  memtune::isolation::ScriptedBackend backend;
+  return memtune::isolation::serve_worker(fd, backend);
+}

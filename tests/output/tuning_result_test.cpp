@@ -1,0 +1,86 @@
+// TuningResult's ranking, and the rationale's words for a tie the model
+// cannot separate by time.
+#include <memtune/output/tuning_result.hpp>
+
+#include "../support/synthetic_result.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace memtune;
+
+namespace {
+
+// A modeled evaluation: DRAM-bound at dram_s, its next bound at runner_up_s.
+Evaluation modeled(int block_size, double dram_s, model::Bound runner, double runner_up_s) {
+  Evaluation e = testing::synthetic_evaluation({{"block_size", block_size}, {"layout", 0}}, dram_s, 2800.0, 8u << 20);
+  ModelBreakdown m;
+  m.time.seconds = dram_s;
+  m.time.binding = model::Bound::dram;
+  for (model::Bound b : {model::Bound::dram, model::Bound::l2, model::Bound::shared_memory, model::Bound::issue,
+                         model::Bound::block_pipeline, model::Bound::block_launch})
+    m.time.bounds.push_back({b, b == model::Bound::dram ? dram_s : b == runner ? runner_up_s : 1e-9, true, {}});
+  e.model = m;
+  return e;
+}
+
+TuningResult modeled_result() {
+  TuningResult r = testing::synthetic_result();
+  r.measured = false;
+  r.ceiling.reset();
+  r.same_size_copy.reset();
+  r.evaluations.clear();
+  return r;
+}
+
+} // namespace
+
+TEST_CASE("runner_up: the largest modelled bound after the binding one") {
+  const Evaluation e = modeled(128, 10e-6, model::Bound::block_pipeline, 8e-6);
+  const model::BoundTime* r = e.model->time.runner_up();
+  REQUIRE(r != nullptr);
+  CHECK(r->bound == model::Bound::block_pipeline);
+  CHECK(r->seconds == doctest::Approx(8e-6));
+  model::TimePrediction alone;
+  alone.bounds = {{model::Bound::dram, 1e-6, true, {}}, {model::Bound::l2, 5e-6, false, {}}};
+  CHECK(alone.runner_up() == nullptr); // an unmodelled bound is no runner-up
+}
+
+TEST_CASE("ranking: time first; among equal times, the lowest runner-up bound first") {
+  TuningResult r = modeled_result();
+  r.evaluations.push_back(modeled(128, 10e-6, model::Bound::block_pipeline, 9.5e-6)); // tied, little headroom
+  r.evaluations.push_back(modeled(256, 12e-6, model::Bound::l2, 1e-6));               // slower
+  r.evaluations.push_back(modeled(64, 10e-6, model::Bound::l2, 7.0e-6));              // tied, most headroom
+  r.evaluations.push_back(modeled(32, 10e-6, model::Bound::issue, 8.0e-6));           // tied
+  const auto order = r.ranking();
+  REQUIRE(order.size() == 4);
+  CHECK(order == std::vector<std::size_t>{2, 3, 0, 1});
+  CHECK(r.best() == &r.evaluations[2]);
+}
+
+TEST_CASE("ranking: equal times without model facts keep their order") {
+  TuningResult r = testing::synthetic_result();
+  r.evaluations[1].timing->median_s = r.evaluations[0].timing->median_s;
+  CHECK(r.ranking() == std::vector<std::size_t>{0, 1});
+}
+
+TEST_CASE("rationale: a modeled tie says which next bound broke it") {
+  TuningResult r = modeled_result();
+  r.evaluations.push_back(modeled(128, 10e-6, model::Bound::block_pipeline, 9.5e-6));
+  r.evaluations.push_back(modeled(64, 10e-6, model::Bound::l2, 7.0e-6));
+  const std::string s = rationale(r);
+  CHECK(s.find("ties with it by the model (DRAM-bound)") != std::string::npos);
+  CHECK(s.find("L2 7 us against block pipeline 9.5 us") != std::string::npos);
+  // Not a tie: the usual comparison, no tie words.
+  r.evaluations[0].timing->median_s = 11e-6;
+  r.evaluations[0].model->time.seconds = 11e-6;
+  CHECK(rationale(r).find("ties with it") == std::string::npos);
+}
+
+TEST_CASE("rationale: a modeled tie on the next bound too says the model does not separate them") {
+  TuningResult r = modeled_result();
+  r.evaluations.push_back(modeled(128, 10e-6, model::Bound::l2, 7.0e-6));
+  r.evaluations.push_back(modeled(64, 10e-6, model::Bound::l2, 7.0e-6));
+  const std::string s = rationale(r);
+  CHECK(s.find("and so does the next bound (L2 7 us for both)") != std::string::npos);
+  CHECK(s.find("further below") == std::string::npos); // not "7 us against 7 us"
+}

@@ -1,0 +1,212 @@
+// The per-call rule a sweep leaves in a store (size_rule.hpp): the entry of
+// the same size, else the configuration best by the ranking interpolated
+// between the two neighbouring sizes, with its expected loss; and the
+// launcher's lookup taking it (config_lookup.hpp). Also the sweep's warm
+// start: a finished size as the next size's bayes prior (sweep_source,
+// transfer_prior).
+#include <memtune/launch/config_lookup.hpp>
+#include <memtune/measure/device.hpp>
+#include <memtune/tune/model_prior.hpp>
+#include <memtune/profile/size_rule.hpp>
+#include <memtune/templates/filter.hpp>
+#include <memtune/tune/transfer.hpp>
+
+#include "../temp_dir.hpp"
+#include "tune/src/bounded_grid.hpp"
+#include "../support/catalogue_target.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace memtune;
+
+namespace {
+
+const DeviceFingerprint kGpu{"NVIDIA H100 80GB HBM3", 9, 0, 132};
+
+// The filter's default configuration (valid on the H100 at every size here) with another block size.
+nlohmann::json cfg(int block) {
+  const KernelDescription& d = templates::filter_description();
+  const Problem p = d.complete({{"n", 4 << 20}, {"taps", 21}});
+  const Target& h100 = catalogue_target("h100-sxm");
+  nlohmann::json j = d.space(p, h100).config_to_json(d.default_config(p, h100));
+  j["block_size"] = block;
+  return j;
+}
+
+// An entry at size n: the best and runner-ups as (block_size, time [s]).
+ProfileEntry entry_at(std::int64_t n, const std::vector<std::pair<int, double>>& times) {
+  ProfileEntry e;
+  e.device = kGpu;
+  e.template_name = "filter";
+  e.problem = {{"n", n}, {"taps", 21}};
+  e.config = cfg(times.front().first);
+  e.time_s = times.front().second;
+  for (std::size_t i = 1; i < times.size(); ++i)
+    e.runner_ups.push_back({{"config", cfg(times[i].first)}, {"time_s", times[i].second}, {"gbps", 1.0}});
+  return e;
+}
+
+// Two sizes whose best differ: 128 wins at 1M, 512 at 16M; 256 is second at both.
+std::vector<ProfileEntry> two_sizes() {
+  return {entry_at(1 << 20, {{128, 10e-6}, {256, 11e-6}, {512, 14e-6}}),
+          entry_at(16 << 20, {{512, 100e-6}, {256, 104e-6}, {128, 130e-6}})};
+}
+
+} // namespace
+
+TEST_CASE("between two sizes: the least log-interpolated time of the configurations both timed, and its loss") {
+  const auto entries = two_sizes();
+  // 4M is halfway on a log scale between 1M and 16M: w = 0.5.
+  const auto p = interpolate_sizes(entries, {{"n", 4 << 20}, {"taps", 21}}, {"n"});
+  REQUIRE(p);
+  CHECK(p->position == doctest::Approx(0.5));
+  CHECK(p->compared == 3);
+  CHECK_FALSE(p->bounded);
+  // geometric means: 128 sqrt(10*130)=36.06, 256 sqrt(11*104)=33.82, 512 sqrt(14*100)=37.42
+  CHECK(p->config == cfg(256));
+  CHECK(p->predicted_time_s == doctest::Approx(std::sqrt(11e-6 * 104e-6)));
+  // 256 loses 10 % at 1M and 4 % at 16M: 7 % halfway.
+  CHECK(p->expected_loss == doctest::Approx(0.5 * 0.1 + 0.5 * 0.04));
+  CHECK(p->lower.problem.at("n") == 1 << 20);
+  CHECK(p->upper.problem.at("n") == 16 << 20);
+  CHECK(describe(*p) == "interpolated between n=1048576 taps=21 and n=16777216 taps=21 (w 0.50, 3 configurations "
+                        "in common): expected loss 7.0 %");
+
+  // Near an end, that end's best wins and loses nothing there.
+  const auto near_low = interpolate_sizes(entries, {{"n", 1100000}, {"taps", 21}}, {"n"});
+  REQUIRE(near_low);
+  CHECK(near_low->config == cfg(128));
+  CHECK(near_low->expected_loss < 0.05);
+  const auto near_high = interpolate_sizes(entries, {{"n", 15 << 20}, {"taps", 21}}, {"n"});
+  REQUIRE(near_high);
+  CHECK(near_high->config == cfg(512));
+}
+
+TEST_CASE("no interpolation outside the sweep") {
+  const auto entries = two_sizes();
+  CHECK_FALSE(interpolate_sizes(entries, {{"n", 32 << 20}, {"taps", 21}}, {"n"}));
+  CHECK_FALSE(interpolate_sizes(entries, {{"n", 1 << 19}, {"taps", 21}}, {"n"}));
+  CHECK_FALSE(interpolate_sizes({entries[0]}, {{"n", 2 << 20}, {"taps", 21}}, {"n"}));
+}
+
+TEST_CASE("a configuration one size did not keep counts there as its slowest kept: a lower bound, so stated") {
+  const std::vector<ProfileEntry> disjoint{entry_at(1 << 20, {{128, 10e-6}, {256, 12e-6}}),
+                                           entry_at(16 << 20, {{512, 100e-6}, {1024, 120e-6}})};
+  // 2M: w = 0.25. 128: 10^0.75 120^0.25 (18.6) beats 512: 12^0.75 100^0.25 (20.4).
+  const auto p = interpolate_sizes(disjoint, {{"n", 2 << 20}, {"taps", 21}}, {"n"});
+  REQUIRE(p);
+  CHECK(p->position == doctest::Approx(0.25));
+  CHECK(p->config == cfg(128));
+  CHECK(p->compared == 0);
+  CHECK(p->bounded);
+  CHECK(p->expected_loss == doctest::Approx(0.25 * (120.0 / 100 - 1)));
+  CHECK(describe(*p).find("0 configurations in common): expected loss at least 5.0 %") != std::string::npos);
+  // Near the upper size, its own best.
+  const auto high = interpolate_sizes(disjoint, {{"n", 12 << 20}, {"taps", 21}}, {"n"});
+  REQUIRE(high);
+  CHECK(high->config == cfg(512));
+}
+
+TEST_CASE("of several sizes, the two that enclose the call and are nearest") {
+  auto entries = two_sizes();
+  entries.push_back(entry_at(4 << 20, {{256, 40e-6}, {512, 41e-6}, {128, 45e-6}}));
+  const auto p = interpolate_sizes(entries, {{"n", 8 << 20}, {"taps", 21}}, {"n"});
+  REQUIRE(p);
+  CHECK(p->lower.problem.at("n") == 4 << 20);
+  CHECK(p->upper.problem.at("n") == 16 << 20);
+  const auto rows = size_rule_rows(entries, {"n"});
+  REQUIRE(rows.size() == 2); // sorted by size: 1M..4M, 4M..16M
+  CHECK(rows[0].lower.at("n") == 1 << 20);
+  CHECK(rows[1].upper.at("n") == 16 << 20);
+  REQUIRE(rows[1].midpoint);
+  CHECK(rows[1].midpoint->position == doctest::Approx(0.5));
+}
+
+TEST_CASE("the launcher's lookup: the exact size's entry, else the interpolated pick, with its loss stated") {
+  memtune::testing::TempDir dir;
+  ProfileStore store(dir.path / "sweep.memtune.json");
+  for (const ProfileEntry& e : two_sizes()) store.save(e);
+  const KernelDescription& d = templates::filter_description();
+  Target h100 = catalogue_target("h100-sxm");
+  h100.display_name = kGpu.name;
+  h100.sm_count = kGpu.sm_count;
+  const auto look = [&](std::int64_t n) {
+    return look_up_config(d, d.complete({{"n", n}, {"taps", 21}}), h100, &store, {}, {});
+  };
+  const ConfigLookup exact = look(16 << 20);
+  CHECK(exact.origin == "profile");
+  CHECK_FALSE(exact.between);
+
+  const ConfigLookup mid = look(4 << 20);
+  REQUIRE(mid.source == ConfigLookup::Source::profile);
+  REQUIRE(mid.between);
+  CHECK(mid.between->config == cfg(256));
+  CHECK(mid.config.at("block_size") == 256);
+  CHECK(mid.origin.find("profile (interpolated between n=1048576 taps=21 and n=16777216 taps=21") == 0);
+  CHECK(mid.origin.find("expected loss 7.0 %") != std::string::npos);
+
+  const ConfigLookup outside = look(64 << 20);
+  CHECK_FALSE(outside.between);
+  CHECK(outside.origin == "profile (nearest size: n=16777216 taps=21)");
+}
+
+TEST_CASE("warm start: a finished size is the next size's prior, its ranking carried by the model's size ratio") {
+  const Target& h100 = catalogue_target("h100-sxm");
+  const KernelDescription& filter = templates::filter_description();
+  const Problem small = filter.complete({{"n", 1 << 20}, {"taps", 21}});
+  const Problem large = filter.complete({{"n", 16 << 20}, {"taps", 21}});
+
+  const search::Space space = filter.space(large, h100);
+  const auto plain = model_prior(filter, large, h100, space);
+
+  // The size done: every configuration at the model's time, except the one
+  // the model ranks last at the large size, measured 1000x faster (as a
+  // measurement can overturn the model).
+  TuningResult done;
+  done.template_name = filter.name;
+  done.problem = small;
+  done.device = kGpu;
+  done.space = filter.space(small, h100);
+  const auto configs = done.space.enumerate();
+  REQUIRE(configs.size() > 3);
+  std::vector<Evaluation> predicted;
+  for (const search::Config& c : configs) {
+    Evaluation e = model_estimate(filter, small, h100, c, filter.bytes_moved(small));
+    if (e.ok() && e.timing) predicted.push_back(e);
+  }
+  REQUIRE(predicted.size() > 3);
+  const search::Config favourite =
+      std::max_element(predicted.begin(), predicted.end(), [&](const Evaluation& a, const Evaluation& b) {
+        return plain(a.config) < plain(b.config);
+      })->config;
+  for (Evaluation& e : predicted) {
+    if (e.config == favourite) e.timing->median_s /= 1000;
+    done.evaluations.push_back(e);
+  }
+  const TransferSource source = sweep_source(done, "n=1048576");
+  REQUIRE(source.problem);
+  CHECK(*source.problem == small);
+  CHECK(source.trials.size() == done.evaluations.size());
+
+  const auto prior = transfer_prior(filter, large, h100, source, space);
+  const auto argmin = [&](const auto& f) {
+    search::Config best;
+    double least = std::numeric_limits<double>::infinity();
+    for (const search::Config& c : space.enumerate())
+      if (f(c) < least) least = f(c), best = c;
+    return best;
+  };
+  CHECK(argmin(prior) == favourite); // the size done's ranking leads
+  CHECK(argmin(plain) != favourite); // where the model alone would not
+  // Elsewhere the prior is the model's time at the large size (ratio 1 at the small one).
+  const search::Config other = predicted.front().config == favourite ? predicted.back().config : predicted.front().config;
+  CHECK(prior(other) == doctest::Approx(plain(other)).epsilon(0.02));
+
+  TuningResult empty = done;
+  empty.evaluations.clear();
+  CHECK_THROWS_AS((void)sweep_source(empty, "n=1"), TransferError);
+}

@@ -1,0 +1,84 @@
+// tune_modeled on descriptions without a model (a user's kernel): compiled
+// for registers, occupancy and limiter only; and the failures a description
+// can cause (no launch, arguments that do not match the kernel).
+#include <memtune/description/description_json.hpp>
+#include <memtune/description/kernel_builder.hpp>
+#include <memtune/tune/tuner.hpp>
+
+#include "../support/catalogue_target.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+using namespace memtune;
+
+namespace {
+
+const std::filesystem::path kAssets = MEMTUNE_TEST_ASSETS_DIR "/descriptions";
+
+TuneOptions no_cache() {
+  TuneOptions o;
+  o.use_cache = false;
+  return o;
+}
+
+} // namespace
+
+TEST_CASE("a kernel without a model: registers, occupancy and limiter, no time, nothing ranked") {
+  KernelDescription d = load_description(kAssets / "transpose.json");
+  d.model.reset(); // the asset's model section is tested in model_spec_test.cpp
+  const TuningResult r = tune_modeled(d, {{"rows", 1000}}, catalogue_target("h100"), no_cache());
+  CHECK_FALSE(r.measured);
+  CHECK_FALSE(r.time_modeled);
+  CHECK(r.template_name == "transpose_test");
+  CHECK(r.kernel_fingerprint == d.fingerprint());
+  CHECK(r.bytes_moved == 2ULL * 1000 * 1024 * 4);
+  REQUIRE(r.evaluations.size() == 24);
+  for (const auto& e : r.evaluations) {
+    CAPTURE(r.space.format(e.config));
+    CHECK(e.ok());
+    CHECK_FALSE(e.timing.has_value());
+    CHECK(e.resources.registers > 0);
+    CHECK(e.resources.static_smem_bytes >= static_cast<std::size_t>(e.config.at("TILE") * (e.config.at("TILE") + e.config.at("PAD")) * 4));
+    CHECK(e.occupancy.warps_per_sm > 0);
+    CHECK_FALSE(e.occupancy.limiters.empty());
+  }
+  CHECK(r.ranking().empty());
+  CHECK(r.best() == nullptr);
+  CHECK(r.strategy == "grid");
+
+  TuneOptions bayes = no_cache();
+  bayes.strategy = "bayes";
+  bayes.budget = 4;
+  const TuningResult b = tune_modeled(d, {}, catalogue_target("h100"), bayes);
+  CHECK(b.evaluations.size() == 4);
+  CHECK(b.strategy.find("bayes needs predicted times") != std::string::npos);
+}
+
+TEST_CASE("a configuration that cannot launch is a failed candidate; mismatched arguments stop the run") {
+  const KernelDescription d = KernelBuilder("shrinking")
+                                  .source("k.cu", "template <int B> __global__ void k(float* y, int n) {"
+                                                  " int i = blockIdx.x * B + threadIdx.x; if (i < n) y[i] = 1.0f; }")
+                                  .kernel("k<{B}>")
+                                  .size("n", 1000, "elements")
+                                  .parameter(search::Axis::ordinal("B", {64, 128, 2048}))
+                                  .block("B")
+                                  .grid("ceil_div(n, B) - 8")
+                                  .buffer("y", ElementType::f32, "n", BufferRole::out)
+                                  .scalar("n", ElementType::i32, "n")
+                                  .build();
+  const TuningResult r = tune_modeled(d, {}, catalogue_target("h100"), no_cache());
+  REQUIRE(r.evaluations.size() == 3);
+  CHECK(r.evaluations[0].ok()); // 16 - 8 blocks
+  CHECK(r.evaluations[1].status == Status::launch_failed);
+  CHECK(r.evaluations[1].reason.find("launch.grid[0] = (ceil_div(n, B) - 8) is 0: a launch needs at least 1") !=
+        std::string::npos);
+  CHECK(r.evaluations[2].status == Status::launch_failed); // a negative grid, whatever the block
+
+  KernelDescription fewer = d;
+  fewer.arguments.pop_back();
+  CHECK_THROWS_WITH_AS(tune_modeled(fewer, {}, catalogue_target("h100"), no_cache()),
+                       doctest::Contains("describes 1 arguments (y) but the kernel takes 2: void k<64>(float*, int)"),
+                       DescriptionError);
+}

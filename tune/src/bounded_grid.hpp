@@ -1,0 +1,68 @@
+#pragma once
+// A modeled grid run that compiles only the candidates that can still reach
+// the top k. Compiling for registers is what a modeled run spends its time
+// on (~0.1 s of NVRTC per candidate); the model itself takes ~2 ms.
+//
+// The bound: a candidate predicted with no register limit (registers = 0,
+// no static shared memory) gets at least the occupancy it will have once
+// NVRTC reports its registers, and the model's time never rises with
+// occupancy (more warps and blocks per SM keep more bytes in flight and
+// overlap more round trips; tests/tune/bounded_grid_test.cpp checks it).
+// So that prediction is a lower bound on the final one. Candidates are
+// compiled in order of their bound; once k candidates are predicted and the
+// next bound is no better than the k-th best, no remaining candidate can
+// enter the top k.
+//
+// The run checks the bound on every candidate it compiles; if the model ever
+// predicts a compiled candidate faster than its bound, it stops trusting the
+// bound and compiles every candidate.
+#include <memtune/tune/search_loop.hpp>
+
+#include <iterator>
+#include <set>
+
+namespace memtune {
+
+// The model's prediction for `config` with no register limit: a lower bound
+// on its prediction with real registers. Its status is exceeds_device_limits
+// when no block fits on the target even so (shared memory, threads).
+//
+// Two parts of the model are taken at their most optimistic, because they do
+// not fall monotonically with occupancy: each warp's cache share is one
+// block's (CacheShare::one_block), and the latency of a dependent round trip
+// is the unloaded one (loaded_latency_gain 0: the loaded latency grows with
+// the DRAM utilisation, which a higher occupancy can raise).
+// A configuration that cannot be launched (a zero grid) gets launch_failed.
+Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& problem, const Target& target,
+                             const search::Config& config, std::uint64_t bytes_moved);
+
+// The same configuration without registers (nothing compiled), predicted with
+// the model's own parameters: an estimate, not a bound (model_prior.hpp).
+Evaluation model_estimate(const KernelDescription& kernel, const Problem& problem, const Target& target,
+                          const search::Config& config, std::uint64_t bytes_moved);
+
+// The k best predicted times so far, and whether a bound can still beat them.
+class TopKCutoff {
+public:
+  explicit TopKCutoff(std::size_t k) : k_(k) {}
+  // Whether a candidate whose lower bound is `bound` can still enter the top k.
+  [[nodiscard]] bool worth_compiling(double bound) const {
+    return violated_ || best_.size() < k_ || bound < *std::prev(best_.end());
+  }
+  // A compiled candidate's prediction (nullopt: it failed) and its bound.
+  void add(std::optional<double> predicted, double bound);
+  // True once a prediction undercut its bound: the bound is not one.
+  [[nodiscard]] bool violated() const { return violated_; }
+
+private:
+  std::size_t k_;
+  std::multiset<double> best_; // at most k_ entries
+  bool violated_ = false;
+};
+
+// Fills result.evaluations, compile_cache_hits and configs_not_compiled.
+void run_bounded_grid(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+                      const TuneOptions& options, CompilePool& pool, TuningResult& result,
+                      const std::function<Evaluation(Pending&)>& evaluate);
+
+} // namespace memtune

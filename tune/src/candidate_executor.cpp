@@ -1,0 +1,339 @@
+#include "candidate_executor.hpp"
+
+#include <memtune/isolate/frame.hpp>
+#include <memtune/isolate/worker_pool.hpp>
+
+#include <memtune/cuda/driver_api.hpp>
+#include <memtune/cuda/error.hpp>
+#include <memtune/model/occupancy.hpp>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <variant>
+
+namespace memtune::isolation {
+namespace {
+
+// ---------------------------------------------------------------- in this process
+
+class InProcessExecutor : public CandidateExecutor {
+public:
+  InProcessExecutor(const KernelDescription& kernel, const Problem& problem, const ExecutionOptions& options, std::uint64_t seed,
+                    const CompileCache* cache, std::string why)
+      : device_(options.devices ? options.devices->first() : options.device), isolation_("off: " + why) {
+    if (!cuda::driver_available())
+      throw DeviceRequired("measuring needs an NVIDIA GPU: " + cuda::driver_unavailable_reason());
+    // One GPU here: the others of a list need worker processes, and the header says so.
+    if (options.devices && (options.devices->all || options.devices->ordinals.size() > 1))
+      isolation_ += "; on GPU " + std::to_string(device_) + " only (--devices " + options.devices->to_string() +
+                    " needs worker processes)";
+    launcher_.emplace(kernel, problem, LauncherOptions{device_, seed, options.measure, cache});
+    launcher_->prepare_inputs();
+  }
+
+  const Target& target() const override { return launcher_->target(); }
+  std::vector<int> devices() const override { return {device_}; }
+  const std::string& isolation() const override { return isolation_; }
+
+  ExecutorSetup setup(const std::optional<ReferencePlan>& reference, std::size_t ceiling_bytes,
+                      std::size_t same_size_bytes, const std::optional<search::Config>& expected_for) override {
+    ExecutorSetup s;
+    if (reference) {
+      const ReferenceOutcome r = launcher_->run_reference(
+          {reference->config, reference->launch, reference->compiled.lowered_name, reference->compiled.cubin}, true);
+      if (r.context_lost) throw ContextLost{*r.error};
+      s.reference_error = r.error;
+      s.reference_time_s = r.time_s;
+      if (s.reference_error) return s;
+    }
+    if (expected_for) s.expected_seconds = launcher_->prepare_expected(*expected_for);
+    if (ceiling_bytes) s.ceiling = launcher_->measure_ceiling(ceiling_bytes);
+    if (same_size_bytes) s.same_size_copy = launcher_->measure_ceiling(same_size_bytes);
+    return s;
+  }
+
+  // Runs the candidate at once (nothing else can run here meanwhile);
+  // collect() hands it over.
+  void submit(const LaunchRequest& candidate, double, std::uint64_t tag) override {
+    if (done_) throw std::logic_error("InProcessExecutor::submit with a candidate in flight");
+    done_ = CandidateDone{tag, CandidateRun{launcher_->run(candidate), device_, false}};
+  }
+
+  std::optional<CandidateDone> collect() override {
+    std::optional<CandidateDone> done = std::exchange(done_, std::nullopt);
+    // Nothing can stop a candidate here: a sticky error ends the run.
+    if (done && done->run.outcome.context_lost)
+      throw ContextLost{done->run.outcome.reason + " (isolation is " + isolation_ + ")"};
+    return done;
+  }
+
+  BaselineResult baseline(const std::string& name, std::uint64_t bytes_moved) override {
+    return launcher_->baseline(name, bytes_moved);
+  }
+  std::size_t restarts() const override { return 0; }
+
+private:
+  int device_;
+  std::string isolation_;
+  std::optional<CandidateLauncher> launcher_;
+  std::optional<CandidateDone> done_;
+};
+
+// ---------------------------------------------------------------- in worker processes
+
+class IsolatedExecutor : public CandidateExecutor {
+public:
+  IsolatedExecutor(std::unique_ptr<WorkerPool> pool, std::filesystem::path executable)
+      : pool_(std::move(pool)), target_(pool_->ready(0).target),
+        isolation_("worker process (" + executable.filename().string() + ")") {}
+
+  const Target& target() const override { return target_; }
+  const std::string& isolation() const override { return isolation_; }
+  std::vector<int> devices() const override {
+    std::vector<int> d;
+    for (std::size_t slot = 0; slot < pool_->size(); ++slot) d.push_back(pool_->device(slot));
+    return d;
+  }
+
+  ExecutorSetup setup(const std::optional<ReferencePlan>& reference, std::size_t ceiling_bytes,
+                      std::size_t same_size_bytes, const std::optional<search::Config>& expected_for) override {
+    SetupRequest request;
+    std::vector<char> blob;
+    if (reference) {
+      blob = reference->compiled.cubin;
+      request.reference = LaunchRequest{reference->config, reference->launch, reference->compiled.lowered_name, {}};
+    }
+    request.expected_for = expected_for;
+    ExecutorSetup s;
+    std::vector<nlohmann::json> requests;
+    for (std::size_t slot = 0; slot < pool_->size(); ++slot) {
+      request.time_reference = slot == 0;
+      request.ceiling_bytes = slot == 0 ? ceiling_bytes : 0; // one ceiling per run
+      request.same_size_bytes = slot == 0 ? same_size_bytes : 0;
+      requests.push_back(to_json(request));
+    }
+    std::vector<Frame> replies;
+    try {
+      replies = pool_->call_each(requests, blob, kSetupTimeout); // every GPU at once
+    } catch (const WorkerError& e) {
+      if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what()); // as in this process
+      throw ContextLost{std::string("the worker could not set the run up: ") + e.what()};
+    }
+    for (std::size_t slot = 0; slot < replies.size(); ++slot) {
+      const SetupDone done = setup_done_from_json(replies[slot].message);
+      if (slot == 0) {
+        s.reference_error = done.reference_error;
+        s.reference_time_s = done.reference_time_s;
+        s.ceiling = done.ceiling;
+        s.same_size_copy = done.same_size_copy;
+        s.expected_seconds = done.expected_seconds;
+      }
+      if (done.reference_error) {
+        s.reference_error = done.reference_error;
+        return s;
+      }
+    }
+    // A replacement worker gets the reference again (and no ceiling).
+    request.time_reference = false;
+    request.ceiling_bytes = 0;
+    request.same_size_bytes = 0;
+    pool_->set_restart_setup(request, std::move(blob));
+    return s;
+  }
+
+  void submit(const LaunchRequest& candidate, double limit_s, std::uint64_t tag) override {
+    const std::optional<std::size_t> slot = pool_->idle_slot();
+    if (!slot) throw std::logic_error("IsolatedExecutor::submit with every worker busy");
+    try {
+      tags_[pool_->submit(*slot, run_json(next_id_++, candidate), candidate.cubin, limit_s)] = tag;
+    } catch (const WorkerError& e) {
+      throw ContextLost{"no worker process could be started again on GPU " + std::to_string(pool_->device(*slot)) +
+                        ": " + e.what()};
+    }
+  }
+
+  std::optional<CandidateDone> collect() override {
+    std::optional<Completion> done = pool_->wait_any();
+    if (!done) return std::nullopt;
+    const auto tag = tags_.find(done->ticket);
+    CandidateDone out{tag->second, outcome(*done)};
+    tags_.erase(tag);
+    return out;
+  }
+
+  BaselineResult baseline(const std::string& name, std::uint64_t bytes_moved) override {
+    try {
+      return baseline_from_json(pool_->call(pool_->idle_slot().value_or(0),
+                                            {{"type", "baseline"}, {"name", name}, {"bytes_moved", bytes_moved}}, {},
+                                            kSetupTimeout)
+                                    .message);
+    } catch (const WorkerError& e) {
+      BaselineResult b;
+      b.name = name;
+      b.message = std::string("its worker process failed: ") + e.what();
+      return b;
+    }
+  }
+  std::size_t restarts() const override { return pool_->restarts(); }
+
+private:
+  // What a completion means for its candidate; a worker that cannot be
+  // trusted any more is retired (its slot gets a fresh one).
+  CandidateRun outcome(const Completion& done) {
+    CandidateRun r;
+    r.device = done.device;
+    switch (done.kind) {
+    case Completion::Kind::reply:
+      try {
+        r.outcome = outcome_from_json(done.reply.message);
+      } catch (const std::exception& e) {
+        r.outcome.status = Status::launch_failed;
+        r.outcome.reason = std::string("the worker's answer could not be read: ") + e.what();
+        pool_->retire(done.slot);
+        r.worker_replaced = true;
+        return r;
+      }
+      if (r.outcome.context_lost || r.outcome.gpu_busy) {
+        pool_->retire(done.slot);
+        r.worker_replaced = true;
+        r.outcome.reason += "; a fresh worker process runs the next candidate";
+      }
+      return r;
+    case Completion::Kind::died:
+      r.outcome.status = Status::launch_failed;
+      r.outcome.reason = "the candidate crashed its worker process: " + done.reason +
+                         "; a fresh worker process runs the next candidate";
+      r.worker_replaced = true;
+      return r;
+    case Completion::Kind::timed_out:
+      r.outcome.status = Status::timeout;
+      r.outcome.reason = done.reason;
+      r.worker_replaced = true;
+      return r;
+    }
+    return r;
+  }
+
+  static constexpr double kSetupTimeout = 600.0; // [seconds] host references of large problems take a while
+
+  std::unique_ptr<WorkerPool> pool_;
+  Target target_;
+  std::string isolation_;
+  std::uint64_t next_id_ = 1;
+  std::map<std::uint64_t, std::uint64_t> tags_; // the pool's ticket -> the caller's tag
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// How a worker rebuilds `kernel`: from its description file, or by name from
+// the worker's catalogue (the worker refuses a different fingerprint).
+DescriptionSource worker_source(const KernelDescription& kernel) {
+  DescriptionSource s;
+  s.name = kernel.name;
+  s.fingerprint = kernel.fingerprint();
+  std::error_code ec;
+  if (!kernel.origin.empty() && std::filesystem::is_regular_file(kernel.origin, ec)) {
+    s.kind = DescriptionSource::Kind::file;
+    // As the tuning process named it: the worker shares its working folder,
+    // and a relative include path must read the same in both.
+    s.path = kernel.origin;
+    s.content = read_file(kernel.origin);
+  }
+  return s;
+}
+
+} // namespace
+
+void recompute_occupancy(Evaluation& e, const Target& target) {
+  if (e.status == Status::compile_failed || e.block_threads <= 0 || e.resources.registers <= 0) return;
+  try {
+    e.occupancy = model::compute_occupancy(target, {e.block_threads, e.resources.registers,
+                                                    e.resources.static_smem_bytes, e.dynamic_smem_bytes});
+  } catch (const std::invalid_argument&) {
+    // cuda_occupancy.h does not know this GPU: the driver's count is still there.
+  }
+}
+
+void merge_outcome(Evaluation& e, const LaunchOutcome& o, const Target& target, std::uint64_t bytes_moved,
+                   double ceiling_gbps) {
+  if (o.resources.registers > 0) { // the function was loaded: it is the ground truth (spills stay ptxas')
+    e.resources.registers = o.resources.registers;
+    e.resources.static_smem_bytes = o.resources.static_smem_bytes;
+    e.resources.stack_frame_bytes = o.resources.stack_frame_bytes;
+  }
+  e.driver_blocks_per_sm = o.driver_blocks_per_sm;
+  recompute_occupancy(e, target);
+  e.status = o.status;
+  e.reason = o.reason;
+  if (o.status == Status::exceeds_device_limits && o.driver_blocks_per_sm == 0 && !e.occupancy.cannot_launch.empty())
+    e.reason += ": " + e.occupancy.cannot_launch;
+  e.max_abs_error = o.max_abs_error;
+  e.timing = o.timing;
+  e.energy = o.energy;
+  e.energy_error = o.energy_error;
+  if (e.ok() && e.timing) {
+    e.gbps = static_cast<double>(bytes_moved) / e.timing->median_s / 1e9;
+    e.fraction_of_ceiling = ceiling_gbps > 0 ? e.gbps / ceiling_gbps : 0.0;
+    e.fraction_of_peak = target.dram_bandwidth_gbs > 0 ? e.gbps / target.dram_bandwidth_gbs : 0.0;
+  }
+}
+
+std::unique_ptr<CandidateExecutor> start_executor(const KernelDescription& kernel, const Problem& problem,
+                                                  const ExecutionOptions& options, std::uint64_t seed,
+                                                  const CompileCache* cache) {
+  const auto in_process = [&](const std::string& why) {
+    return std::make_unique<InProcessExecutor>(kernel, problem, options, seed, cache, why);
+  };
+  if (!options.isolation.enabled) return in_process("--no-isolation");
+  std::filesystem::path executable;
+  if (options.isolation.worker) {
+    executable = *options.isolation.worker;
+  } else {
+    std::string looked_in;
+    const auto found = find_worker_executable(looked_in);
+    if (!found) return in_process("no memtune-worker program (looked for " + looked_in + "; set MEMTUNE_WORKER)");
+    executable = *found;
+  }
+  Hello hello;
+  hello.description = worker_source(kernel);
+  hello.problem = problem;
+  hello.seed = seed;
+  hello.device = options.device;
+  hello.measure = options.measure;
+  if (cache) hello.cache_folder = cache->folder().string();
+  // The first GPU's worker says how many GPUs there are; then one worker per other GPU.
+  const int first = options.devices ? options.devices->first() : options.device;
+  auto pool = std::make_unique<WorkerPool>(executable, hello, std::vector<int>{first});
+  try {
+    pool->start();
+  } catch (const WorkerError& e) {
+    if (e.kind == WorkerError::Kind::no_device) throw DeviceRequired(std::string("measuring needs an NVIDIA GPU: ") + e.what());
+    if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what());
+    if (e.kind == WorkerError::Kind::description) return in_process(e.what());
+    return in_process(std::string("the worker process did not start: ") + e.what());
+  }
+  if (options.devices) {
+    std::vector<int> others = options.devices->resolve(pool->ready(0).device_count);
+    std::erase(others, first);
+    try {
+      pool->add(others);
+    } catch (const WorkerError& e) {
+      if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what());
+      // The first GPU works: another that does not is the user's to fix, not a reason to run elsewhere.
+      throw std::runtime_error("--devices " + options.devices->to_string() + ": a worker did not start: " + e.what());
+    }
+    std::vector<std::pair<int, DeviceFingerprint>> models;
+    for (std::size_t slot = 0; slot < pool->size(); ++slot)
+      models.emplace_back(pool->device(slot), fingerprint(pool->ready(slot).target));
+    if (std::vector<DeviceGroup> groups = group_by_model(models); groups.size() > 1) throw MixedDevices(std::move(groups));
+  }
+  return std::make_unique<IsolatedExecutor>(std::move(pool), executable);
+}
+
+} // namespace memtune::isolation

@@ -38,7 +38,7 @@
 // described in a few lines) is refused with the counts, at once, without
 // listing the space.
 //
-// With both random and bayes run, each recording ends with the bar as
+// With both random and bayes run, each recording ends with the benchmark's bar as
 // verdict lines, for bayes and bayes+model: median evaluations to 5% as a
 // share of the grid (<= 15%), random's median over theirs (>= 2; not
 // measurable where random's median is <= 2 evaluations), and, given the JSON

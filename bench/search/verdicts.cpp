@@ -1,5 +1,5 @@
 // The benchmark's verdict lines and batch-size table (verdicts.hpp): medians
-// of evaluations to 5% against the bars, with random search's exact
+// of evaluations to 5% against the benchmark's bars, with random search's exact
 // median and Kernel Tuner's results where given.
 #include "verdicts.hpp"
 
@@ -45,7 +45,7 @@ std::optional<double> kernel_tuner_to5(const nlohmann::json& kt, const std::stri
 
 } // namespace
 
-// The bar, one line per criterion, recording and model-based strategy.
+// The bar, one line per criterion, recording and model-based strategy.
 void print_verdicts(const std::vector<Row>& rows, const nlohmann::json& kt,
                     const std::map<std::string, std::string>& no_prior) {
   auto find = [&](const std::string& recording, const std::string& strategy) -> const Row* {

@@ -1,5 +1,5 @@
 #pragma once
-// The benchmark's verdicts: the bar per recording (bayes and
+// The benchmark's verdicts: the bar per recording (bayes and
 // bayes+model against the grid, random and Kernel Tuner), and the table of
 // evaluations to 5% by batch size (verdicts.cpp).
 #include "rows.hpp"
@@ -13,7 +13,7 @@
 
 namespace memtune::bench {
 
-// The bar, one line per criterion, recording and model-based strategy.
+// The bar, one line per criterion, recording and model-based strategy.
 // `kt`: the JSON of kernel_tuner_compare.py --json (null: none); `no_prior`:
 // recording -> why bayes+model did not run.
 void print_verdicts(const std::vector<Row>& rows, const nlohmann::json& kt,

@@ -1,9 +1,10 @@
 #include "kernel_command.hpp"
 
+#include <memtune/output/tuning_recording.hpp>
+
 #include "app.hpp"
 #include "option_checks.hpp"
 #include "output_options.hpp"
-#include "recording.hpp"
 #include "report_command.hpp"
 #include "shard_option.hpp"
 #include "transfer_options.hpp"
@@ -164,7 +165,7 @@ std::vector<TuningResult> run_tuning(const KernelDescription& kernel, const Prob
 void write_run_files(const KernelDescription& kernel, const TuningResult& result, const CommonOptions& o,
                      const TuneOptions& t, const RunFiles& files, bool table, std::ostream& out, std::ostream& err) {
   if (!files.record.empty()) {
-    io::write_file_atomically(files.record, recording_json(result).dump(2) + "\n", io::OutputKind::recording);
+    search::save_recording(to_recording(result), files.record);
     // The journal was named after the --record given, before its model suffix.
     finish_record_journal(t, o.record, result, files.per_model);
     if (files.per_model && table) out << "recorded to " << files.record << "\n";

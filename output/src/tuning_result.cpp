@@ -1,5 +1,6 @@
 #include <memtune/io/number_text.hpp>
 #include <memtune/output/tuning_result.hpp>
+#include <memtune/output/tuning_recording.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -143,26 +144,7 @@ nlohmann::json evaluation_to_json(const search::Space& space, const Evaluation& 
   return j;
 }
 
-nlohmann::json trials_to_json(const TuningResult& r) {
-  nlohmann::json trials = nlohmann::json::array();
-  for (const auto& e : r.evaluations) {
-    nlohmann::json t{{"config", r.space.config_to_json(e.config)}, {"status", to_string(e.status)}};
-    if (e.ok() && e.timing) t["time_s"] = e.timing->median_s;
-    if (e.ok()) add_energy_json(t, e);
-    if (!e.reason.empty()) t["reason"] = e.reason;
-    if (e.ok() && !e.timing) {
-      // Compiled and fits, but has no time (a description without a "model"
-      // section, modeled): not "ok", so every reader of trials (recordings,
-      // reports, merge, --from) takes it as a trial without a time, never as
-      // an "ok" one whose time is missing.
-      t["status"] = "not_modeled";
-      t["reason"] = "compiled and fits the GPU; its time is not modeled (the description has no \"model\" section)";
-    }
-    if (e.device >= 0) t["device"] = e.device; // the GPU it ran on
-    trials.push_back(std::move(t));
-  }
-  return trials;
-}
+nlohmann::json trials_to_json(const TuningResult& r) { return to_recording(r).to_json().at("trials"); }
 
 bool empty_shard(const TuningResult& r) {
   return !r.shard.empty() && r.evaluations.empty() && r.stop_reason.empty() && r.aborted.empty();

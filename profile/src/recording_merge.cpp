@@ -177,13 +177,22 @@ MergedRecording merge_one_model(const std::vector<const RecordingPart*>& parts) 
   out.tool.clear();
   for (const auto& t : tools) out.tool += (out.tool.empty() ? "" : ", ") + t;
 
-  std::map<Config, std::pair<Trial, const RecordingPart*>> seen;
+  // Each trial with its other keys (joules, the GPU it ran on), kept through the merge.
+  struct Kept {
+    Trial trial;
+    const RecordingPart* part;
+    nlohmann::json others;
+  };
+  std::map<Config, Kept> seen;
   for (const RecordingPart* p : parts) {
     m.files.push_back(p->file);
-    for (const Trial& t : p->recording.trials) {
-      const auto [it, added] = seen.emplace(t.config, std::pair{t, p});
+    const Recording& rec = p->recording;
+    for (std::size_t i = 0; i < rec.trials.size(); ++i) {
+      const Trial& t = rec.trials[i];
+      const nlohmann::json others = i < rec.trial_annotations.size() ? rec.trial_annotations[i] : nlohmann::json::object();
+      const auto [it, added] = seen.emplace(t.config, Kept{t, p, others});
       if (added) continue;
-      const Trial& other = it->second.first;
+      const Trial& other = it->second.trial;
       // A failure's reason may name a time or an address: the status decides.
       if (other.status == t.status && other.time_s == t.time_s) {
         ++m.identical_duplicates;
@@ -191,14 +200,19 @@ MergedRecording merge_one_model(const std::vector<const RecordingPart*>& parts) 
       }
       throw InputError(p->file, 0, "trials",
                        "configuration " + out.space.format(t.config) + " is " + describe_trial(out.space, t) +
-                           " here and " + describe_trial(out.space, other) + " in " + it->second.second->file +
+                           " here and " + describe_trial(out.space, other) + " in " + it->second.part->file +
                            ": measured twice with different results; merge only one of the two");
     }
   }
-  for (auto& [config, trial] : seen) out.trials.push_back(std::move(trial.first));
-  std::stable_sort(out.trials.begin(), out.trials.end(), [&](const Trial& a, const Trial& b) {
-    return grid_position(out.space, a.config) < grid_position(out.space, b.config);
+  std::vector<Kept> kept;
+  for (auto& [config, k] : seen) kept.push_back(std::move(k));
+  std::stable_sort(kept.begin(), kept.end(), [&](const Kept& a, const Kept& b) {
+    return grid_position(out.space, a.trial.config) < grid_position(out.space, b.trial.config);
   });
+  for (Kept& k : kept) {
+    out.trials.push_back(std::move(k.trial));
+    out.trial_annotations.push_back(std::move(k.others));
+  }
   return m;
 }
 

@@ -73,8 +73,13 @@ void check_constraint_axes(const Space& space, const io::JsonFields& space_field
 
 nlohmann::json Recording::to_json() const {
   nlohmann::json trials_json = nlohmann::json::array();
-  for (const Trial& t : trials) {
-    nlohmann::json jt{{"config", space.config_to_json(t.config)}, {"status", t.ok() ? std::string("ok") : t.status}};
+  // Annotations that do not pair one to one with the trials (a copy whose
+  // trials were filtered alone) are not written rather than misattributed.
+  const bool annotated = trial_annotations.size() == trials.size();
+  for (std::size_t i = 0; i < trials.size(); ++i) {
+    const Trial& t = trials[i];
+    nlohmann::json jt = annotated && trial_annotations[i].is_object() ? trial_annotations[i] : nlohmann::json::object();
+    jt.update(nlohmann::json{{"config", space.config_to_json(t.config)}, {"status", t.ok() ? std::string("ok") : t.status}});
     if (t.ok()) jt["time_s"] = *t.time_s;
     else if (!t.reason.empty()) jt["reason"] = t.reason;
     trials_json.push_back(std::move(jt));
@@ -136,6 +141,11 @@ Recording Recording::from_fields(const io::JsonFields& j) {
     if (!seen.insert(t.config).second)
       trial.at("config").fail("config " + r.space.format(t.config) + " is recorded twice");
     r.trials.push_back(std::move(t));
+    nlohmann::json others = nlohmann::json::object();
+    if (trial.value().is_object())
+      for (const auto& [key, value] : trial.value().items())
+        if (key != "config" && key != "status" && key != "time_s" && key != "reason") others[key] = value;
+    r.trial_annotations.push_back(std::move(others));
   }
   return r;
 }

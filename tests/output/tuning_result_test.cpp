@@ -1,6 +1,8 @@
 // TuningResult's ranking, and the rationale's words for a tie the model
 // cannot separate by time.
+#include <memtune/output/tuning_recording.hpp>
 #include <memtune/output/tuning_result.hpp>
+#include <memtune/search/recording.hpp>
 
 #include "../support/synthetic_result.hpp"
 
@@ -83,4 +85,31 @@ TEST_CASE("rationale: a modeled tie on the next bound too says the model does no
   const std::string s = rationale(r);
   CHECK(s.find("and so does the next bound (L2 7 us for both)") != std::string::npos);
   CHECK(s.find("further below") == std::string::npos); // not "7 us against 7 us"
+}
+
+TEST_CASE("to_recording: every evaluation a trial, with its energy and GPU, and read back as written") {
+  TuningResult r = testing::synthetic_result();
+  REQUIRE(r.evaluations.size() >= 2);
+  EnergyMeasurement m;
+  m.joules_per_launch = 0.0271;
+  m.repeats = 5;
+  r.evaluations[0].energy = m;
+  r.evaluations[0].device = 1;
+  r.evaluations[1].timing.reset(); // compiled and fits, no time: modeled without a model section
+  const search::Recording rec = to_recording(r);
+  REQUIRE(rec.trials.size() == r.evaluations.size());
+  REQUIRE(rec.trial_annotations.size() == rec.trials.size());
+  CHECK(rec.trials[0].ok());
+  CHECK(rec.trial_annotations[0]["joules_per_launch"] == doctest::Approx(0.0271));
+  CHECK(rec.trial_annotations[0]["device"] == 1);
+  if (r.evaluations[1].ok()) {
+    CHECK(rec.trials[1].status == "not_modeled");
+    CHECK_FALSE(rec.trials[1].ok());
+  }
+  CHECK(rec.kernel_fingerprint == r.kernel_fingerprint);
+  CHECK(rec.annotations["target"] == r.target_name);
+  const search::Recording back = search::Recording::from_json(rec.to_json());
+  CHECK(back.trial_annotations[0] == rec.trial_annotations[0]);
+  CHECK(back.to_json() == rec.to_json());
+  CHECK(trials_to_json(r) == rec.to_json()["trials"]);
 }

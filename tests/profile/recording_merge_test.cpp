@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -26,8 +27,12 @@ Recording shard_of(const Recording& whole, Shard shard) {
   Recording part = whole;
   part.space.restrict_to(shard);
   part.trials.clear();
-  for (const auto& t : whole.trials)
-    if (shard.contains(t.config)) part.trials.push_back(t);
+  part.trial_annotations.clear();
+  for (std::size_t i = 0; i < whole.trials.size(); ++i)
+    if (shard.contains(whole.trials[i].config)) {
+      part.trials.push_back(whole.trials[i]);
+      part.trial_annotations.push_back(whole.trial_annotations.at(i));
+    }
   return part;
 }
 
@@ -100,6 +105,23 @@ TEST_CASE("merge_recordings: shards given in any order, or with the whole run, r
   CHECK(merged.front().identical_duplicates == whole.trials.size());
   CHECK(ranked_configs(merged.front().recording) == ranked_configs(whole));
   CHECK(merged.front().files == std::vector<std::string>{"shard4.json", "shard2.json", "shard3.json", "shard1.json", "whole.json"});
+}
+
+TEST_CASE("merge_recordings: each trial keeps its other keys (joules, the GPU it ran on) through the merge") {
+  Recording whole = filter_recording();
+  whole.trial_annotations.assign(whole.trials.size(), nlohmann::json::object());
+  for (std::size_t i = 0; i < whole.trials.size(); ++i)
+    whole.trial_annotations[i] = {{"device", static_cast<int>(i % 2)}, {"joules_per_launch", 1e-3 * static_cast<double>(i + 1)}};
+  const auto merged = merge_recordings(shards_of(whole, 3));
+  REQUIRE(merged.size() == 1);
+  const Recording& out = merged.front().recording;
+  REQUIRE(out.trial_annotations.size() == out.trials.size());
+  for (std::size_t i = 0; i < whole.trials.size(); ++i) {
+    const auto at = std::find_if(out.trials.begin(), out.trials.end(),
+                                 [&](const search::Trial& t) { return t.config == whole.trials[i].config; });
+    REQUIRE(at != out.trials.end());
+    CHECK(out.trial_annotations[static_cast<std::size_t>(at - out.trials.begin())] == whole.trial_annotations[i]);
+  }
 }
 
 TEST_CASE("merge_recordings: identical inputs are one recording") {

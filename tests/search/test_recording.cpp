@@ -101,6 +101,21 @@ TEST_CASE("a recording keeps its writer's kernel fingerprint, mode and other fac
   CHECK_FALSE(plain.to_json().contains("kernel_fingerprint"));
 }
 
+TEST_CASE("a recording keeps each trial's other keys, and writes them only when they pair with the trials") {
+  Recording r = sample();
+  r.trial_annotations.assign(r.trials.size(), nlohmann::json::object());
+  r.trial_annotations.front() = {{"joules_per_launch", 0.0123}, {"device", 1}};
+  const Recording back = Recording::from_json(r.to_json());
+  REQUIRE(back.trial_annotations.size() == back.trials.size());
+  CHECK(back.trial_annotations.front() == r.trial_annotations.front());
+  CHECK(back.trials.front().config == r.trials.front().config);
+  CHECK(back.trial_annotations.back() == nlohmann::json::object());
+  // Filtered trials with their annotations left behind: nothing misattributed.
+  Recording filtered = r;
+  filtered.trials.erase(filtered.trials.begin());
+  CHECK_FALSE(filtered.to_json()["trials"][0].contains("joules_per_launch"));
+}
+
 TEST_CASE("ranking: successful trials fastest first, ties in trial order; best() is its first") {
   Recording r = sample();
   const std::vector<std::size_t> rank = r.ranking();
@@ -218,7 +233,7 @@ TEST_CASE("saving never replaces a file that is not a recording") {
   save_recording(sample(), dir.write("empty.json", ""));
 }
 
-// The issue's crash: a constraint nested ~30000 levels deep overflowed the
+// A crash once found: a constraint nested ~30000 levels deep overflowed the
 // stack of the recursive expression reader. The JSON reader refuses it first.
 TEST_CASE("a recording nested 30000 levels deep is refused with the file and the line") {
   const TempDir dir;

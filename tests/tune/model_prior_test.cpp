@@ -98,6 +98,6 @@ TEST_CASE("above 2^22 configurations the model prior predicts on demand: bayes w
                             << " predictions for 16 proposals, best " << best * 1e6 << " us (first " << first * 1e6
                             << " us), resident memory +" << grown << " MiB");
   CHECK(asked < 100'000);   // the candidates scored, never the space
-  CHECK(grown < 500.0);     // the issue's bound; listing would take gigabytes
+  CHECK(grown < 500.0);     // the bound asked for; listing would take gigabytes
   CHECK(best <= first);
 }

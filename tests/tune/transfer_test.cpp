@@ -3,7 +3,7 @@
 // for another.
 #include "../support/asset_description.hpp"
 #include "tune/src/bounded_grid.hpp"
-#include "../../cli/src/recording.hpp"
+#include <memtune/output/tuning_recording.hpp>
 #include "../thrown_message.hpp"
 
 #include <memtune/model/target_catalog.hpp>
@@ -50,7 +50,7 @@ fs::path modeled_recording(const Target& target, const Problem& problem) {
   r.measured = true;
   r.device.name = target.aliases.empty() ? target.name : target.display_name;
   const fs::path file = temp_file("memtune-transfer-source");
-  std::ofstream(file) << cli::recording_json(r).dump();
+  std::ofstream(file) << to_recording(r).to_json().dump();
   return file;
 }
 
@@ -356,7 +356,7 @@ TEST_CASE("a kernel without an access pattern transfers at one ratio, the peak b
   measured.measured = true;
   measured.device.name = h100.display_name;
   const fs::path file = temp_file("memtune-transfer-json-kernel");
-  std::ofstream(file) << cli::recording_json(measured).dump();
+  std::ofstream(file) << to_recording(measured).to_json().dump();
   measured.evaluations = all;
 
   o.transfer_from = file;

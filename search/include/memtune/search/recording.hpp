@@ -45,6 +45,11 @@ struct Recording {
   nlohmann::json annotations = nlohmann::json::object();
   Space space;
   std::vector<Trial> trials;
+  // Per trial, its other keys kept as given ("joules_per_launch", "device",
+  // ...): trial_annotations[i] belongs to trials[i]. Written only when there
+  // is one per trial (empty: none); whoever filters or reorders trials does
+  // the same to these.
+  std::vector<nlohmann::json> trial_annotations;
 
   [[nodiscard]] nlohmann::json to_json() const;
   // Throws InputError naming the field ("trials[4].time_s: missing").

@@ -1,0 +1,17 @@
+#pragma once
+// A run as a recording (search/recording.hpp): every evaluated configuration
+// with its time or failure, and per trial its energy and GPU, so the space can
+// be searched again without a GPU, reported, merged or carried to another GPU
+// (--from). `memtune --record` saves it with search::save_recording, the one
+// writer of recording files; the JSON document's "trials" are the same trials.
+#include <memtune/output/tuning_result.hpp>
+#include <memtune/search/recording.hpp>
+
+namespace memtune {
+
+// A candidate that compiled and fits but has no time (a description without a
+// "model" section, modeled) becomes a "not_modeled" trial without a time, so
+// no reader takes it for an "ok" one whose time is missing.
+[[nodiscard]] search::Recording to_recording(const TuningResult& result);
+
+} // namespace memtune

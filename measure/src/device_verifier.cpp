@@ -1,4 +1,5 @@
 #include <memtune/compile/nvrtc_compiler.hpp>
+#include <memtune/cuda/launch.hpp>
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/error.hpp>
 #include <memtune/measure/device_verifier.hpp>
@@ -96,7 +97,10 @@ Verification DeviceVerifier::verify(CUdeviceptr out, CUstream stream) {
   int poison_agrees = poison_agrees_ ? 1 : 0;
   void* args[] = {&out, &type, &ref, &n, &abs_tol, &rel_tol, &poison_agrees, &res};
   const unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>((n_ + 255) / 256, 1, 4096));
-  MEMTUNE_CU(cu.cuLaunchKernel(kernel_->function(), blocks, 1, 1, 256, 1, 1, 0, stream, args, nullptr));
+  LaunchSpec launch;
+  launch.grid.x = blocks;
+  launch.block.x = 256;
+  cuda::launch_kernel(kernel_->function(), launch, stream, args);
   MEMTUNE_CU(cu.cuMemcpyDtoHAsync(host_result_.get(), result_.get(), 3 * sizeof(unsigned long long), stream));
   MEMTUNE_CU(cu.cuStreamSynchronize(stream));
 

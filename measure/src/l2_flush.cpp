@@ -1,3 +1,4 @@
+#include <memtune/cuda/launch.hpp>
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/error.hpp>
 #include <memtune/measure/l2_flush.hpp>
@@ -104,8 +105,10 @@ void L2Flush::enqueue(CUstream stream) {
   CUdeviceptr p = buffer_.get(), sink = sink_.get();
   unsigned long long n4 = buffer_.bytes() / 16;
   void* args[] = {&p, &n4, &sink};
-  MEMTUNE_CU(cuda::driver_api().cuLaunchKernel(read_, kGrid, 1, 1, kBlock, 1, 1, 0, stream, args,
-                                               nullptr));
+  LaunchSpec launch;
+  launch.grid.x = kGrid;
+  launch.block.x = kBlock;
+  cuda::launch_kernel(read_, launch, stream, args);
 }
 
 } // namespace memtune

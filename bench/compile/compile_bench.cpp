@@ -8,13 +8,17 @@
 //             cache hit: the launch and request built from the description,
 //             the cache key (with the include scan) and the entry read;
 //   measure   --gpu only: a grid tune of the same candidates on the local GPU
-//             with the warm cache; the kernel's timed runs (samples x median)
-//             are the measure part. A second tune of one candidate gives the
-//             run's set-up (worker start, inputs, reference, copy ceiling),
-//             which a run pays once whatever its size; the rest of the wall,
-//             spread over the other candidates, is memtune's overhead per
-//             measured candidate (module load, poison, verification, the
-//             timer's warm-up, flushes and synchronisation).
+//             with the warm cache; every run of the kernel is the measure
+//             part: the timed samples, the warm-up launches and the launch
+//             whose output is verified, each at the candidate's median (so a
+//             20 ms kernel costs 60 ms beyond its samples, which is the
+//             kernel's time, not memtune's). A second tune of one candidate
+//             gives the run's set-up (worker start, inputs, reference, copy
+//             ceiling), which a run pays once whatever its size; the rest of
+//             the wall, spread over the other candidates, is memtune's
+//             overhead per measured candidate (module load, poison, the
+//             outputs' download and comparison, flushes, refills and
+//             synchronisation).
 //
 // Without a GPU it reports compile and overhead for sm_90 (the H100's
 // architecture). Usage:
@@ -105,9 +109,11 @@ Split run_one(const fs::path& spec, std::size_t limit, unsigned threads, bool gp
       const double start = now();
       const TuningResult r = tune(kernel, problem, options);
       const double wall = now() - start;
+      // The kernel's runs: its samples, the timer's warm-ups and the verified launch before them.
+      const double untimed_runs = static_cast<double>(options.measure.warmup) + 1.0;
       double measured = 0;
       for (const auto& e : r.evaluations)
-        if (e.timing) measured += e.timing->median_s * static_cast<double>(e.timing->samples);
+        if (e.timing) measured += e.timing->median_s * (static_cast<double>(e.timing->samples) + untimed_runs);
       return std::pair{wall, measured};
     };
     std::tie(s.tune_wall, s.measure) = tune_first(limit);
@@ -168,7 +174,7 @@ int main(int argc, char** argv) {
   }
   std::printf("cold s: wall of compiling every candidate; cores: the compiles' own seconds / that wall; warm ms: "
               "memtune's part per candidate on a warm cache (launch, request, key, read)%s\n",
-              gpu ? "; measure ms: the kernel's timed runs (samples x median); overhead ms: the rest of the tune's wall "
+              gpu ? "; measure ms: the kernel's runs (samples, warm-ups and the verified launch, each at the median); overhead ms: the rest of the tune's wall "
                     "per candidate beyond the first; setup s: the run's own cost, paid once (a one-candidate tune less "
                     "its candidate); tune s: the whole grid's wall"
                   : "");

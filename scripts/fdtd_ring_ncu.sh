@@ -2,7 +2,7 @@
 # Where the fdtd ring's time goes on the local GPU, by Nsight Compute: ring
 # configurations that the model predicts alike but that measure apart, by copy
 # kind (bulk / cp_async), prefetch depth, tile and rows per thread
-# (docs/model.md; the H200 figures are in docs/results-h100.md).
+# (docs/model.md; the H200 figures are in docs/results.md).
 #
 # Per configuration: memtune measures it (--json: the measured time and the
 # model's DRAM bytes), then ncu profiles one launch of fdtd_ring with

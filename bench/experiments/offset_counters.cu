@@ -14,7 +14,7 @@
 //   b64, b1024: the probe in blocks of 64 or 1024 threads instead of 256
 //          (b64's 512K blocks are bound by the block launch rate at any S)
 // On the H100 only the in-place variants (rmw, desc, ldcg, stcg, b1024) split
-// at 16; read, write and copy do not (docs/results-h100.md).
+// at 16; read, write and copy do not (docs/results.md).
 // `offset_counters VARIANT S` runs one launch over n = 32M floats (as memtune
 // probe does) after one warm-up launch and an L2 flush, so
 // `ncu --launch-skip 1 --launch-count 1` profiles a cold launch.

@@ -1,5 +1,5 @@
 // What a small memory-bound kernel can reach once the L2 is flushed (why the
-// matvec col 2048² bar is mis-set; docs/results-h100.md): the mat-vec of a
+// matvec col 2048² bar is mis-set; docs/results.md): the mat-vec of a
 // 2048 x 2048 float matrix must READ its
 // 16 MiB from DRAM, while the "same-size copy" memtune compares it with reads
 // half its bytes and writes the other half into an L2 of 50 MiB, from which

@@ -44,7 +44,7 @@ TEST_CASE("K20 filter, the article's kernel (one output per thread and segment):
 }
 
 TEST_CASE("the filter's register window is read with the widest shared load the compiler can prove aligned") {
-  // Nsight Compute on the H100 (docs/results-h100.md): with float2 elements
+  // Nsight Compute on the H100 (docs/results.md): with float2 elements
   // and 4 items per thread the window is read with 16-byte loads, and with
   // 8 items of float even in the element-by-element branch (align 0).
   const auto& f = templates::filter_description();

@@ -3,7 +3,7 @@
 // descriptions replace): at the recorded problem on the h100-sxm target, the
 // recorded axes and exactly the recorded configurations, each of which
 // launches, inside a space that may have grown since.
-// The recorded figures (docs/results-h100.md, docs/search.md) stay about the
+// The recorded figures (docs/results.md, docs/search.md) stay about the
 // spaces memtune tunes.
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/search/recording.hpp>

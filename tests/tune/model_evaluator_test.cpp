@@ -83,7 +83,7 @@ TEST_CASE("filter stores: 4 scalar stores to the same 4 lines combine, 4 float2 
   const Target h100 = model::TargetCatalog::load_directory(MEMTUNE_TEST_TARGETS_DIR).find("h100-sxm");
   const auto& f = templates::filter_description();
   const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
-  // Nsight Compute on the H100 (docs/results-h100.md): 0.72 M and 1.80 M L2
+  // Nsight Compute on the H100 (docs/results.md): 0.72 M and 1.80 M L2
   // write requests; 47.6 us and 82.9 us.
   const Evaluation combined = predict(f, problem, h100, "staging=smem block_size=128 packing=1 items=4 vec=1 align=0 tiles=1 min_warps=0");
   const Evaluation split = predict(f, problem, h100, "staging=smem block_size=256 packing=1 items=8 vec=2 align=1 tiles=1 min_warps=0");

@@ -4,7 +4,7 @@
 // L1 does not cache global stores, but it combines a warp's consecutive
 // partial writes to the same 128-byte line into one request while the line
 // is still pending. Measured with Nsight Compute on the H100
-// (scripts/filter_ncu_memory.sh, docs/results-h100.md): a filter thread
+// (scripts/filter_ncu_memory.sh, docs/results.md): a filter thread
 // storing 4 consecutive floats with 4 scalar stores (each store instruction
 // touching the same 4 lines) sends 0.72 M requests for 64 MB, close to the
 // 0.52 M of one float4 store; storing 8 floats with 4 float2 stores (8 lines

@@ -64,7 +64,7 @@ struct TimeModelParams {
   // L2 time of one write request (a 128-byte line, any number of its bytes
   // written), in 128-byte reads at the L2 read bandwidth (128 B / 7066 GB/s
   // = 18.1 ps on the H100). 2.1 is the median over five H100 configurations
-  // measured with Nsight Compute (docs/results-h100.md): (time - the loads'
+  // measured with Nsight Compute (docs/results.md): (time - the loads'
   // L2 time) / the write requests ncu counted = 40.8 and 42.3 ps (filter items
   // 8, float2 and float stores), 35.9, 29.0 and 38.5 ps (AoS vector stores,
   // items 8, 4, 2): 2.25, 2.34, 1.98, 1.60, 2.13 reads. Other GPUs: an
@@ -90,7 +90,7 @@ struct TimeModelParams {
   // instructions of indexing each; the compiled code also computes 64-bit
   // addresses, predicates and loop control. Nsight Compute counted 1.4-1.6x
   // the filter's estimate on seven H100 configurations
-  // (docs/results-h100.md, "Where the filter's time goes"): 1.5.
+  // (docs/results.md, "Where the filter's time goes"): 1.5.
   double instruction_overhead = 1.5;
 };
 

@@ -16,6 +16,8 @@ namespace {
 // The fields Recording reads into members; every other one is an annotation.
 const std::set<std::string, std::less<>> kKnownFields{"schema_version", "tool",  "template", "problem", "device",
                                                       "kernel_fingerprint", "mode", "space", "trials"};
+// A trial's fields that Trial holds; the others are its annotations.
+const std::set<std::string, std::less<>> kTrialFields{"config", "status", "time_s", "reason"};
 
 Trial trial_from_fields(const Space& space, const io::JsonFields& j) {
   Trial t;
@@ -141,10 +143,9 @@ Recording Recording::from_fields(const io::JsonFields& j) {
     if (!seen.insert(t.config).second)
       trial.at("config").fail("config " + r.space.format(t.config) + " is recorded twice");
     r.trials.push_back(std::move(t));
-    nlohmann::json others = nlohmann::json::object();
-    if (trial.value().is_object())
-      for (const auto& [key, value] : trial.value().items())
-        if (key != "config" && key != "status" && key != "time_s" && key != "reason") others[key] = value;
+    nlohmann::json others = nlohmann::json::object(); // a trial is an object: trial_from_fields read its config
+    for (const auto& [key, value] : trial.value().items())
+      if (!kTrialFields.contains(key)) others[key] = value;
     r.trial_annotations.push_back(std::move(others));
   }
   return r;

@@ -39,6 +39,13 @@ void AnyOf::start() {
   for (auto& r : rules_) r->start();
 }
 
+std::optional<std::size_t> AnyOf::max_evaluations() const {
+  std::optional<std::size_t> cap;
+  for (const auto& r : rules_)
+    if (auto n = r->max_evaluations(); n && (!cap || *n < *cap)) cap = n;
+  return cap;
+}
+
 std::optional<std::string> AnyOf::check(const SearchProgress& progress) {
   for (auto& r : rules_)
     if (auto why = r->check(progress)) return why;

@@ -72,3 +72,15 @@ TEST_CASE("any-of stops when the first of its rules does, and never when empty")
   rules.start();
   CHECK(rules.check(at(10))->find("evaluation") != std::string::npos);
 }
+
+TEST_CASE("the evaluation cap is the budget's; any-of caps at the smallest of its budgets") {
+  CHECK(EvaluationBudget{7}.max_evaluations() == 7);
+  CHECK_FALSE(NoImprovement{3}.max_evaluations().has_value());
+  CHECK_FALSE(WallTimeBudget{1s}.max_evaluations().has_value());
+  StopRules rules;
+  CHECK_FALSE(rules.max_evaluations().has_value());
+  rules.add(NoImprovement{3}).add(EvaluationBudget{40});
+  CHECK(rules.max_evaluations() == 40);
+  rules.add(EvaluationBudget{12}).add(EvaluationBudget{25});
+  CHECK(rules.max_evaluations() == 12);
+}

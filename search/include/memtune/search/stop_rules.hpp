@@ -29,6 +29,10 @@ public:
   virtual ~StopRule() = default;
   virtual void start() {}
   [[nodiscard]] virtual std::optional<std::string> check(const SearchProgress& progress) = 0;
+  // The most trials the rule lets a search make, when it caps them: the loop
+  // proposes no more than that, so nothing is prepared (compiled) that will
+  // not be evaluated. nullopt: no cap.
+  [[nodiscard]] virtual std::optional<std::size_t> max_evaluations() const { return std::nullopt; }
 };
 
 // Stops once `max_evaluations` trials have been made.
@@ -36,6 +40,7 @@ class EvaluationBudget final : public StopRule {
 public:
   explicit EvaluationBudget(std::size_t max_evaluations) : max_(max_evaluations) {}
   std::optional<std::string> check(const SearchProgress& progress) override;
+  [[nodiscard]] std::optional<std::size_t> max_evaluations() const override { return max_; }
 
 private:
   std::size_t max_;
@@ -84,6 +89,8 @@ public:
 
   void start() override;
   std::optional<std::string> check(const SearchProgress& progress) override;
+  // The smallest cap of its rules.
+  [[nodiscard]] std::optional<std::size_t> max_evaluations() const override;
   [[nodiscard]] bool empty() const { return rules_.empty(); }
 
 private:

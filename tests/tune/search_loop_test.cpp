@@ -1,6 +1,7 @@
 // The search loop (tune/include/memtune/tune/search_loop.hpp) with an objective: the
 // strategy and the stop rules see the run's objective, not the time, so a
-// run for energy stops on energy's patience and ranks by joules.
+// run for energy stops on energy's patience and ranks by joules; and with
+// several candidates in flight: the order they end, a lost context, the budget.
 #include <memtune/tune/search_loop.hpp>
 
 #include "../support/asset_description.hpp"
@@ -11,6 +12,8 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <optional>
+#include <vector>
 
 using namespace memtune;
 namespace fs = std::filesystem;
@@ -68,4 +71,91 @@ TEST_CASE("the loop minimises the run's objective: energy's patience stops where
   CHECK(by_energy.objective == Objective::energy);
   REQUIRE(by_energy.best());
   CHECK(by_energy.best() == &by_energy.evaluations.front());
+}
+
+namespace {
+
+// Two GPUs: the newest candidate in flight ends first; the start of number
+// `lost_at` (1-based) finds the context lost.
+class TwoGpus final : public CandidateEvaluator {
+public:
+  explicit TwoGpus(std::size_t lost_at) : lost_at_(lost_at) {}
+  [[nodiscard]] std::size_t capacity() const override { return 2; }
+  std::optional<Evaluation> start(Pending& p) override {
+    if (++starts_ == lost_at_) throw ContextLost{"boom"};
+    started.push_back(p.config);
+    in_flight_.push_back(p.config);
+    return std::nullopt;
+  }
+  Evaluation finish() override {
+    REQUIRE_FALSE(in_flight_.empty());
+    Evaluation e;
+    e.config = in_flight_.back();
+    in_flight_.pop_back();
+    e.block_threads = 128;
+    Timing t;
+    t.median_s = t.min_s = t.max_s = 1e-3;
+    t.samples = 10;
+    e.timing = t;
+    return e;
+  }
+  std::vector<search::Config> started;
+
+private:
+  std::size_t lost_at_;
+  std::size_t starts_ = 0;
+  std::vector<search::Config> in_flight_;
+};
+
+TuningResult run_on(TwoGpus& gpus, std::size_t budget, std::vector<search::Config>& shown) {
+  const Target& target = catalogue_target("h100-sxm");
+  const KernelDescription& d = asset_description("journal_space.json");
+  const Problem problem = d.complete({});
+  TuneOptions o;
+  o.strategy = "grid";
+  o.budget = budget;
+  o.cache_folder = fs::temp_directory_path() / "memtune-search-loop-test-cache";
+  o.compile_threads = 2;
+  o.on_evaluation = [&](const Evaluation& e, std::size_t n) {
+    shown.push_back(e.config);
+    CHECK(n == shown.size());
+  };
+  TuningResult result = new_tuning_result(d, problem, target, o, /*measured=*/true);
+  CompileCache cache(*o.cache_folder);
+  CompilePool pool(&cache, o.compile_threads);
+  run_search_loop(d, problem, target, target.compute_capability(), o, pool, result, gpus);
+  return result;
+}
+
+std::vector<search::Config> configs_of(const TuningResult& r) {
+  std::vector<search::Config> out;
+  for (const auto& e : r.evaluations) out.push_back(e.config);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("the loop on two GPUs: evaluations kept in the order they end; a lost context keeps what was in flight") {
+  TwoGpus gpus(/*lost_at=*/5);
+  std::vector<search::Config> shown;
+  const TuningResult result = run_on(gpus, 12, shown);
+  // 1 and 2 start, 2 ends; 3 starts and ends; 4 starts and ends; the 5th
+  // start loses the context, and 1, still in flight, ends and is kept.
+  REQUIRE(gpus.started.size() == 4);
+  const std::vector<search::Config> ended{gpus.started[1], gpus.started[2], gpus.started[3], gpus.started[0]};
+  CHECK(configs_of(result) == ended);
+  CHECK(shown == ended);
+  CHECK(result.aborted == "stopped early: the GPU context became unusable (boom); results up to this candidate are kept");
+  CHECK(result.stop_reason.empty());
+}
+
+TEST_CASE("the loop on two GPUs starts no candidate past the budget") {
+  TwoGpus gpus(/*lost_at=*/0);
+  std::vector<search::Config> shown;
+  const TuningResult result = run_on(gpus, 3, shown);
+  // Without the budget capping proposals, a 4th would start while the 3rd runs.
+  CHECK(gpus.started.size() == 3);
+  CHECK(result.evaluations.size() == 3);
+  CHECK(result.stop_reason.find("evaluation budget of 3") != std::string::npos);
+  CHECK(result.aborted.empty());
 }

@@ -5,10 +5,12 @@
 #include <memtune/description/description_json.hpp>
 #include <memtune/description/kernel_signature.hpp>
 #include <memtune/search/factory.hpp>
+#include <memtune/search/run_search.hpp>
 #include <memtune/search/stop_rules.hpp>
 
+#include <algorithm>
 #include <chrono>
-#include <deque>
+#include <map>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -144,12 +146,124 @@ std::string summarize_log(const std::string& log) {
   return out.empty() ? log.substr(0, 300) : out;
 }
 
+namespace {
+
+// The tuner's side of search::run_search: a proposal is answered from the
+// journal or submitted to the compile pool as soon as it is proposed; it is
+// evaluated by the CandidateEvaluator; each ended Evaluation is journaled
+// (a kill then loses nothing) before the loop lets the strategy observe it,
+// and appended to the result after. A lost GPU context ends the search.
+class CandidateLoop final : public search::Evaluator {
+public:
+  CandidateLoop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+                const TuneOptions& options, CompilePool& pool, TuningResult& result, CandidateEvaluator& evaluator,
+                ResumableRun* resumable)
+      : kernel_(kernel), problem_(problem), target_(target), compile_cc_(compile_cc), options_(options), pool_(pool),
+        result_(result), evaluator_(evaluator), resumable_(resumable) {}
+
+  [[nodiscard]] std::size_t capacity() const override { return evaluator_.capacity(); }
+
+  void proposed(std::uint64_t ticket, const search::Config& config) override {
+    if (resumable_) {
+      if (std::optional<Evaluation> replayed = resumable_->journal.take(config)) {
+        Pending p;
+        p.config = config;
+        p.replayed = std::move(replayed);
+        waiting_.emplace(ticket, std::move(p));
+        return;
+      }
+    }
+    waiting_.emplace(ticket, submit_candidate(kernel_, problem_, target_, compile_cc_, pool_, config));
+  }
+
+  std::optional<search::Trial> start(std::uint64_t ticket, const search::Config& config) override {
+    Pending p = take(waiting_, ticket);
+    if (p.replayed) {
+      Evaluation e = std::move(*p.replayed);
+      if (resumable_->restore) resumable_->restore(e);
+      return ended(ticket, std::move(e));
+    }
+    std::optional<Evaluation> e;
+    try {
+      e = evaluator_.start(p);
+    } catch (const ContextLost& lost) {
+      throw search::EvaluatorLost(lost.what);
+    }
+    if (!e) {
+      in_flight_.emplace(ticket, config);
+      return std::nullopt;
+    }
+    return evaluated(ticket, std::move(*e));
+  }
+
+  std::pair<std::uint64_t, search::Trial> finish() override {
+    Evaluation e;
+    try {
+      e = evaluator_.finish();
+    } catch (const ContextLost& lost) {
+      throw search::EvaluatorLost(lost.what);
+    }
+    // Configs are unique among the proposals, so the one that ended names its ticket.
+    const auto it = std::find_if(in_flight_.begin(), in_flight_.end(),
+                                 [&](const auto& flight) { return flight.second == e.config; });
+    if (it == in_flight_.end()) throw std::logic_error("run_search_loop: an evaluation ended that was not started");
+    const std::uint64_t ticket = it->first;
+    in_flight_.erase(it);
+    return {ticket, evaluated(ticket, std::move(e))};
+  }
+
+  // The loop observed the trial of `ticket`: its Evaluation joins the result.
+  void observed(std::uint64_t ticket) {
+    result_.evaluations.push_back(take(ended_, ticket));
+    if (options_.on_evaluation) options_.on_evaluation(result_.evaluations.back(), result_.evaluations.size());
+  }
+
+private:
+  template <class T>
+  static T take(std::map<std::uint64_t, T>& from, std::uint64_t ticket) {
+    const auto it = from.find(ticket);
+    if (it == from.end()) throw std::logic_error("run_search_loop: ticket " + std::to_string(ticket) + " unknown");
+    T value = std::move(it->second);
+    from.erase(it);
+    return value;
+  }
+
+  // Journal replays are neither journaled again nor counted as compiles.
+  search::Trial evaluated(std::uint64_t ticket, Evaluation e) {
+    if (resumable_) resumable_->journal.append(e);
+    if (e.compile_cached) ++result_.compile_cache_hits;
+    return ended(ticket, std::move(e));
+  }
+
+  // The strategy minimises one number: the run's objective (seconds by default).
+  search::Trial ended(std::uint64_t ticket, Evaluation e) {
+    search::Trial trial{e.config, objective_value(e, options_.objective), to_string(e.status), e.reason};
+    ended_.emplace(ticket, std::move(e));
+    return trial;
+  }
+
+  const KernelDescription& kernel_;
+  const Problem& problem_;
+  const Target& target_;
+  int compile_cc_;
+  const TuneOptions& options_;
+  CompilePool& pool_;
+  TuningResult& result_;
+  CandidateEvaluator& evaluator_;
+  ResumableRun* resumable_;
+  std::map<std::uint64_t, Pending> waiting_;            // proposed: compiling, or replayed from the journal
+  std::map<std::uint64_t, search::Config> in_flight_;   // started on a GPU
+  std::map<std::uint64_t, Evaluation> ended_;           // ended, until the strategy has observed it
+};
+
+} // namespace
+
 void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
                      const TuneOptions& options, CompilePool& pool, TuningResult& result, CandidateEvaluator& evaluator,
                      const search::StrategyOptions& strategy_options, ResumableRun* resumable) {
   std::mt19937_64 engine(options.seed);
   search::StopRules stop = stop_rules(options);
-  stop.start();
+  stop.start(); // the wall-time budget counts the strategy's making too
   // The time budget also bounds a strategy's own look for valid configs (one
   // next() may walk billions of configs of a sparse shard between two checks
   // of the stop rules).
@@ -161,115 +275,30 @@ void run_search_loop(const KernelDescription& kernel, const Problem& problem, co
     search::Space& space;
     ~ClearDeadline() { space.set_deadline(std::nullopt); }
   } clear_deadline{result.space};
-  const auto out_of_time = [&](const search::DeadlinePassed&) {
-    std::ostringstream why;
-    why << "wall-time budget of " << options.time_budget_s << " s reached while looking for valid configurations"
-        << (result.space.shard() ? " of the shard" : "");
-    result.stop_reason = why.str();
-  };
+  std::ostringstream out_of_time;
+  out_of_time << "wall-time budget of " << options.time_budget_s
+              << " s reached while looking for valid configurations" << (result.space.shard() ? " of the shard" : "");
   std::unique_ptr<search::Strategy> strategy;
   try {
     strategy = search::make_strategy(options.strategy, result.space, engine, strategy_options);
-  } catch (const search::DeadlinePassed& e) {
-    out_of_time(e);
+  } catch (const search::DeadlinePassed&) {
+    result.stop_reason = out_of_time.str();
     return;
   }
-  search::SearchProgress progress;
 
-  std::deque<Pending> pending;
-  std::size_t in_flight = 0;
-  std::size_t proposed = 0;
-  bool exhausted = false;
-  bool stopping = false; // a stop rule fired or the GPU was lost: start nothing new
-  const std::size_t capacity = std::max<std::size_t>(evaluator.capacity(), 1);
-  // Keep the pool busy but bounded: a few candidates per compile thread, and
-  // at least one per GPU; never more outstanding than the strategy allows.
-  const std::size_t ahead = std::max<std::size_t>(
-      1, std::min<std::size_t>(strategy->lookahead(), std::max<std::size_t>(4 * std::max(1U, pool.threads()), capacity)));
-  // Proposals run ahead of evaluations; the evaluation budget also caps them
-  // so nothing is compiled that will not be measured.
-  auto may_propose = [&] { return (!options.budget || proposed < options.budget) && !stopping; };
-
-  // An ended evaluation: journaled first (a kill now loses nothing), then observed.
-  auto record = [&](Evaluation e, bool evaluated) {
-    if (evaluated) {
-      if (resumable) resumable->journal.append(e);
-      if (e.compile_cached) ++result.compile_cache_hits;
-    }
-    // The strategy minimises one number: the run's objective (seconds by default).
-    search::Trial trial{e.config, objective_value(e, options.objective), to_string(e.status), e.reason};
-    strategy->observe(trial);
-    ++progress.evaluations;
-    if (!trial.ok()) ++progress.failures;
-    else if (!progress.best_time_s || *trial.time_s < *progress.best_time_s) progress.best_time_s = trial.time_s;
-    result.evaluations.push_back(std::move(e));
-    if (options.on_evaluation) options.on_evaluation(result.evaluations.back(), result.evaluations.size());
-    if (stopping) return; // what was in flight when the search stopped is kept, nothing more
-    if (auto why = stop.check(progress)) {
-      result.stop_reason = *why;
-      stopping = true; // candidates compiled ahead are dropped unmeasured
-    }
-  };
-  auto lose_gpu = [&](const ContextLost& lost) {
-    result.aborted = "stopped early: the GPU context became unusable (" + lost.what +
+  CandidateLoop candidates(kernel, problem, target, compile_cc, options, pool, result, evaluator, resumable);
+  search::LoopOptions loop;
+  // Keep the pool busy but bounded: a few candidates per compile thread (the
+  // loop adds at least one per GPU and keeps to the strategy's lookahead).
+  loop.ahead = 4 * std::max(1U, pool.threads());
+  loop.stop_started = true;
+  loop.deadline_reason = out_of_time.str();
+  loop.on_trial = [&](std::uint64_t ticket, const search::Trial&) { candidates.observed(ticket); };
+  const search::SearchResult searched = search::run_search(*strategy, candidates, std::move(stop), loop);
+  if (!searched.stop_reason.empty()) result.stop_reason = searched.stop_reason;
+  if (!searched.lost.empty())
+    result.aborted = "stopped early: the GPU context became unusable (" + searched.lost +
                      "); results up to this candidate are kept";
-    stopping = true;
-  };
-
-  while (true) {
-    while (!exhausted && pending.size() + in_flight < ahead && may_propose()) {
-      std::optional<search::Config> next;
-      try {
-        next = strategy->next();
-      } catch (const search::DeadlinePassed& e) {
-        if (result.stop_reason.empty()) out_of_time(e);
-        stopping = true;
-        break;
-      }
-      if (!next) {
-        exhausted = true;
-        break;
-      }
-      ++proposed;
-      if (resumable) {
-        if (std::optional<Evaluation> replayed = resumable->journal.take(*next)) {
-          Pending p;
-          p.config = std::move(*next);
-          p.replayed = std::move(replayed);
-          pending.push_back(std::move(p));
-          continue;
-        }
-      }
-      pending.push_back(submit_candidate(kernel, problem, target, compile_cc, pool, std::move(*next)));
-    }
-    if (!stopping && in_flight < capacity && !pending.empty()) {
-      Pending p = std::move(pending.front());
-      pending.pop_front();
-      if (p.replayed) {
-        Evaluation e = std::move(*p.replayed);
-        if (resumable->restore) resumable->restore(e);
-        record(std::move(e), false);
-        continue;
-      }
-      std::optional<Evaluation> ended;
-      try {
-        ended = evaluator.start(p);
-      } catch (const ContextLost& lost) {
-        lose_gpu(lost);
-        continue;
-      }
-      if (ended) record(std::move(*ended), true);
-      else ++in_flight;
-      continue;
-    }
-    if (in_flight == 0) break;
-    --in_flight;
-    try {
-      record(evaluator.finish(), true);
-    } catch (const ContextLost& lost) {
-      lose_gpu(lost);
-    }
-  }
 }
 
 namespace {

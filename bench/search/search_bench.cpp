@@ -25,7 +25,9 @@
 //
 // --batch-sizes replays bayes and bayes+model as that many parallel workers
 // (search::run_search with `workers`): the strategy keeps q proposals
-// outstanding and each trial counts as one evaluation, in observation order.
+// outstanding and each trial counts as one evaluation, in observation order;
+// when a run stops, the q-1 trials still in flight end and are kept, as in
+// the tuner (the same loop).
 // Their rows are named "bayes q=4"; a last table gives evaluations to 5% per
 // batch size and the bar: batch 4 needs at most 1.5x batch 1's evaluations.
 // --batch-table-only runs only those (bayes and bayes+model), each run

@@ -37,6 +37,7 @@ SearchResult run_search(Strategy& strategy, Evaluator& evaluator, StopRules stop
     trial.config = std::move(it->second);
     outstanding.erase(it);
     strategy.observe(trial);
+    if (exhausted && strategy.may_propose_later()) exhausted = false; // ask it again
     ++progress.evaluations;
     if (!trial.ok()) ++progress.failures;
     else if (!result.best || *trial.time_s < *result.best->time_s) {

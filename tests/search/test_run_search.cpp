@@ -97,6 +97,47 @@ TEST_CASE("run_search with workers keeps min(workers, lookahead) proposals outst
   CHECK(stopped.outstanding == 0);
 }
 
+namespace {
+// Grid order, but after its first proposal it holds back (nullopt) until it
+// has observed that proposal's trial.
+class HoldsBack final : public Strategy {
+public:
+  HoldsBack(const Space& s, bool later) : grid_(s), later_(later) {}
+  std::string name() const override { return "holds back"; }
+  std::optional<Config> next() override {
+    if (proposed_ && !observed_) {
+      ++held;
+      return std::nullopt;
+    }
+    proposed_ = true;
+    return grid_.next();
+  }
+  void observe(const Trial&) override { observed_ = true; }
+  std::size_t lookahead() const override { return 4; }
+  bool may_propose_later() const override { return later_; }
+  std::size_t held = 0;
+
+private:
+  GridSearch grid_;
+  bool later_;
+  bool proposed_ = false, observed_ = false;
+};
+} // namespace
+
+TEST_CASE("run_search asks a strategy that may propose later again after each observation") {
+  const Space s = testing::small_space();
+  for (const bool later : {false, true}) {
+    CAPTURE(later);
+    HoldsBack strategy(s, later);
+    const auto result = run_search(strategy, [](const Config& c) { return testing::ok_trial(c, 1.0); }, {}, 2);
+    CHECK(strategy.held == 1);
+    // By default a nullopt is final: the one trial outstanding ends the search.
+    REQUIRE(result.trials.size() == (later ? 22U : 1U));
+    for (std::size_t i = 0; i < result.trials.size(); ++i) CHECK(result.trials[i].config == s.enumerate()[i]);
+    CHECK(result.stop_reason.empty());
+  }
+}
+
 TEST_CASE("run_search with a budget of 0 proposes nothing") {
   const Space s = testing::small_space();
   Spy spy(s);

@@ -37,6 +37,13 @@ public:
   // the outstanding ones when it proposes. Observations may arrive in any
   // order, and for configs proposed elsewhere (a resumed run's journal).
   [[nodiscard]] virtual std::size_t lookahead() const { return 1; }
+  // Whether a nullopt from next() may turn into a proposal once the
+  // proposals still outstanding are observed: a strategy that holds back
+  // until it learns more (one that stops at a cut-off its observations may
+  // lift). The loop then asks again after each observation, and ends when
+  // next() says nullopt with nothing outstanding. By default nullopt is
+  // final: nothing is left to propose.
+  [[nodiscard]] virtual bool may_propose_later() const { return false; }
 };
 
 } // namespace memtune::search

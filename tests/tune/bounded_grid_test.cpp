@@ -1,6 +1,7 @@
-// The modeled grid's bound (tune/src/bounded_grid.hpp): the cut-off logic,
-// the premise it rests on (the model's time never rises with occupancy), and
-// that a bounded run's table equals the exhaustive run's.
+// The modeled grid's bound (tune/src/bounded_grid.hpp): the premise it rests
+// on (the model's time never rises with occupancy), that a bounded run's
+// table equals the exhaustive run's, and that a broken bound compiles all.
+// The cut-off and its strategy: bound_order_test.cpp.
 #include "tune/src/bounded_grid.hpp"
 
 #include <memtune/model/target_catalog.hpp>
@@ -24,30 +25,6 @@ const model::TargetCatalog& catalog() {
   return c;
 }
 } // namespace
-
-TEST_CASE("top-k cut-off: compiles until k are known, then only bounds below the k-th") {
-  TopKCutoff cut(2);
-  CHECK(cut.worth_compiling(9.0));
-  cut.add(3.0, 1.0);
-  CHECK(cut.worth_compiling(9.0)); // one of two known
-  cut.add(std::nullopt, 1.0);      // a failed candidate fills no slot
-  CHECK(cut.worth_compiling(9.0));
-  cut.add(5.0, 2.0);
-  CHECK_FALSE(cut.worth_compiling(5.0)); // could only tie the 2nd best
-  CHECK(cut.worth_compiling(4.9));
-  cut.add(4.0, 4.0);                     // the 2nd best is now 4
-  CHECK_FALSE(cut.worth_compiling(4.5));
-  CHECK_FALSE(cut.violated());
-}
-
-TEST_CASE("top-k cut-off: a prediction below its bound turns the cut-off off") {
-  TopKCutoff cut(1);
-  cut.add(1.0, 1.0);
-  CHECK_FALSE(cut.worth_compiling(2.0));
-  cut.add(0.5, 0.9);
-  CHECK(cut.violated());
-  CHECK(cut.worth_compiling(100.0));
-}
 
 // The premise of the bound: for any configuration, whatever registers it
 // compiles to (so fewer or equal blocks per SM), the model never predicts a
@@ -130,4 +107,50 @@ TEST_CASE("a bounded modeled grid ranks its top k exactly as the exhaustive one"
   REQUIRE(rank_bounded.size() >= 5);
   for (std::size_t i = 0; i < 5; ++i)
     CHECK(bounded.evaluations[rank_bounded[i]].timing->median_s == all.evaluations[rank_all[i]].timing->median_s);
+}
+
+// The fallback end to end: the second candidate predicted comes out at half
+// its bound, so the run stops trusting the bound and compiles every
+// candidate, still in bound order, after the ones no block fits.
+TEST_CASE("a bounded modeled grid whose model undercuts a bound compiles every candidate") {
+  const auto cache = std::filesystem::temp_directory_path() / ("memtune-bounded-" + std::to_string(std::random_device{}()));
+  const Target& h100 = catalog().find("h100-sxm");
+  const auto& kernel = templates::aos_soa_description();
+  const Problem problem = kernel.complete({{"n", 1 << 20}, {"op", 0}});
+  TuneOptions options;
+  options.exact_top = 3;
+  options.compile_threads = 2;
+  TuningResult result = new_tuning_result(kernel, problem, h100, options, /*measured=*/false);
+  const auto bound_of = [&](const search::Config& c) {
+    return model_lower_bound(kernel, problem, h100, c, result.bytes_moved).timing;
+  };
+  std::size_t unfit = 0;
+  for (const auto& c : result.space.enumerate()) unfit += bound_of(c) ? 0 : 1;
+  REQUIRE(result.space.enumerate().size() > 2 * options.exact_top);
+  {
+    CompileCache compile_cache(cache);
+    CompilePool pool(&compile_cache, options.compile_threads);
+    int timed = 0;
+    run_bounded_grid(kernel, problem, h100, h100.compute_capability(), options, pool, result, [&](Pending& p) {
+      Evaluation e;
+      if (!take_compiled(p, h100, e)) return e;
+      predict_candidate(e, kernel, problem, h100, result.bytes_moved);
+      if (e.timing && ++timed == 2) e.timing->median_s = bound_of(e.config)->median_s / 2;
+      return e;
+    });
+  }
+  std::filesystem::remove_all(cache);
+
+  CHECK(result.bound_violated);
+  CHECK(result.exact_top == 3);
+  CHECK(result.configs_not_compiled == 0);
+  REQUIRE(result.evaluations.size() == result.space.enumerate().size());
+  double last = 0;
+  for (std::size_t i = 0; i < result.evaluations.size(); ++i) {
+    const auto bound = bound_of(result.evaluations[i].config);
+    CHECK(bound.has_value() == (i >= unfit));
+    if (!bound) continue;
+    CHECK(bound->median_s >= last);
+    last = bound->median_s;
+  }
 }

@@ -13,13 +13,14 @@
 // next bound is no better than the k-th best, no remaining candidate can
 // enter the top k.
 //
-// The run checks the bound on every candidate it compiles; if the model ever
-// predicts a compiled candidate faster than its bound, it stops trusting the
-// bound and compiles every candidate.
-#include <memtune/tune/search_loop.hpp>
+// The candidates run through the one candidate loop (run_search_loop) with
+// the BoundOrder strategy (bound_order.hpp), which proposes them in that
+// order, checks the bound on every prediction it observes and, if the model
+// ever predicts a compiled candidate faster than its bound, stops trusting
+// the bound and proposes every candidate.
+#include "bound_order.hpp"
 
-#include <iterator>
-#include <set>
+#include <memtune/tune/search_loop.hpp>
 
 namespace memtune {
 
@@ -41,26 +42,10 @@ Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& pro
 Evaluation model_estimate(const KernelDescription& kernel, const Problem& problem, const Target& target,
                           const search::Config& config, std::uint64_t bytes_moved);
 
-// The k best predicted times so far, and whether a bound can still beat them.
-class TopKCutoff {
-public:
-  explicit TopKCutoff(std::size_t k) : k_(k) {}
-  // Whether a candidate whose lower bound is `bound` can still enter the top k.
-  [[nodiscard]] bool worth_compiling(double bound) const {
-    return violated_ || best_.size() < k_ || bound < *std::prev(best_.end());
-  }
-  // A compiled candidate's prediction (nullopt: it failed) and its bound.
-  void add(std::optional<double> predicted, double bound);
-  // True once a prediction undercut its bound: the bound is not one.
-  [[nodiscard]] bool violated() const { return violated_; }
-
-private:
-  std::size_t k_;
-  std::multiset<double> best_; // at most k_ entries
-  bool violated_ = false;
-};
-
-// Fills result.evaluations, compile_cache_hits and configs_not_compiled.
+// Fills result.evaluations (first the configurations no block fits even
+// without registers, never compiled; then the compiled ones as they end),
+// compile_cache_hits, exact_top, configs_not_compiled and bound_violated.
+// Needs options.exact_top > 0.
 void run_bounded_grid(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
                       const TuneOptions& options, CompilePool& pool, TuningResult& result,
                       const std::function<Evaluation(Pending&)>& evaluate);

@@ -258,10 +258,13 @@ private:
 
 } // namespace
 
-void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
-                     const TuneOptions& options, CompilePool& pool, TuningResult& result, CandidateEvaluator& evaluator,
-                     const search::StrategyOptions& strategy_options, ResumableRun* resumable) {
-  std::mt19937_64 engine(options.seed);
+namespace {
+
+// The loop with the stop rules and deadline of `options` and the strategy
+// `make` returns, made once the wall-time budget counts.
+void run_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+              const TuneOptions& options, CompilePool& pool, TuningResult& result, CandidateEvaluator& evaluator,
+              const std::function<search::Strategy&()>& make, ResumableRun* resumable) {
   search::StopRules stop = stop_rules(options);
   stop.start(); // the wall-time budget counts the strategy's making too
   // The time budget also bounds a strategy's own look for valid configs (one
@@ -278,9 +281,9 @@ void run_search_loop(const KernelDescription& kernel, const Problem& problem, co
   std::ostringstream out_of_time;
   out_of_time << "wall-time budget of " << options.time_budget_s
               << " s reached while looking for valid configurations" << (result.space.shard() ? " of the shard" : "");
-  std::unique_ptr<search::Strategy> strategy;
+  search::Strategy* strategy = nullptr;
   try {
-    strategy = search::make_strategy(options.strategy, result.space, engine, strategy_options);
+    strategy = &make();
   } catch (const search::DeadlinePassed&) {
     result.stop_reason = out_of_time.str();
     return;
@@ -301,19 +304,26 @@ void run_search_loop(const KernelDescription& kernel, const Problem& problem, co
                      "); results up to this candidate are kept";
 }
 
-namespace {
-
-class ImmediateEvaluator : public CandidateEvaluator {
-public:
-  explicit ImmediateEvaluator(const std::function<Evaluation(Pending&)>& evaluate) : evaluate_(evaluate) {}
-  std::optional<Evaluation> start(Pending& p) override { return evaluate_(p); }
-  Evaluation finish() override { throw std::logic_error("an immediate evaluation has nothing in flight"); }
-
-private:
-  const std::function<Evaluation(Pending&)>& evaluate_;
-};
-
 } // namespace
+
+void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+                     const TuneOptions& options, CompilePool& pool, TuningResult& result, CandidateEvaluator& evaluator,
+                     const search::StrategyOptions& strategy_options, ResumableRun* resumable) {
+  std::mt19937_64 engine(options.seed);
+  std::unique_ptr<search::Strategy> strategy;
+  const auto make = [&]() -> search::Strategy& {
+    strategy = search::make_strategy(options.strategy, result.space, engine, strategy_options);
+    return *strategy;
+  };
+  run_loop(kernel, problem, target, compile_cc, options, pool, result, evaluator, make, resumable);
+}
+
+void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+                     const TuneOptions& options, CompilePool& pool, TuningResult& result, CandidateEvaluator& evaluator,
+                     search::Strategy& strategy, ResumableRun* resumable) {
+  run_loop(kernel, problem, target, compile_cc, options, pool, result, evaluator,
+           [&]() -> search::Strategy& { return strategy; }, resumable);
+}
 
 void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
                      const TuneOptions& options, CompilePool& pool, TuningResult& result,

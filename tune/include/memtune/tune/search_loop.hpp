@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <future>
+#include <stdexcept>
 #include <string>
 
 namespace memtune {
@@ -97,6 +98,24 @@ public:
 void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
                      const TuneOptions& options, CompilePool& pool, TuningResult& result, CandidateEvaluator& evaluator,
                      const search::StrategyOptions& strategy_options = {}, ResumableRun* resumable = nullptr);
+
+// The same with a strategy the caller made (the modeled grid's bound order,
+// tune/src/bound_order.hpp) in place of options.strategy's.
+void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
+                     const TuneOptions& options, CompilePool& pool, TuningResult& result, CandidateEvaluator& evaluator,
+                     search::Strategy& strategy, ResumableRun* resumable = nullptr);
+
+// An evaluation that ends at once (the model's): `evaluate` is called as
+// each candidate starts.
+class ImmediateEvaluator final : public CandidateEvaluator {
+public:
+  explicit ImmediateEvaluator(const std::function<Evaluation(Pending&)>& evaluate) : evaluate_(evaluate) {}
+  std::optional<Evaluation> start(Pending& p) override { return evaluate_(p); }
+  Evaluation finish() override { throw std::logic_error("an immediate evaluation has nothing in flight"); }
+
+private:
+  const std::function<Evaluation(Pending&)>& evaluate_;
+};
 
 // The same with an evaluation that ends at once (the model's).
 void run_search_loop(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,

@@ -76,8 +76,9 @@ KernelDescription describe() {
       .parameter(Axis::ordinal("by", {4, 8, 16}, "threads per block in y"))
       .parameter(Axis::ordinal("vx", {1, 2, 4},
                                "consecutive x points per thread, moved as one vector (float, float2, float4)"))
-      .parameter(Axis::ordinal("zsplit", {1, 2, 4, 8},
-                               "z-chunks per column: blocks per tile column, each marching nz/zsplit planes"))
+      .parameter(Axis::ordinal("zsplit", {1, 2, 4, 8, 16},
+                               "z-chunks per column: blocks per tile column, each marching nz/zsplit planes "
+                               "(classic: at most 8)"))
       .parameter(Axis::ordinal("prefetch", {0, 1, 2, 3, 4},
                                "planes of look-ahead: classic (0, 1, 2, 4): a thread issues the loads of plane "
                                "z+R+prefetch (and the halo of z+prefetch) before computing plane z, 0 = load and "
@@ -141,9 +142,14 @@ KernelDescription describe() {
       .constraint("ring || ky == 1 && zu == 3 && copy == \"cp_async\" && bx >= 32",
                   "ky, zu, copy and bx=16 belong to the ring scheme (classic: ky=1 zu=3 copy=cp_async)")
       .constraint("!ring || pad == 0 && prefetch >= 3 && threads >= 256 && vx >= 2 && tile_x >= 64 && tile_y <= 16 "
-                  "&& zsplit <= 4 && min_warps <= 16",
+                  "&& min_warps <= 16",
                   "the ring's space: pad=0 (its rows are never padded), prefetch 3 or 4, at least 256 threads, vx 2 "
-                  "or 4, tiles of 64 or 128 floats by at most 16 rows, zsplit <= 4, min_warps <= 16")
+                  "or 4, tiles of 64 or 128 floats by at most 16 rows, min_warps <= 16")
+      // Many short z-chunks keep the last wave of blocks nearly full at any
+      // size, and the ring's alternating march reads a chunk boundary's 2R
+      // planes twice close in time (the second read from L2); the classic
+      // kernel re-reads them a chunk's life apart, so it keeps at most 8.
+      .constraint("ring || zsplit <= 8", "classic: at most 8 z-chunks per column (each re-reads 2R planes from DRAM)")
       .constraint("ring || prefetch != 3", "classic look-ahead is 0, 1, 2 or 4 planes")
       .constraint("zu <= 2 * radius + 1", "the z loop unrolls at most 2R+1 planes (the queue's length)")
       .constraint("!ring || nx * ny < 1073741824", "the ring addresses a plane with 32-bit byte offsets (nx*ny*4 < 4 GiB)")

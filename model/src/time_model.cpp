@@ -3,6 +3,7 @@
 #include <memtune/model/global_access.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
@@ -142,38 +143,60 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   // system lengthens it by loaded_latency_gain x the DRAM utilisation (the
   // share of the kernel's time its DRAM traffic needs at full bandwidth).
   BoundTime pipeline{Bound::block_pipeline, 0, f.blocks > 0 && f.blocks_per_sm > 0, {}};
-  // At least one wave: a grid smaller than the GPU still waits for one block's life.
-  const double waves = pipeline.modelled ? std::max(1.0, f.blocks / (sms * f.blocks_per_sm)) : 0.0;
+  // Waves: the blocks of a grid live equally long, so with whole_waves a
+  // last wave that fills only part of the GPU still takes a block's life
+  // (a grid of 2.18 waves takes three), though a shorter one: its SMs hold
+  // fewer warps, so each warp gets more of the SM's issue. A grid smaller
+  // than the GPU is such a wave alone.
+  const double block_slots = pipeline.modelled ? sms * f.blocks_per_sm : 0.0;
+  const double exact_waves = pipeline.modelled ? f.blocks / block_slots : 0.0;
+  // Without whole_waves a grid of more than one wave costs its exact number of lives.
+  const bool fractional = !p.whole_waves && exact_waves >= 1.0;
+  const double full_waves = fractional ? exact_waves : std::floor(exact_waves + 1e-9);
+  const double tail_blocks = fractional ? 0.0 : std::max(0.0, f.blocks - full_waves * block_slots);
+  const double warps_per_block = pipeline.modelled ? f.warps_per_sm / f.blocks_per_sm : 0.0;
+  const double tail_warps = std::min(f.warps_per_sm, std::ceil(tail_blocks / sms - 1e-9) * warps_per_block);
+  const double waves = full_waves + (tail_blocks > 0.5 ? 1.0 : 0.0); // lives one after another
   // A warp issues at most dispatch_per_scheduler instructions per clock, and
   // shares the SM's issue rate (the issue bound's, FP32 lanes included) with
   // the other resident warps.
   const double sm_issue_rate = issue.seconds > 0 ? p.instruction_overhead * f.warp_instructions /
                                                        (issue.seconds * sms * clock_hz)
                                                  : slots;
-  const double warp_rate = std::min(static_cast<double>(std::max(1, t.dispatch_per_scheduler)),
-                                    sm_issue_rate / std::max(1.0, f.warps_per_sm));
-  const double issue_share = 1.0 / warp_rate; // cycles per instruction of one warp
-  const double instructions_s = p.instruction_overhead * f.instructions_per_warp * issue_share / clock_hz;
-  const auto block_seconds = [&](double latency_ns) {
-    return f.memory_round_trips_per_block * latency_ns * 1e-9 + instructions_s;
+  const auto issue_share = [&](double warps) { // cycles per instruction of one warp, `warps` resident per SM
+    return 1.0 / std::min(static_cast<double>(std::max(1, t.dispatch_per_scheduler)), sm_issue_rate / std::max(1.0, warps));
+  };
+  const auto instructions_s = [&](double warps) {
+    return p.instruction_overhead * f.instructions_per_warp * issue_share(warps) / clock_hz;
+  };
+  const auto block_seconds = [&](double latency_ns, double warps) {
+    return f.memory_round_trips_per_block * latency_ns * 1e-9 + instructions_s(warps);
+  };
+  // The waves' lives: the full ones with the occupancy's warps, the last part-filled one with its own.
+  const auto waves_seconds = [&](double latency_ns) {
+    return (full_waves > 0 ? full_waves * block_seconds(latency_ns, f.warps_per_sm) : 0.0) +
+           (tail_blocks > 0.5 ? block_seconds(latency_ns, tail_warps) : 0.0);
   };
   double loaded_latency_ns = t.memory_latency_ns;
   if (pipeline.modelled) {
-    double unloaded = waves * block_seconds(t.memory_latency_ns);
+    double unloaded = waves_seconds(t.memory_latency_ns);
     for (const BoundTime* b : {&dram, &l2, &smem, &issue}) unloaded = std::max(unloaded, b->modelled ? b->seconds : 0.0);
     const double utilisation = unloaded > 0 ? std::min(1.0, dram.seconds / unloaded) : 0.0;
     loaded_latency_ns = t.memory_latency_ns * (1 + p.loaded_latency_gain * utilisation);
-    const double block_s = block_seconds(loaded_latency_ns);
-    pipeline.seconds = waves * block_s;
+    const double block_s = block_seconds(loaded_latency_ns, f.warps_per_sm);
+    pipeline.seconds = waves_seconds(loaded_latency_ns);
     // Which part of a block's life dominates: its warps' instructions
     // (issue) or its dependent memory round trips (latency).
-    const bool issue_dominates = instructions_s > block_s - instructions_s;
+    const double block_instructions_s = instructions_s(f.warps_per_sm);
+    const bool issue_dominates = block_instructions_s > block_s - block_instructions_s;
     pipeline.detail = std::string(issue_dominates ? "issue within each block: " : "memory latency within each block: ") +
-                      fmt("%.3g", waves) + " waves of " + std::to_string(f.blocks_per_sm) + " blocks/SM x " +
+                      fmt("%.3g", exact_waves) + " waves" +
+                      (tail_blocks > 0.5 ? " (" + fmt("%.0f", waves) + " lives)" : std::string()) +
+                      " of " + std::to_string(f.blocks_per_sm) + " blocks/SM x " +
                       fmt("%.3g", block_s * 1e6) + " us per block (" + fmt("%.0f", f.memory_round_trips_per_block) +
                       " memory round trip(s) of " + fmt("%.0f", loaded_latency_ns) + " ns loaded latency + " +
                       fmt("%.0f", f.instructions_per_warp * p.instruction_overhead) + " instructions/warp at 1 per " +
-                      fmt("%.2g", issue_share) + " cycles)";
+                      fmt("%.2g", issue_share(f.warps_per_sm)) + " cycles)";
   } else {
     pipeline.detail = "not modelled: no block facts";
   }

@@ -34,6 +34,7 @@ Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& pro
                              const search::Config& config, std::uint64_t bytes_moved) {
   model::TimeModelParams params;
   params.loaded_latency_gain = 0;
+  params.whole_waves = false;
   return without_registers(kernel, problem, target, config, bytes_moved, params, CacheShare::one_block);
 }
 

@@ -28,11 +28,13 @@ namespace memtune {
 // on its prediction with real registers. Its status is exceeds_device_limits
 // when no block fits on the target even so (shared memory, threads).
 //
-// Two parts of the model are taken at their most optimistic, because they do
-// not fall monotonically with occupancy: each warp's cache share is one
-// block's (CacheShare::one_block), and the latency of a dependent round trip
+// Three parts of the model are taken at their most optimistic, because they
+// do not fall monotonically with occupancy: each warp's cache share is one
+// block's (CacheShare::one_block), the latency of a dependent round trip
 // is the unloaded one (loaded_latency_gain 0: the loaded latency grows with
-// the DRAM utilisation, which a higher occupancy can raise).
+// the DRAM utilisation, which a higher occupancy can raise), and a part-filled
+// last wave costs its fraction of a block's life (whole_waves off: more blocks
+// per SM can round 1.9 waves up to 2 of longer lives where fewer gave 3 short ones).
 // A configuration that cannot be launched (a zero grid) gets launch_failed.
 Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& problem, const Target& target,
                              const search::Config& config, std::uint64_t bytes_moved);

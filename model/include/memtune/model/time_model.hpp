@@ -92,6 +92,11 @@ struct TimeModelParams {
   // the filter's estimate on seven H100 configurations
   // (docs/results.md, "Where the filter's time goes"): 1.5.
   double instruction_overhead = 1.5;
+  // The block pipeline counts whole waves (a part-filled last wave takes a
+  // block's life: the fdtd at 376^3 measured 3 waves' time for 2.18). Off,
+  // a fraction of a wave costs that fraction of a life: more blocks per SM
+  // then never predict a longer time, which a lower bound needs (bounded_grid.hpp).
+  bool whole_waves = true;
 };
 
 enum class Bound { dram, l2, shared_memory, issue, block_pipeline, block_launch };

@@ -32,9 +32,9 @@ inline Index gridDim, blockDim; // of the grid run_grid runs
 inline std::barrier<>* block_barrier = nullptr;
 inline void syncthreads() { block_barrier->arrive_and_wait(); }
 
-// Runs launch() for every block of `grid` (x fastest), with block.x * block.y
-// threads; launch calls the kernel with its arguments.
-template <class Launch> void run_grid(Index block, Index grid, Launch launch) {
+// Runs launch() for the blocks `which` of `grid`, in that order, with
+// block.x * block.y threads; launch calls the kernel with its arguments.
+template <class Launch> void run_blocks(Index block, Index grid, const std::vector<Index>& which, Launch launch) {
   const unsigned count = block.x * block.y;
   gridDim = grid;
   blockDim = block;
@@ -46,16 +46,23 @@ template <class Launch> void run_grid(Index block, Index grid, Launch launch) {
       threadIdx.x = t % block.x;
       threadIdx.y = t / block.x;
       thread_rank = t;
-      for (unsigned bz = 0; bz < grid.z; ++bz)
-        for (unsigned by = 0; by < grid.y; ++by)
-          for (unsigned bx = 0; bx < grid.x; ++bx) {
-            blockIdx = {bx, by, bz};
-            launch();
-            barrier.arrive_and_wait(); // the next block reuses the shared array
-          }
+      for (const Index& b : which) {
+        blockIdx = b;
+        launch();
+        barrier.arrive_and_wait(); // the next block reuses the shared array
+      }
     });
   }
   for (auto& th : threads) th.join();
+}
+
+// Every block of `grid` (x fastest).
+template <class Launch> void run_grid(Index block, Index grid, Launch launch) {
+  std::vector<Index> all;
+  for (unsigned bz = 0; bz < grid.z; ++bz)
+    for (unsigned by = 0; by < grid.y; ++by)
+      for (unsigned bx = 0; bx < grid.x; ++bx) all.push_back({bx, by, bz});
+  run_blocks(block, grid, all, launch);
 }
 
 // 256-byte aligned floats, like cuMemAlloc's.

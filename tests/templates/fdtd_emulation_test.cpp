@@ -8,6 +8,8 @@
 #include <memtune/description/random_data.hpp>
 #include <memtune/templates/fdtd.hpp>
 
+#include <set>
+
 #include "cuda_emulation.hpp"
 
 #include <doctest/doctest.h>
@@ -160,7 +162,90 @@ template <int R, int BX, int BY, int VX, int KY, int PF, int ZU, int COPY = 0> v
 
 constexpr Size kOne{1, 1, 1}, kOdd{31, 17, 9}, kNonMultiple{67, 35, 20}, kAligned{72, 21, 13};
 
+// The model's view of a configuration (fdtd_access.cpp, fdtd_ring_access.cpp:
+// the block in the middle of the grid, one plane of its chunk standing for
+// each) against that block run alone: the outputs its store instructions name
+// are the ones the block writes in that plane, and it writes as many planes
+// as they repeat. Rows of whole vectors (nx % 4 == 0): the model names a
+// vector by its first float. `run(in, out, chunk)` runs the kernel once.
+template <int BX, int BY, int VX, int KY, class Run>
+void check_store_addresses(Size s, const memtune::search::Config& config, Run run) {
+  CAPTURE(s.nx);
+  CAPTURE(s.ny);
+  CAPTURE(s.nz);
+  CAPTURE(BX);
+  CAPTURE(BY);
+  CAPTURE(VX);
+  CAPTURE(KY);
+  CAPTURE(config.at("zsplit"));
+  REQUIRE(s.nx % 4 == 0);
+  const std::size_t n = static_cast<std::size_t>(s.nx) * s.ny * s.nz;
+  Buffer in(n);
+  std::fill(in.data, in.data + n, 1.0F);
+  std::vector<float> out(n, std::nanf(""));
+  const int zsplit = static_cast<int>(config.at("zsplit")), chunk = (s.nz + zsplit - 1) / zsplit;
+  const unsigned gx = static_cast<unsigned>((s.nx + BX * VX - 1) / (BX * VX));
+  const unsigned gy = static_cast<unsigned>((s.ny + BY * KY - 1) / (BY * KY));
+  const unsigned gz = static_cast<unsigned>((s.nz + chunk - 1) / chunk);
+  cuda_emulation::run_blocks({BX, BY, 1}, {gx, gy, gz}, {{gx / 2, gy / 2, gz / 2}}, [&] {
+    run(in.data, out.data(), chunk);
+    cuda_emulation::end_block();
+  });
+  const std::int64_t plane = static_cast<std::int64_t>(s.nx) * s.ny;
+  std::set<std::int64_t> planes, written_in_first;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isnan(out[i])) planes.insert(static_cast<std::int64_t>(i) / plane);
+  REQUIRE_FALSE(planes.empty());
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isnan(out[i]) && static_cast<std::int64_t>(i) / plane == *planes.begin())
+      written_in_first.insert(static_cast<std::int64_t>(i));
+
+  const memtune::Problem problem{{"nx", s.nx}, {"ny", s.ny}, {"nz", s.nz}, {"radius", 4}};
+  const memtune::AccessPattern a =
+      memtune::templates::fdtd_description().hooks.access_pattern(config, problem, memtune::Target{});
+  std::set<std::int64_t> named;
+  std::int64_t repeat = -1;
+  for (const memtune::GlobalInstruction& g : a.global) {
+    if (g.kind != memtune::model::AccessKind::store) continue;
+    CHECK((repeat < 0 || repeat == g.repeat));
+    repeat = g.repeat;
+    for (int warp = 0; warp < (BX * BY + 31) / 32; ++warp)
+      for (int lane = 0; lane < 32; ++lane)
+        if (const auto address = g.address(warp, lane, 0)) {
+          const std::int64_t first = static_cast<std::int64_t>(*address / 4);
+          for (std::int64_t e = 0; e < VX && first % s.nx + e < s.nx; ++e) named.insert(first + e);
+        }
+  }
+  CHECK(named == written_in_first);
+  CHECK(repeat == static_cast<std::int64_t>(planes.size()));
+}
+
+memtune::search::Config fdtd_config(int scheme, int bx, int by, int vx, int ky, int prefetch, int zu, int zsplit) {
+  return {{"scheme", scheme}, {"bx", bx},           {"by", by},  {"vx", vx}, {"ky", ky},     {"prefetch", prefetch},
+          {"zu", zu},         {"zsplit", zsplit},   {"min_warps", 0}, {"pad", scheme == 1 ? 0 : 1}, {"copy", 0}};
+}
+
 } // namespace
+
+TEST_CASE("fdtd.cu on the CPU: the model's output stores are those the middle block writes (classic and ring)") {
+  constexpr Size kWide{136, 19, 11}, kLarger{264, 37, 23};
+  for (const Size s : {kAligned, kWide, kLarger}) {
+    for (int zsplit : {1, 3}) {
+      check_store_addresses<32, 4, 4, 1>(s, fdtd_config(0, 32, 4, 4, 1, 1, 3, zsplit), [&](const float* in, float* out, int chunk) {
+        kernel<4, 32, 4, 4, 1, 1>(in, out, s.nx, s.ny, s.nz, chunk);
+      });
+      check_store_addresses<64, 4, 2, 1>(s, fdtd_config(0, 64, 4, 2, 1, 2, 3, zsplit), [&](const float* in, float* out, int chunk) {
+        kernel<4, 64, 4, 2, 2, 1>(in, out, s.nx, s.ny, s.nz, chunk);
+      });
+      check_store_addresses<32, 4, 4, 1>(s, fdtd_config(1, 32, 4, 4, 1, 2, 3, zsplit), [&](const float* in, float* out, int chunk) {
+        ring_kernel<4, 32, 4, 4, 1, 2, 3, 0>(in, out, s.nx, s.ny, s.nz, chunk);
+      });
+      check_store_addresses<16, 4, 4, 2>(s, fdtd_config(1, 16, 4, 4, 2, 1, 9, zsplit), [&](const float* in, float* out, int chunk) {
+        ring_kernel<4, 16, 4, 4, 2, 1, 9, 0>(in, out, s.nx, s.ny, s.nz, chunk);
+      });
+    }
+  }
+}
 
 TEST_CASE("fdtd.cu on the CPU: radius 4, every vector width and prefetch depth, odd sizes and z-chunks") {
   for (const Size s : {kOne, kOdd, kNonMultiple}) {

@@ -6,6 +6,7 @@
 // for every configuration of the space, on odd shapes, every output equals
 // the reference and nothing past the output is written.
 #include <memtune/description/random_data.hpp>
+#include <memtune/model/global_access.hpp>
 #include <memtune/templates/transpose.hpp>
 
 #include "cuda_emulation.hpp"
@@ -14,6 +15,7 @@
 
 #include <cmath>
 #include <new>
+#include <set>
 #include <vector>
 
 #include "device_code_begin.hpp"
@@ -72,7 +74,64 @@ template <int TILE, int ROWS = 1> void check_tile(Shape s) {
   }
 }
 
+// The model's view of a configuration (transpose_access.cpp: the block in
+// the middle of the grid) against that block run alone: the output elements
+// its store instruction names are the ones the block writes, and the input
+// elements its load names are the ones it reads. Each input element holds its
+// own index, so a written output tells which input element was read.
+template <int TILE, int ROWS, int PAD> void check_model_addresses(Shape s) {
+  CAPTURE(TILE);
+  CAPTURE(ROWS);
+  CAPTURE(PAD);
+  CAPTURE(s.rows);
+  CAPTURE(s.cols);
+  const std::size_t n = static_cast<std::size_t>(s.rows) * static_cast<std::size_t>(s.cols);
+  std::vector<float> in(n);
+  for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<float>(i); // exact below 2^24
+  std::vector<float> out(n, std::nanf(""));
+  const unsigned gx = static_cast<unsigned>((s.cols + TILE - 1) / TILE);
+  const unsigned gy = static_cast<unsigned>((s.rows + TILE - 1) / TILE);
+  cuda_emulation::run_blocks({TILE, ROWS, 1}, {gx, gy, 1}, {{gx / 2, gy / 2, 0}}, [&] {
+    transpose_kernel<TILE, ROWS, PAD>(in.data(), out.data(), s.rows, s.cols);
+  });
+  std::set<std::uint64_t> written, read; // [bytes] from each matrix's base
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isnan(out[i])) {
+      written.insert(i * 4);
+      read.insert(static_cast<std::uint64_t>(out[i]) * 4);
+    }
+
+  const memtune::Problem problem{{"rows", s.rows}, {"cols", s.cols}};
+  const memtune::search::Config config{{"tile", TILE}, {"block_rows", ROWS}, {"pad", PAD}};
+  const memtune::AccessPattern a =
+      memtune::templates::transpose_description().hooks.access_pattern(config, problem, memtune::Target{});
+  REQUIRE(a.global.size() == 2);
+  const auto named = [&](const memtune::GlobalInstruction& g) {
+    std::set<std::uint64_t> bytes;
+    for (int warp = 0; warp < (TILE * ROWS + 31) / 32; ++warp)
+      for (int lane = 0; lane < 32; ++lane)
+        for (std::int64_t it = 0; it < g.iterations; ++it)
+          if (const auto address = g.address(warp, lane, it)) bytes.insert(*address);
+    return bytes;
+  };
+  CHECK(a.global[0].kind == memtune::model::AccessKind::load);
+  CHECK(named(a.global[0]) == read);
+  CHECK(a.global[1].kind == memtune::model::AccessKind::store);
+  CHECK(named(a.global[1]) == written);
+  CHECK_FALSE(written.empty());
+}
+
 } // namespace
+
+TEST_CASE("transpose.cu on the CPU: the model's load and store addresses are those the middle block touches") {
+  for (const Shape s : {Shape{1, 37}, Shape{33, 17}, Shape{70, 131}, Shape{96, 64}}) {
+    check_model_addresses<16, 4, 1>(s);
+    check_model_addresses<32, 8, 1>(s);
+    check_model_addresses<32, 1, 0>(s);
+    check_model_addresses<64, 4, 1>(s);
+    check_model_addresses<64, 16, 0>(s);
+  }
+}
 
 TEST_CASE("transpose.cu on the CPU: every configuration of the space on odd shapes") {
   // A row, a column (each smaller than any tile), partial tiles on both edges, several tiles each way.

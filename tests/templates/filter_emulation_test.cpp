@@ -12,6 +12,8 @@
 #include <doctest/doctest.h>
 
 #include <cfloat>
+#include <cmath>
+#include <set>
 #include <vector>
 
 #include "device_code_begin.hpp"
@@ -90,7 +92,58 @@ template <int TAPS, int BLOCK, int CHUNKS, int SHFL, int TILES = 1, int MINB = 0
 
 constexpr std::int64_t kSizes[] = {1, 3, 37, 1000, 4099, 20011};
 
+// The model's view of filter_direct (filter_direct_access.cpp: the block in
+// the middle of the signal) against that block run alone: the outputs its
+// store instruction names (float4s) are the ones the block writes.
+template <int BLOCK, int CHUNKS, int SHFL, int TILES> void check_store_addresses(std::int64_t n) {
+  CAPTURE(n);
+  CAPTURE(BLOCK);
+  CAPTURE(CHUNKS);
+  CAPTURE(SHFL);
+  CAPTURE(TILES);
+  const auto count = static_cast<std::size_t>(n);
+  Buffer in(count);
+  std::fill(in.data, in.data + count, 1.0F);
+  std::vector<float> out(count, std::nanf(""));
+  const std::int64_t per_block = std::int64_t{BLOCK} * 4 * CHUNKS * TILES;
+  const auto grid = static_cast<unsigned>((n + per_block - 1) / per_block);
+  const int ni = static_cast<int>(n);
+  cuda_emulation::run_blocks({BLOCK, 1, 1}, {grid, 1, 1}, {{grid / 2, 0, 0}},
+                             [&] { taps21::filter_direct<BLOCK, CHUNKS, SHFL, TILES>(in.data, out.data(), ni, ni); });
+  std::set<std::int64_t> written;
+  for (std::size_t i = 0; i < count; ++i)
+    if (!std::isnan(out[i])) written.insert(static_cast<std::int64_t>(i));
+
+  const memtune::Problem problem{{"n", n}, {"taps", 21}};
+  const memtune::search::Config config{{"staging", SHFL ? 2 : 1}, {"block_size", BLOCK}, {"packing", 1},
+                                       {"items", 4 * CHUNKS},      {"vec", 4},           {"align", 1},
+                                       {"tiles", TILES},           {"min_warps", 0}};
+  const memtune::AccessPattern a =
+      memtune::templates::filter_description().hooks.access_pattern(config, problem, memtune::Target{});
+  std::set<std::int64_t> named;
+  for (const memtune::GlobalInstruction& g : a.global) {
+    if (g.kind != memtune::model::AccessKind::store) continue;
+    for (int warp = 0; warp < (BLOCK + 31) / 32; ++warp)
+      for (int lane = 0; lane < 32; ++lane)
+        for (std::int64_t it = 0; it < g.iterations; ++it)
+          if (const auto address = g.address(warp, lane, it))
+            for (std::int64_t e = 0; e < g.width_bytes / 4; ++e)
+              if (static_cast<std::int64_t>(*address / 4) + e < n) named.insert(static_cast<std::int64_t>(*address / 4) + e);
+  }
+  CHECK_FALSE(written.empty());
+  CHECK(named == written);
+}
+
 } // namespace
+
+TEST_CASE("filter.cu on the CPU: the model's output stores are those filter_direct's middle block writes") {
+  for (const std::int64_t n : {std::int64_t{20011}, std::int64_t{65536}}) {
+    check_store_addresses<64, 1, 0, 1>(n);
+    check_store_addresses<32, 2, 1, 1>(n);
+    check_store_addresses<64, 2, 0, 4>(n);
+    check_store_addresses<32, 1, 1, 8>(n);
+  }
+}
 
 TEST_CASE("filter.cu on the CPU: filter_direct, read-only window and shuffled window, odd sizes") {
   for (const std::int64_t n : kSizes) {

@@ -146,13 +146,14 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   // Waves: the blocks of a grid live equally long, so with whole_waves a
   // last wave that fills only part of the GPU still takes a block's life
   // (a grid of 2.18 waves takes three), though a shorter one: its SMs hold
-  // fewer warps, so each warp gets more of the SM's issue. A grid smaller
-  // than the GPU is such a wave alone.
+  // fewer warps, so each warp gets more of the SM's issue. A grid of at
+  // most one wave takes one life at the occupancy's warps, as the other
+  // bounds assume (the bytes in flight count the occupancy's warps too).
   const double block_slots = pipeline.modelled ? sms * f.blocks_per_sm : 0.0;
   const double exact_waves = pipeline.modelled ? f.blocks / block_slots : 0.0;
   // Without whole_waves a grid of more than one wave costs its exact number of lives.
-  const bool fractional = !p.whole_waves && exact_waves >= 1.0;
-  const double full_waves = fractional ? exact_waves : std::floor(exact_waves + 1e-9);
+  const bool fractional = !p.whole_waves || exact_waves <= 1.0;
+  const double full_waves = fractional ? std::max(1.0, exact_waves) : std::floor(exact_waves + 1e-9);
   const double tail_blocks = fractional ? 0.0 : std::max(0.0, f.blocks - full_waves * block_slots);
   const double warps_per_block = pipeline.modelled ? f.warps_per_sm / f.blocks_per_sm : 0.0;
   const double tail_warps = std::min(f.warps_per_sm, std::ceil(tail_blocks / sms - 1e-9) * warps_per_block);

@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <sstream>
 
 namespace memtune {
@@ -29,6 +31,9 @@ using description_detail::explain_syntax_error;
 class Reader : description_detail::FieldReader {
 public:
   Reader(std::string origin, std::filesystem::path base) : FieldReader(std::move(origin)), base_(std::move(base)) {}
+  // Source files from to_data()'s lists instead of the disk: {"source.files": [...], "verify.reference_kernel.files": [...]}.
+  Reader(std::string origin, std::map<std::string, std::vector<SourceFile>> embedded)
+      : FieldReader(std::move(origin)), embedded_(std::move(embedded)) {}
 
   KernelDescription read(const ordered_json& doc) {
     KernelDescription d;
@@ -94,6 +99,15 @@ private:
     std::vector<SourceFile> out;
     const auto names = strings(j, path);
     if (names.empty()) fail(path, "no file: the first one is compiled");
+    if (embedded_) {
+      const auto& given = embedded_->at(path);
+      if (given.size() != names.size())
+        fail(path, std::to_string(names.size()) + " files named, " + std::to_string(given.size()) + " given as data");
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (given[i].name != names[i])
+          fail(path + "[" + std::to_string(i) + "]", "'" + names[i] + "' named, '" + given[i].name + "' given as data");
+      return given;
+    }
     for (std::size_t i = 0; i < names.size(); ++i) {
       const std::filesystem::path file = base_ / names[i];
       std::string text;
@@ -422,13 +436,39 @@ private:
   }
 
   std::filesystem::path base_;
+  std::optional<std::map<std::string, std::vector<SourceFile>>> embedded_;
 };
+
+std::vector<SourceFile> embedded_files(const ordered_json& data, const char* key, const std::string& origin) {
+  std::vector<SourceFile> out;
+  if (!data.contains(key)) return out;
+  const auto& list = data.at(key);
+  if (!list.is_array()) throw DescriptionError(origin, key, "expected a list of files");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const auto& f = list[i];
+    const std::string field = std::string(key) + "[" + std::to_string(i) + "]";
+    for (const char* member : {"name", "text", "path"})
+      if (!f.is_object() || !f.contains(member) || !f.at(member).is_string())
+        throw DescriptionError(origin, field, std::string("expected {name, text, path} strings; '") + member + "' is not one");
+    out.push_back({f.at("name").get<std::string>(), f.at("text").get<std::string>(), f.at("path").get<std::string>()});
+  }
+  return out;
+}
 
 } // namespace
 
 KernelDescription description_from_json(const nlohmann::ordered_json& document, const std::string& origin,
                                         const std::filesystem::path& base_folder) {
   return Reader(origin, base_folder).read(document);
+}
+
+KernelDescription description_from_data(const nlohmann::ordered_json& data, const std::string& origin) {
+  if (!data.is_object() || !data.contains("description"))
+    throw DescriptionError(origin, "description", "missing: not a description as data (KernelDescription::to_data)");
+  std::map<std::string, std::vector<SourceFile>> embedded{
+      {"source.files", embedded_files(data, "source_files", origin)},
+      {"verify.reference_kernel.files", embedded_files(data, "reference_files", origin)}};
+  return Reader(origin, std::move(embedded)).read(data.at("description"));
 }
 
 KernelDescription description_from_text(const std::string& text, const std::string& origin,

@@ -239,6 +239,29 @@ nlohmann::ordered_json KernelDescription::to_json() const {
   return j;
 }
 
+nlohmann::ordered_json KernelDescription::to_data() const {
+  const auto files_json = [](const std::vector<SourceFile>& files) {
+    ordered_json list = ordered_json::array();
+    for (const auto& f : files) list.push_back({{"name", f.name}, {"text", f.text}, {"path", f.path}});
+    return list;
+  };
+  ordered_json data{{"description", to_json()}, {"source_files", files_json(source.files)}};
+  if (verify.reference_kernel) data["reference_files"] = files_json(verify.reference_kernel->files);
+  return data;
+}
+
+std::string KernelDescription::not_data_because() const {
+  if (verify.mode == VerifySpec::Mode::callback)
+    return "its verification is a C++ callback (KernelBuilder::verify_with)";
+  for (const auto& a : arguments)
+    if (const auto* b = std::get_if<BufferArgument>(&a); b && b->fill.kind == Fill::Kind::custom)
+      return "argument '" + b->name + "' is filled by a C++ function";
+  for (const auto& c : constants)
+    if (c.fill.kind == Fill::Kind::custom) return "constant '" + c.symbol + "' is filled by a C++ function";
+  if (!hooks.baselines.empty()) return "baseline '" + hooks.baselines.begin()->first + "' is a C++ function";
+  return "";
+}
+
 std::string KernelDescription::fingerprint() const {
   // The model section changes what is predicted, never what is measured: a
   // journal or recording stays this kernel's when it is added or edited.

@@ -91,8 +91,14 @@ private:
       d = built_ins_ ? built_ins_(source.name) : nullptr;
       if (!d)
         throw WorkerError(WorkerError::Kind::description,
-                          "'" + source.name + "' is not a built-in description of memtune-worker (a description made "
-                          "in C++ by the tuning program cannot be rebuilt in a worker)");
+                          "'" + source.name + "' is not a built-in description of this worker");
+    } else if (source.kind == DescriptionSource::Kind::data) {
+      try {
+        own_ = description_from_data(nlohmann::ordered_json::parse(source.content), source.path);
+        d = &*own_;
+      } catch (const std::exception& e) {
+        throw WorkerError(WorkerError::Kind::description, "cannot rebuild '" + source.name + "' from data: " + e.what());
+      }
     } else {
       try {
         const auto document = nlohmann::ordered_json::parse(source.content);
@@ -108,6 +114,8 @@ private:
                             d->fingerprint() + " against " + source.fingerprint +
                             (source.kind == DescriptionSource::Kind::file
                                  ? "): a source file changed on disk since the description was read"
+                             : source.kind == DescriptionSource::Kind::data
+                                 ? "): the description does not survive its data form (KernelDescription::to_data)"
                                  : "): memtune-worker comes from another build, or the description was changed in C++"));
     return d;
   }

@@ -242,7 +242,9 @@ json to_json(const Hello& h) {
   return {{"type", "hello"},
           {"protocol", kProtocolVersion},
           {"description",
-           {{"kind", d.kind == DescriptionSource::Kind::built_in ? "built_in" : "file"},
+           {{"kind", d.kind == DescriptionSource::Kind::built_in ? "built_in"
+                     : d.kind == DescriptionSource::Kind::file   ? "file"
+                                                                 : "data"},
             {"name", d.name},
             {"path", d.path},
             {"content", d.content},
@@ -261,8 +263,11 @@ Hello hello_from_json(const json& j) {
                                                        " (memtune and memtune-worker come from different builds)");
   Hello h;
   const json& d = j.at("description");
-  h.description.kind = d.at("kind").get<std::string>() == "file" ? DescriptionSource::Kind::file
-                                                                  : DescriptionSource::Kind::built_in;
+  const std::string kind = d.at("kind").get<std::string>();
+  if (kind == "built_in") h.description.kind = DescriptionSource::Kind::built_in;
+  else if (kind == "file") h.description.kind = DescriptionSource::Kind::file;
+  else if (kind == "data") h.description.kind = DescriptionSource::Kind::data;
+  else throw ProtocolError("hello: description kind '" + kind + "' is none of built_in, file, data");
   h.description.name = d.at("name").get<std::string>();
   h.description.path = d.at("path").get<std::string>();
   h.description.content = d.at("content").get<std::string>();

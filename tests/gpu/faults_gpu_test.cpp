@@ -5,6 +5,7 @@
 // right after an illegal address takes its normal time (the GPU is free and
 // healthy again). Prints one line per candidate for the GPU check's log.
 #include <memtune/description/description_json.hpp>
+#include <memtune/description/kernel_builder.hpp>
 #include <memtune/tune/tuner.hpp>
 
 #include <doctest/doctest.h>
@@ -92,5 +93,40 @@ TEST_CASE("fault corpus: every bad candidate classified with its reason, the run
                 good_after[after] * 1e6, median * 1e6, ratio);
     CHECK(ratio > 0.85);
     CHECK(ratio < 1.15);
+  }
+}
+
+TEST_CASE("a description made in C++ runs in a worker too: its illegal address costs one candidate") {
+  // Every part of it is data (no verify_with callback, no custom fill), so it
+  // crosses to memtune-worker as KernelDescription::to_data().
+  KernelBuilder b("scale_or_fault_in_cpp");
+  b.source("scale.cu", "template <int B, bool FAULT> __global__ void scale(const float* x, float* y, int n) {\n"
+                       "  int i = blockIdx.x * B + threadIdx.x;\n"
+                       "  if (FAULT && i == 0) y[-(1 << 28)] = 1.0f;\n"
+                       "  if (i < n) y[i] = 2.0f * x[i];\n}\n")
+      .kernel("scale<{B}, {FAULT}>")
+      .size("n", 1 << 20, "elements")
+      .parameter(search::Axis::ordinal("B", {128, 256}))
+      .parameter(search::Axis::ordinal("FAULT", {0, 1}))
+      .block("B")
+      .grid("ceil_div(n, B)")
+      .buffer("x", ElementType::f32, "n", BufferRole::in)
+      .buffer("y", ElementType::f32, "n", BufferRole::out)
+      .scalar("n", ElementType::i32, "n")
+      .verify_with_config({{"B", 128}, {"FAULT", 0}}, {0.0, 1e-6});
+  const KernelDescription d = b.build();
+  TuneOptions o;
+  o.cache_folder = std::filesystem::temp_directory_path() / "memtune-gpu-test-cache";
+  const TuningResult r = tune(d, {}, o);
+  CHECK(r.isolation.rfind("worker process", 0) == 0);
+  REQUIRE(r.evaluations.size() == 4);
+  for (const Evaluation& e : r.evaluations) {
+    INFO(e.reason);
+    if (e.config.at("FAULT") == 1) {
+      CHECK(e.status == Status::launch_failed);
+      CHECK(e.reason.find("fresh worker") != std::string::npos);
+    } else {
+      CHECK(e.status == Status::ok);
+    }
   }
 }

@@ -5,6 +5,9 @@
 #include <memtune/isolate/worker_pool.hpp>
 
 #include "../support/asset_description.hpp"
+#include "tune/src/candidate_executor.hpp"
+
+#include <memtune/description/kernel_builder.hpp>
 
 #include <memtune/templates/catalogue.hpp>
 
@@ -55,5 +58,38 @@ TEST_CASE("memtune-worker rebuilds a built-in template and a description file, a
   file.fingerprint = "0123456789abcdef0123456789abcdef";
   CHECK(start_worker(file, scale.complete({{"n", 4096}})).find("a source file changed on disk") != std::string::npos);
   DescriptionSource unknown{DescriptionSource::Kind::built_in, "saxpy_in_cpp", "", "", "00"};
-  CHECK(start_worker(unknown, {}).find("not a built-in description of memtune-worker") != std::string::npos);
+  CHECK(start_worker(unknown, {}).find("not a built-in description of this worker") != std::string::npos);
+}
+
+TEST_CASE("memtune-worker rebuilds a description made in C++ from its data; one with a C++ callback goes by name") {
+  KernelBuilder b("saxpy_in_cpp");
+  b.source("saxpy.cu", "template <int B> __global__ void saxpy(const float* x, float* y, int n) {\n"
+                       "  int i = blockIdx.x * B + threadIdx.x; if (i < n) y[i] += 2.0f * x[i]; }\n")
+      .kernel("saxpy<{B}>")
+      .size("n", 4096, "elements")
+      .parameter(search::Axis::ordinal("B", {128, 256}))
+      .block("B")
+      .grid("ceil_div(n, B)")
+      .buffer("x", ElementType::f32, "n", BufferRole::in)
+      .buffer("y", ElementType::f32, "n", BufferRole::inout)
+      .scalar("n", ElementType::i32, "n")
+      .verify_with_config({{"B", 128}}, {0.0, 1e-6});
+  const KernelDescription data = b.build();
+  const DescriptionSource source = worker_source(data);
+  CHECK(source.kind == DescriptionSource::Kind::data);
+  CHECK(gpu_or_not(start_worker(source, data.complete({{"n", 4096}}))) == "ready");
+
+  DescriptionSource changed = source;
+  changed.fingerprint = "0123456789abcdef0123456789abcdef";
+  CHECK(start_worker(changed, data.complete({{"n", 4096}})).find("does not survive its data form") != std::string::npos);
+  DescriptionSource garbage = source;
+  garbage.content = "{\"description\": 1}";
+  CHECK(start_worker(garbage, data.complete({{"n", 4096}})).find("cannot rebuild 'saxpy_in_cpp' from data") !=
+        std::string::npos);
+
+  const KernelDescription callback =
+      b.verify_with([](const ReferenceRequest&) { return std::vector<ExpectedOutput>{}; }).build();
+  CHECK(worker_source(callback).kind == DescriptionSource::Kind::built_in);
+  CHECK(worker_source(templates::find_description("filter")).kind == DescriptionSource::Kind::built_in);
+  CHECK(worker_source(asset_description("scale.json")).kind == DescriptionSource::Kind::file);
 }

@@ -1,4 +1,5 @@
 // The worker protocol's messages round-trip (isolate/include/memtune/isolate/protocol.hpp).
+#include <memtune/isolate/frame.hpp>
 #include <memtune/isolate/protocol.hpp>
 
 #include "../support/catalogue_target.hpp"
@@ -35,6 +36,12 @@ TEST_CASE("hello, setup and run requests round-trip") {
   nlohmann::json old = to_json(h);
   old["protocol"] = 0;
   CHECK_THROWS_AS((void)hello_from_json(old), WorkerError);
+
+  h.description.kind = DescriptionSource::Kind::data;
+  CHECK(hello_from_json(to_json(h)).description.kind == DescriptionSource::Kind::data);
+  nlohmann::json unknown = to_json(h);
+  unknown["description"]["kind"] = "pickled";
+  CHECK_THROWS_AS((void)hello_from_json(unknown), ProtocolError);
 
   const std::vector<char> cubin{'a', 'b'};
   LaunchRequest r{{{"block", 256}, {"layout", 1}}, {}, "_Z6kernelILi256EEvPf", cubin};

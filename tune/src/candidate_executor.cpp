@@ -231,8 +231,8 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
-// How a worker rebuilds `kernel`: from its description file, or by name from
-// the worker's catalogue (the worker refuses a different fingerprint).
+} // namespace
+
 DescriptionSource worker_source(const KernelDescription& kernel) {
   DescriptionSource s;
   s.name = kernel.name;
@@ -244,11 +244,13 @@ DescriptionSource worker_source(const KernelDescription& kernel) {
     // and a relative include path must read the same in both.
     s.path = kernel.origin;
     s.content = read_file(kernel.origin);
+  } else if (kernel.not_data_because().empty()) {
+    s.kind = DescriptionSource::Kind::data;
+    s.path = kernel.origin.empty() ? "(made in C++)" : kernel.origin;
+    s.content = kernel.to_data().dump();
   }
   return s;
 }
-
-} // namespace
 
 void recompute_occupancy(Evaluation& e, const Target& target) {
   if (e.status == Status::compile_failed || e.block_threads <= 0 || e.resources.registers <= 0) return;
@@ -315,7 +317,10 @@ std::unique_ptr<CandidateExecutor> start_executor(const KernelDescription& kerne
   } catch (const WorkerError& e) {
     if (e.kind == WorkerError::Kind::no_device) throw DeviceRequired(std::string("measuring needs an NVIDIA GPU: ") + e.what());
     if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what());
-    if (e.kind == WorkerError::Kind::description) return in_process(e.what());
+    if (e.kind == WorkerError::Kind::description) {
+      const std::string because = kernel.not_data_because();
+      return in_process(std::string(e.what()) + (because.empty() ? "" : ", and it cannot travel as data: " + because));
+    }
     return in_process(std::string("the worker process did not start: ") + e.what());
   }
   if (options.devices) {

@@ -7,6 +7,7 @@
 #include <memtune/measure/reference_run.hpp>
 #include <memtune/tune/search_loop.hpp>
 #include <memtune/isolate/candidate_launcher.hpp>
+#include <memtune/isolate/protocol.hpp>
 
 #include <memtune/tune/execution_options.hpp>
 
@@ -75,6 +76,12 @@ void merge_outcome(Evaluation& e, const LaunchOutcome& outcome, const Target& ta
 // e.occupancy from its block, resources and shared memory (cuda_occupancy.h
 // with the target's limits), for a candidate that compiled.
 void recompute_occupancy(Evaluation& e, const Target& target);
+
+// How a worker rebuilds `kernel` (it refuses a different fingerprint): a
+// description file from its text; a description made in C++ as data
+// (to_data) when every part of it is data; else by name from the worker's
+// own descriptions (memtune-worker: the catalogue's templates).
+DescriptionSource worker_source(const KernelDescription& kernel);
 
 // Starts the workers (or the in-process launcher) for a measured run: one
 // worker per GPU of options.devices (or options.device), `seed` for the data. Throws

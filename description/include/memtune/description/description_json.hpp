@@ -74,4 +74,9 @@ public:
 [[nodiscard]] KernelDescription description_from_json(const nlohmann::ordered_json& document, const std::string& origin,
                                                       const std::filesystem::path& base_folder);
 
+// From KernelDescription::to_data(): the description with its source files'
+// text, so nothing is read from disk. `origin` names it in errors; a field
+// missing or of the wrong type is a DescriptionError like a file's.
+[[nodiscard]] KernelDescription description_from_data(const nlohmann::ordered_json& data, const std::string& origin);
+
 } // namespace memtune

@@ -408,6 +408,18 @@ struct KernelDescription {
   [[nodiscard]] std::string fingerprint() const;
   // The JSON form (description_json.hpp's format); C++ hooks are not part of it.
   [[nodiscard]] nlohmann::ordered_json to_json() const;
+
+  // The whole description as data, for a process that has no file to read it
+  // from (memtune-worker): {"description": to_json(), "source_files": [...],
+  // "reference_files": [...]}, each file {name, text, path}. Read back by
+  // description_from_data (description_json.hpp) with the same fingerprint.
+  [[nodiscard]] nlohmann::ordered_json to_data() const;
+  // Why to_data() would lose what a candidate's measurement needs: the C++
+  // callback that only this process holds (a verify_with reference, a custom
+  // fill, a baseline), named; "" when it would lose nothing. The model's
+  // hooks (access_pattern, explain, default_config) are not measured and do
+  // not count.
+  [[nodiscard]] std::string not_data_because() const;
 };
 
 } // namespace memtune

@@ -31,15 +31,18 @@
 
 namespace memtune::isolation {
 
-inline constexpr int kProtocolVersion = 2; // 2: ready carries device_count
+inline constexpr int kProtocolVersion = 3; // 2: ready carries device_count; 3: descriptions as data
 
 // How a worker rebuilds the description the tuning process tunes.
 struct DescriptionSource {
-  enum class Kind { built_in, file };
+  // built_in: by name from the worker's own descriptions (memtune-worker: the
+  // catalogue); file: a description file's text; data: KernelDescription::to_data()
+  // (a description made in C++ whose every part is data).
+  enum class Kind { built_in, file, data };
   Kind kind = Kind::built_in;
-  std::string name;        // built_in: the catalogue's name; file: the description's name (for messages)
-  std::string path;        // file: where it was read (its folder resolves relative source files)
-  std::string content;     // file: its text, as the tuning process read it
+  std::string name;        // built_in: the catalogue's name; file, data: the description's name (for messages)
+  std::string path;        // file: where it was read (its folder resolves relative source files); data: its origin
+  std::string content;     // file: its text, as the tuning process read it; data: to_data() as JSON text
   std::string fingerprint; // KernelDescription::fingerprint() of what the tuning process tunes
 };
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <stdexcept>
 
 namespace memtune {
@@ -57,6 +58,28 @@ std::string describe_hit(const KernelDescription& kernel, const ProfileHit& hit)
            " SMs: " + format_problem(hit.entry.problem, kernel.problem) + ")";
   }
   return "profile";
+}
+
+// The fastest of `entry`'s runner-ups that may run in `space`, and its rank
+// (1: the fastest runner-up), or nullopt when none may.
+std::optional<std::pair<search::Config, std::size_t>> fastest_valid_runner_up(const search::Space& space,
+                                                                              const ProfileEntry& entry) {
+  std::vector<std::pair<double, const nlohmann::json*>> ranked;
+  for (const auto& r : entry.runner_ups) {
+    const auto c = r.find("config");
+    const auto t = r.find("time_s");
+    if (c != r.end() && t != r.end() && t->is_number() && t->get<double>() > 0) ranked.emplace_back(t->get<double>(), &*c);
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 0; i < ranked.size(); ++i) {
+    try {
+      search::Config config = space.config_from_saved_json(*ranked[i].second);
+      if (!space.violation(config)) return std::pair{std::move(config), i + 1};
+    } catch (const std::invalid_argument&) {
+      // a parameter this space does not have: the next one
+    }
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -124,6 +147,16 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
   }
 
   if (store) {
+    std::map<Problem, search::Space> spaces; // the call's and its neighbours'
+    const ValidAtProblem valid_here = [&](const nlohmann::json& saved, const Problem& at) {
+      auto it = spaces.find(at);
+      if (it == spaces.end()) it = spaces.emplace(at, kernel.space(at, target)).first;
+      try {
+        return !it->second.violation(it->second.config_from_saved_json(saved));
+      } catch (const std::invalid_argument&) {
+        return false; // a parameter this space does not have
+      }
+    };
     std::vector<ProfileHit> hits =
         store->matches(fingerprint(target), kernel.name, problem, kernel.size_variables(), catalogue_names(target));
     std::optional<ProfileMatch> interpolated; // the kind of hits interpolation was tried on
@@ -134,7 +167,7 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
         std::vector<ProfileEntry> kind;
         for (const ProfileHit& h : hits)
           if (h.match == hit.match) kind.push_back(h.entry);
-        if (auto pick = interpolate_sizes(kind, problem, kernel.size_variables())) {
+        if (auto pick = interpolate_sizes(kind, problem, kernel.size_variables(), valid_here)) {
           const std::string origin = "profile (" + describe(*pick, kernel.problem) + ")";
           try {
             const search::Config config = space.config_from_saved_json(pick->config);
@@ -154,14 +187,20 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
           }
         }
       }
-      const std::string origin = describe_hit(kernel, hit);
+      std::string origin = describe_hit(kernel, hit);
       try {
         const search::Config config = space.config_from_saved_json(hit.entry.config);
         if (const auto why = space.violation(config)) {
           out.skipped.push_back(origin + ": " + space.format(config) + " is not valid here: " + *why);
-          continue;
+          // Another size's best may not run at this one (a float4 load needs rows that are a
+          // multiple of 4); its fastest runner-up that does is still that size's measurement.
+          const auto runner_up = fastest_valid_runner_up(space, hit.entry);
+          if (!runner_up) continue;
+          out.config = runner_up->first;
+          origin += ", its runner-up " + std::to_string(runner_up->second) + " (the best is not valid here)";
+        } else {
+          out.config = config;
         }
-        out.config = config;
       } catch (const std::invalid_argument& e) {
         out.skipped.push_back(origin + ": " + e.what());
         continue;

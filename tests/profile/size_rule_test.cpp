@@ -154,6 +154,43 @@ TEST_CASE("the launcher's lookup: the exact size's entry, else the interpolated 
   CHECK(outside.origin == "profile (nearest size: n=16777216 taps=21)");
 }
 
+TEST_CASE("only configurations that may run at the call's size are ranked; none: no pick") {
+  const auto entries = two_sizes();
+  const Problem mid{{"n", 4 << 20}, {"taps", 21}};
+  // 256 would win (see above); where it may not run, 128 (sqrt(10*130) = 36.06 against 512's 37.42).
+  const auto p = interpolate_sizes(entries, mid, {"n"},
+                                   [](const nlohmann::json& c, const Problem&) { return c.at("block_size") != 256; });
+  REQUIRE(p);
+  CHECK(p->config == cfg(128));
+  CHECK(p->compared == 2);
+  CHECK(p->expected_loss == doctest::Approx(0.5 * 0.0 + 0.5 * (130.0 / 100 - 1))); // against each size's own best
+  CHECK_FALSE(interpolate_sizes(entries, mid, {"n"}, [](const nlohmann::json&, const Problem&) { return false; }));
+  // 128 may run at 4M and 16M but not at 1M, where it was timed: no time there, so no candidate.
+  const auto not_at_lower = interpolate_sizes(entries, mid, {"n"}, [](const nlohmann::json& c, const Problem& at) {
+    return c.at("block_size") != 256 && !(c.at("block_size") == 128 && at.at("n") == 1 << 20);
+  });
+  REQUIRE(not_at_lower);
+  CHECK(not_at_lower->config == cfg(512));
+}
+
+TEST_CASE("the launcher's lookup: a nearest size whose best may not run here gives its fastest runner-up that may") {
+  memtune::testing::TempDir dir;
+  ProfileStore store(dir.path / "sweep.memtune.json");
+  for (const ProfileEntry& e : two_sizes()) store.save(e);
+  const KernelDescription& d = templates::filter_description();
+  Target small_blocks = catalogue_target("h100-sxm");
+  small_blocks.display_name = kGpu.name;
+  small_blocks.sm_count = kGpu.sm_count;
+  small_blocks.max_threads_per_block = 256; // 16M's best, block 512, may not run; its runner-up 256 may
+  const ConfigLookup outside =
+      look_up_config(d, d.complete({{"n", 64 << 20}, {"taps", 21}}), small_blocks, &store, {}, {});
+  REQUIRE(outside.source == ConfigLookup::Source::profile);
+  CHECK(outside.config.at("block_size") == 256);
+  CHECK(outside.origin == "profile (nearest size: n=16777216 taps=21), its runner-up 1 (the best is not valid here)");
+  REQUIRE(outside.skipped.size() == 1);
+  CHECK(outside.skipped.front().find("is not valid here") != std::string::npos);
+}
+
 TEST_CASE("warm start: a finished size is the next size's prior, its ranking carried by the model's size ratio") {
   const Target& h100 = catalogue_target("h100-sxm");
   const KernelDescription& filter = templates::filter_description();

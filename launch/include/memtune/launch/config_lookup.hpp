@@ -18,9 +18,11 @@
 //      configuration best by interpolated ranking between the two
 //      (size_rule.hpp, with its expected loss); else this GPU at the nearest
 //      problem size (log scale), then the same GPU model at the nearest size
-//      (each tried for interpolation first as well). The first whose
-//      configuration is valid for this problem here is taken; the others are
-//      listed in ConfigLookup::skipped.
+//      (each tried for interpolation first as well). Interpolation ranks only
+//      configurations valid for this problem here; a nearer size whose best is
+//      not valid here gives its fastest runner-up that is. The first hit with a
+//      valid configuration is taken; the others are listed in
+//      ConfigLookup::skipped.
 //   3. tuning within LauncherOptions::tune, unless MEMTUNE_NO_TUNE (set, not
 //      "0") or LauncherOptions::allow_tuning is false;
 //   4. the description's default configuration.

@@ -13,9 +13,11 @@
 // from what it loses at each neighbour against that size's best,
 //   loss = (1 - w) (t_lower(pick) / t_lower(best) - 1) + w (t_upper(pick) / t_upper(best) - 1),
 // so a pick that is best at both sizes states 0. A configuration only one
-// neighbour kept (each keeps its best and runner-ups) takes, at the other,
-// that one's slowest kept time: a lower bound, since it did not make the
-// list there; a pick so estimated states its loss as "at least".
+// neighbour kept (each keeps its best and runner-ups) was slower, at the
+// other, than that one's slowest kept time: its loss there takes that lower
+// bound (and is stated "at least"), and it is ranked at slowest x slowest /
+// fastest kept, as far beyond the list as the list spans, so that a bound
+// from a tight list does not outrank configurations both neighbours timed.
 //
 //   SizePick p = *interpolate_sizes(entries, {{"n", 3000000}, {"taps", 21}}, {"n"});
 //   config_text(p.config) == "block_size=256 packing=1"; p.expected_loss == 0.012
@@ -25,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,15 +44,26 @@ struct SizePick {
   bool bounded = false;        // the pick was timed at one neighbour only: its loss is a lower bound
 };
 
+// Whether a stored configuration may run at a problem (a float4 load needs
+// rows that are a multiple of 4: the best of 8616 rows is not a configuration
+// for 10289). Empty: every one may.
+using ValidAtProblem = std::function<bool(const nlohmann::json& config, const Problem& problem)>;
+
 // The pick for `problem` from `entries` (one device, template and set of
 // non-size variables: ProfileStore::matches' hits of one kind). The
 // neighbours are the nearest pair (sum of |log size ratio| over `size_keys`)
 // whose sizes enclose the problem's on every size variable, differing in at
-// least one. nullopt when no pair encloses it (the caller then takes the
-// nearest entry).
+// least one. Only configurations `valid` at the call's problem and at both
+// neighbours' are ranked: one a neighbour could not run has no time there,
+// not even the lower bound above (a float2 ring that wins at 64^3 is no
+// candidate at 74^3 by way of 85^3, where it cannot run). The expected loss
+// is still against each neighbour's own best. nullopt when no pair encloses
+// the problem or no configuration kept is valid at all three (the caller
+// then takes the nearest entry).
 [[nodiscard]] std::optional<SizePick> interpolate_sizes(const std::vector<ProfileEntry>& entries,
                                                         const Problem& problem,
-                                                        const std::vector<std::string>& size_keys);
+                                                        const std::vector<std::string>& size_keys,
+                                                        const ValidAtProblem& valid = {});
 
 // "interpolated between n=1048576 and n=4194304 (w 0.40, 6 configurations in
 // common): expected loss 1.2 %"

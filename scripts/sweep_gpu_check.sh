@@ -22,7 +22,7 @@ for t in ${TEMPLATES:-$SWEEP_TEMPLATES}; do
   rm -rf "$d" && mkdir -p "$d"
   start=$SECONDS
   # shellcheck disable=SC2086
-  "$memtune" sweep "$t" --over "$over" $set_args --points 8 --strategy bayes --budget 40 --patience 15 \
+  "$memtune" sweep "$t" --over "$over" $set_args --points 8 --strategy bayes $(sweep_search "$t") \
     --save "$d/store.json" --json -q >"$d/sweep.json" 2>"$d/sweep.err" || { status=1; tail -5 "$d/sweep.err"; continue; }
   sweep_s=$((SECONDS - start))
   # The 8 swept sizes and 4 between, as one --over list per variable.
@@ -57,7 +57,7 @@ for row in grid["sizes"]:
     rec = json.load(open(f"{d}/grid.{tag}.json"))
     times = {json.dumps(tr["config"], sort_keys=True): tr["time_s"] for tr in rec["trials"] if tr.get("status") == "ok"}
     best = min(times.values())
-    args = [memtune, "profile", "pick", f"{d}/store.json", "--template", t, "--json"]
+    args = [memtune, "profile", "pick", f"{d}/store.json", "--template", t, "--format", "json"]
     for n in names:
         args += ["--set", f"{n}={size[n]}"]
     args += set_args.split()

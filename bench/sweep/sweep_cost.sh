@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 memtune=${1:?usage: sweep_cost.sh MEMTUNE OUT [--target NAME] [--budget N] [--patience N]}
 out=${2:?usage: sweep_cost.sh MEMTUNE OUT [--target NAME] [--budget N] [--patience N]}
 shift 2
-target=local budget=40 patience=15
+target=local budget='' patience=''
 while [ $# -gt 0 ]; do
   case $1 in
     --target) target=$2; shift 2 ;;
@@ -30,8 +30,12 @@ status=0
 for t in ${TEMPLATES:-$SWEEP_TEMPLATES}; do
   over=$(sweep_over "$t") || exit 2
   # shellcheck disable=SC2046
+  search=$(sweep_search "$t") # sizes.sh's, unless given
+  [ -n "$budget" ] && search="$search --budget $budget"
+  [ -n "$patience" ] && search="$search --patience $patience"
+  # shellcheck disable=SC2046,SC2086
   "$memtune" sweep "$t" --over "$over" $(sweep_set "$t") --points 8 --target "$target" --strategy bayes \
-    --budget "$budget" --patience "$patience" --json -q >"$out/${t}_sweep.json" 2>"$out/${t}_sweep.err" || status=1
+    $search --json -q >"$out/${t}_sweep.json" 2>"$out/${t}_sweep.err" || status=1
   # The largest size's whole grid: every variable at its range's top.
   largest=$(python3 - "$over" <<'PY'
 import sys

@@ -9,8 +9,9 @@
 // stays in the tuning process (its compile cache stays warm across workers).
 //
 // A description a worker cannot rebuild (one made in C++ by the tuning
-// program, whose callbacks live only there) runs in the tuning process, and
-// TuningResult::isolation says so and why; so does enabled = false.
+// program with a callback that lives only there: KernelDescription::
+// not_data_because) runs in the tuning process, and TuningResult::isolation
+// says so and why; so does enabled = false.
 #include <memtune/measure/measure.hpp>
 
 #include <filesystem>

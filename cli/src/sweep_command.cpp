@@ -5,6 +5,7 @@
 #include "output_options.hpp"
 #include "progress.hpp"
 #include "sweep_over.hpp"
+#include "sweep_refinement.hpp"
 #include "sweep_report.hpp"
 #include "tune_progress.hpp"
 
@@ -76,6 +77,11 @@ std::unique_ptr<SweepCommand> add_sweep_command(CLI::App& app) {
       ->check(whole_number(4096));
   c->app->add_option("--set", c->sets, "another problem variable, held at every size: NAME=VALUE; repeatable")
       ->delimiter(',');
+  c->app->add_option("--refine", c->refine,
+                     "then up to N more sizes, each at the log midpoint of two neighbours whose kept configurations "
+                     "disagree (none timed at both, or an expected loss above 5 % between them)")
+      ->capture_default_str()
+      ->check(whole_number(64));
   add_tuning_options(*c->app, c->options, {});
   return c;
 }
@@ -105,21 +111,22 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
       throw ArgumentError("--over " + v.name, "is not a problem variable of " + kernel.name + " (" + names + ")");
     if (fixed.count(v.name)) throw ArgumentError("--set " + v.name, "is swept by --over; set it in one place");
   }
-  const auto points = sweep_points(over);
-  // Every size's problem first: a size out of the description's ranges is
-  // refused before anything runs.
-  std::vector<Problem> problems;
-  for (const auto& point : points) {
+  auto points = sweep_points(over);
+  const auto problem_at = [&](const std::map<std::string, std::int64_t>& point) {
     auto typed = fixed;
     for (const auto& [name, value] : point) typed[name] = std::to_string(value);
     try {
-      problems.push_back(kernel.complete(parse_problem(kernel, typed, ProblemSyntax::kSet)));
+      return kernel.complete(parse_problem(kernel, typed, ProblemSyntax::kSet));
     } catch (const ArgumentError&) {
       throw;
     } catch (const std::invalid_argument& e) {
       throw ArgumentError("--over " + point_text(point), e.what());
     }
-  }
+  };
+  // Every size's problem first: a size out of the description's ranges is
+  // refused before anything runs.
+  std::vector<Problem> problems;
+  for (const auto& point : points) problems.push_back(problem_at(point));
 
   if (!o.survival.resume.empty() &&
       std::none_of(points.begin(), points.end(),
@@ -131,7 +138,16 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
   const bool table = format == output::Format::table;
   std::vector<TuningResult> done;
   int code = kExitOk;
+  std::vector<std::string> swept;
+  for (const SweepVariable& v : over) swept.push_back(v.name);
+  const auto by_size = [&](const TuningResult& a, const TuningResult& b) {
+    double la = 0, lb = 0;
+    for (const std::string& n : swept) la += std::log(static_cast<double>(a.problem.at(n))), lb += std::log(static_cast<double>(b.problem.at(n)));
+    return la < lb;
+  };
+  const std::size_t planned = points.size();
   for (std::size_t i = 0; i < points.size(); ++i) {
+    if (i >= planned) problems.push_back(problem_at(points[i]));
     CommonOptions po = o;
     po.record = path_for_point(o.record, points[i]);
     po.report = path_for_point(o.report, points[i]);
@@ -158,8 +174,9 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
         // A size where nothing succeeded leaves no ranking: the search keeps the model's prior.
       }
     }
-    if (!o.quiet) err << "memtune sweep " << kernel.name << ": size " << i + 1 << "/" << points.size() << ", "
-                      << point_text(points[i]) << "\n";
+    if (!o.quiet)
+      err << "memtune sweep " << kernel.name << ": size " << i + 1 << "/" << points.size() << ", " << point_text(points[i])
+          << (i >= planned ? " (refined: its neighbours disagree)" : "") << "\n";
     std::vector<TuningResult> results;
     try {
       results = run_tuning(kernel, problems[i], po, t);
@@ -178,9 +195,14 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
     write_run_files(kernel, r, po, t, files, table, out, err);
     code = std::max(code, run_exit_code(r));
     done.push_back(std::move(r));
+    if (i + 1 == points.size() && points.size() < planned + c.refine) {
+      std::vector<const TuningResult*> sorted;
+      for (const TuningResult& d : done) sorted.push_back(&d);
+      std::sort(sorted.begin(), sorted.end(), [&](const TuningResult* a, const TuningResult* b) { return by_size(*a, *b); });
+      if (const auto mid = refinement_point(sorted, swept, kSweepRunnerUps)) points.push_back(*mid);
+    }
   }
-  std::vector<std::string> swept;
-  for (const SweepVariable& v : over) swept.push_back(v.name);
+  std::stable_sort(done.begin(), done.end(), by_size); // the report reads by size, refined sizes in their place
   if (!o.report.empty() && table) out << "reports: " << path_for_point(o.report, points.front()) << " .. (one per size)\n";
   const output::Document document = sweep_document(kernel, swept, done, o.save);
   if (!output::print(out, document, format, o.table)) {

@@ -25,6 +25,7 @@ struct SweepCommand {
   std::vector<std::string> over;  // NAME=LO:HI or NAME=V1,V2,...
   std::size_t points = 8;
   std::vector<std::string> sets;  // NAME=VALUE, the problem's other variables
+  std::size_t refine = 0;         // sizes added where neighbours disagree (sweep_refinement.hpp)
   CommonOptions options;
 };
 

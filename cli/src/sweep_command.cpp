@@ -4,6 +4,7 @@
 #include "option_checks.hpp"
 #include "output_options.hpp"
 #include "progress.hpp"
+#include "shard_option.hpp"
 #include "sweep_over.hpp"
 #include "sweep_refinement.hpp"
 #include "sweep_report.hpp"
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 
@@ -95,6 +97,17 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
   if (o.devices.mixed)
     throw ArgumentError("--mixed-devices", "a sweep tunes one GPU model; sweep each model with its own --devices");
   if (!o.compare.empty()) throw ArgumentError("--compare", "is for one run; time baselines with the template's command");
+  if (c.refine > 0) {
+    std::optional<ShardChoice> shard;
+    try {
+      shard = resolve_shard(o.shard, [](const char* name) { return std::getenv(name); });
+    } catch (const std::invalid_argument&) {
+      // tune_options names it below
+    }
+    if (shard && shard->shard.count > 1)
+      throw ArgumentError("--refine", "adds sizes from a size's results, which differ from shard to shard (" +
+                                          shard->source + "): refine a sweep that is not sharded");
+  }
 
   const std::vector<SweepVariable> over = parse_over(c.over, c.points);
   std::string names;

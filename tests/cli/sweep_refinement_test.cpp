@@ -80,4 +80,9 @@ TEST_CASE("memtune sweep --refine: the added sizes run like the others and the r
   const auto refused = memtune::testing::run_cli_args({"sweep", "filter", "--over", "n=64K:16M", "--refine", "65",
                                                        "--target", "h100-sxm"});
   CHECK(refused.code == 2);
+  const auto sharded = memtune::testing::run_cli_args({"sweep", "filter", "--over", "n=64K:16M", "--refine", "2",
+                                                       "--shard", "1/2", "--target", "h100-sxm"});
+  CHECK(sharded.code == 2);
+  CHECK(sharded.err.find("--refine: adds sizes from a size's results, which differ from shard to shard") !=
+        std::string::npos);
 }

@@ -56,6 +56,21 @@ std::vector<ProfileEntry> two_sizes() {
           entry_at(16 << 20, {{512, 100e-6}, {256, 104e-6}, {128, 130e-6}})};
 }
 
+// The two sizes in a store in `dir`.
+ProfileStore two_sizes_stored(const memtune::testing::TempDir& dir) {
+  ProfileStore store(dir.path / "sweep.memtune.json");
+  for (const ProfileEntry& e : two_sizes()) store.save(e);
+  return store;
+}
+
+// The H100 as the store's entries name it.
+Target the_gpu() {
+  Target h100 = catalogue_target("h100-sxm");
+  h100.display_name = kGpu.name;
+  h100.sm_count = kGpu.sm_count;
+  return h100;
+}
+
 } // namespace
 
 TEST_CASE("between two sizes: the least log-interpolated time of the configurations both timed, and its loss") {
@@ -128,12 +143,9 @@ TEST_CASE("of several sizes, the two that enclose the call and are nearest") {
 
 TEST_CASE("the launcher's lookup: the exact size's entry, else the interpolated pick, with its loss stated") {
   memtune::testing::TempDir dir;
-  ProfileStore store(dir.path / "sweep.memtune.json");
-  for (const ProfileEntry& e : two_sizes()) store.save(e);
+  const ProfileStore store = two_sizes_stored(dir);
   const KernelDescription& d = templates::filter_description();
-  Target h100 = catalogue_target("h100-sxm");
-  h100.display_name = kGpu.name;
-  h100.sm_count = kGpu.sm_count;
+  const Target h100 = the_gpu();
   const auto look = [&](std::int64_t n) {
     return look_up_config(d, d.complete({{"n", n}, {"taps", 21}}), h100, &store, {}, {});
   };
@@ -175,12 +187,9 @@ TEST_CASE("only configurations that may run at the call's size are ranked; none:
 
 TEST_CASE("the launcher's lookup: a nearest size whose best may not run here gives its fastest runner-up that may") {
   memtune::testing::TempDir dir;
-  ProfileStore store(dir.path / "sweep.memtune.json");
-  for (const ProfileEntry& e : two_sizes()) store.save(e);
+  const ProfileStore store = two_sizes_stored(dir);
   const KernelDescription& d = templates::filter_description();
-  Target small_blocks = catalogue_target("h100-sxm");
-  small_blocks.display_name = kGpu.name;
-  small_blocks.sm_count = kGpu.sm_count;
+  Target small_blocks = the_gpu();
   small_blocks.max_threads_per_block = 256; // 16M's best, block 512, may not run; its runner-up 256 may
   const ConfigLookup outside =
       look_up_config(d, d.complete({{"n", 64 << 20}, {"taps", 21}}), small_blocks, &store, {}, {});

@@ -160,7 +160,6 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
   };
   const std::size_t planned = points.size();
   for (std::size_t i = 0; i < points.size(); ++i) {
-    if (i >= planned) problems.push_back(problem_at(points[i]));
     CommonOptions po = o;
     po.record = path_for_point(o.record, points[i]);
     po.report = path_for_point(o.report, points[i]);
@@ -212,7 +211,15 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
       std::vector<const TuningResult*> sorted;
       for (const TuningResult& d : done) sorted.push_back(&d);
       std::sort(sorted.begin(), sorted.end(), [&](const TuningResult* a, const TuningResult* b) { return by_size(*a, *b); });
-      if (const auto mid = refinement_point(sorted, swept, kSweepRunnerUps)) points.push_back(*mid);
+      if (const auto mid = refinement_point(sorted, swept, kSweepRunnerUps)) {
+        try {
+          problems.push_back(problem_at(*mid));
+          points.push_back(*mid);
+        } catch (const ArgumentError& e) {
+          // A midpoint the description refuses (a size that must be a multiple of something): the sizes done stand.
+          err << "memtune sweep " << kernel.name << ": no size added at " << point_text(*mid) << ": " << e.what() << "\n";
+        }
+      }
     }
   }
   std::stable_sort(done.begin(), done.end(), by_size); // the report reads by size, refined sizes in their place

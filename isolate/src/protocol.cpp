@@ -4,7 +4,10 @@
 
 #include <memtune/isolate/frame.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <string_view>
 
 #include <memtune/probe/calibrate.hpp>
 
@@ -237,14 +240,15 @@ Target target_from_wire(const json& j) {
   return t;
 }
 
+// DescriptionSource::Kind's names on the wire, in the enum's order.
+constexpr std::string_view kDescriptionKinds[] = {"built_in", "file", "data"};
+
 json to_json(const Hello& h) {
   const DescriptionSource& d = h.description;
   return {{"type", "hello"},
           {"protocol", kProtocolVersion},
           {"description",
-           {{"kind", d.kind == DescriptionSource::Kind::built_in ? "built_in"
-                     : d.kind == DescriptionSource::Kind::file   ? "file"
-                                                                 : "data"},
+           {{"kind", std::string(kDescriptionKinds[static_cast<std::size_t>(d.kind)])},
             {"name", d.name},
             {"path", d.path},
             {"content", d.content},
@@ -264,10 +268,10 @@ Hello hello_from_json(const json& j) {
   Hello h;
   const json& d = j.at("description");
   const std::string kind = d.at("kind").get<std::string>();
-  if (kind == "built_in") h.description.kind = DescriptionSource::Kind::built_in;
-  else if (kind == "file") h.description.kind = DescriptionSource::Kind::file;
-  else if (kind == "data") h.description.kind = DescriptionSource::Kind::data;
-  else throw ProtocolError("hello: description kind '" + kind + "' is none of built_in, file, data");
+  const auto* known = std::find(std::begin(kDescriptionKinds), std::end(kDescriptionKinds), kind);
+  if (known == std::end(kDescriptionKinds))
+    throw ProtocolError("hello: description kind '" + kind + "' is none of built_in, file, data");
+  h.description.kind = static_cast<DescriptionSource::Kind>(known - std::begin(kDescriptionKinds));
   h.description.name = d.at("name").get<std::string>();
   h.description.path = d.at("path").get<std::string>();
   h.description.content = d.at("content").get<std::string>();

@@ -71,14 +71,8 @@ std::optional<std::pair<search::Config, std::size_t>> fastest_valid_runner_up(co
     if (c != r.end() && t != r.end() && t->is_number() && t->get<double>() > 0) ranked.emplace_back(t->get<double>(), &*c);
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (std::size_t i = 0; i < ranked.size(); ++i) {
-    try {
-      search::Config config = space.config_from_saved_json(*ranked[i].second);
-      if (!space.violation(config)) return std::pair{std::move(config), i + 1};
-    } catch (const std::invalid_argument&) {
-      // a parameter this space does not have: the next one
-    }
-  }
+  for (std::size_t i = 0; i < ranked.size(); ++i)
+    if (auto config = space.valid_saved_config(*ranked[i].second)) return std::pair{std::move(*config), i + 1};
   return std::nullopt;
 }
 
@@ -151,11 +145,7 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
     const ValidAtProblem valid_here = [&](const nlohmann::json& saved, const Problem& at) {
       auto it = spaces.find(at);
       if (it == spaces.end()) it = spaces.emplace(at, kernel.space(at, target)).first;
-      try {
-        return !it->second.violation(it->second.config_from_saved_json(saved));
-      } catch (const std::invalid_argument&) {
-        return false; // a parameter this space does not have
-      }
+      return it->second.valid_saved_config(saved).has_value();
     };
     std::vector<ProfileHit> hits =
         store->matches(fingerprint(target), kernel.name, problem, kernel.size_variables(), catalogue_names(target));

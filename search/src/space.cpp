@@ -220,6 +220,16 @@ Config Space::config_from_saved_json(const nlohmann::json& j) const {
   return config_from_json(completed);
 }
 
+std::optional<Config> Space::valid_saved_config(const nlohmann::json& j) const {
+  try {
+    Config c = config_from_saved_json(j);
+    if (violation(c)) return std::nullopt;
+    return c;
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
 Config Space::config_from_json(const nlohmann::json& j) const {
   if (!j.is_object()) throw std::invalid_argument("config: expected a JSON object, got " + j.dump());
   Config c;

@@ -139,6 +139,10 @@ public:
   // entry of an older memtune): an axis it lacks takes its first value, which
   // the templates keep as the kernel the axis did not exist for.
   [[nodiscard]] Config config_from_saved_json(const nlohmann::json& j) const;
+  // config_from_saved_json when the saved configuration parses and is valid
+  // here; nullopt otherwise (another size's float4 best at an odd size, an
+  // axis value this space lacks).
+  [[nodiscard]] std::optional<Config> valid_saved_config(const nlohmann::json& j) const;
 
   [[nodiscard]] nlohmann::json to_json() const;
   static Space from_json(const nlohmann::json& j); // throws std::invalid_argument

@@ -162,3 +162,14 @@ TEST_CASE("index_of inverts at_index, and names no index for a config off the sp
   CHECK_FALSE(s.index_of(Config{{"a", 1}, {"b", 10}, {"c", 0}, {"d", 0}}).has_value());  // an axis too many
   CHECK_FALSE(s.index_of(Config{{"a", 1}, {"b", 10}, {"d", 0}}).has_value());            // another axis
 }
+
+TEST_CASE("valid_saved_config: a saved configuration that parses and may run here, else none") {
+  const Space s = testing::small_space();
+  const auto ok = s.valid_saved_config({{"block_size", 256}, {"items", 4}, {"layout", "soa"}});
+  REQUIRE(ok);
+  CHECK(ok->at("block_size") == 256);
+  CHECK(s.valid_saved_config({{"block_size", 256}, {"items", 2}})); // an axis it lacks takes its first value
+  CHECK_FALSE(s.valid_saved_config({{"block_size", 512}, {"items", 4}, {"layout", "aos"}})); // 2048 > 1024
+  CHECK_FALSE(s.valid_saved_config({{"block_size", 100}, {"items", 1}, {"layout", "aos"}})); // not a value of the axis
+  CHECK_FALSE(s.valid_saved_config(nlohmann::json::array()));
+}

@@ -88,8 +88,15 @@ KernelDescription describe() {
                                    "accesses over a thread's consecutive structs)"))
       .parameter(Axis::ordinal("block_size", {64, 128, 256, 512, 1024}, "threads per block"))
       .parameter(Axis::ordinal("items", {1, 2, 4, 8}, "elements per thread (independent accesses in flight)"))
+      // aos_soa.cu's arithmetic (AosSoaGeometry reads it from here).
       .derived("pitch", "round_up(n, 4)") // aos_soa_pitch: every SoA field array starts 16-byte aligned
       .derived("tile", "block_size * items")
+      .derived("blocks", "ceil_div(n, tile)")
+      .derived("soa_w", "min(items, 4)") // soa: consecutive elements per access
+      // aos_vec: floats per access; aos_smem: floats per shared access of a struct.
+      .derived("vec_v", "items * fields % 4 == 0 ? 4 : items * fields % 2 == 0 ? 2 : 1")
+      .derived("smem_w", "fields % 4 == 0 ? 4 : fields % 2 == 0 ? 2 : 1")
+      .derived("smem_bytes", "layout == \"aos_smem\" ? tile * fields * 4 : 0")
       .constraint("block_size <= max_threads_per_block", "threads per block above the device limit")
       .constraint("op != \"write\" || layout != \"aos_ldg\"",
                   "write reads no struct: the read-only path would only carry the scalar input")
@@ -104,11 +111,11 @@ KernelDescription describe() {
       .constraint("block_size * (items * fields + 40) <= 65536",
                   "items*fields floats per thread do not fit in the registers a block_size block leaves each thread "
                   "(would spill)")
-      .constraint("layout != \"aos_smem\" || tile * fields * 4 <= max_shared_memory_per_block_optin",
+      .constraint("smem_bytes <= max_shared_memory_per_block_optin",
                   "aos_smem tile (block_size*items*fields floats) exceeds shared memory per block")
       .block("block_size")
-      .grid("ceil_div(n, tile)")
-      .shared_memory("layout == \"aos_smem\" ? tile * fields * 4 : 0")
+      .grid("blocks")
+      .shared_memory("smem_bytes")
       // in: the scalars (write) or the structs in the layout's arrangement;
       // out: the sums (read) or the structs, sized for either arrangement.
       .buffer("in", ElementType::f32, "op == \"write\" ? n : layout == \"soa\" ? fields * pitch : n * fields",

@@ -3,6 +3,7 @@
 // iteration) of a block in the middle of the array. Addresses are relative to
 // each array's base (256-byte aligned); SoA field f starts at f * pitch floats.
 #include "aos_soa_geometry.hpp"
+#include "geometry_environment.hpp"
 
 #include <memtune/model/global_replay.hpp>
 #include <memtune/model/global_access.hpp>
@@ -15,8 +16,8 @@ namespace memtune::templates {
 using model::AccessKind;
 using Address = std::optional<std::uint64_t>;
 
-AccessPattern aos_soa_access_pattern(const search::Config& c, const Problem& problem, const Target&) {
-  const AosSoaGeometry g(c, problem);
+AccessPattern aos_soa_access_pattern(const search::Config& c, const Problem& problem, const Target& target) {
+  const AosSoaGeometry g(geometry_environment(aos_soa_description(), c, problem, target));
   AccessPattern a;
   a.block_threads = static_cast<int>(g.block);
   a.blocks = g.blocks;

@@ -1,7 +1,8 @@
 #pragma once
-// The aos_soa kernel's geometry for one configuration: the same arithmetic as
-// templates/aos_soa/aos_soa.cu, in one place for the launch, the workload and
-// the model.
+// The aos_soa kernel's geometry for one configuration, for the model: the
+// description's own values (aos_soa.cpp's parameters and derived values,
+// which its launch reads too), named. The kernel (aos_soa.cu) is run on the
+// CPU by tests/templates/aos_soa_emulation_test.cpp.
 #include <memtune/model/access_pattern.hpp>
 #include <memtune/description/problem.hpp>
 #include <memtune/search/config.hpp>
@@ -24,18 +25,15 @@ struct AosSoaGeometry {
   std::int64_t vec_v;  // aos_vec: floats per access (4 if items*F % 4 == 0, 2 if even, else 1)
   std::int64_t smem_w; // aos_smem: floats per shared access of a struct (4, 2 or 1, dividing F)
 
-  AosSoaGeometry(const search::Config& c, const Problem& p)
-      : n(p.at("n")), fields(p.at("fields")), op(static_cast<AosSoaOp>(p.at("op"))),
-        layout(static_cast<AosSoaLayout>(c.at("layout"))), block(c.at("block_size")), items(c.at("items")),
-        tile(block * items), blocks((n + tile - 1) / tile), pitch(aos_soa_pitch(n)), soa_w(items < 4 ? items : 4),
-        vec_v((items * fields) % 4 == 0 ? 4 : (items * fields) % 2 == 0 ? 2 : 1),
-        smem_w(fields % 4 == 0 ? 4 : fields % 2 == 0 ? 2 : 1) {}
+  // `env`: geometry_environment(aos_soa_description(), config, problem, target).
+  explicit AosSoaGeometry(const search::Config& env)
+      : n(env.at("n")), fields(env.at("fields")), op(static_cast<AosSoaOp>(env.at("op"))),
+        layout(static_cast<AosSoaLayout>(env.at("layout"))), block(env.at("block_size")), items(env.at("items")),
+        tile(env.at("tile")), blocks(env.at("blocks")), pitch(env.at("pitch")), soa_w(env.at("soa_w")),
+        vec_v(env.at("vec_v")), smem_w(env.at("smem_w")) {}
 
   [[nodiscard]] bool reads_struct() const { return op != AosSoaOp::write; }
   [[nodiscard]] bool writes_struct() const { return op != AosSoaOp::read; }
-  [[nodiscard]] std::size_t smem_bytes() const {
-    return layout == AosSoaLayout::aos_smem ? static_cast<std::size_t>(tile * fields * 4) : 0;
-  }
 };
 
 // The configuration's memory accesses for the analytical model (no GPU): aos_soa_access.cpp.

@@ -6,6 +6,7 @@
 #include "embedded_sources.hpp"
 
 #include "fdtd_geometry.hpp"
+#include "geometry_environment.hpp"
 
 #include <cstring>
 #include <stdexcept>
@@ -37,6 +38,20 @@ std::vector<ExpectedOutput> expected_outputs(const ReferenceRequest& request) {
                           request.input_as<float>("memtune_fdtd_coeffs")),
            {fdtd_tolerance(static_cast<int>(p.at("radius"))), 0.0}}};
 }
+
+} // namespace
+
+search::Config fdtd_geometry_environment(const search::Config& config, const Problem& problem, const Target& target) {
+  return geometry_environment(fdtd_description(), config, problem, target,
+                              {{"scheme", static_cast<std::int64_t>(FdtdScheme::classic)},
+                               {"ky", 1},
+                               {"zu", 3},
+                               {"copy", 0},
+                               {"pad", 1},
+                               {"min_warps", 0}});
+}
+
+namespace {
 
 search::Config default_configuration(const Problem& problem, const Target&) {
   // 32x8 threads with float4 columns (a 128x8 tile), four z-chunks and one
@@ -101,17 +116,25 @@ KernelDescription describe() {
                                    "cp.async, sm_80+) or bulk (one cp.async.bulk per box row by the copy engine, "
                                    "sm_90+; sizes with nx % 4 != 0 fall back to 4-byte cp.async); classic: "
                                    "cp_async (unused)"))
-      // fdtd.cu's arithmetic (FdtdGeometry).
+      // fdtd.cu's arithmetic (FdtdGeometry reads it from here).
       .derived("threads", "bx * by")
       .derived("warps", "threads / 32")
       .derived("ring", "scheme == \"ring\"")
       .derived("tile_x", "bx * vx")
       .derived("tile_y", "by * ky")
-      .derived("halo_x", "round_up(radius, vx)") // H: halo columns each side, vector aligned
-      .derived("halo_vectors", "2 * radius * bx + 2 * by * (halo_x / vx)")
+      .derived("halo_x", "round_up(radius, vx)")        // H: halo columns each side, vector aligned
+      .derived("pitch", "tile_x + halo_x * (pad + 2)")   // [floats] classic: a shared row, padded by H when pad
+      .derived("rows", "tile_y + 2 * radius")            // shared rows of a plane: the tile and the y halo
+      .derived("y_halo_vectors", "2 * radius * bx")      // classic: the y halo's vectors per plane
+      .derived("halo_vectors", "y_halo_vectors + 2 * tile_y * (halo_x / vx)")
       .derived("halo_rounds", "ceil_div(halo_vectors, threads)")
       .derived("min_blocks", "max(1, min_warps / warps)") // __launch_bounds__'s minimum blocks per SM
       .derived("chunk", "ceil_div(nz, zsplit)")           // planes per block
+      .derived("grid_x", "ceil_div(nx, tile_x)")
+      .derived("grid_y", "ceil_div(ny, tile_y)")
+      .derived("grid_z", "ceil_div(nz, chunk)")
+      .derived("ring_halo", "round_up(radius, 4)")       // the ring's box: R halo columns rounded up to 4
+      .derived("ring_pitch", "tile_x + 2 * ring_halo")   // [floats] the ring's box row
       // Registers per thread without a cap, fitted to NVRTC's counts for sm_90
       // (tests/templates/fdtd_test.cpp prints them): about 40 for indices and
       // addresses, the z queue and the x window (vx*(2R+4)), the halo's indices
@@ -121,10 +144,9 @@ KernelDescription describe() {
       // floats); NVRTC gives 110-120 for the vx4 ky1 shapes and ~205 for vx4 ky2.
       .derived("registers", "ring ? 40 + vx * ky * (2 * radius + zu) : 40 + vx * (2 * radius + 4) + vx * halo_rounds "
                             "* 4 + vx * prefetch * (halo_rounds + 1) * 2")
-      .derived("static_smem", "2 * 4 * (by + 2 * radius) * (tile_x + halo_x * (pad + 2))") // two plane buffers
-      // The ring (FdtdGeometry::ring_smem_bytes): R+1+prefetch stages of
-      // (tile_y + 2R) rows of tile_x + 2*HB floats, HB = R rounded up to 4.
-      .derived("ring_smem", "(radius + 1 + prefetch) * (tile_y + 2 * radius) * (tile_x + 2 * round_up(radius, 4)) * 4")
+      .derived("static_smem", "2 * 4 * rows * pitch") // classic: two plane buffers
+      // The ring: R+1+prefetch stages of boxes of `rows` rows.
+      .derived("ring_smem", "(radius + 1 + prefetch) * rows * ring_pitch * 4")
       .constraint("threads <= min(512, max_threads_per_block)",
                   "at most 512 threads (and the device limit): a 1024-thread block leaves 64 registers per thread "
                   "and one block per SM; kept out to keep the space small")
@@ -172,7 +194,7 @@ KernelDescription describe() {
       .constraint("ring || static_smem <= min(48K, max_shared_memory_per_block > 0 ? max_shared_memory_per_block : 48K)",
                   "two staged planes exceed the static shared memory per block")
       .block("bx", "by")
-      .grid("ceil_div(nx, tile_x)", "ceil_div(ny, tile_y)", "ceil_div(nz, chunk)")
+      .grid("grid_x", "grid_y", "grid_z")
       // The ring's stages; above 48 KiB the launch opts in (cuFuncSetAttribute).
       .shared_memory("ring ? ring_smem : 0")
       .buffer("in", ElementType::f32, "nx * ny * nz", BufferRole::in)

@@ -91,8 +91,8 @@ void add_fdtd_traffic(AccessPattern& a, const FdtdGeometry& g, int warps, std::i
   };
 }
 
-AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& problem, const Target&) {
-  const FdtdGeometry g(c, problem);
+AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& problem, const Target& target) {
+  const FdtdGeometry g(fdtd_geometry_environment(c, problem, target));
   if (g.ring) return fdtd_ring_access_pattern(g);
   AccessPattern a;
   a.block_threads = static_cast<int>(g.threads);

@@ -1,6 +1,8 @@
 #pragma once
-// The fdtd kernel's geometry for one configuration: the same arithmetic as
-// templates/fdtd/fdtd.cu, in one place for the launch, the space and the model.
+// The fdtd kernel's geometry for one configuration, for the model: the
+// description's own values (fdtd.cpp's parameters and derived values, which
+// its launch and space read too), named. The kernel (fdtd.cu) is checked
+// against the model's addresses by tests/templates/fdtd_emulation_test.cpp.
 #include <memtune/model/access_pattern.hpp>
 #include <memtune/description/problem.hpp>
 #include <memtune/search/config.hpp>
@@ -29,29 +31,29 @@ struct FdtdGeometry {
   std::int64_t halo_rounds;   // halo vectors per thread
   std::int64_t chunk;         // planes per block
   std::int64_t grid_x, grid_y, grid_z;
+  std::int64_t ring_halo;     // the ring's box halo columns: R rounded up to 4
+  std::int64_t ring_pitch;    // [floats] the ring's box row
 
-  FdtdGeometry(const search::Config& c, const Problem& p)
-      : nx(p.at("nx")), ny(p.at("ny")), nz(p.at("nz")), radius(p.at("radius")), bx(c.at("bx")), by(c.at("by")),
-        vx(c.at("vx")), zsplit(c.at("zsplit")), prefetch(c.at("prefetch")), min_warps(c.at("min_warps")),
-        ring(c.has("scheme") && c.at("scheme") == 1), ky(c.has("ky") ? c.at("ky") : 1), zu(c.has("zu") ? c.at("zu") : 3),
-        copy(c.has("copy") ? c.at("copy") : 0), threads(bx * by), min_blocks(std::max<std::int64_t>(1, min_warps * 32 / threads)), pad(c.has("pad") ? c.at("pad") : 1), tx(bx * vx),
-        ty(by * ky), halo_x((radius + vx - 1) / vx * vx), pitch(tx + 2 * halo_x + pad * halo_x), rows(ty + 2 * radius),
-        y_halo_vectors(2 * radius * bx), halo_vectors(y_halo_vectors + 2 * ty * (halo_x / vx)),
-        halo_rounds((halo_vectors + threads - 1) / threads), chunk((nz + zsplit - 1) / zsplit),
-        grid_x((nx + tx - 1) / tx), grid_y((ny + ty - 1) / ty), grid_z((nz + chunk - 1) / chunk) {}
+  // `env`: fdtd_geometry_environment(config, problem, target).
+  explicit FdtdGeometry(const search::Config& env)
+      : nx(env.at("nx")), ny(env.at("ny")), nz(env.at("nz")), radius(env.at("radius")), bx(env.at("bx")),
+        by(env.at("by")), vx(env.at("vx")), zsplit(env.at("zsplit")), prefetch(env.at("prefetch")),
+        min_warps(env.at("min_warps")), ring(env.at("ring") != 0), ky(env.at("ky")), zu(env.at("zu")),
+        copy(env.at("copy")), threads(env.at("threads")), min_blocks(env.at("min_blocks")), pad(env.at("pad")),
+        tx(env.at("tile_x")), ty(env.at("tile_y")), halo_x(env.at("halo_x")), pitch(env.at("pitch")),
+        rows(env.at("rows")), y_halo_vectors(env.at("y_halo_vectors")), halo_vectors(env.at("halo_vectors")),
+        halo_rounds(env.at("halo_rounds")), chunk(env.at("chunk")), grid_x(env.at("grid_x")),
+        grid_y(env.at("grid_y")), grid_z(env.at("grid_z")), ring_halo(env.at("ring_halo")),
+        ring_pitch(env.at("ring_pitch")) {}
 
   [[nodiscard]] std::int64_t blocks() const { return grid_x * grid_y * grid_z; }
-  [[nodiscard]] std::size_t static_smem_bytes() const { return static_cast<std::size_t>(2 * rows * pitch * 4); }
-
-  // The ring (fdtd_ring): box halo columns (R rounded up to 4), floats per
-  // box row, stages (R + 1 + prefetch), and its dynamic shared memory.
-  [[nodiscard]] std::int64_t ring_halo() const { return (radius + 3) / 4 * 4; }
-  [[nodiscard]] std::int64_t ring_pitch() const { return tx + 2 * ring_halo(); }
-  [[nodiscard]] std::int64_t ring_stages() const { return radius + 1 + prefetch; }
-  [[nodiscard]] std::size_t ring_smem_bytes() const {
-    return static_cast<std::size_t>(ring_stages() * (ty + 2 * radius) * ring_pitch() * 4);
-  }
 };
+
+// The description's values for one configuration (fdtd.cpp); a recorded
+// configuration without an axis ran what the kernel did before the axis
+// existed: the classic scheme, padded rows, no register cap.
+[[nodiscard]] search::Config fdtd_geometry_environment(const search::Config& config, const Problem& problem,
+                                                       const Target& target);
 
 // The configuration's memory accesses for the analytical model (no GPU): fdtd_access.cpp.
 // Thread (tx, ty) of a block for (warp, lane), nullopt past the block's threads.

@@ -19,7 +19,7 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   a.blocks = g.blocks();
   a.bank_width_bytes = 4;
   const int warps = static_cast<int>((g.threads + 31) / 32);
-  const std::int64_t R = g.radius, PF = g.prefetch, HB = g.ring_halo(), PITCH = g.ring_pitch();
+  const std::int64_t R = g.radius, PF = g.prefetch, HB = g.ring_halo, PITCH = g.ring_pitch;
   const std::int64_t box_rows = g.ty + 2 * R, box_vectors = box_rows * PITCH / 4;
   const std::int64_t rounds = (box_vectors + g.threads - 1) / g.threads; // 16-byte copies per thread and plane
   const std::int64_t HW = (R + g.vx - 1) / g.vx * g.vx;                   // the x window's halo

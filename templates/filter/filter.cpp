@@ -4,6 +4,7 @@
 #include "embedded_sources.hpp"
 
 #include "filter_geometry.hpp"
+#include "geometry_environment.hpp"
 
 #include <cstring>
 #include <stdexcept>
@@ -31,6 +32,16 @@ std::vector<ExpectedOutput> expected_outputs(const ReferenceRequest& request) {
   const auto taps = request.input_as<float>("memtune_filter_taps");
   return {{"out", 0, filter_reference(request.input_as<float>("in"), taps), {filter_tolerance(taps), 0.0}}};
 }
+
+} // namespace
+
+search::Config filter_geometry_environment(const search::Config& config, const Problem& problem,
+                                           const Target& target) {
+  return geometry_environment(filter_description(), config, problem, target,
+                              {{"staging", static_cast<std::int64_t>(FilterStaging::smem)}, {"tiles", 1}, {"min_warps", 0}});
+}
+
+namespace {
 
 search::Config default_configuration(const Problem&, const Target& target) {
   // One float4 per thread and access, 256 threads: fast on every GPU since
@@ -93,6 +104,9 @@ KernelDescription describe() {
       .derived("min_blocks", "max(1, min_warps * 32 / block_size)") // __launch_bounds__'s minimum blocks per SM
       .derived("ext", "tile + 2 * halo")
       .derived("seg", "packing == 1 ? n : round_up(ceil_div(n, packing), 4)")
+      .derived("vectors", "ext / vec")                    // VEC-wide loads per segment and block
+      .derived("rounds", "ceil_div(vectors, block_size)") // load rounds per thread and segment
+      .derived("blocks", "ceil_div(seg, tile * tiles)")   // direct: seg = n, tile = outputs per block and tile
       // filter_direct: measured on the H100 and the H200, its best was always
       // at 128-512 threads with 1 or 2 groups of 4 outputs.
       .constraint("!direct || packing == 1 && vec == 4 && align == 1 && items >= 4 && block_size >= 64 && "
@@ -111,7 +125,7 @@ KernelDescription describe() {
       .constraint("ext * packing * 4 <= max_shared_memory_per_block_optin",
                   "staged tile exceeds shared memory per block")
       .block("block_size")
-      .grid("ceil_div(seg, tile * tiles)") // direct: seg = n, tile = outputs per block and tile
+      .grid("blocks")
       .shared_memory("direct ? 0 : ext * packing * 4")
       .buffer("in", ElementType::f32, "n", BufferRole::in)
       .buffer("out", ElementType::f32, "n", BufferRole::out)
@@ -125,12 +139,6 @@ KernelDescription describe() {
       .build();
 }
 } // namespace
-
-std::int64_t filter_segment_length(std::int64_t n, std::int64_t packing) {
-  if (packing == 1) return n;
-  const std::int64_t per = (n + packing - 1) / packing;
-  return (per + 3) / 4 * 4;
-}
 
 const std::vector<std::string>& filter_staging_labels() {
   static const std::vector<std::string> labels{"smem", "direct", "shfl"};

@@ -35,8 +35,8 @@ FilterWindowReads window_reads(const FilterGeometry& g) {
   return w;
 }
 
-AccessPattern filter_access_pattern(const search::Config& c, const Problem& problem, const Target&) {
-  const FilterGeometry g(c, problem);
+AccessPattern filter_access_pattern(const search::Config& c, const Problem& problem, const Target& target) {
+  const FilterGeometry g(filter_geometry_environment(c, problem, target));
   if (c.has("staging") && c.at("staging") != static_cast<std::int64_t>(FilterStaging::smem))
     return filter_direct_access_pattern(g, c.at("staging") == static_cast<std::int64_t>(FilterStaging::shfl));
   AccessPattern a;

@@ -1,6 +1,8 @@
 #pragma once
-// The filter kernel's geometry for one configuration: the same arithmetic as
-// templates/filter/filter.cu, in one place for the launch and the model.
+// The filter kernel's geometry for one configuration, for the model: the
+// description's own values (filter.cpp's parameters and derived values, which
+// its launch reads too), named. The kernel (filter.cu) is checked against the
+// model's addresses by tests/templates/filter_emulation_test.cpp.
 #include <memtune/model/access_pattern.hpp>
 #include <memtune/description/problem.hpp>
 #include <memtune/search/config.hpp>
@@ -24,16 +26,18 @@ struct FilterGeometry {
   std::int64_t rounds;  // load rounds per thread and segment
   std::int64_t blocks;  // grid size
 
-  FilterGeometry(const search::Config& c, const Problem& p)
-      : n(p.at("n")), taps(p.at("taps")), radius(taps / 2), block(c.at("block_size")), packing(c.at("packing")),
-        items(c.at("items")), vec(c.at("vec")), align(c.at("align")),
-        halo(align ? (radius + 3) / 4 * 4 : radius), tile(block * items), tiles(c.has("tiles") ? c.at("tiles") : 1),
-        ext(tile + 2 * halo),
-        seg(filter_segment_length(n, packing)), vectors(ext / vec), rounds((vectors + block - 1) / block),
-        blocks((seg + tile * tiles - 1) / (tile * tiles)) {}
-
-  [[nodiscard]] std::size_t smem_bytes() const { return static_cast<std::size_t>(ext * packing * 4); }
+  // `env`: filter_geometry_environment(config, problem, target).
+  explicit FilterGeometry(const search::Config& env)
+      : n(env.at("n")), taps(env.at("taps")), radius(env.at("radius")), block(env.at("block_size")),
+        packing(env.at("packing")), items(env.at("items")), vec(env.at("vec")), align(env.at("align")),
+        halo(env.at("halo")), tile(env.at("tile")), tiles(env.at("tiles")), ext(env.at("ext")), seg(env.at("seg")),
+        vectors(env.at("vectors")), rounds(env.at("rounds")), blocks(env.at("blocks")) {}
 };
+
+// The description's values for one configuration (filter.cpp); a recorded
+// configuration without an axis ran the shared-memory kernel, one tile per block, uncapped.
+[[nodiscard]] search::Config filter_geometry_environment(const search::Config& config, const Problem& problem,
+                                                         const Target& target);
 
 // How the compute phase reads its register window from shared memory: runs of
 // equal-width loads in address order, as the compiler emits them for the

@@ -5,6 +5,7 @@
 #include "embedded_sources.hpp"
 
 #include "matvec_cublas.hpp"
+#include "geometry_environment.hpp"
 #include "matvec_geometry.hpp"
 
 #include <algorithm>
@@ -16,7 +17,6 @@ using search::Axis;
 
 namespace {
 constexpr std::int64_t kMaxDim = (std::int64_t{1} << 31) - 1; // cuBLAS takes int sizes
-constexpr std::int64_t kMinSplitCols = 64;
 
 MatvecLayout layout_of(const Problem& problem) { return static_cast<MatvecLayout>(problem.at("layout")); }
 
@@ -37,11 +37,10 @@ search::Config default_configuration(const Problem& problem, const Target& targe
   // Stream with the widest aligned vector, 4 loads in flight and enough
   // column splits for about 4 blocks per SM: coalesced and latency-hiding on
   // every GPU. Falls back to the first valid configuration.
-  const MatvecLayout layout = layout_of(problem);
-  const bool col = layout == MatvecLayout::col;
+  const bool col = layout_of(problem) == MatvecLayout::col;
   const search::Space s = matvec_description().space(problem, target);
-  const std::int64_t vec = matvec_max_vec(layout, problem.at("rows"), problem.at("cols"));
   const std::int64_t sms = target.sm_count > 0 ? target.sm_count : 128;
+  const std::int64_t vec = matvec_description().environment({}, problem, target).at("max_vec"); // reads the problem only
   const auto& splits = matvec_split_values();
   for (auto it = splits.rbegin(); it != splits.rend(); ++it) {
     search::Config c{{"kernel", static_cast<std::int64_t>(MatvecKernel::stream)},
@@ -54,8 +53,8 @@ search::Config default_configuration(const Problem& problem, const Target& targe
                      {"pad", 0},
                      {"splits", *it},
                      {"hint", 0}};
-    const MatvecGeometry g(c, problem);
-    if (s.is_valid(c) && (*it == 1 || g.row_tiles * *it <= 4 * sms)) return c;
+    if (s.is_valid(c) && (*it == 1 || matvec_geometry_environment(c, problem, target).at("row_tiles") * *it <= 4 * sms))
+      return c;
   }
   const auto all = s.enumerate();
   if (all.empty()) throw std::logic_error("matvec: the space is empty for " + format_problem(problem));
@@ -209,25 +208,9 @@ const std::vector<std::int64_t>& matvec_split_values() {
   return values;
 }
 
-std::int64_t matvec_max_splits(std::int64_t cols) {
-  return std::min<std::int64_t>(matvec_split_values().back(), std::max<std::int64_t>(1, cols / kMinSplitCols));
-}
-
-std::int64_t matvec_chunk(std::int64_t cols, std::int64_t splits) {
-  const std::int64_t per_split = (cols + splits - 1) / splits;
-  return (per_split + 3) / 4 * 4;
-}
-
-std::int64_t matvec_tile_rows(MatvecKernel kernel, MatvecLayout layout, std::int64_t block, std::int64_t tpr,
-                              std::int64_t vec) {
-  if (kernel == MatvecKernel::tiled) return block;
-  // stream and col: block / tpr threads along the rows, vec rows each (col-major)
-  return layout == MatvecLayout::col ? block * vec / tpr : block / tpr;
-}
-
-std::int64_t matvec_max_vec(MatvecLayout layout, std::int64_t rows, std::int64_t cols) {
-  const std::int64_t along = layout == MatvecLayout::col ? rows : cols;
-  return along % 4 == 0 ? 4 : along % 2 == 0 ? 2 : 1;
+search::Config matvec_geometry_environment(const search::Config& config, const Problem& problem,
+                                           const Target& target) {
+  return geometry_environment(matvec_description(), config, problem, target, {{"hint", 0}});
 }
 
 const KernelDescription& matvec_description() {

@@ -43,8 +43,8 @@ double sector_round(double b) { return std::ceil(b / 32.0) * 32.0; }
 
 } // namespace
 
-AccessPattern matvec_access_pattern(const search::Config& c, const Problem& problem, const Target&) {
-  const MatvecGeometry g(c, problem);
+AccessPattern matvec_access_pattern(const search::Config& c, const Problem& problem, const Target& target) {
+  const MatvecGeometry g(matvec_geometry_environment(c, problem, target));
   AccessPattern a;
   a.block_threads = static_cast<int>(g.block);
   a.blocks = g.row_tiles * g.splits;

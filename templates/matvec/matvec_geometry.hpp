@@ -1,7 +1,8 @@
 #pragma once
-// The matvec kernels' geometry for one configuration: the same arithmetic as
-// templates/matvec/matvec.cu, in one place for the launch, the workload and
-// the model.
+// The matvec kernels' geometry for one configuration, for the model: the
+// description's own values (matvec.cpp's parameters and derived values, which
+// its launch reads too), named. The kernels (matvec.cu) are checked against
+// the model's addresses by tests/templates/matvec_emulation_test.cpp.
 #include <memtune/model/access_pattern.hpp>
 #include <memtune/description/problem.hpp>
 #include <memtune/search/config.hpp>
@@ -23,19 +24,23 @@ struct MatvecGeometry {
   std::int64_t row_tiles;   // grid.x
   std::int64_t chunk;       // [columns] per split: round_up(ceil(N / S), 4)
 
-  MatvecGeometry(const search::Config& c, const Problem& p)
-      : rows(p.at("rows")), cols(p.at("cols")), layout(static_cast<MatvecLayout>(p.at("layout"))),
-        kernel(static_cast<MatvecKernel>(c.at("kernel"))), block(c.at("block_size")), tpr(c.at("threads_per_row")),
-        vec(c.at("vec")), unroll(c.at("unroll")),
-        prefetch(c.at("prefetch")), splits(c.at("splits")),
-        x_smem(static_cast<MatvecXStage>(c.at("x_stage")) == MatvecXStage::smem), pad(c.at("pad")),
-        tile_rows(matvec_tile_rows(kernel, layout, block, tpr, vec)), row_tiles((rows + tile_rows - 1) / tile_rows),
-        chunk(matvec_chunk(cols, splits)) {}
+  // `env`: matvec_geometry_environment(config, problem, target).
+  explicit MatvecGeometry(const search::Config& env)
+      : rows(env.at("rows")), cols(env.at("cols")), layout(static_cast<MatvecLayout>(env.at("layout"))),
+        kernel(static_cast<MatvecKernel>(env.at("kernel"))), block(env.at("block_size")),
+        tpr(env.at("threads_per_row")), vec(env.at("vec")), unroll(env.at("unroll")), prefetch(env.at("prefetch")),
+        splits(env.at("splits")), x_smem(static_cast<MatvecXStage>(env.at("x_stage")) == MatvecXStage::smem),
+        pad(env.at("pad")), tile_rows(env.at("tile_rows")), row_tiles(env.at("row_tiles")), chunk(env.at("chunk")) {}
 
   [[nodiscard]] bool col_major() const { return layout == MatvecLayout::col; }
   // [columns] of the representative split (split 0).
   [[nodiscard]] std::int64_t split_cols() const { return chunk < cols ? chunk : cols; }
 };
+
+// The description's values for one configuration (matvec.cpp); a recorded
+// configuration without the hint axis loaded A plainly.
+[[nodiscard]] search::Config matvec_geometry_environment(const search::Config& config, const Problem& problem,
+                                                         const Target& target);
 
 // The configuration's memory accesses for the analytical model (no GPU): matvec_access.cpp.
 [[nodiscard]] AccessPattern matvec_access_pattern(const search::Config& config, const Problem& problem,

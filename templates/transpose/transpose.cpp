@@ -34,12 +34,17 @@ KernelDescription describe() {
       .parameter(Axis::ordinal("pad", {0, 1},
                                "floats of padding per shared tile row: 1 puts a column of the tile in 32 different "
                                "banks (the article's TILE_DIM + 1); 0 = one bank for a tile of 32 or 64"))
+      // transpose.cu's arithmetic (TransposeGeometry reads it from here).
+      .derived("pitch", "tile + pad")           // [floats] shared tile row
+      .derived("copies", "tile / block_rows")   // elements each thread copies
+      .derived("grid_x", "ceil_div(cols, tile)") // tiles along the input's columns
+      .derived("grid_y", "ceil_div(rows, tile)") // tiles along the input's rows
       .constraint("block_rows <= tile", "a thread copies tile / block_rows >= 1 elements")
       .constraint("tile * block_rows >= 32", "blocks of whole warps (a 16 x 1 block is half a warp)")
       .constraint("tile * block_rows <= max_threads_per_block", "threads per block above the device limit")
-      .constraint("ceil_div(rows, tile) <= 65535", "more row tiles than the grid's y dimension holds (65535)")
+      .constraint("grid_y <= 65535", "more row tiles than the grid's y dimension holds (65535)")
       .block("tile", "block_rows")
-      .grid("ceil_div(cols, tile)", "ceil_div(rows, tile)")
+      .grid("grid_x", "grid_y")
       .buffer("in", ElementType::f32, "rows * cols", BufferRole::in)
       .buffer("out", ElementType::f32, "rows * cols", BufferRole::out)
       .scalar("rows", ElementType::i32, "rows")

@@ -3,9 +3,11 @@
 // lane, iteration k = copy) of the block in the middle of the grid (with the
 // kernel's guards, so a matrix smaller than a tile is modelled as it runs).
 // Global addresses are relative to each matrix's base (256-byte aligned).
+#include "geometry_environment.hpp"
 #include "transpose_geometry.hpp"
 
 #include <memtune/model/global_access.hpp>
+#include <memtune/templates/transpose.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -53,8 +55,8 @@ double moved_per_used(const GlobalInstruction& g, int warps) {
 
 } // namespace
 
-AccessPattern transpose_access_pattern(const search::Config& config, const Problem& problem, const Target&) {
-  const TransposeGeometry g(config, problem);
+AccessPattern transpose_access_pattern(const search::Config& config, const Problem& problem, const Target& target) {
+  const TransposeGeometry g(geometry_environment(transpose_description(), config, problem, target));
   AccessPattern a;
   a.block_threads = static_cast<int>(g.threads());
   a.blocks = g.grid_x * g.grid_y;

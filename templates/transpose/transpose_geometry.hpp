@@ -1,6 +1,9 @@
 #pragma once
-// The transpose kernel's geometry for one configuration: the same arithmetic
-// as templates/transpose/transpose.cu, in one place for the model.
+// The transpose kernel's geometry for one configuration, for the model: the
+// description's own values (transpose.cpp's parameters and derived values,
+// which its launch reads too), named. The arithmetic lives in the description
+// only; the kernel (transpose.cu) is checked against the model's addresses by
+// tests/templates/transpose_emulation_test.cpp.
 #include <memtune/model/access_pattern.hpp>
 #include <memtune/description/problem.hpp>
 #include <memtune/search/config.hpp>
@@ -20,10 +23,11 @@ struct TransposeGeometry {
   std::int64_t grid_x;       // tiles along the input's columns
   std::int64_t grid_y;       // tiles along the input's rows
 
-  TransposeGeometry(const search::Config& c, const Problem& p)
-      : rows(p.at("rows")), cols(p.at("cols")), tile(c.at("tile")), block_rows(c.at("block_rows")), pad(c.at("pad")),
-        pitch(tile + pad), copies(tile / block_rows), grid_x((cols + tile - 1) / tile),
-        grid_y((rows + tile - 1) / tile) {}
+  // `env`: geometry_environment(transpose_description(), config, problem, target).
+  explicit TransposeGeometry(const search::Config& env)
+      : rows(env.at("rows")), cols(env.at("cols")), tile(env.at("tile")), block_rows(env.at("block_rows")),
+        pad(env.at("pad")), pitch(env.at("pitch")), copies(env.at("copies")), grid_x(env.at("grid_x")),
+        grid_y(env.at("grid_y")) {}
 
   [[nodiscard]] std::int64_t threads() const { return tile * block_rows; }
 };

@@ -182,6 +182,10 @@ TEST_CASE("SoA conversion: pitch rounded to 4 floats, round trip") {
   CHECK(templates::aos_soa_pitch(31) == 32);
   CHECK(templates::aos_soa_pitch(32) == 32);
   CHECK(templates::aos_soa_pitch(1000003) == 1000004);
+  // The application's pitch (aos_soa_pitch) is the one the kernel gets (the description's derived pitch).
+  for (std::int64_t n : {1LL, 31LL, 32LL, 1000003LL})
+    CHECK(templates::aos_soa_description().environment({}, problem(n, AosSoaOp::read, 3), h100_like()).at("pitch") ==
+          templates::aos_soa_pitch(n));
   std::vector<float> aos(31 * 3);
   for (std::size_t i = 0; i < aos.size(); ++i) aos[i] = static_cast<float>(i);
   const auto soa = templates::aos_to_soa<float>(aos, 3, -1.0F);

@@ -77,7 +77,7 @@ TEST_CASE("filter launch: grid covers every output, shared memory matches the ti
     for (const auto& c : f.space(p, h100_like()).enumerate()) {
       const LaunchSpec l = f.launch(c, p, h100_like());
       const std::int64_t tile = c.at("block_size") * c.at("items") * c.at("tiles"); // outputs per block
-      const std::int64_t seg = templates::filter_segment_length(n, c.at("packing"));
+      const std::int64_t seg = f.environment(c, p, h100_like()).at("seg");
       CHECK(static_cast<std::int64_t>(l.grid.x) * tile >= seg);
       CHECK(static_cast<std::int64_t>(l.grid.x - 1) * tile < seg);
       CHECK(seg * c.at("packing") >= n);
@@ -101,10 +101,16 @@ TEST_CASE("filter launch: grid covers every output, shared memory matches the ti
 }
 
 TEST_CASE("segment length keeps segments 16-byte aligned") {
-  CHECK(templates::filter_segment_length(31, 1) == 31);
-  CHECK(templates::filter_segment_length(31, 2) == 16);
-  CHECK(templates::filter_segment_length(1, 4) == 4);
-  CHECK(templates::filter_segment_length(1 << 24, 2) == (1 << 23));
+  const auto& f = templates::filter_description();
+  const auto seg = [&](std::int64_t n, std::int64_t packing) {
+    const search::Config c{{"staging", 0}, {"block_size", 256}, {"packing", packing}, {"items", 4}, {"vec", 4},
+                           {"align", 1},   {"tiles", 1},        {"min_warps", 0}};
+    return f.environment(c, {{"n", n}, {"taps", 21}}, h100_like()).at("seg");
+  };
+  CHECK(seg(31, 1) == 31);
+  CHECK(seg(31, 2) == 16);
+  CHECK(seg(1, 4) == 4);
+  CHECK(seg(1 << 24, 2) == (1 << 23));
 }
 
 TEST_CASE("filter reference: direct convolution with zero padding, on odd sizes") {

@@ -40,6 +40,15 @@ Problem problem(std::int64_t rows, std::int64_t cols, MatvecLayout layout) {
 constexpr MatvecLayout kLayouts[] = {MatvecLayout::col, MatvecLayout::row};
 std::int64_t kernel(MatvecKernel k) { return static_cast<std::int64_t>(k); }
 
+// The test's own arithmetic, against the description's: the widest vector
+// that keeps a column (col-major) or a row (row-major) aligned, and the most
+// column splits (each at least 64 columns, at most 64 splits).
+std::int64_t widest_vec(MatvecLayout layout, std::int64_t rows, std::int64_t cols) {
+  const std::int64_t along = layout == MatvecLayout::col ? rows : cols;
+  return along % 4 == 0 ? 4 : along % 2 == 0 ? 2 : 1;
+}
+std::int64_t most_splits(std::int64_t cols) { return std::min<std::int64_t>(64, std::max<std::int64_t>(1, cols / 64)); }
+
 search::Config stream(std::int64_t block, std::int64_t tpr, std::int64_t vec, std::int64_t unroll, std::int64_t splits,
                       MatvecXStage x = MatvecXStage::ldg, std::int64_t prefetch = 0) {
   return {{"kernel", kernel(MatvecKernel::stream)}, {"block_size", block}, {"threads_per_row", tpr}, {"vec", vec},
@@ -98,29 +107,41 @@ TEST_CASE("matvec is in the catalogue, with its problem parameters and the cubla
   }
 }
 
-TEST_CASE("matvec helpers: chunk, max splits, max vec, tile rows") {
-  CHECK(templates::matvec_chunk(8192, 16) == 512);
-  CHECK(templates::matvec_chunk(17, 4) == 8);
-  CHECK(templates::matvec_chunk(1, 1) == 4);
-  CHECK(templates::matvec_chunk(8191, 64) == 128);
-  CHECK(templates::matvec_max_splits(1) == 1);
-  CHECK(templates::matvec_max_splits(127) == 1);
-  CHECK(templates::matvec_max_splits(128) == 2);
-  CHECK(templates::matvec_max_splits(8192) == 64);
-  CHECK(templates::matvec_max_splits(1 << 20) == 64);
-  CHECK(templates::matvec_max_vec(MatvecLayout::col, 8192, 3) == 4);
-  CHECK(templates::matvec_max_vec(MatvecLayout::col, 1000003, 8192) == 1);
-  CHECK(templates::matvec_max_vec(MatvecLayout::col, 30, 8192) == 2);
-  CHECK(templates::matvec_max_vec(MatvecLayout::row, 8192, 17) == 1);
-  CHECK(templates::matvec_max_vec(MatvecLayout::row, 3, 8192) == 4);
-  CHECK(templates::matvec_tile_rows(MatvecKernel::stream, MatvecLayout::col, 256, 4, 4) == 256);
-  CHECK(templates::matvec_tile_rows(MatvecKernel::stream, MatvecLayout::row, 256, 32, 4) == 8);
-  CHECK(templates::matvec_tile_rows(MatvecKernel::tiled, MatvecLayout::row, 32, 1, 1) == 32);
+TEST_CASE("matvec derived values: chunk, max splits, max vec, tile rows") {
+  const auto& t = templates::matvec_description();
+  // The description's values for a configuration of the stream kernel (the
+  // derived values that read the problem only do not depend on it).
+  const auto env = [&](std::int64_t rows, std::int64_t cols, MatvecLayout layout, search::Config c = {}) {
+    return t.environment(c, problem(rows, cols, layout), h100_like());
+  };
+  const auto with = [](std::int64_t kernel_index, std::int64_t block, std::int64_t tpr, std::int64_t vec,
+                       std::int64_t splits) {
+    return search::Config{{"kernel", kernel_index}, {"block_size", block}, {"threads_per_row", tpr}, {"vec", vec},
+                          {"unroll", 1}, {"prefetch", 0}, {"x_stage", 0}, {"pad", 0}, {"splits", splits}, {"hint", 0}};
+  };
+  const std::int64_t stream = kernel(MatvecKernel::stream), tiled = kernel(MatvecKernel::tiled);
+  CHECK(env(64, 8192, MatvecLayout::col, with(stream, 256, 4, 4, 16)).at("chunk") == 512);
+  CHECK(env(64, 17, MatvecLayout::col, with(stream, 256, 4, 4, 4)).at("chunk") == 8);
+  CHECK(env(64, 1, MatvecLayout::col, with(stream, 256, 4, 4, 1)).at("chunk") == 4);
+  CHECK(env(64, 8191, MatvecLayout::col, with(stream, 256, 4, 4, 64)).at("chunk") == 128);
+  CHECK(env(64, 1, MatvecLayout::col).at("max_splits") == 1);
+  CHECK(env(64, 127, MatvecLayout::col).at("max_splits") == 1);
+  CHECK(env(64, 128, MatvecLayout::col).at("max_splits") == 2);
+  CHECK(env(64, 8192, MatvecLayout::col).at("max_splits") == 64);
+  CHECK(env(64, 1 << 20, MatvecLayout::col).at("max_splits") == 64);
+  CHECK(env(8192, 3, MatvecLayout::col).at("max_vec") == 4);
+  CHECK(env(1000003, 8192, MatvecLayout::col).at("max_vec") == 1);
+  CHECK(env(30, 8192, MatvecLayout::col).at("max_vec") == 2);
+  CHECK(env(8192, 17, MatvecLayout::row).at("max_vec") == 1);
+  CHECK(env(3, 8192, MatvecLayout::row).at("max_vec") == 4);
+  CHECK(env(64, 64, MatvecLayout::col, with(stream, 256, 4, 4, 1)).at("tile_rows") == 256);
+  CHECK(env(64, 64, MatvecLayout::row, with(stream, 256, 32, 4, 1)).at("tile_rows") == 8);
+  CHECK(env(64, 64, MatvecLayout::row, with(tiled, 32, 1, 1, 1)).at("tile_rows") == 32);
   // Every split's columns start on a multiple of 4 and the splits cover the columns.
   for (std::int64_t n : {1LL, 3LL, 17LL, 64LL, 1000LL, 8191LL}) {
     for (std::int64_t s : templates::matvec_split_values()) {
-      if (s > templates::matvec_max_splits(n)) continue;
-      const std::int64_t chunk = templates::matvec_chunk(n, s);
+      if (s > env(64, n, MatvecLayout::col).at("max_splits")) continue;
+      const std::int64_t chunk = env(64, n, MatvecLayout::col, with(stream, 256, 4, 4, s)).at("chunk");
       CHECK(chunk % 4 == 0);
       CHECK(chunk * s >= n);
     }
@@ -167,14 +188,14 @@ TEST_CASE("matvec space: axes, pruned combinations with reasons, default config"
             CHECK(c.at("block_size") / c.at("threads_per_row") >= 32);
             CHECK(c.at("x_stage") == static_cast<std::int64_t>(MatvecXStage::ldg));
             CHECK(m % c.at("vec") == 0);
-            CHECK((c.at("vec") == 1 || c.at("vec") == templates::matvec_max_vec(layout, m, n)));
+            CHECK((c.at("vec") == 1 || c.at("vec") == widest_vec(layout, m, n)));
           } else {
             CHECK(c.at("threads_per_row") >= 4);
             CHECK(n % c.at("vec") == 0);
-            CHECK((c.at("vec") == 1 || c.at("vec") == templates::matvec_max_vec(layout, m, n)));
+            CHECK((c.at("vec") == 1 || c.at("vec") == widest_vec(layout, m, n)));
           }
         }
-        CHECK(c.at("splits") <= templates::matvec_max_splits(n));
+        CHECK(c.at("splits") <= most_splits(n));
       }
       // stream and tiled at every size, col for column-major A where a warp fits along the rows
       CAPTURE(kernels.size());
@@ -231,8 +252,12 @@ TEST_CASE("matvec launch: the grid covers every row and split, names the kernel"
       const Problem p = problem(m, n, layout);
       for (const auto& c : t.space(p, h100_like()).enumerate()) {
         const LaunchSpec l = t.launch(c, p, h100_like());
-        const std::int64_t rows_per_block = templates::matvec_tile_rows(
-            static_cast<MatvecKernel>(c.at("kernel")), layout, c.at("block_size"), c.at("threads_per_row"), c.at("vec"));
+        // Rows per block (ROWS in matvec.cu): tiled block_size, stream and col block_size / threads_per_row
+        // threads along the rows, vec rows each when column-major.
+        const std::int64_t rows_per_block =
+            c.at("kernel") == kernel(MatvecKernel::tiled) ? c.at("block_size")
+            : layout == MatvecLayout::col                 ? c.at("block_size") * c.at("vec") / c.at("threads_per_row")
+                                                          : c.at("block_size") / c.at("threads_per_row");
         CHECK(static_cast<std::int64_t>(l.grid.x) * rows_per_block >= m);
         CHECK(static_cast<std::int64_t>(l.grid.x - 1) * rows_per_block < m);
         CHECK(l.grid.y == static_cast<unsigned>(c.at("splits")));

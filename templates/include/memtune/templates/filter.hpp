@@ -23,10 +23,6 @@ const KernelDescription& filter_description();
 enum class FilterStaging : std::int64_t { smem = 0, direct = 1, shfl = 2 };
 const std::vector<std::string>& filter_staging_labels();
 
-// Segment length for a packing: n itself for packing 1, else ceil(n/packing)
-// rounded up to 4 elements so every segment starts 16-byte aligned.
-std::int64_t filter_segment_length(std::int64_t n, std::int64_t packing);
-
 // The CPU reference, accumulated in double: out[i] = sum_k c[k] in[i - R + k],
 // R = taps/2, zero outside [0, n).
 std::vector<double> filter_reference(std::span<const float> in, std::span<const float> taps);

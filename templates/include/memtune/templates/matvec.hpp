@@ -34,21 +34,10 @@ const std::vector<std::string>& matvec_x_stage_labels();
 // the split workspace (scratch: partial, counters).
 const KernelDescription& matvec_description();
 
-// Values of the splits axis; the workspace holds matvec_max_splits(cols) of them.
+// Values of the splits axis. The description's derived values hold the rest
+// of matvec.cu's arithmetic (chunk, tile_rows, row_tiles, max_vec, max_splits):
+// matvec_description().environment(config, problem, target).
 const std::vector<std::int64_t>& matvec_split_values();
-// The most column splits a problem allows: each split gets at least 64
-// columns (min(64, max(1, cols / 64))).
-std::int64_t matvec_max_splits(std::int64_t cols);
-// [columns] per split: round_up(ceil(cols / splits), 4), so a split starts
-// 16-byte aligned in x and in a row-major row. Example: (8192, 16) -> 512; (17, 4) -> 8.
-std::int64_t matvec_chunk(std::int64_t cols, std::int64_t splits);
-// Rows per block (ROWS in matvec.cu): stream col-major block * vec / tpr,
-// stream row-major block / tpr, tiled block.
-std::int64_t matvec_tile_rows(MatvecKernel kernel, MatvecLayout layout, std::int64_t block, std::int64_t tpr,
-                              std::int64_t vec);
-// The widest vector (4, 2, 1) whose loads stay aligned: it must divide rows
-// (col-major, along a column) or cols (row-major, along a row).
-std::int64_t matvec_max_vec(MatvecLayout layout, std::int64_t rows, std::int64_t cols);
 
 // The CPU reference in double: y_i = sum_j A(i, j) x_j, A of rows x cols in
 // `layout` (a.size() == rows * cols, x.size() == cols).

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every size (GPU): per built-in template, a measured sweep of 8 sizes with
-# bayes saved to a store, then the whole grid measured at those 8 sizes and at
-# 4 sizes between them (log midpoints of neighbours 1-2, 3-4, 5-6, 7-8); at
+# bayes saved to a store (--refine 1: one size more where two neighbours
+# disagree; REFINE=0 for none), then the whole grid measured at the swept
+# sizes and at 4 sizes between the planned 8 (log midpoints of neighbours 1-2,
+# 3-4, 5-6, 7-8); at
 # each, the launcher's choice (memtune profile pick: the lookup TunedKernel
 # makes) against that size's whole-grid best. The bar: within 5 % at a swept
 # size, within 10 % in between. Prints a table; exit 1 when a size misses it.
@@ -22,7 +24,7 @@ for t in ${TEMPLATES:-$SWEEP_TEMPLATES}; do
   rm -rf "$d" && mkdir -p "$d"
   start=$SECONDS
   # shellcheck disable=SC2086
-  "$memtune" sweep "$t" --over "$over" $set_args --points 8 --strategy bayes $(sweep_search "$t") \
+  "$memtune" sweep "$t" --over "$over" $set_args --points 8 --refine "${REFINE:-1}" --strategy bayes $(sweep_search "$t") \
     --save "$d/store.json" --json -q >"$d/sweep.json" 2>"$d/sweep.err" || { status=1; tail -5 "$d/sweep.err"; continue; }
   sweep_s=$((SECONDS - start))
   # The 8 swept sizes and 4 between, as one --over list per variable.
@@ -30,11 +32,13 @@ for t in ${TEMPLATES:-$SWEEP_TEMPLATES}; do
 import json, math, sys
 rows = json.load(open(sys.argv[1]))["sizes"]
 swept = [r["problem"] for r in rows]
+planned = [r["problem"] for r in rows if not r.get("refined")]
 names = [n for n in json.load(open(sys.argv[1]))["swept"]]
 between = []
-for i in range(0, len(swept) - 1, 2):
-    between.append({n: int(round(math.sqrt(swept[i][n] * swept[i + 1][n]))) for n in names})
-sizes = [{n: p[n] for n in names} for p in swept] + between
+for i in range(0, len(planned) - 1, 2):
+    between.append({n: int(round(math.sqrt(planned[i][n] * planned[i + 1][n]))) for n in names})
+sizes = [{n: p[n] for n in names} for p in swept]
+sizes += [b for b in between if b not in sizes]  # a refined size may be a planned midpoint: it is swept then
 print(",".join(n + "=" + ",".join(str(s[n]) for s in sizes) for n in names))
 PY
 )

@@ -19,6 +19,7 @@
 #include <memtune/tune/transfer.hpp>
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -222,9 +223,18 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
       }
     }
   }
-  std::stable_sort(done.begin(), done.end(), by_size); // the report reads by size, refined sizes in their place
+  // The report reads by size, refined sizes in their place (and marked).
+  std::vector<std::size_t> order(done.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return by_size(done[a], done[b]); });
+  std::vector<TuningResult> by_size_done;
+  std::vector<bool> refined;
+  for (const std::size_t i : order) {
+    by_size_done.push_back(std::move(done[i]));
+    refined.push_back(i >= planned);
+  }
   if (!o.report.empty() && table) out << "reports: " << path_for_point(o.report, points.front()) << " .. (one per size)\n";
-  const output::Document document = sweep_document(kernel, swept, done, o.save);
+  const output::Document document = sweep_document(kernel, swept, by_size_done, refined, o.save);
   if (!output::print(out, document, format, o.table)) {
     err << "memtune sweep " << kernel.name << ": --table " << o.table << ": a sweep prints one table, "
         << output::table_keys(document) << "\n";

@@ -20,7 +20,8 @@ std::size_t grid_size(const TuningResult& r) {
 } // namespace
 
 output::Document sweep_document(const KernelDescription& kernel, const std::vector<std::string>& swept,
-                                const std::vector<TuningResult>& results, const std::string& saved_to) {
+                                const std::vector<TuningResult>& results, const std::vector<bool>& refined,
+                                const std::string& saved_to) {
   output::Document d;
   d.title = "memtune sweep " + kernel.name;
   const bool measured = !results.empty() && results.front().measured;
@@ -38,10 +39,13 @@ output::Document sweep_document(const KernelDescription& kernel, const std::vect
                {.key = "evaluated", .header = "evaluated"},
                {.key = "grid", .header = "grid"},
                {.key = "change", .header = "best changes", .json = false, .left = true}};
-  std::size_t evaluated = 0, largest_grid = 0, changes = 0;
+  std::size_t evaluated = 0, largest_grid = 0, changes = 0, refinements = 0;
   double wall = 0;
   std::string previous;
-  for (const TuningResult& r : results) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const TuningResult& r = results[i];
+    const bool added = i < refined.size() && refined[i];
+    refinements += added ? 1 : 0;
     nlohmann::json row;
     std::string size;
     nlohmann::json problem = nlohmann::json::object();
@@ -49,8 +53,9 @@ output::Document sweep_document(const KernelDescription& kernel, const std::vect
       size += (size.empty() ? "" : " ") + name + "=" + std::to_string(r.problem.at(name));
       problem[name] = r.problem.at(name);
     }
-    row["size"] = size;
+    row["size"] = added ? size + " (refined)" : size;
     row["problem"] = r.problem;
+    row["refined"] = added;
     const std::size_t grid = grid_size(r);
     row["evaluated"] = r.evaluations.size();
     row["grid"] = grid;
@@ -86,12 +91,14 @@ output::Document sweep_document(const KernelDescription& kernel, const std::vect
   d.data["grid"] = largest_grid;
   d.data["wall_s"] = wall;
   d.data["changes"] = changes;
+  d.data["refined"] = refinements;
   d.fact(std::to_string(results.size()) + " sizes, " + std::to_string(evaluated) + " candidates evaluated" +
          (largest_grid > 0 ? number_text(" (%.2f x one size's whole grid of ", static_cast<double>(evaluated) /
                                                                                     static_cast<double>(largest_grid)) +
                                  std::to_string(largest_grid) + ")"
                            : std::string{}) +
-         number_text(", %.1f s", wall));
+         number_text(", %.1f s", wall) +
+         (refinements > 0 ? "; " + std::to_string(refinements) + " of the sizes added by --refine" : std::string{}));
   d.fact("the best configuration changes " + std::to_string(changes) + " time" + (changes == 1 ? "" : "s") +
          " across the sizes");
   if (largest_grid > 0) d.data["cost_vs_grid"] = static_cast<double>(evaluated) / static_cast<double>(largest_grid);

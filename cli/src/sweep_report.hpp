@@ -13,8 +13,10 @@
 
 namespace memtune::cli {
 
-// `swept`: the variables --over moves, shown per size. `results`: one per size, in order.
+// `swept`: the variables --over moves, shown per size. `results`: one per size, in order;
+// `refined[i]`: results[i]'s size was added by --refine (its neighbours disagreed).
 [[nodiscard]] output::Document sweep_document(const KernelDescription& kernel, const std::vector<std::string>& swept,
-                                              const std::vector<TuningResult>& results, const std::string& saved_to);
+                                              const std::vector<TuningResult>& results,
+                                              const std::vector<bool>& refined, const std::string& saved_to);
 
 } // namespace memtune::cli

@@ -77,6 +77,12 @@ TEST_CASE("memtune sweep --refine: the added sizes run like the others and the r
     CHECK(sizes[i].at("problem").at("n").get<std::int64_t>() > sizes[i - 1].at("problem").at("n").get<std::int64_t>());
   CHECK(sizes.front().at("problem").at("n") == 65536);
   CHECK(sizes.back().at("problem").at("n") == 16777216);
+  // The planned sizes are not marked; each added one is, in the JSON and in the count.
+  std::size_t marked = 0;
+  for (const auto& size : sizes) marked += size.at("refined").get<bool>() ? 1 : 0;
+  CHECK(marked == sizes.size() - 4);
+  CHECK(doc.at("refined") == marked);
+  CHECK_FALSE(sizes.front().at("refined").get<bool>());
   const auto refused = memtune::testing::run_cli_args({"sweep", "filter", "--over", "n=64K:16M", "--refine", "65",
                                                        "--target", "h100-sxm"});
   CHECK(refused.code == 2);

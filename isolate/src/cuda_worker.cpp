@@ -1,6 +1,7 @@
 // memtune-worker's backend: candidates launched on the GPU with the same
 // CandidateLauncher as an in-process run.
 #include <memtune/isolate/candidate_launcher.hpp>
+#include <memtune/isolate/launcher_setup.hpp>
 #include "worker_server.hpp"
 
 #include <memtune/cuda/driver_api.hpp>
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -53,7 +55,7 @@ public:
 
   void after_ready() override {
     try {
-      launcher_->prepare_inputs();
+      inputs_seconds_ = prepare_inputs_timed(*launcher_);
     } catch (const std::invalid_argument& e) {
       deferred_.emplace(WorkerError::Kind::argument, e.what());
     } catch (const std::exception& e) {
@@ -63,18 +65,8 @@ public:
 
   SetupDone setup(const SetupRequest& request) override {
     if (deferred_) throw *deferred_;
-    SetupDone done;
-    if (request.reference) {
-      const ReferenceOutcome r = launcher_->run_reference(*request.reference, request.time_reference);
-      done.reference_error = r.error;
-      done.reference_time_s = r.time_s;
-      done.context_lost = r.context_lost;
-      if (r.context_lost) return done;
-    }
-    if (request.expected_for) done.expected_seconds = launcher_->prepare_expected(*request.expected_for);
-    if (request.ceiling_bytes > 0 && !done.reference_error) done.ceiling = launcher_->measure_ceiling(request.ceiling_bytes);
-    if (request.same_size_bytes > 0 && !done.reference_error)
-      done.same_size_copy = launcher_->measure_ceiling(request.same_size_bytes);
+    SetupDone done = run_setup(*launcher_, request);
+    done.inputs_seconds = std::exchange(inputs_seconds_, 0.0); // the first setup after ready reports them
     return done;
   }
 
@@ -127,6 +119,7 @@ private:
   std::optional<CompileCache> cache_;
   std::optional<CandidateLauncher> launcher_;
   std::optional<WorkerError> deferred_; // from after_ready, for the next request
+  double inputs_seconds_ = 0;           // [seconds] after_ready's inputs, until a setup reports them
 };
 
 } // namespace

@@ -332,7 +332,13 @@ SetupRequest setup_from_json(const json& j, std::span<const char> blob) {
 }
 
 json to_json(const SetupDone& s) {
-  json j{{"type", "setup_done"}, {"context_lost", s.context_lost}, {"expected_seconds", s.expected_seconds}};
+  json j{{"type", "setup_done"},
+         {"context_lost", s.context_lost},
+         {"inputs_seconds", s.inputs_seconds},
+         {"reference_seconds", s.reference_seconds},
+         {"expected_seconds", s.expected_seconds},
+         {"ceiling_seconds", s.ceiling_seconds},
+         {"same_size_copy_seconds", s.same_size_copy_seconds}};
   j["reference_error"] = s.reference_error ? json(*s.reference_error) : json(nullptr);
   j["reference_time_s"] = s.reference_time_s ? json(*s.reference_time_s) : json(nullptr);
   j["ceiling"] = s.ceiling ? ceiling_json(*s.ceiling) : json(nullptr);
@@ -347,7 +353,11 @@ SetupDone setup_done_from_json(const json& j) {
   if (const json& c = j.at("ceiling"); !c.is_null()) s.ceiling = ceiling_from_json(c);
   if (const json& c = j.at("same_size_copy"); !c.is_null()) s.same_size_copy = ceiling_from_json(c);
   s.context_lost = j.at("context_lost").get<bool>();
+  s.inputs_seconds = j.at("inputs_seconds").get<double>();
+  s.reference_seconds = j.at("reference_seconds").get<double>();
   s.expected_seconds = j.at("expected_seconds").get<double>();
+  s.ceiling_seconds = j.at("ceiling_seconds").get<double>();
+  s.same_size_copy_seconds = j.at("same_size_copy_seconds").get<double>();
   return s;
 }
 

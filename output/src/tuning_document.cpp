@@ -132,6 +132,7 @@ void add_facts(output::Document& d, const TuningResult& r) {
          (r.measured ? "evaluated, " : r.time_modeled ? "compiled and predicted, " : "compiled, ") + std::to_string(r.configs_pruned) +
          " pruned by constraints before compiling, " + std::to_string(r.compile_cache_hits) + " compile-cache hits, " +
          number_text("%.2f s", r.wall_seconds) + " wall");
+  if (r.setup_times) d.fact(describe_setup_times(*r.setup_times));
   if (r.configs_not_compiled)
     d.fact(std::to_string(r.configs_not_compiled) +
            " more not compiled: even with no register limit the model predicts them slower than the " +
@@ -171,6 +172,7 @@ void add_data(output::Document& d, const TuningResult& r) {
   j["space"] = r.space.to_json();
   j["bytes_moved"] = r.bytes_moved;
   j["wall_seconds"] = r.wall_seconds;
+  if (r.setup_times) j["setup"] = setup_times_json(*r.setup_times);
   j["evaluated"] = r.evaluations.size();
   j["pruned_by_constraints"] = r.configs_pruned;
   j["compile_cache_hits"] = r.compile_cache_hits;

@@ -1,6 +1,9 @@
 // tune() through worker processes, end to end on the CPU: the scripted
 // worker (scripted_worker.cpp) plays the GPU, every other part is real (the
 // description, NVRTC compiles, the search, the watchdog, the journal).
+#include <memtune/output/printer.hpp>
+#include <memtune/output/tuning_document.hpp>
+#include <memtune/tune/journal.hpp>
 #include <memtune/tune/tuner.hpp>
 
 #include "scripted_run.hpp"
@@ -9,6 +12,7 @@
 
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 using namespace memtune;
 namespace fs = std::filesystem;
@@ -58,6 +62,48 @@ TEST_CASE("a journaled measured run, interrupted, resumes to the same candidates
   for (std::size_t i = 0; i < whole.evaluations.size(); ++i)
     CHECK(resumed.evaluations[i].config == whole.evaluations[i].config);
   CHECK(resumed.ceiling->gbps == first.ceiling->gbps); // the journaled ceiling, not a new one
+  REQUIRE(resumed.setup_times);
+  CHECK(resumed.setup_times->ceiling_s == 0); // not measured again
+  CHECK(first.setup_times->ceiling_s == 0.03);
+  fs::remove(journal);
+}
+
+TEST_CASE("each part of the set-up is timed where it ran and reaches the result, its JSON, its header and the journal") {
+  const fs::path journal = fs::temp_directory_path() / ("memtune-setup-times-" + std::to_string(::getpid()) + ".journal");
+  fs::remove(journal);
+  TuneOptions o = scripted_options();
+  o.only = {{"behaviour", "0"}};
+  o.journal.file = journal;
+  const TuningResult r = tune(scripted(), {}, o);
+  REQUIRE(r.setup_times);
+  const SetupTimes& t = *r.setup_times;
+  // The scripted worker's figures (scripted_worker.cpp), each part its own.
+  REQUIRE(t.workers.size() == 1);
+  CHECK(t.workers[0].device == 0);
+  CHECK(t.workers[0].start_s == 0.01);
+  CHECK(t.workers[0].inputs_s == 0.01);
+  CHECK(t.workers[0].reference_s == 0.02);
+  CHECK(t.workers[0].expected_s == 0);
+  CHECK(t.ceiling_s == 0.03);
+  CHECK(t.same_size_copy_s == 0.04); // 4K floats: a copy of the kernel's own size too
+  REQUIRE(t.first_candidate_s);
+  CHECK(*t.first_candidate_s > 0);
+  CHECK(*t.first_candidate_s < r.wall_seconds);
+
+  const nlohmann::json j = to_json(r);
+  CHECK(j.at("setup").at("workers").at(0).at("reference_s") == 0.02);
+  CHECK(j.at("setup").at("first_candidate_s") == *t.first_candidate_s);
+  std::ostringstream printed;
+  output::print(printed, to_document(r), output::Format::table);
+  const std::string header = printed.str();
+  CHECK(header.find("set-up: the first candidate went to a GPU") != std::string::npos);
+  CHECK(header.find("; the worker: start 0.01 s, inputs 0.01 s, reference 0.02 s; copy ceiling 0.03 s and same-size "
+                    "copy 0.04 s on GPU 0") != std::string::npos);
+
+  const JournalContents journaled = read_journal(journal);
+  REQUIRE(journaled.setup);
+  CHECK(journaled.setup->at("times").at("copy_ceiling_s") == 0.03);
+  CHECK(journaled.setup->at("times").at("workers").at(0).at("inputs_s") == 0.01);
   fs::remove(journal);
 }
 

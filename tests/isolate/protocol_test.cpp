@@ -70,6 +70,28 @@ TEST_CASE("hello, setup and run requests round-trip") {
   CHECK(sb.expected_for == s.expected_for);
 }
 
+TEST_CASE("setup_done round-trips with each part's seconds") {
+  SetupDone d;
+  d.reference_time_s = 4.9e-5;
+  d.ceiling = CopyCeiling{2823.0, 104857600, Timing{7.4e-5, 7.3e-5, 7.6e-5, 0.01, 10, true}};
+  d.inputs_seconds = 0.25;
+  d.reference_seconds = 0.5;
+  d.expected_seconds = 0.125;
+  d.ceiling_seconds = 0.0625;
+  d.same_size_copy_seconds = 0.03125;
+  const SetupDone b = setup_done_from_json(nlohmann::json::parse(to_json(d).dump()));
+  CHECK(b.reference_time_s == d.reference_time_s);
+  REQUIRE(b.ceiling);
+  CHECK(b.ceiling->gbps == 2823.0);
+  CHECK_FALSE(b.same_size_copy);
+  CHECK(b.inputs_seconds == 0.25);
+  CHECK(b.reference_seconds == 0.5);
+  CHECK(b.expected_seconds == 0.125);
+  CHECK(b.ceiling_seconds == 0.0625);
+  CHECK(b.same_size_copy_seconds == 0.03125);
+  CHECK_FALSE(b.context_lost);
+}
+
 TEST_CASE("results and the target round-trip; an error that is not a number survives") {
   LaunchOutcome o;
   o.status = Status::wrong_result;

@@ -26,6 +26,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -59,14 +60,29 @@ public:
     // A reference that takes a while (problem variable setup_ms): setups on several GPUs overlap.
     if (setup_ms_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(setup_ms_));
     SetupDone done;
-    if (request.reference) done.reference_time_s = 1e-3;
+    // Each part's seconds as a GPU would report them, distinct so that a test sees which went where.
+    done.inputs_seconds = std::exchange(inputs_seconds_, 0.0); // the first setup after ready reports them
+    if (request.reference) {
+      done.reference_time_s = 1e-3;
+      done.reference_seconds = 0.02 + static_cast<double>(setup_ms_) / 1000.0;
+    }
     if (request.ceiling_bytes) {
+      done.ceiling_seconds = 0.03;
       CopyCeiling c;
       c.gbps = 2000;
       c.bytes = request.ceiling_bytes;
       c.timing.median_s = 1e-3;
       c.timing.samples = 10;
       done.ceiling = c;
+    }
+    if (request.same_size_bytes) {
+      done.same_size_copy_seconds = 0.04;
+      CopyCeiling c;
+      c.gbps = 1500;
+      c.bytes = request.same_size_bytes;
+      c.timing.median_s = 1e-4;
+      c.timing.samples = 10;
+      done.same_size_copy = c;
     }
     return done;
   }
@@ -137,6 +153,7 @@ public:
 
 private:
   std::int64_t setup_ms_ = 0;
+  double inputs_seconds_ = 0.01;
 };
 
 } // namespace

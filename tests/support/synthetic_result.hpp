@@ -68,6 +68,12 @@ inline TuningResult synthetic_result() {
   r.isolation = "worker process (memtune-worker)";
   r.worker_restarts = 1;
   r.journal = "journal run.journal";
+  SetupTimes times;
+  times.workers = {{0, 0.45, 0.2, 0.31, 0.0}};
+  times.ceiling_s = 0.22;
+  times.same_size_copy_s = 0.04;
+  times.first_candidate_s = 1.25;
+  r.setup_times = times;
   return r;
 }
 

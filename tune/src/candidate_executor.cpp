@@ -1,12 +1,14 @@
 #include "candidate_executor.hpp"
 
 #include <memtune/isolate/frame.hpp>
+#include <memtune/isolate/launcher_setup.hpp>
 #include <memtune/isolate/worker_pool.hpp>
 
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/error.hpp>
 #include <memtune/model/occupancy.hpp>
 
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -14,6 +16,14 @@
 
 namespace memtune::isolation {
 namespace {
+
+CopyMeasurements copies_of(const SetupDone& done) {
+  return {done.ceiling, done.same_size_copy, done.ceiling_seconds, done.same_size_copy_seconds};
+}
+
+WorkerSetupTimes worker_times(int device, double start_s, const SetupDone& done) {
+  return {device, start_s, done.inputs_seconds, done.reference_seconds, done.expected_seconds};
+}
 
 // ---------------------------------------------------------------- in this process
 
@@ -28,8 +38,10 @@ public:
     if (options.devices && (options.devices->all || options.devices->ordinals.size() > 1))
       isolation_ += "; on GPU " + std::to_string(device_) + " only (--devices " + options.devices->to_string() +
                     " needs worker processes)";
+    const auto began = std::chrono::steady_clock::now();
     launcher_.emplace(kernel, problem, LauncherOptions{device_, seed, options.measure, cache});
-    launcher_->prepare_inputs();
+    start_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    inputs_s_ = prepare_inputs_timed(*launcher_);
   }
 
   const Target& target() const override { return launcher_->target(); }
@@ -38,18 +50,23 @@ public:
 
   ExecutorSetup setup(const std::optional<ReferencePlan>& reference, std::size_t ceiling_bytes,
                       std::size_t same_size_bytes, const std::optional<search::Config>& expected_for) override {
+    SetupRequest request;
+    if (reference)
+      request.reference =
+          LaunchRequest{reference->config, reference->launch, reference->compiled.lowered_name, reference->compiled.cubin};
+    request.time_reference = true;
+    request.ceiling_bytes = ceiling_bytes;
+    request.same_size_bytes = same_size_bytes;
+    request.expected_for = expected_for;
+    SetupDone done = run_setup(*launcher_, request);
+    if (done.context_lost) throw ContextLost{*done.reference_error};
+    done.inputs_seconds = inputs_s_;
     ExecutorSetup s;
-    if (reference) {
-      const ReferenceOutcome r = launcher_->run_reference(
-          {reference->config, reference->launch, reference->compiled.lowered_name, reference->compiled.cubin}, true);
-      if (r.context_lost) throw ContextLost{*r.error};
-      s.reference_error = r.error;
-      s.reference_time_s = r.time_s;
-      if (s.reference_error) return s;
-    }
-    if (expected_for) s.expected_seconds = launcher_->prepare_expected(*expected_for);
-    if (ceiling_bytes) s.ceiling = launcher_->measure_ceiling(ceiling_bytes);
-    if (same_size_bytes) s.same_size_copy = launcher_->measure_ceiling(same_size_bytes);
+    s.reference_error = done.reference_error;
+    s.reference_time_s = done.reference_time_s;
+    s.expected_seconds = done.expected_seconds;
+    s.copies = copies_of(done);
+    s.workers = {worker_times(device_, start_s_, done)};
     return s;
   }
 
@@ -77,6 +94,7 @@ private:
   int device_;
   std::string isolation_;
   std::optional<CandidateLauncher> launcher_;
+  double start_s_ = 0, inputs_s_ = 0; // [seconds] its context and target; its inputs
   std::optional<CandidateDone> done_;
 };
 
@@ -125,10 +143,10 @@ public:
       if (slot == 0) {
         s.reference_error = done.reference_error;
         s.reference_time_s = done.reference_time_s;
-        s.ceiling = done.ceiling;
-        s.same_size_copy = done.same_size_copy;
+        s.copies = copies_of(done);
         s.expected_seconds = done.expected_seconds;
       }
+      s.workers.push_back(worker_times(pool_->device(slot), pool_->ready(slot).setup_seconds, done));
       if (done.reference_error) {
         s.reference_error = done.reference_error;
         return s;

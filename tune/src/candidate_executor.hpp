@@ -9,6 +9,7 @@
 #include <memtune/isolate/candidate_launcher.hpp>
 #include <memtune/isolate/protocol.hpp>
 
+#include <memtune/output/setup_times.hpp>
 #include <memtune/tune/execution_options.hpp>
 
 #include <memory>
@@ -18,12 +19,20 @@
 
 namespace memtune::isolation {
 
+// The copies measured on the first GPU, once per run (the GPUs are of one model).
+struct CopyMeasurements {
+  std::optional<CopyCeiling> ceiling;
+  std::optional<CopyCeiling> same_size_copy; // a problem smaller than the ceiling's copy
+  double ceiling_s = 0;                      // [seconds] measuring the ceiling
+  double same_size_copy_s = 0;               // [seconds] measuring the same-size copy
+};
+
 struct ExecutorSetup {
   std::optional<std::string> reference_error; // no reference: nothing can be verified
   std::optional<double> reference_time_s;     // [seconds] one reference launch
-  std::optional<CopyCeiling> ceiling;
-  std::optional<CopyCeiling> same_size_copy;  // a problem smaller than the ceiling's copy
+  CopyMeasurements copies;
   double expected_seconds = 0;                // [seconds] a callback's expected values for one configuration
+  std::vector<WorkerSetupTimes> workers;      // each GPU's part of the set-up, in devices() order
 };
 
 struct CandidateRun {

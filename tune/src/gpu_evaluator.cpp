@@ -17,6 +17,7 @@ std::optional<Evaluation> GpuEvaluator::start(Pending& p) {
                                                                   : candidate_time_limit(yardsticks_, options_.measure);
   const std::uint64_t tag = next_tag_++;
   gpu_.submit({p.config, p.launch, compiled->lowered_name, compiled->cubin}, limit, tag);
+  if (!first_sent_) first_sent_ = std::chrono::steady_clock::now();
   in_flight_.emplace(tag, std::move(e));
   return std::nullopt;
 }

@@ -6,6 +6,7 @@
 #include "candidate_executor.hpp"
 #include <memtune/tune/search_loop.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 
@@ -21,6 +22,8 @@ public:
   [[nodiscard]] std::size_t capacity() const override { return gpu_.capacity(); }
   std::optional<Evaluation> start(Pending& p) override;
   Evaluation finish() override;
+  // When the first candidate was sent to a GPU; nullopt while none was.
+  [[nodiscard]] std::optional<std::chrono::steady_clock::time_point> first_sent() const { return first_sent_; }
 
 private:
   const KernelDescription& kernel_;
@@ -31,6 +34,7 @@ private:
   isolation::CandidateExecutor& gpu_;
   std::map<std::uint64_t, Evaluation> in_flight_; // by tag: what the compile filled in
   std::uint64_t next_tag_ = 1;
+  std::optional<std::chrono::steady_clock::time_point> first_sent_;
 };
 
 } // namespace memtune

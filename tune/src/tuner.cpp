@@ -106,24 +106,30 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
     result.wall_seconds = elapsed();
     return result;
   }
+  SetupTimes& times = result.setup_times.emplace();
+  times.workers = setup.workers;
+  times.ceiling_s = setup.copies.ceiling_s; // 0 for a resumed run: its copies are journaled
+  times.same_size_copy_s = setup.copies.same_size_copy_s;
   if (setup.reference_error) {
     result.aborted = "no reference to verify candidates against: " + *setup.reference_error;
     result.wall_seconds = elapsed();
     return result;
   }
   if (journaled_setup) {
-    setup.ceiling = isolation::ceiling_from_json(journaled_setup->at("ceiling"));
+    setup.copies.ceiling = isolation::ceiling_from_json(journaled_setup->at("ceiling"));
     if (const auto same = journaled_setup->find("same_size_copy"); same != journaled_setup->end() && !same->is_null())
-      setup.same_size_copy = isolation::ceiling_from_json(*same);
+      setup.copies.same_size_copy = isolation::ceiling_from_json(*same);
     if (!journaled_setup->at("reference_time_s").is_null())
       setup.reference_time_s = journaled_setup->at("reference_time_s").get<double>();
   } else if (journal) {
-    journal->append_setup({{"ceiling", isolation::ceiling_json(*setup.ceiling)},
-                           {"same_size_copy", setup.same_size_copy ? isolation::ceiling_json(*setup.same_size_copy) : nlohmann::json()},
-                           {"reference_time_s", setup.reference_time_s ? nlohmann::json(*setup.reference_time_s) : nlohmann::json()}});
+    // "times" is for people reading the journal; a resumed run reads the copies and the reference's time.
+    journal->append_setup({{"ceiling", isolation::ceiling_json(*setup.copies.ceiling)},
+                           {"same_size_copy", setup.copies.same_size_copy ? isolation::ceiling_json(*setup.copies.same_size_copy) : nlohmann::json()},
+                           {"reference_time_s", setup.reference_time_s ? nlohmann::json(*setup.reference_time_s) : nlohmann::json()},
+                           {"times", setup_times_json(times)}});
   }
-  result.ceiling = setup.ceiling;
-  result.same_size_copy = setup.same_size_copy;
+  result.ceiling = setup.copies.ceiling;
+  result.same_size_copy = setup.copies.same_size_copy;
 
   search::StrategyOptions strategy_options;
   // A batch per round that keeps every GPU busy (1 on one GPU: the sequential search).
@@ -182,6 +188,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
   run_search_loop(kernel, problem, target, target.compute_capability(), options, pool, result, evaluator,
                   strategy_options, resumable ? &*resumable : nullptr);
   if (journal) result.journal = journal->describe();
+  if (const auto sent = evaluator.first_sent()) times.first_candidate_s = std::chrono::duration<double>(*sent - start).count();
   if (result.aborted.empty()) {
     for (const std::string& name : options.compare) {
       try {

@@ -7,7 +7,8 @@
 //   hello {description, problem, seed, device, measure}
 //                                       ->  ready {target, pid, setup_seconds} | error {kind, message}
 //   setup {reference?, ceiling_bytes, same_size_bytes} + reference CUBIN
-//                                       ->  setup_done {reference_error?, reference_time_s?, ceiling?, same_size_copy?}
+//                                       ->  setup_done {reference_error?, reference_time_s?, ceiling?, same_size_copy?,
+//                                                       each part's seconds}
 //   run {id, config, launch, lowered_name} + CUBIN
 //                                       ->  result {id, outcome}
 //   baseline {name, bytes_moved}        ->  baseline_result {baseline}
@@ -31,7 +32,7 @@
 
 namespace memtune::isolation {
 
-inline constexpr int kProtocolVersion = 3; // 2: ready carries device_count; 3: descriptions as data
+inline constexpr int kProtocolVersion = 4; // 2: ready carries device_count; 3: descriptions as data; 4: setup_done times its parts
 
 // How a worker rebuilds the description the tuning process tunes.
 struct DescriptionSource {
@@ -84,8 +85,13 @@ struct SetupDone {
   std::optional<double> reference_time_s;
   std::optional<CopyCeiling> ceiling;
   std::optional<CopyCeiling> same_size_copy;
-  double expected_seconds = 0; // [seconds] computing expected_for's expected values
   bool context_lost = false;
+  // [seconds] each part, in the worker (setup_times.hpp); 0: not done.
+  double inputs_seconds = 0;         // filling the inputs after ready (reported by the first setup only)
+  double reference_seconds = 0;      // the reference run, with its timed launch
+  double expected_seconds = 0;       // computing expected_for's expected values
+  double ceiling_seconds = 0;        // measuring the copy ceiling
+  double same_size_copy_seconds = 0; // measuring the same-size copy
 };
 
 // ---- JSON of the parts (also used by the journal where they are the same facts)

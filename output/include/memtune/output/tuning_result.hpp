@@ -6,6 +6,7 @@
 #include <memtune/measure/evaluation.hpp>
 #include <memtune/measure/objective.hpp>
 #include <memtune/description/problem.hpp>
+#include <memtune/output/setup_times.hpp>
 #include <memtune/search/space.hpp>
 
 #include <nlohmann/json_fwd.hpp>
@@ -68,6 +69,8 @@ struct TuningResult {
   std::optional<CopyCeiling> same_size_copy;
   std::uint64_t bytes_moved = 0;       // per launch, the template's minimum
   double wall_seconds = 0.0;           // [seconds] whole run
+  // Measured runs: where the set-up before the candidates went (setup_times.hpp).
+  std::optional<SetupTimes> setup_times;
   int compile_cache_hits = 0;
   std::size_t configs_pruned = 0;      // removed by constraints before compiling
   // With TuneOptions::shard: which part of the space this run covered and

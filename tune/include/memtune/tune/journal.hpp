@@ -14,12 +14,15 @@
 //    "compiled_for": 90, "space_digest": "...", "space": {...}, "bytes_moved": 134217728,
 //    "strategy": "grid", "seed": 1, "model_prior": true,
 //    "measure": {"flush_l2": true, ...}, "shard": null, "started_at": "2026-11-24T10:00:00Z"}
-//   {"setup": {"ceiling": {...}, "reference_time_s": 4.9e-05}}                     (measured runs, once)
+//   {"setup": {"ceiling": {...}, "same_size_copy": {...}, "reference_time_s": 4.9e-05,
+//              "times": {...}}}                                                     (measured runs, once)
 //   {"candidate": 0, "config": {"block_size": 32, ...}, "status": "ok", "reason": "", "timing": {...}, ...}
-// A candidate line also has "device" (the GPU ordinal it ran on, when it ran)
-// and "elapsed_s" (seconds since this process opened the journal, when it
-// ended: time to solution; not read back). Candidates are in the order they
-// ended, which on several GPUs is not the order proposed.
+// The setup line's "times" say where the set-up went (setup_times_json,
+// output/setup_times.hpp; not read back). A candidate line also has "device"
+// (the GPU ordinal it ran on, when it ran) and "elapsed_s" (seconds since
+// this process opened the journal, when it ended: time to solution; not read
+// back). Candidates are in the order they ended, which on several GPUs is not
+// the order proposed.
 //
 // "space" (the space itself) and "bytes_moved" are not compared on resume:
 // they let `memtune merge` read a journal as a recording (journal_recording.hpp).

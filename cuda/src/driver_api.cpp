@@ -85,4 +85,11 @@ std::string driver_unavailable_reason() noexcept {
   }
 }
 
+std::optional<int> device_count() noexcept {
+  if (!driver_available()) return std::nullopt;
+  int count = 0;
+  if (loaded().api.cuDeviceGetCount(&count) != CUDA_SUCCESS) return std::nullopt;
+  return count;
+}
+
 } // namespace memtune::cuda

@@ -91,11 +91,6 @@ void WorkerPool::finish_launch(Slot& slot) {
   }
 }
 
-void WorkerPool::launch(Slot& slot) {
-  begin_launch(slot);
-  finish_launch(slot);
-}
-
 void WorkerPool::start() {
   // Every worker initialises its GPU at once: a host of 8 GPUs starts in
   // the time of one.
@@ -104,10 +99,21 @@ void WorkerPool::start() {
 }
 
 void WorkerPool::add(const std::vector<int>& devices) {
+  const std::size_t first = launch(devices);
+  for (std::size_t i = first; i < slots_.size(); ++i) finish_launch(slots_[i]);
+}
+
+std::size_t WorkerPool::launch(const std::vector<int>& devices) {
   const std::size_t first = slots_.size();
   for (int d : devices) slots_.push_back(Slot{d, nullptr, std::nullopt, false, 0, {}, {}, 0});
   for (std::size_t i = first; i < slots_.size(); ++i) begin_launch(slots_[i]);
-  for (std::size_t i = first; i < slots_.size(); ++i) finish_launch(slots_[i]);
+  return first;
+}
+
+void WorkerPool::await_ready(std::size_t index) {
+  Slot& slot = slots_.at(index);
+  if (!slot.process) throw std::logic_error("WorkerPool::await_ready on a slot never launched");
+  if (!slot.ready) finish_launch(slot);
 }
 
 const Ready& WorkerPool::ready(std::size_t slot) const { return *slots_.at(slot).ready; }
@@ -122,7 +128,8 @@ void WorkerPool::ensure_live(Slot& slot) {
   if (slot.process && slot.process->alive() && slot.ready) return;
   if (slot.process) slot.process->kill_and_reap();
   ++restarts_;
-  launch(slot);
+  begin_launch(slot);
+  finish_launch(slot);
   if (!restart_setup_) return;
   const Frame done = call(static_cast<std::size_t>(&slot - slots_.data()), *restart_setup_, restart_blob_,
                           startup_timeout_s_);
@@ -193,6 +200,13 @@ std::vector<Frame> WorkerPool::call_each(const std::vector<nlohmann::json>& requ
   for (const auto& f : failed)
     if (f) throw *f;
   return replies;
+}
+
+void WorkerPool::keep_first(std::size_t size) {
+  while (slots_.size() > size) {
+    if (slots_.back().process) slots_.back().process->kill_and_reap();
+    slots_.pop_back();
+  }
 }
 
 std::optional<std::size_t> WorkerPool::idle_slot() const {

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 
 #include <unistd.h>
@@ -163,10 +164,57 @@ TEST_CASE("GPUs of two models are refused, naming them; tune_each_model tunes ea
   CHECK(tune_each_model(scripted(), {{"gpus", 2}}, on("all", o)).size() == 1);
 }
 
+TEST_CASE("every worker starts at once: a list, or all counted here; without a count the others start after the first") {
+  // Each worker takes 1 s to be ready (a GPU's context); a warm cache and one candidate: the start sets the pace.
+  const Problem slow{{"gpus", 3}, {"start_ms", 1000}};
+  TuneOptions warm = scripted_options();
+  warm.only = {{"behaviour", "0"}, {"block", "128"}};
+  (void)tune(scripted(), {}, warm);
+  const auto first_candidate = [&](const std::string& devices, std::function<std::optional<int>()> count) {
+    TuneOptions o = on(devices, warm);
+    o.isolation.count_gpus = std::move(count);
+    const TuningResult r = tune(scripted(), slow, o);
+    CHECK(r.aborted.empty());
+    CHECK(r.devices == std::vector<int>{0, 1, 2});
+    REQUIRE(r.setup_times);
+    REQUIRE(r.setup_times->workers.size() == 3);
+    CHECK(r.setup_times->workers[2].start_s == doctest::Approx(1.01));
+    REQUIRE(r.setup_times->first_candidate_s);
+    return *r.setup_times->first_candidate_s;
+  };
+  const auto none = [] { return std::optional<int>(); };
+  CHECK(first_candidate("0,1,2", none) < 1.8);
+  CHECK(first_candidate("all", [] { return std::optional<int>(3); }) < 1.8);
+  CHECK(first_candidate("all", none) >= 2.0); // the first's ready, then the others'
+}
+
+TEST_CASE("the first worker's driver has the last word on all; a worker that cannot start among several is named") {
+  TuneOptions o = on("all");
+  o.only = {{"behaviour", "0"}};
+  o.isolation.count_gpus = [] { return std::optional<int>(4); }; // this process saw more GPUs than the workers
+  CHECK(tune(scripted(), {{"gpus", 2}}, o).devices == std::vector<int>{0, 1});
+  o.isolation.count_gpus = [] { return std::optional<int>(1); }; // and fewer
+  CHECK(tune(scripted(), {{"gpus", 3}}, o).devices == std::vector<int>{0, 1, 2});
+  o.isolation.count_gpus = [] { return std::optional<int>(3); };
+  CHECK_THROWS_AS(tune(scripted(), {{"gpus", 3}, {"mixed", 1}}, o), MixedDevices);
+
+  for (const char* devices : {"0,1,2", "all"}) {
+    CAPTURE(devices);
+    const std::string expected =
+        std::string("--devices ") + devices + ": a worker did not start: GPU 1: CUDA_ERROR_ECC_UNCORRECTABLE (scripted)";
+    CHECK_THROWS_WITH_AS(tune(scripted(), {{"gpus", 3}, {"broken_gpu", 1}}, on(devices, o)),
+                         doctest::Contains(expected.c_str()), std::runtime_error);
+  }
+}
+
 TEST_CASE("a GPU the host does not have is refused before anything runs") {
   CHECK_THROWS_WITH_AS(tune(scripted(), {{"gpus", 2}}, on("0,3")),
                        doctest::Contains("--devices 0,3: there is no GPU 3, the driver reports 2"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(tune(scripted(), {{"gpus", 2}}, on("0,3,1")),
+                       doctest::Contains("--devices 0,3,1: there is no GPU 3, the driver reports 2"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(tune(scripted(), {{"gpus", 2}}, on("5")), doctest::Contains("there is no GPU 5"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(tune(scripted(), {{"gpus", 2}}, on("3,0")), doctest::Contains("there is no GPU 3"),
                        std::invalid_argument);
   CHECK_THROWS_AS(tune(scripted(), {{"no_device", 1}}, on("all")), DeviceRequired);
 }

@@ -12,7 +12,9 @@
 // A problem variable "no_device" = 1 makes hello fail as on a machine without a GPU;
 // "gpus" = N: the driver reports N GPUs (hello on another ordinal fails); "mixed"
 // = 1: the odd-numbered GPUs are of another model ($MEMTUNE_SCRIPTED_GPUS: the
-// GPU count for a description without "gpus").
+// GPU count for a description without "gpus"); "broken_gpu" = k: hello on GPU k
+// fails (its context cannot be created); "start_ms": hello takes this long (a
+// GPU's context), "setup_ms": the reference's setup takes this long.
 // $MEMTUNE_SCRIPTED_LOG: a file where every run appends its configuration (one
 // line), to count what was measured; $MEMTUNE_SCRIPTED_DELAY_MS: each run
 // takes this long (time for a test to kill the tuning process mid-run).
@@ -39,22 +41,27 @@ public:
   Ready start(const Hello& hello) override {
     if (hello.problem.count("no_device") && hello.problem.at("no_device") == 1)
       throw WorkerError(WorkerError::Kind::no_device, "no NVIDIA driver (scripted)");
-    setup_ms_ = hello.problem.count("setup_ms") ? hello.problem.at("setup_ms") : 0;
     const auto variable = [&](const char* name, std::int64_t fallback) {
       return hello.problem.count(name) ? hello.problem.at(name) : fallback;
     };
+    setup_ms_ = variable("setup_ms", 0);
     const char* gpus_env = std::getenv("MEMTUNE_SCRIPTED_GPUS"); // for descriptions without "gpus"
     const int gpus = static_cast<int>(variable("gpus", gpus_env && *gpus_env ? std::atoi(gpus_env) : 1));
     if (hello.device < 0 || hello.device >= gpus)
       throw WorkerError(WorkerError::Kind::argument, "there is no GPU " + std::to_string(hello.device) +
                                                          ": the driver reports " + std::to_string(gpus) + " (scripted)");
+    if (variable("broken_gpu", -1) == hello.device)
+      throw WorkerError(WorkerError::Kind::setup, "GPU " + std::to_string(hello.device) +
+                                                      ": CUDA_ERROR_ECC_UNCORRECTABLE (scripted)");
+    const std::int64_t start_ms = variable("start_ms", 0);
+    if (start_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(start_ms));
     Target t = model::load_target_file(MEMTUNE_TEST_TARGET_FILE);
     t.name = "local";
     if (variable("mixed", 0) == 1 && hello.device % 2 == 1) {
       t.display_name = "Scripted Other GPU";
       t.sm_count = 66;
     }
-    return {t, static_cast<long>(::getpid()), 0.01, gpus};
+    return {t, static_cast<long>(::getpid()), 0.01 + static_cast<double>(start_ms) / 1000.0, gpus};
   }
   SetupDone setup(const SetupRequest& request) override {
     // A reference that takes a while (problem variable setup_ms): setups on several GPUs overlap.

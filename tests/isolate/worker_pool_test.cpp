@@ -162,6 +162,28 @@ TEST_CASE("workers added after the first start together; each tells the GPU coun
   }
 }
 
+TEST_CASE("launch() starts workers without waiting: three 0.6 s starts take about 0.6 s; keep_first drops the rest") {
+  WorkerPool pool(MEMTUNE_TEST_SCRIPTED_WORKER, scripted_hello({{"n", 4096}, {"gpus", 3}, {"start_ms", 600}}), {});
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(pool.launch({0, 1}) == 0);
+  CHECK(pool.launch({2}) == 2);
+  for (std::size_t slot = 0; slot < pool.size(); ++slot) pool.await_ready(slot);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(seconds >= 0.6);
+  CHECK(seconds < 1.1);
+  CHECK(pool.ready(2).setup_seconds == doctest::Approx(0.61));
+  pool.await_ready(1); // ready already: at once
+  pool.keep_first(1);
+  CHECK(pool.size() == 1);
+  CHECK(outcome_from_json(run_one(pool, 0).reply.message).status == Status::ok);
+
+  WorkerPool broken(MEMTUNE_TEST_SCRIPTED_WORKER, scripted_hello({{"n", 4096}, {"gpus", 2}, {"broken_gpu", 1}}), {});
+  (void)broken.launch({0, 1});
+  broken.await_ready(0);
+  CHECK_THROWS_WITH_AS(broken.await_ready(1), doctest::Contains("GPU 1: CUDA_ERROR_ECC_UNCORRECTABLE"), WorkerError);
+  CHECK_THROWS_AS(broken.await_ready(2), std::out_of_range);
+}
+
 TEST_CASE("call_each sets every worker up at once: two 0.8 s setups take about 0.8 s, not 1.6 s") {
   WorkerPool pool(MEMTUNE_TEST_SCRIPTED_WORKER, scripted_hello({{"n", 4096}, {"gpus", 2}, {"setup_ms", 800}}), {0, 1});
   pool.start();

@@ -242,6 +242,12 @@ private:
   std::map<std::uint64_t, std::uint64_t> tags_; // the pool's ticket -> the caller's tag
 };
 
+// `ordinals` without `first` (whose worker started before them).
+std::vector<int> others_than(int first, std::vector<int> ordinals) {
+  std::erase(ordinals, first);
+  return ordinals;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
@@ -327,11 +333,21 @@ std::unique_ptr<CandidateExecutor> start_executor(const KernelDescription& kerne
   hello.device = options.device;
   hello.measure = options.measure;
   if (cache) hello.cache_folder = cache->folder().string();
-  // The first GPU's worker says how many GPUs there are; then one worker per other GPU.
-  const int first = options.devices ? options.devices->first() : options.device;
-  auto pool = std::make_unique<WorkerPool>(executable, hello, std::vector<int>{first});
+  // Every worker starts at once when the GPUs are known before any starts:
+  // one GPU, a list, or `all` counted by this process's driver while the
+  // first worker starts (without a driver here, the first worker's ready
+  // says how many there are, and the others start after it).
+  const DeviceList* list = options.devices ? &*options.devices : nullptr;
+  const int first = list ? list->first() : options.device;
+  auto pool = std::make_unique<WorkerPool>(executable, hello, std::vector<int>{});
+  (void)pool->launch(list && !list->all ? list->ordinals : std::vector<int>{first});
+  if (list && list->all) {
+    const std::optional<int> count = options.isolation.count_gpus ? options.isolation.count_gpus() : cuda::device_count();
+    if (count) (void)pool->launch(others_than(first, list->resolve(*count)));
+  }
+  // The first GPU's answer decides whether there is a GPU and a worker at all.
   try {
-    pool->start();
+    pool->await_ready(0);
   } catch (const WorkerError& e) {
     if (e.kind == WorkerError::Kind::no_device) throw DeviceRequired(std::string("measuring needs an NVIDIA GPU: ") + e.what());
     if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what());
@@ -341,15 +357,25 @@ std::unique_ptr<CandidateExecutor> start_executor(const KernelDescription& kerne
     }
     return in_process(std::string("the worker process did not start: ") + e.what());
   }
-  if (options.devices) {
-    std::vector<int> others = options.devices->resolve(pool->ready(0).device_count);
-    std::erase(others, first);
-    try {
-      pool->add(others);
-    } catch (const WorkerError& e) {
-      if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what());
-      // The first GPU works: another that does not is the user's to fix, not a reason to run elsewhere.
-      throw std::runtime_error("--devices " + options.devices->to_string() + ": a worker did not start: " + e.what());
+  if (list) {
+    if (list->all) {
+      // The first worker's driver has the last word: this process's count
+      // only let the others start early. `all` is GPUs 0..n-1, slot i GPU i.
+      const std::vector<int> every = list->resolve(pool->ready(0).device_count);
+      if (every.size() < pool->size()) pool->keep_first(every.size());
+      else (void)pool->launch(std::vector<int>(every.begin() + static_cast<std::ptrdiff_t>(pool->size()), every.end()));
+    }
+    for (std::size_t slot = 1; slot < pool->size(); ++slot) {
+      try {
+        pool->await_ready(slot);
+      } catch (const WorkerError& e) {
+        if (e.kind == WorkerError::Kind::argument) {
+          (void)list->resolve(pool->ready(0).device_count); // names the GPU the host does not have, and the count
+          throw std::invalid_argument(e.what());
+        }
+        // The first GPU works: another that does not is the user's to fix, not a reason to run elsewhere.
+        throw std::runtime_error("--devices " + list->to_string() + ": a worker did not start: " + e.what());
+      }
     }
     std::vector<std::pair<int, DeviceFingerprint>> models;
     for (std::size_t slot = 0; slot < pool->size(); ++slot)

@@ -93,7 +93,9 @@ void recompute_occupancy(Evaluation& e, const Target& target);
 DescriptionSource worker_source(const KernelDescription& kernel);
 
 // Starts the workers (or the in-process launcher) for a measured run: one
-// worker per GPU of options.devices (or options.device), `seed` for the data. Throws
+// worker per GPU of options.devices (or options.device), `seed` for the data,
+// all at once when the GPUs are known before any worker is ready (a list, or
+// `all` counted by this process's driver: IsolationOptions::count_gpus). Throws
 // DeviceRequired when there is no GPU, std::invalid_argument for an ordinal
 // the host does not have, MixedDevices when the GPUs are of several models.
 std::unique_ptr<CandidateExecutor> start_executor(const KernelDescription& kernel, const Problem& problem,

@@ -11,6 +11,7 @@
 //   cu.cuInit(0);
 #include <cuda.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -84,5 +85,8 @@ const DriverApi& driver_api();
 bool driver_available() noexcept;
 // Why the driver is unavailable ("" when it is available).
 std::string driver_unavailable_reason() noexcept;
+// The GPUs the driver reports (cuDeviceGetCount after cuInit: no context is
+// created, so counting holds no GPU memory); nullopt without a usable driver.
+std::optional<int> device_count() noexcept;
 
 } // namespace memtune::cuda

@@ -15,6 +15,7 @@
 #include <memtune/measure/measure.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 
 namespace memtune {
@@ -28,6 +29,12 @@ struct IsolationOptions {
   // The worker program; default: $MEMTUNE_WORKER, else memtune-worker next to
   // this program, else <prefix>/libexec/memtune/memtune-worker.
   std::optional<std::filesystem::path> worker;
+  // How many GPUs this host has, asked for `--devices all` while the first
+  // worker starts, so that the other workers start with it rather than after
+  // its ready. Unset: this process's driver (cuda::device_count, which
+  // creates no context). nullopt, or no driver here: the first worker's ready
+  // tells, and the others start after it.
+  std::function<std::optional<int>()> count_gpus;
 };
 
 // The automatic limit's constants.

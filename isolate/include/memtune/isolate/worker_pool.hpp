@@ -54,6 +54,16 @@ public:
   // Starts workers for more GPUs (after start(): the first worker told how
   // many there are) and waits until each is ready. Throws as start().
   void add(const std::vector<int>& devices);
+  // The two halves of start() and add(), for a caller that reads each
+  // worker's answer on its own: launch() starts a worker per GPU as more
+  // slots (each process and its hello) without waiting, so that they all
+  // initialise their GPUs at once, and returns the first new slot;
+  // await_ready() waits for one slot's ready and throws as start().
+  std::size_t launch(const std::vector<int>& devices);
+  void await_ready(std::size_t slot);
+  // Keeps the first `size` slots and kills the others' workers (launched
+  // for GPUs that the first ready worker's driver does not report).
+  void keep_first(std::size_t size);
   [[nodiscard]] std::size_t size() const { return slots_.size(); }
   [[nodiscard]] const Ready& ready(std::size_t slot) const;
   [[nodiscard]] int device(std::size_t slot) const;
@@ -95,7 +105,6 @@ private:
     std::chrono::steady_clock::time_point submitted, deadline;
     double limit_s = 0;
   };
-  void launch(Slot& slot);
   void begin_launch(Slot& slot);  // the process and its hello
   void finish_launch(Slot& slot); // its ready, or WorkerError
   void ensure_live(Slot& slot);

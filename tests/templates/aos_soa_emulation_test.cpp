@@ -4,18 +4,22 @@
 // array reused block after block). No GPU here, so this is what checks the
 // kernel's indexing, tails and guards for every layout, op and item count:
 // every output element matches the reference, and nothing outside the output
-// (SoA padding, past the end) is written.
+// (SoA padding, past the end) is written; and the model's addresses against
+// the middle block's.
 #include <memtune/description/random_data.hpp>
+#include <memtune/model/access_pattern.hpp>
 #include <memtune/templates/aos_soa.hpp>
 
 #include "cuda_emulation.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <set>
 #include <vector>
 
 // 256 KiB: the largest aos_smem tile the emulated configurations use.
@@ -143,7 +147,152 @@ template <int OP> void check_op() {
   check_one<OP, 4, 6, 128, 1>(4099);
 }
 
+// Runs block `which` of `grid` alone `runs` times on one set of threads (one
+// start for all runs); launch(run) calls the kernel for run 0, 1, ...
+template <class Launch>
+void run_block_repeatedly(cuda_emulation::Index block, cuda_emulation::Index grid, cuda_emulation::Index which,
+                          int runs, Launch launch) {
+  std::vector<int> done(block.x * block.y, 0); // runs each thread has started
+  cuda_emulation::run_blocks(block, grid, std::vector<cuda_emulation::Index>(static_cast<std::size_t>(runs), which),
+                             [&] { launch(done[cuda_emulation::thread_rank]++); });
+}
+
+// [bytes] from each array's base: every float the model's instructions of
+// `kind` name (a V-wide access names V floats).
+std::set<std::uint64_t> named_bytes(const memtune::AccessPattern& a, memtune::model::AccessKind kind) {
+  std::set<std::uint64_t> bytes;
+  for (const memtune::GlobalInstruction& g : a.global) {
+    if (g.kind != kind) continue;
+    for (int warp = 0; warp < a.block_threads / 32; ++warp)
+      for (int lane = 0; lane < 32; ++lane)
+        for (std::int64_t it = 0; it < g.iterations; ++it)
+          if (const auto address = g.address(warp, lane, it))
+            for (int b = 0; b < g.width_bytes; b += 4) bytes.insert(*address + static_cast<std::uint64_t>(b));
+  }
+  return bytes;
+}
+
+// The model's view of a configuration (aos_soa_access.cpp: the block in the
+// middle of the array) against that block run alone: the output floats its
+// store instructions name are the ones the block writes, and the input floats
+// its loads name are the ones the block reads. A read is seen through the
+// output it reaches: every input float holds its own position + 1, so
+//   write:     S_out[i][f] = (i + 1)(f + 1) names scalar i,
+//   readwrite: S_out[i][f] = (p + 1) c_f + 1 names struct float p,
+//   read:      out[i] sums F floats, so it runs F times, run f with only
+//              field f's floats non-zero: out[i] = p + 1 names p.
+// All exact in float (positions below 2^24, c_f a multiple of 1/4). Not seen:
+// how often and how wide a float is read, and a float read but never stored
+// (none in a block whose elements are all below n).
+//
+// Where the middle block is the last one and n ends inside it (a grid of one
+// or two blocks), the model names its whole tile: the kernel's guards against
+// n are not modelled (in SoA a field's elements past its pitch are then the
+// next field's first ones). There only the block's elements below n are
+// compared; everywhere else the model must name nothing outside them.
+template <int OP, int LAYOUT, int F, int BLOCK, int ITEMS> void check_model_addresses(long long n) {
+  CAPTURE(OP);
+  CAPTURE(LAYOUT);
+  CAPTURE(F);
+  CAPTURE(BLOCK);
+  CAPTURE(ITEMS);
+  CAPTURE(n);
+  const auto op = static_cast<AosSoaOp>(OP);
+  const bool soa = LAYOUT == static_cast<int>(AosSoaLayout::soa);
+  const long long pitch = memtune::templates::aos_soa_pitch(n);
+  const long long struct_floats = soa ? F * pitch : n * F;
+  const auto in_floats = static_cast<std::size_t>(op == AosSoaOp::write ? n : struct_floats);
+  const auto out_floats = static_cast<std::size_t>(op == AosSoaOp::read ? n : struct_floats);
+  // Field and element of a struct array's float p.
+  const auto upitch = static_cast<std::size_t>(pitch);
+  const auto field = [&](std::size_t p) { return static_cast<int>(soa ? p / upitch : p % F); };
+  const auto element = [&](std::size_t p) { return static_cast<long long>(soa ? p % upitch : p / F); };
+  const int runs = op == AosSoaOp::read ? F : 1;
+
+  std::vector<std::unique_ptr<Buffer>> in, out;
+  for (int r = 0; r < runs; ++r) {
+    in.push_back(std::make_unique<Buffer>(in_floats));
+    out.push_back(std::make_unique<Buffer>(out_floats));
+    for (std::size_t p = 0; p < in_floats; ++p)
+      in[r]->data[p] = (op != AosSoaOp::read || field(p) == r) ? static_cast<float>(p + 1) : 0.0F;
+    std::fill(out[r]->data, out[r]->data + out_floats, std::nanf(""));
+  }
+  const long long tile = static_cast<long long>(BLOCK) * ITEMS;
+  const auto blocks = static_cast<unsigned>((n + tile - 1) / tile);
+  run_block_repeatedly({BLOCK, 1, 1}, {blocks, 1, 1}, {blocks / 2, 0, 0}, runs, [&](int r) {
+    aos_soa_kernel<OP, LAYOUT, F, BLOCK, ITEMS>(in[static_cast<std::size_t>(r)]->data,
+                                                out[static_cast<std::size_t>(r)]->data, n, pitch);
+  });
+
+  // [bytes] from each array's base; a value no input position explains reads as one past the input.
+  std::set<std::uint64_t> written, read;
+  for (int r = 0; r < runs; ++r)
+    for (std::size_t q = 0; q < out_floats; ++q) {
+      const float v = out[r]->data[q];
+      if (std::isnan(v)) continue;
+      written.insert(q * 4);
+      const double c = memtune::templates::aos_soa_readwrite_scale(field(q));
+      const double p = op == AosSoaOp::read    ? v - 1.0
+                       : op == AosSoaOp::write ? v / (field(q) + 1) - 1.0
+                                               : (v - 1.0) / c - 1.0;
+      const bool known = p >= 0 && p < static_cast<double>(in_floats) && p == std::floor(p);
+      if (op != AosSoaOp::read || v != 0.0F) read.insert(known ? static_cast<std::uint64_t>(p) * 4 : in_floats * 4);
+    }
+
+  const memtune::Problem problem{{"n", n}, {"op", OP}, {"fields", F}};
+  const memtune::search::Config config{{"layout", LAYOUT}, {"block_size", BLOCK}, {"items", ITEMS}};
+  const memtune::AccessPattern a =
+      memtune::templates::aos_soa_description().hooks.access_pattern(config, problem, memtune::Target{});
+  CHECK(a.block_threads == BLOCK);
+  CHECK(a.blocks == blocks);
+  CHECK_FALSE(written.empty());
+  // The named floats of the block's elements below n; the others are counted.
+  const long long first = static_cast<long long>(blocks / 2) * tile, end = std::min(first + tile, n);
+  std::size_t outside = 0;
+  const auto in_block = [&](const std::set<std::uint64_t>& bytes, bool scalar_array) {
+    std::set<std::uint64_t> kept;
+    for (const std::uint64_t b : bytes) {
+      const long long e = scalar_array ? static_cast<long long>(b / 4) : element(b / 4);
+      if (e >= first && e < end && static_cast<long long>(b / 4) < (scalar_array ? n : struct_floats)) kept.insert(b);
+      else ++outside;
+    }
+    return kept;
+  };
+  CHECK(in_block(named_bytes(a, memtune::model::AccessKind::load), op == AosSoaOp::write) == read);
+  CHECK(in_block(named_bytes(a, memtune::model::AccessKind::store), op == AosSoaOp::read) == written);
+  CHECK((outside == 0 || first + tile > n));
+}
+
+template <int OP, int F> void check_model_layouts(long long n) {
+  check_model_addresses<OP, 0, F, 64, 1>(n);
+  check_model_addresses<OP, 0, F, 64, 8>(n);
+  check_model_addresses<OP, 1, F, 64, 1>(n);
+  check_model_addresses<OP, 1, F, 64, 2>(n);
+  check_model_addresses<OP, 1, F, 64, 8>(n);
+  if constexpr (OP != 1) {
+    check_model_addresses<OP, 2, F, 64, 1>(n);
+    check_model_addresses<OP, 2, F, 64, 4>(n);
+  }
+  check_model_addresses<OP, 3, F, 64, 1>(n);
+  check_model_addresses<OP, 3, F, 128, 4>(n);
+  check_model_addresses<OP, 4, F, 64, 2>(n);
+  check_model_addresses<OP, 4, F, 64, 8>(n);
+}
+
+template <int OP> void check_model_op() {
+  for (long long n : {4099LL, 4096LL, 1003LL}) {
+    check_model_layouts<OP, 3>(n);
+    check_model_layouts<OP, 4>(n);
+  }
+}
+
 } // namespace
+
+TEST_CASE("aos_soa.cu on the CPU: the model's load and store addresses are those the middle block touches") {
+  check_model_op<0>();
+  check_model_op<1>();
+  check_model_op<2>();
+}
 
 TEST_CASE("aos_soa.cu on the CPU: read, every layout and item count, odd sizes") { check_op<0>(); }
 TEST_CASE("aos_soa.cu on the CPU: write, every layout and item count, odd sizes") { check_op<1>(); }

@@ -150,11 +150,14 @@ bool empty_shard(const TuningResult& r) {
   return !r.shard.empty() && r.evaluations.empty() && r.stop_reason.empty() && r.aborted.empty();
 }
 
-void add_same_size_fractions(TuningResult& result) {
+void add_copy_fractions(TuningResult& result) {
   if (!result.ceiling) return;
   const CopyCeiling& same = result.same_size_copy ? *result.same_size_copy : *result.ceiling;
-  for (Evaluation& e : result.evaluations)
-    if (e.ok() && e.timing && same.gbps > 0) e.fraction_of_same_size_copy = e.gbps / same.gbps;
+  for (Evaluation& e : result.evaluations) {
+    if (!e.ok() || !e.timing) continue;
+    if (result.ceiling->gbps > 0) e.fraction_of_ceiling = e.gbps / result.ceiling->gbps;
+    if (same.gbps > 0) e.fraction_of_same_size_copy = e.gbps / same.gbps;
+  }
 }
 
 } // namespace memtune

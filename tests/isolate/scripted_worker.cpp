@@ -14,7 +14,9 @@
 // = 1: the odd-numbered GPUs are of another model ($MEMTUNE_SCRIPTED_GPUS: the
 // GPU count for a description without "gpus"); "broken_gpu" = k: hello on GPU k
 // fails (its context cannot be created); "start_ms": hello takes this long (a
-// GPU's context), "setup_ms": the reference's setup takes this long.
+// GPU's context), "setup_ms": the reference's setup takes this long;
+// "ceiling_ms": measuring the copy ceiling takes this long, "ceiling_crash" =
+// 1: the worker crashes measuring it.
 // $MEMTUNE_SCRIPTED_LOG: a file where every run appends its configuration (one
 // line), to count what was measured; $MEMTUNE_SCRIPTED_DELAY_MS: each run
 // takes this long (time for a test to kill the tuning process mid-run).
@@ -45,6 +47,8 @@ public:
       return hello.problem.count(name) ? hello.problem.at(name) : fallback;
     };
     setup_ms_ = variable("setup_ms", 0);
+    ceiling_ms_ = variable("ceiling_ms", 0);
+    ceiling_crash_ = variable("ceiling_crash", 0) == 1;
     const char* gpus_env = std::getenv("MEMTUNE_SCRIPTED_GPUS"); // for descriptions without "gpus"
     const int gpus = static_cast<int>(variable("gpus", gpus_env && *gpus_env ? std::atoi(gpus_env) : 1));
     if (hello.device < 0 || hello.device >= gpus)
@@ -74,7 +78,13 @@ public:
       done.reference_seconds = 0.02 + static_cast<double>(setup_ms_) / 1000.0;
     }
     if (request.ceiling_bytes) {
-      done.ceiling_seconds = 0.03;
+      if (ceiling_crash_) {
+        std::fprintf(stderr, "scripted worker: the copy crashed\n");
+        std::fflush(stderr);
+        std::raise(SIGSEGV);
+      }
+      if (ceiling_ms_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ceiling_ms_));
+      done.ceiling_seconds = 0.03 + static_cast<double>(ceiling_ms_) / 1000.0;
       CopyCeiling c;
       c.gbps = 2000;
       c.bytes = request.ceiling_bytes;
@@ -160,6 +170,8 @@ public:
 
 private:
   std::int64_t setup_ms_ = 0;
+  std::int64_t ceiling_ms_ = 0;
+  bool ceiling_crash_ = false;
   double inputs_seconds_ = 0.01;
 };
 

@@ -59,7 +59,7 @@ inline TuningResult synthetic_result() {
   r.same_size_copy = same;
   r.evaluations.push_back(synthetic_evaluation({{"block_size", 128}, {"layout", 0}}, 4.0e-6, ceiling.gbps, r.bytes_moved));
   r.evaluations.push_back(synthetic_evaluation({{"block_size", 256}, {"layout", 1}}, 3.2e-6, ceiling.gbps, r.bytes_moved));
-  add_same_size_fractions(r);
+  add_copy_fractions(r);
   Evaluation failed;
   failed.config = {{"block_size", 256}, {"layout", 0}};
   failed.status = Status::compile_failed;

@@ -1,4 +1,5 @@
 #include "candidate_executor.hpp"
+#include "isolated_executor.hpp"
 
 #include <memtune/isolate/frame.hpp>
 #include <memtune/isolate/launcher_setup.hpp>
@@ -15,7 +16,6 @@
 #include <variant>
 
 namespace memtune::isolation {
-namespace {
 
 CopyMeasurements copies_of(const SetupDone& done) {
   return {done.ceiling, done.same_size_copy, done.ceiling_seconds, done.same_size_copy_seconds};
@@ -24,6 +24,8 @@ CopyMeasurements copies_of(const SetupDone& done) {
 WorkerSetupTimes worker_times(int device, double start_s, const SetupDone& done) {
   return {device, start_s, done.inputs_seconds, done.reference_seconds, done.expected_seconds};
 }
+
+namespace {
 
 // ---------------------------------------------------------------- in this process
 
@@ -96,150 +98,6 @@ private:
   std::optional<CandidateLauncher> launcher_;
   double start_s_ = 0, inputs_s_ = 0; // [seconds] its context and target; its inputs
   std::optional<CandidateDone> done_;
-};
-
-// ---------------------------------------------------------------- in worker processes
-
-class IsolatedExecutor : public CandidateExecutor {
-public:
-  IsolatedExecutor(std::unique_ptr<WorkerPool> pool, std::filesystem::path executable)
-      : pool_(std::move(pool)), target_(pool_->ready(0).target),
-        isolation_("worker process (" + executable.filename().string() + ")") {}
-
-  const Target& target() const override { return target_; }
-  const std::string& isolation() const override { return isolation_; }
-  std::vector<int> devices() const override {
-    std::vector<int> d;
-    for (std::size_t slot = 0; slot < pool_->size(); ++slot) d.push_back(pool_->device(slot));
-    return d;
-  }
-
-  ExecutorSetup setup(const std::optional<ReferencePlan>& reference, std::size_t ceiling_bytes,
-                      std::size_t same_size_bytes, const std::optional<search::Config>& expected_for) override {
-    SetupRequest request;
-    std::vector<char> blob;
-    if (reference) {
-      blob = reference->compiled.cubin;
-      request.reference = LaunchRequest{reference->config, reference->launch, reference->compiled.lowered_name, {}};
-    }
-    request.expected_for = expected_for;
-    ExecutorSetup s;
-    std::vector<nlohmann::json> requests;
-    for (std::size_t slot = 0; slot < pool_->size(); ++slot) {
-      request.time_reference = slot == 0;
-      request.ceiling_bytes = slot == 0 ? ceiling_bytes : 0; // one ceiling per run
-      request.same_size_bytes = slot == 0 ? same_size_bytes : 0;
-      requests.push_back(to_json(request));
-    }
-    std::vector<Frame> replies;
-    try {
-      replies = pool_->call_each(requests, blob, kSetupTimeout); // every GPU at once
-    } catch (const WorkerError& e) {
-      if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what()); // as in this process
-      throw ContextLost{std::string("the worker could not set the run up: ") + e.what()};
-    }
-    for (std::size_t slot = 0; slot < replies.size(); ++slot) {
-      const SetupDone done = setup_done_from_json(replies[slot].message);
-      if (slot == 0) {
-        s.reference_error = done.reference_error;
-        s.reference_time_s = done.reference_time_s;
-        s.copies = copies_of(done);
-        s.expected_seconds = done.expected_seconds;
-      }
-      s.workers.push_back(worker_times(pool_->device(slot), pool_->ready(slot).setup_seconds, done));
-      if (done.reference_error) {
-        s.reference_error = done.reference_error;
-        return s;
-      }
-    }
-    // A replacement worker gets the reference again (and no ceiling).
-    request.time_reference = false;
-    request.ceiling_bytes = 0;
-    request.same_size_bytes = 0;
-    pool_->set_restart_setup(request, std::move(blob));
-    return s;
-  }
-
-  void submit(const LaunchRequest& candidate, double limit_s, std::uint64_t tag) override {
-    const std::optional<std::size_t> slot = pool_->idle_slot();
-    if (!slot) throw std::logic_error("IsolatedExecutor::submit with every worker busy");
-    try {
-      tags_[pool_->submit(*slot, run_json(next_id_++, candidate), candidate.cubin, limit_s)] = tag;
-    } catch (const WorkerError& e) {
-      throw ContextLost{"no worker process could be started again on GPU " + std::to_string(pool_->device(*slot)) +
-                        ": " + e.what()};
-    }
-  }
-
-  std::optional<CandidateDone> collect() override {
-    std::optional<Completion> done = pool_->wait_any();
-    if (!done) return std::nullopt;
-    const auto tag = tags_.find(done->ticket);
-    CandidateDone out{tag->second, outcome(*done)};
-    tags_.erase(tag);
-    return out;
-  }
-
-  BaselineResult baseline(const std::string& name, std::uint64_t bytes_moved) override {
-    try {
-      return baseline_from_json(pool_->call(pool_->idle_slot().value_or(0),
-                                            {{"type", "baseline"}, {"name", name}, {"bytes_moved", bytes_moved}}, {},
-                                            kSetupTimeout)
-                                    .message);
-    } catch (const WorkerError& e) {
-      BaselineResult b;
-      b.name = name;
-      b.message = std::string("its worker process failed: ") + e.what();
-      return b;
-    }
-  }
-  std::size_t restarts() const override { return pool_->restarts(); }
-
-private:
-  // What a completion means for its candidate; a worker that cannot be
-  // trusted any more is retired (its slot gets a fresh one).
-  CandidateRun outcome(const Completion& done) {
-    CandidateRun r;
-    r.device = done.device;
-    switch (done.kind) {
-    case Completion::Kind::reply:
-      try {
-        r.outcome = outcome_from_json(done.reply.message);
-      } catch (const std::exception& e) {
-        r.outcome.status = Status::launch_failed;
-        r.outcome.reason = std::string("the worker's answer could not be read: ") + e.what();
-        pool_->retire(done.slot);
-        r.worker_replaced = true;
-        return r;
-      }
-      if (r.outcome.context_lost || r.outcome.gpu_busy) {
-        pool_->retire(done.slot);
-        r.worker_replaced = true;
-        r.outcome.reason += "; a fresh worker process runs the next candidate";
-      }
-      return r;
-    case Completion::Kind::died:
-      r.outcome.status = Status::launch_failed;
-      r.outcome.reason = "the candidate crashed its worker process: " + done.reason +
-                         "; a fresh worker process runs the next candidate";
-      r.worker_replaced = true;
-      return r;
-    case Completion::Kind::timed_out:
-      r.outcome.status = Status::timeout;
-      r.outcome.reason = done.reason;
-      r.worker_replaced = true;
-      return r;
-    }
-    return r;
-  }
-
-  static constexpr double kSetupTimeout = 600.0; // [seconds] host references of large problems take a while
-
-  std::unique_ptr<WorkerPool> pool_;
-  Target target_;
-  std::string isolation_;
-  std::uint64_t next_id_ = 1;
-  std::map<std::uint64_t, std::uint64_t> tags_; // the pool's ticket -> the caller's tag
 };
 
 // `ordinals` without `first` (whose worker started before them).

@@ -30,7 +30,9 @@ struct CopyMeasurements {
 struct ExecutorSetup {
   std::optional<std::string> reference_error; // no reference: nothing can be verified
   std::optional<double> reference_time_s;     // [seconds] one reference launch
-  CopyMeasurements copies;
+  // nullopt: still measured on the first GPU while the others start
+  // candidates (CandidateExecutor::take_copies).
+  std::optional<CopyMeasurements> copies;
   double expected_seconds = 0;                // [seconds] a callback's expected values for one configuration
   std::vector<WorkerSetupTimes> workers;      // each GPU's part of the set-up, in devices() order
 };
@@ -63,11 +65,24 @@ public:
   // values for `expected_for`. On the first: the reference's time, the copy
   // ceiling when ceiling_bytes > 0 (with a same-size copy when
   // same_size_bytes > 0), one ceiling per run since the GPUs are of one model.
+  // On one GPU the copies are measured before it returns; on several, the
+  // first GPU measures them while the others start candidates, and takes
+  // candidates after them (ExecutorSetup::copies is then nullopt).
   virtual ExecutorSetup setup(const std::optional<ReferencePlan>& reference, std::size_t ceiling_bytes,
                               std::size_t same_size_bytes, const std::optional<search::Config>& expected_for) = 0;
+  // The copies setup() left to the first GPU, once they are measured and
+  // collect() has seen them end; each is handed over once.
+  virtual std::optional<CopyMeasurements> take_copies() { return std::nullopt; }
+  // The same, waiting for them (a search may end before they do); nullopt
+  // when none are left to hand over. Precondition: no candidate in flight.
+  // Throws ContextLost when they could not be measured (then, too, submit()
+  // throws it: the run stops).
+  virtual std::optional<CopyMeasurements> await_copies() { return std::nullopt; }
   // Starts one candidate on an idle GPU, at most `limit_s` long where it can
-  // be stopped. Precondition: fewer than capacity() are in flight. Throws
-  // ContextLost when no replacement worker starts.
+  // be stopped (one started while the first GPU measures the copies and the
+  // others are busy waits for the first GPU that ends). Precondition: fewer
+  // than capacity() are in flight. Throws ContextLost when no replacement
+  // worker starts, or the copies could not be measured.
   virtual void submit(const LaunchRequest& candidate, double limit_s, std::uint64_t tag) = 0;
   // Waits for a submitted candidate to complete; nullopt when none is in
   // flight. Throws ContextLost when the GPU cannot be used any more (in this
@@ -76,6 +91,10 @@ public:
   virtual BaselineResult baseline(const std::string& name, std::uint64_t bytes_moved) = 0;
   [[nodiscard]] virtual std::size_t restarts() const = 0;
 };
+
+// The copies and each GPU's part of the set-up in a worker's setup_done.
+CopyMeasurements copies_of(const SetupDone& done);
+WorkerSetupTimes worker_times(int device, double start_s, const SetupDone& done);
 
 // Merges what the GPU side found into a candidate's Evaluation (filled by the
 // tuning process from its compile): the loaded function's resources, the

@@ -4,8 +4,10 @@ namespace memtune {
 
 GpuEvaluator::GpuEvaluator(const KernelDescription& kernel, const Target& target, const TuneOptions& options,
                            const TuningResult& result, WatchdogYardsticks& yardsticks,
-                           isolation::CandidateExecutor& gpu)
-    : kernel_(kernel), target_(target), options_(options), result_(result), yardsticks_(yardsticks), gpu_(gpu) {}
+                           isolation::CandidateExecutor& gpu,
+                           std::function<void(const isolation::CopyMeasurements&)> on_copies)
+    : kernel_(kernel), target_(target), options_(options), result_(result), yardsticks_(yardsticks), gpu_(gpu),
+      on_copies_(std::move(on_copies)) {}
 
 std::optional<Evaluation> GpuEvaluator::start(Pending& p) {
   Evaluation e;
@@ -25,9 +27,11 @@ std::optional<Evaluation> GpuEvaluator::start(Pending& p) {
 Evaluation GpuEvaluator::finish() {
   const std::optional<isolation::CandidateDone> done = gpu_.collect();
   if (!done) throw std::logic_error("GpuEvaluator::finish with nothing in flight");
+  if (auto copies = gpu_.take_copies()) on_copies_(*copies);
   auto node = in_flight_.extract(done->tag);
   Evaluation e = std::move(node.mapped());
-  isolation::merge_outcome(e, done->run.outcome, target_, result_.bytes_moved, result_.ceiling->gbps);
+  isolation::merge_outcome(e, done->run.outcome, target_, result_.bytes_moved,
+                           result_.ceiling ? result_.ceiling->gbps : 0.0);
   e.device = done->run.device;
   if (e.ok() && (!yardsticks_.best_s || e.timing->median_s < *yardsticks_.best_s)) yardsticks_.best_s = e.timing->median_s;
   return e;

@@ -2,12 +2,16 @@
 // Internal to tune(): the search loop's evaluator for a measured run. A
 // compiled candidate is submitted to the executor's next idle GPU (one worker
 // each) with its watchdog limit; when it completes, what the GPU found is
-// merged into the Evaluation the compile began, attributed to its GPU.
+// merged into the Evaluation the compile began, attributed to its GPU. The
+// copies the first GPU measures while the others run candidates (several
+// GPUs) are handed to `on_copies` as soon as they end; candidates that ended
+// before have no fraction of the ceiling until tune() adds it.
 #include "candidate_executor.hpp"
 #include <memtune/tune/search_loop.hpp>
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 
 namespace memtune {
@@ -17,7 +21,8 @@ public:
   // Borrows everything; `yardsticks.best_s` is kept up to date as
   // candidates end (the watchdog's limit for the next ones).
   GpuEvaluator(const KernelDescription& kernel, const Target& target, const TuneOptions& options,
-               const TuningResult& result, WatchdogYardsticks& yardsticks, isolation::CandidateExecutor& gpu);
+               const TuningResult& result, WatchdogYardsticks& yardsticks, isolation::CandidateExecutor& gpu,
+               std::function<void(const isolation::CopyMeasurements&)> on_copies);
 
   [[nodiscard]] std::size_t capacity() const override { return gpu_.capacity(); }
   std::optional<Evaluation> start(Pending& p) override;
@@ -32,6 +37,7 @@ private:
   const TuningResult& result_;
   WatchdogYardsticks& yardsticks_;
   isolation::CandidateExecutor& gpu_;
+  std::function<void(const isolation::CopyMeasurements&)> on_copies_;
   std::map<std::uint64_t, Evaluation> in_flight_; // by tag: what the compile filled in
   std::uint64_t next_tag_ = 1;
   std::optional<std::chrono::steady_clock::time_point> first_sent_;

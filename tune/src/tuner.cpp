@@ -40,6 +40,25 @@ void explain_shown_candidates(const KernelDescription& kernel, const Problem& pr
   }
 }
 
+// The copies a journal's setup line keeps (those of the run it resumes).
+isolation::CopyMeasurements journaled_copies(const nlohmann::json& setup) {
+  isolation::CopyMeasurements c;
+  c.ceiling = isolation::ceiling_from_json(setup.at("ceiling"));
+  if (const auto same = setup.find("same_size_copy"); same != setup.end() && !same->is_null())
+    c.same_size_copy = isolation::ceiling_from_json(*same);
+  return c;
+}
+
+// The journal's setup line: what a resumed run reads (the copies, the
+// reference's time) and, for people, where the set-up went.
+nlohmann::json journal_setup_line(const isolation::CopyMeasurements& c, std::optional<double> reference_time_s,
+                                  const SetupTimes& times) {
+  return {{"ceiling", isolation::ceiling_json(*c.ceiling)},
+          {"same_size_copy", c.same_size_copy ? isolation::ceiling_json(*c.same_size_copy) : nlohmann::json()},
+          {"reference_time_s", reference_time_s ? nlohmann::json(*reference_time_s) : nlohmann::json()},
+          {"times", setup_times_json(times)}};
+}
+
 } // namespace
 
 TuningResult tune(const KernelDescription& kernel, const Problem& given, const TuneOptions& given_options) {
@@ -108,28 +127,31 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
   }
   SetupTimes& times = result.setup_times.emplace();
   times.workers = setup.workers;
-  times.ceiling_s = setup.copies.ceiling_s; // 0 for a resumed run: its copies are journaled
-  times.same_size_copy_s = setup.copies.same_size_copy_s;
   if (setup.reference_error) {
     result.aborted = "no reference to verify candidates against: " + *setup.reference_error;
     result.wall_seconds = elapsed();
     return result;
   }
-  if (journaled_setup) {
-    setup.copies.ceiling = isolation::ceiling_from_json(journaled_setup->at("ceiling"));
-    if (const auto same = journaled_setup->find("same_size_copy"); same != journaled_setup->end() && !same->is_null())
-      setup.copies.same_size_copy = isolation::ceiling_from_json(*same);
-    if (!journaled_setup->at("reference_time_s").is_null())
-      setup.reference_time_s = journaled_setup->at("reference_time_s").get<double>();
-  } else if (journal) {
-    // "times" is for people reading the journal; a resumed run reads the copies and the reference's time.
-    journal->append_setup({{"ceiling", isolation::ceiling_json(*setup.copies.ceiling)},
-                           {"same_size_copy", setup.copies.same_size_copy ? isolation::ceiling_json(*setup.copies.same_size_copy) : nlohmann::json()},
-                           {"reference_time_s", setup.reference_time_s ? nlohmann::json(*setup.reference_time_s) : nlohmann::json()},
-                           {"times", setup_times_json(times)}});
-  }
-  result.ceiling = setup.copies.ceiling;
-  result.same_size_copy = setup.copies.same_size_copy;
+  if (journaled_setup && !journaled_setup->at("reference_time_s").is_null())
+    setup.reference_time_s = journaled_setup->at("reference_time_s").get<double>();
+
+  // The watchdog's yardsticks: the reference, the copy ceiling, the best so far.
+  WatchdogYardsticks yardsticks;
+  yardsticks.reference_s = setup.reference_time_s;
+  yardsticks.host_work_s = 2 * setup.expected_seconds; // another configuration's expected values may be computed
+  // The copies: the resumed run's from its journal, measured by setup(), or
+  // (several GPUs) measured on the first while the others run candidates.
+  const auto take_copies = [&](const isolation::CopyMeasurements& c) {
+    result.ceiling = c.ceiling;
+    result.same_size_copy = c.same_size_copy;
+    times.ceiling_s = c.ceiling_s; // 0 for a resumed run's: not measured again
+    times.same_size_copy_s = c.same_size_copy_s;
+    if (result.ceiling && result.ceiling->gbps > 0)
+      yardsticks.copy_s = static_cast<double>(result.bytes_moved) / (result.ceiling->gbps * 1e9);
+    if (journal && !journaled_setup && c.ceiling) journal->append_setup(journal_setup_line(c, setup.reference_time_s, times));
+  };
+  if (journaled_setup) take_copies(journaled_copies(*journaled_setup));
+  else if (setup.copies) take_copies(*setup.copies);
 
   search::StrategyOptions strategy_options;
   // A batch per round that keeps every GPU busy (1 on one GPU: the sequential search).
@@ -172,12 +194,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
     }
   }
 
-  // The watchdog's yardsticks: the reference, the copy ceiling, the best so far.
-  WatchdogYardsticks yardsticks;
-  yardsticks.reference_s = setup.reference_time_s;
-  if (result.ceiling->gbps > 0) yardsticks.copy_s = static_cast<double>(result.bytes_moved) / (result.ceiling->gbps * 1e9);
-  yardsticks.host_work_s = 2 * setup.expected_seconds; // another configuration's expected values may be computed
-  GpuEvaluator evaluator(kernel, target, options, result, yardsticks, *gpu);
+  GpuEvaluator evaluator(kernel, target, options, result, yardsticks, *gpu, take_copies);
   std::optional<ResumableRun> resumable;
   if (journal)
     resumable.emplace(ResumableRun{*journal, [&](Evaluation& e) {
@@ -187,6 +204,11 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
                                    }});
   run_search_loop(kernel, problem, target, target.compute_capability(), options, pool, result, evaluator,
                   strategy_options, resumable ? &*resumable : nullptr);
+  try {
+    if (const auto copies = gpu->await_copies()) take_copies(*copies); // a search that ended before them
+  } catch (const ContextLost& lost) {
+    if (result.aborted.empty()) result.aborted = "stopped: " + lost.what;
+  }
   if (journal) result.journal = journal->describe();
   if (const auto sent = evaluator.first_sent()) times.first_candidate_s = std::chrono::duration<double>(*sent - start).count();
   if (result.aborted.empty()) {
@@ -200,7 +222,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
     }
   }
   if (auto why = energy_unresolved(result.evaluations, result.objective)) result.objective_refused = *why;
-  add_same_size_fractions(result);
+  add_copy_fractions(result); // candidates that ended before the copies did have none yet
   explain_shown_candidates(kernel, problem, target, result);
   result.worker_restarts = gpu->restarts();
   result.wall_seconds = elapsed();

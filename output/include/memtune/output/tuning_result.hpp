@@ -126,8 +126,10 @@ struct TuningResult {
 // and why it beats the runner-up. Empty when nothing succeeded.
 std::string rationale(const TuningResult& result);
 
-// Each measured candidate's fraction of the same-size copy (after the search).
-void add_same_size_fractions(TuningResult& result);
+// Each measured candidate's fractions of the copy ceiling and of the
+// same-size copy, after the search (on several GPUs candidates end before
+// the first GPU has measured the copies).
+void add_copy_fractions(TuningResult& result);
 // One line of facts for any successful candidate: warps/SM and their limiter,
 // bank-conflict ways, sector efficiency, GB/s against peak (and ceiling).
 std::string describe_candidate(const TuningResult& result, const Evaluation& e);

@@ -116,6 +116,9 @@ KernelDescription describe() {
       .derived("tile_rows", "max(1, kernel == \"tiled\" ? block_size : stream_rows)")
       .derived("row_tiles", "ceil_div(rows, tile_rows)")
       .derived("chunk", "round_up(ceil_div(cols, splits), 4)")
+      // [columns] of split 0: stream and tiled take `chunk`; col balances its
+      // splits (matvec_col.cuh's split_begin: 4 floor((cols / 4) s / splits)).
+      .derived("split0_cols", "splits == 1 ? cols : kernel == \"col\" ? cols / 4 / splits * 4 : min(chunk, cols)")
       .derived("along", "layout == \"col\" ? rows : cols")
       .derived("max_vec", "along % 4 == 0 ? 4 : along % 2 == 0 ? 2 : 1")
       .derived("max_splits", "min(64, max(1, cols / 64))")

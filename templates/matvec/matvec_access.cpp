@@ -52,7 +52,7 @@ AccessPattern matvec_access_pattern(const search::Config& c, const Problem& prob
   const std::int64_t M = g.rows, N = g.cols, B = g.block, V = g.vec, T = g.tpr, U = g.unroll;
   const std::int64_t R = g.tile_rows;
   const std::int64_t row_begin = (g.row_tiles / 2) * R;
-  const std::int64_t c1 = g.split_cols(); // split 0: columns [0, c1)
+  const std::int64_t c1 = g.split0_cols; // split 0: columns [0, c1)
   const bool split = g.splits > 1;
   const std::string out_name = split ? "store partial sums" : "store y";
   const auto tid_of = [](int warp, int lane) { return static_cast<std::int64_t>(warp) * 32 + lane; };

@@ -23,6 +23,7 @@ struct MatvecGeometry {
   std::int64_t tile_rows;   // rows per block (ROWS in matvec.cu)
   std::int64_t row_tiles;   // grid.x
   std::int64_t chunk;       // [columns] per split: round_up(ceil(N / S), 4)
+  std::int64_t split0_cols; // [columns] of the representative split (split 0)
 
   // `env`: matvec_geometry_environment(config, problem, target).
   explicit MatvecGeometry(const search::Config& env)
@@ -30,11 +31,10 @@ struct MatvecGeometry {
         kernel(static_cast<MatvecKernel>(env.at("kernel"))), block(env.at("block_size")),
         tpr(env.at("threads_per_row")), vec(env.at("vec")), unroll(env.at("unroll")), prefetch(env.at("prefetch")),
         splits(env.at("splits")), x_smem(static_cast<MatvecXStage>(env.at("x_stage")) == MatvecXStage::smem),
-        pad(env.at("pad")), tile_rows(env.at("tile_rows")), row_tiles(env.at("row_tiles")), chunk(env.at("chunk")) {}
+        pad(env.at("pad")), tile_rows(env.at("tile_rows")), row_tiles(env.at("row_tiles")), chunk(env.at("chunk")),
+        split0_cols(env.at("split0_cols")) {}
 
   [[nodiscard]] bool col_major() const { return layout == MatvecLayout::col; }
-  // [columns] of the representative split (split 0).
-  [[nodiscard]] std::int64_t split_cols() const { return chunk < cols ? chunk : cols; }
 };
 
 // The description's values for one configuration (matvec.cpp); a recorded

@@ -126,13 +126,6 @@ long long col_split0(std::int64_t n, int splits) { return splits == 1 ? n : (n /
 // finish of the last block of a row tile (the block run alone is not the
 // last; the model has no instruction for it).
 //
-// A known difference: the model takes split 0 to be min(chunk, n) columns,
-// chunk = round_up(ceil(n / splits), 4), for every kernel; matvec_col splits
-// the columns as 4 floor((n / 4) s / splits) and its split 0 is narrower when
-// splits does not divide n / 4 (n = 37, 4 splits: 8 columns, the model 12).
-// So the model's loads are compared on the columns split 0 reads (`split0`),
-// and past them it may name only columns below min(chunk, n).
-//
 // `rows`: rows per block (ROWS in matvec.cu); `split0`: columns of split 0.
 template <int BLOCK, class Launch>
 void check_model_addresses(MatvecLayout layout, MatvecShape s, std::int64_t rows, std::int64_t split0,
@@ -204,23 +197,11 @@ void check_model_addresses(MatvecLayout layout, MatvecShape s, std::int64_t rows
   CHECK_FALSE(written.empty());
   CHECK(y_untouched);
   CHECK(named_bytes(a.global[2], warps, (splits == 1 ? m : splits * m) * 4) == written);
-  // The named loads of split 0's columns; the columns of the others are counted past split 0.
-  const auto model_split0 = std::min<std::int64_t>(stream_chunk(s.n, static_cast<int>(splits)), s.n);
-  std::int64_t beyond_model_split0 = 0;
-  const auto in_split0 = [&](const std::set<std::uint64_t>& bytes, auto column_of) {
-    std::set<std::uint64_t> kept;
-    for (const std::uint64_t b : bytes) {
-      const auto j = static_cast<std::int64_t>(column_of(b / 4));
-      if (j < split0) kept.insert(b);
-      else beyond_model_split0 += j >= model_split0;
-    }
-    return kept;
-  };
+  // Split 0's loads: nothing of the other splits' columns.
+  CHECK(named_bytes(a.global[0], warps, m * n * 4) == read_a);
+  CHECK(named_bytes(a.global[1], warps, n * 4) == read_x);
   const bool col_major = layout == MatvecLayout::col;
-  const auto column_of_a = [&](std::uint64_t i) { return col_major ? i / m : i % n; };
-  CHECK(in_split0(named_bytes(a.global[0], warps, m * n * 4), column_of_a) == read_a);
-  CHECK(in_split0(named_bytes(a.global[1], warps, n * 4), [](std::uint64_t j) { return j; }) == read_x);
-  CHECK(beyond_model_split0 == 0);
+  for (const std::uint64_t b : read_a) CHECK(static_cast<std::int64_t>(col_major ? b / 4 / m : b / 4 % n) < split0);
 }
 
 memtune::search::Config matvec_config(memtune::templates::MatvecKernel kernel, int block, int tpr, int vec, int unroll,

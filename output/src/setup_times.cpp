@@ -34,15 +34,16 @@ std::string describe_setup_times(const SetupTimes& t) {
   if (!t.workers.empty()) {
     // Every GPU waits for the slowest worker of each part before it measures.
     s += t.workers.size() == 1 ? "; the worker: " : "; per worker (the slowest of " + std::to_string(t.workers.size()) + "): ";
-    s += number_text("start %.2f s", t.slowest(&WorkerSetupTimes::start_s)) +
-         number_text(", inputs %.2f s", t.slowest(&WorkerSetupTimes::inputs_s)) +
-         number_text(", reference %.2f s", t.slowest(&WorkerSetupTimes::reference_s));
+    // Milliseconds shown: a copy or a reference launch often takes a few.
+    s += number_text("start %.3f s", t.slowest(&WorkerSetupTimes::start_s)) +
+         number_text(", inputs %.3f s", t.slowest(&WorkerSetupTimes::inputs_s)) +
+         number_text(", reference %.3f s", t.slowest(&WorkerSetupTimes::reference_s));
     if (const double expected = t.slowest(&WorkerSetupTimes::expected_s); expected > 0)
-      s += number_text(", expected values %.2f s", expected);
+      s += number_text(", expected values %.3f s", expected);
   }
   if (t.ceiling_s > 0 || t.same_size_copy_s > 0) {
-    s += number_text("; copy ceiling %.2f s", t.ceiling_s);
-    if (t.same_size_copy_s > 0) s += number_text(" and same-size copy %.2f s", t.same_size_copy_s);
+    s += number_text("; copy ceiling %.3f s", t.ceiling_s);
+    if (t.same_size_copy_s > 0) s += number_text(" and same-size copy %.3f s", t.same_size_copy_s);
     if (!t.workers.empty()) s += " on GPU " + std::to_string(t.workers.front().device);
   }
   return s;

@@ -97,8 +97,8 @@ TEST_CASE("each part of the set-up is timed where it ran and reaches the result,
   output::print(printed, to_document(r), output::Format::table);
   const std::string header = printed.str();
   CHECK(header.find("set-up: the first candidate went to a GPU") != std::string::npos);
-  CHECK(header.find("; the worker: start 0.01 s, inputs 0.01 s, reference 0.02 s; copy ceiling 0.03 s and same-size "
-                    "copy 0.04 s on GPU 0") != std::string::npos);
+  CHECK(header.find("; the worker: start 0.010 s, inputs 0.010 s, reference 0.020 s; copy ceiling 0.030 s and "
+                    "same-size copy 0.040 s on GPU 0") != std::string::npos);
 
   const JournalContents journaled = read_journal(journal);
   REQUIRE(journaled.setup);

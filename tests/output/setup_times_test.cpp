@@ -16,15 +16,15 @@ TEST_CASE("setup times: each part is the slowest worker's, a part nobody did is 
   CHECK(t.slowest(&WorkerSetupTimes::start_s) == 0.5);
   CHECK(t.slowest(&WorkerSetupTimes::inputs_s) == 0.5);
   CHECK(describe_setup_times(t) ==
-        "set-up: the first candidate went to a GPU 2.50 s after the start; per worker (the slowest of 2): start 0.50 s, "
-        "inputs 0.50 s, reference 0.12 s, expected values 1.50 s; copy ceiling 0.25 s on GPU 2");
+        "set-up: the first candidate went to a GPU 2.50 s after the start; per worker (the slowest of 2): start 0.500 s, "
+        "inputs 0.500 s, reference 0.125 s, expected values 1.500 s; copy ceiling 0.250 s on GPU 2");
 
   // A resumed run's copies come from its journal; a run whose every candidate failed to compile sent none.
   t.ceiling_s = 0;
   t.first_candidate_s.reset();
   t.workers[1].expected_s = 0;
-  CHECK(describe_setup_times(t) == "set-up: no candidate went to a GPU; per worker (the slowest of 2): start 0.50 s, "
-                                   "inputs 0.50 s, reference 0.12 s");
+  CHECK(describe_setup_times(t) == "set-up: no candidate went to a GPU; per worker (the slowest of 2): start 0.500 s, "
+                                   "inputs 0.500 s, reference 0.125 s");
 
   const nlohmann::json j = setup_times_json(t);
   CHECK(j.at("first_candidate_s").is_null());

@@ -28,8 +28,8 @@
 #   sanitize   scripts/sanitize_templates.sh: compute-sanitizer's four tools over every built-in
 #              template's whole space at small odd sizes (SAMPLE=48 for a seeded sample;
 #              TEMPLATES="filter fdtd" for some, ONLY="staging=direct" for one variant)
-#   devices    scripts/devices_gpu_check.sh (>= 2 GPUs: fdtd and filter grids on --devices all
-#              against --devices 0, batch bayes against sequential; on 1 GPU: skipped)
+#   devices    scripts/devices_gpu_check.sh (>= 2 GPUs: fdtd and filter grids and wide_scale on
+#              1, 2, 4, ... GPUs with each run's set-up, batch bayes against sequential; on 1 GPU: skipped)
 #   energy     scripts/energy_gpu_check.sh: each template at its catalogue size tuned for energy,
 #              the time-best and the energy-best with their times and joules per launch
 #              (not in the default list: run it twice, in separate calls, for repeatability;

@@ -1,6 +1,7 @@
 #include <memtune/io/parallel_for.hpp>
 #include <memtune/templates/fdtd.hpp>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <stdexcept>
@@ -15,8 +16,12 @@ std::vector<double> fdtd_reference(std::span<const float> in, std::int64_t nx, s
   const auto radius = static_cast<std::int64_t>(c.size()) - 1;
   const std::int64_t plane = nx * ny;
   std::vector<double> out(in.size());
-  // One chunk = whole rows (y, z); the neighbours are read through guarded
-  // index arithmetic, which keeps this the plain definition.
+  // One chunk = whole rows (y, z). A point whose whole star lies inside the
+  // volume reads its neighbours directly; the others through guarded index
+  // arithmetic (the plain definition). Both add the same terms in the same
+  // order, so the values are identical; the direct path makes a 512x512x256
+  // volume's expected values several times cheaper, which every GPU of a run
+  // computes before its first candidate.
   parallel_for(
       ny * nz,
       [&](std::int64_t begin, std::int64_t end) {
@@ -24,17 +29,33 @@ std::vector<double> fdtd_reference(std::span<const float> in, std::int64_t nx, s
           if (x < 0 || x >= nx || y < 0 || y >= ny || z < 0 || z >= nz) return 0.0;
           return static_cast<double>(in[static_cast<std::size_t>(z * plane + y * nx + x)]);
         };
+        auto guarded = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+          double acc = static_cast<double>(c[0]) * at(x, y, z);
+          for (std::int64_t r = 1; r <= radius; ++r) {
+            const double sum = at(x - r, y, z) + at(x + r, y, z) + at(x, y - r, z) + at(x, y + r, z) +
+                               at(x, y, z - r) + at(x, y, z + r);
+            acc += static_cast<double>(c[static_cast<std::size_t>(r)]) * sum;
+          }
+          return acc;
+        };
         for (std::int64_t row = begin; row < end; ++row) {
           const std::int64_t y = row % ny, z = row / ny;
-          for (std::int64_t x = 0; x < nx; ++x) {
-            double acc = static_cast<double>(c[0]) * at(x, y, z);
+          const std::int64_t base = z * plane + y * nx;
+          const bool inner_row = y >= radius && y < ny - radius && z >= radius && z < nz - radius;
+          const std::int64_t x0 = inner_row ? std::min(radius, nx) : nx; // [x0, x1): the direct path
+          const std::int64_t x1 = inner_row ? std::max(x0, nx - radius) : nx;
+          for (std::int64_t x = 0; x < x0; ++x) out[static_cast<std::size_t>(base + x)] = guarded(x, y, z);
+          const float* p = in.data() + base;
+          for (std::int64_t x = x0; x < x1; ++x) {
+            auto v = [&](std::int64_t offset) { return static_cast<double>(p[x + offset]); };
+            double acc = static_cast<double>(c[0]) * v(0);
             for (std::int64_t r = 1; r <= radius; ++r) {
-              const double sum = at(x - r, y, z) + at(x + r, y, z) + at(x, y - r, z) + at(x, y + r, z) +
-                                 at(x, y, z - r) + at(x, y, z + r);
+              const double sum = v(-r) + v(r) + v(-r * nx) + v(r * nx) + v(-r * plane) + v(r * plane);
               acc += static_cast<double>(c[static_cast<std::size_t>(r)]) * sum;
             }
-            out[static_cast<std::size_t>(z * plane + y * nx + x)] = acc;
+            out[static_cast<std::size_t>(base + x)] = acc;
           }
+          for (std::int64_t x = x1; x < nx; ++x) out[static_cast<std::size_t>(base + x)] = guarded(x, y, z);
         }
       },
       std::max<std::int64_t>(1, (1 << 16) / nx));

@@ -147,16 +147,6 @@ template <int OP> void check_op() {
   check_one<OP, 4, 6, 128, 1>(4099);
 }
 
-// Runs block `which` of `grid` alone `runs` times on one set of threads (one
-// start for all runs); launch(run) calls the kernel for run 0, 1, ...
-template <class Launch>
-void run_block_repeatedly(cuda_emulation::Index block, cuda_emulation::Index grid, cuda_emulation::Index which,
-                          int runs, Launch launch) {
-  std::vector<int> done(block.x * block.y, 0); // runs each thread has started
-  cuda_emulation::run_blocks(block, grid, std::vector<cuda_emulation::Index>(static_cast<std::size_t>(runs), which),
-                             [&] { launch(done[cuda_emulation::thread_rank]++); });
-}
-
 // [bytes] from each array's base: every float the model's instructions of
 // `kind` name (a V-wide access names V floats).
 std::set<std::uint64_t> named_bytes(const memtune::AccessPattern& a, memtune::model::AccessKind kind) {
@@ -219,7 +209,7 @@ template <int OP, int LAYOUT, int F, int BLOCK, int ITEMS> void check_model_addr
   }
   const long long tile = static_cast<long long>(BLOCK) * ITEMS;
   const auto blocks = static_cast<unsigned>((n + tile - 1) / tile);
-  run_block_repeatedly({BLOCK, 1, 1}, {blocks, 1, 1}, {blocks / 2, 0, 0}, runs, [&](int r) {
+  cuda_emulation::run_block_repeatedly({BLOCK, 1, 1}, {blocks, 1, 1}, {blocks / 2, 0, 0}, runs, [&](int r) {
     aos_soa_kernel<OP, LAYOUT, F, BLOCK, ITEMS>(in[static_cast<std::size_t>(r)]->data,
                                                 out[static_cast<std::size_t>(r)]->data, n, pitch);
   });

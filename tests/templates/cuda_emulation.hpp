@@ -65,6 +65,14 @@ template <class Launch> void run_grid(Index block, Index grid, Launch launch) {
   run_blocks(block, grid, all, launch);
 }
 
+// Runs block `which` of `grid` alone `runs` times on one set of threads (one
+// start for all runs); launch(run) calls the kernel for run 0, 1, ...
+template <class Launch> void run_block_repeatedly(Index block, Index grid, Index which, int runs, Launch launch) {
+  std::vector<int> done(block.x * block.y, 0); // runs each thread has started
+  run_blocks(block, grid, std::vector<Index>(static_cast<std::size_t>(runs), which),
+             [&] { launch(done[thread_rank]++); });
+}
+
 // 256-byte aligned floats, like cuMemAlloc's.
 struct Buffer {
   float* data;

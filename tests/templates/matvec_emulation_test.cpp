@@ -77,16 +77,6 @@ template <int BLOCK, int TPR, int VEC, int UNROLL, int HINT> void check_matvec_c
   });
 }
 
-// Runs block `which` of `grid` alone `runs` times on one set of threads (one
-// start for all runs); launch(run) calls the kernel for run 0, 1, ...
-template <class Launch>
-void run_block_repeatedly(cuda_emulation::Index block, cuda_emulation::Index grid, cuda_emulation::Index which,
-                          int runs, Launch launch) {
-  std::vector<int> done(block.x * block.y, 0); // runs each thread has started
-  cuda_emulation::run_blocks(block, grid, std::vector<cuda_emulation::Index>(static_cast<std::size_t>(runs), which),
-                             [&] { launch(done[cuda_emulation::thread_rank]++); });
-}
-
 // [bytes] from the array's base that instruction g names in a block of
 // `warps` warps (a V-wide access names V floats), cut at the array's end
 // `limit`: a vector the model names across the end of x stands for the
@@ -164,7 +154,7 @@ void check_model_addresses(MatvecLayout layout, MatvecShape s, std::int64_t rows
     std::fill(r.y.data, r.y.data + m, std::nanf(""));
     std::fill(r.partial.data, r.partial.data + splits * m, std::nanf(""));
   }
-  run_block_repeatedly({BLOCK, 1, 1}, {tiles, splits, 1}, {tile, 0, 0}, static_cast<int>(n), [&](int k) {
+  cuda_emulation::run_block_repeatedly({BLOCK, 1, 1}, {tiles, splits, 1}, {tile, 0, 0}, static_cast<int>(n), [&](int k) {
     Run& r = *runs[static_cast<std::size_t>(k)];
     launch(da.data, r.x.data, r.y.data, r.partial.data, r.counters.data());
   });

@@ -48,11 +48,11 @@ std::vector<ExpectedOutput> expected_outputs(const ReferenceRequest& request) {
   const bool soa = is_soa(request.config);
   const auto in = request.input_as<float>("in");
   const Tolerance tolerance{aos_soa_tolerance(op, static_cast<int>(fields)), 0.0};
-  const std::vector<double> reference =
+  std::vector<double> reference =
       op != AosSoaOp::write && soa
           ? aos_soa_reference(op, static_cast<int>(fields), soa_to_aos<float>(in, n, static_cast<int>(fields)))
           : aos_soa_reference(op, static_cast<int>(fields), in);
-  if (op == AosSoaOp::read || !soa) return {{"out", 0, reference, tolerance}};
+  if (op == AosSoaOp::read || !soa) return expected_values("out", std::move(reference), tolerance);
   std::vector<ExpectedOutput> per_field;
   const std::int64_t pitch = aos_soa_pitch(n);
   for (std::int64_t k = 0; k < fields; ++k) {

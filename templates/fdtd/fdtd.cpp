@@ -33,10 +33,10 @@ void fill_coefficients(const FillRequest& request, std::span<std::byte> out) {
 
 std::vector<ExpectedOutput> expected_outputs(const ReferenceRequest& request) {
   const Problem& p = request.problem;
-  return {{"out", 0,
-           fdtd_reference(request.input_as<float>("in"), p.at("nx"), p.at("ny"), p.at("nz"),
-                          request.input_as<float>("memtune_fdtd_coeffs")),
-           {fdtd_tolerance(static_cast<int>(p.at("radius"))), 0.0}}};
+  return expected_values("out",
+                         fdtd_reference(request.input_as<float>("in"), p.at("nx"), p.at("ny"), p.at("nz"),
+                                        request.input_as<float>("memtune_fdtd_coeffs")),
+                         {fdtd_tolerance(static_cast<int>(p.at("radius"))), 0.0});
 }
 
 } // namespace

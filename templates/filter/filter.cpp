@@ -30,7 +30,7 @@ void fill_taps(const FillRequest& request, std::span<std::byte> out) {
 
 std::vector<ExpectedOutput> expected_outputs(const ReferenceRequest& request) {
   const auto taps = request.input_as<float>("memtune_filter_taps");
-  return {{"out", 0, filter_reference(request.input_as<float>("in"), taps), {filter_tolerance(taps), 0.0}}};
+  return expected_values("out", filter_reference(request.input_as<float>("in"), taps), {filter_tolerance(taps), 0.0});
 }
 
 } // namespace

@@ -25,7 +25,7 @@ std::vector<ExpectedOutput> expected_outputs(const ReferenceRequest& request) {
   const std::int64_t rows = request.problem.at("rows"), cols = request.problem.at("cols");
   const auto a = request.input_as<float>("A");
   const auto x = request.input_as<float>("x");
-  return {{"y", 0, matvec_reference(layout, rows, cols, a, x), {matvec_tolerance(layout, rows, cols, a, x), 0.0}}};
+  return expected_values("y", matvec_reference(layout, rows, cols, a, x), {matvec_tolerance(layout, rows, cols, a, x), 0.0});
 }
 
 std::unique_ptr<Baseline> cublas(const BaselineContext& context) {

@@ -18,7 +18,7 @@ constexpr std::int64_t kMaxSide = std::int64_t{1} << 20;
 std::vector<ExpectedOutput> expected_outputs(const ReferenceRequest& request) {
   const std::int64_t rows = request.problem.at("rows"), cols = request.problem.at("cols");
   // A copy: exact.
-  return {{"out", 0, transpose_reference(request.input_as<float>("in"), rows, cols), {0.0, 0.0}}};
+  return expected_values("out", transpose_reference(request.input_as<float>("in"), rows, cols), {0.0, 0.0});
 }
 
 KernelDescription describe() {

@@ -207,6 +207,15 @@ struct ExpectedOutput {
   std::vector<double> values;
   Tolerance tolerance;
 };
+// One buffer's expected values as the list a reference returns, moved in:
+// `return {{"out", 0, values, tol}}` copies them (an initializer list's
+// elements are const), 0.5 GB for a 512x512x256 volume.
+[[nodiscard]] inline std::vector<ExpectedOutput> expected_values(std::string buffer, std::vector<double> values,
+                                                                 Tolerance tolerance) {
+  std::vector<ExpectedOutput> list;
+  list.push_back({std::move(buffer), 0, std::move(values), tolerance});
+  return list;
+}
 
 // What a C++ reference sees: the problem, the configuration's values of the
 // reference's depends_on axes, and the host copy of every filled input

@@ -85,23 +85,22 @@ public:
       }
       if (ceiling_ms_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ceiling_ms_));
       done.ceiling_seconds = 0.03 + static_cast<double>(ceiling_ms_) / 1000.0;
-      CopyCeiling c;
-      c.gbps = 2000;
-      c.bytes = request.ceiling_bytes;
-      c.timing.median_s = 1e-3;
-      c.timing.samples = 10;
-      done.ceiling = c;
+      done.ceiling = scripted_copy(2000, request.ceiling_bytes, 1e-3);
     }
     if (request.same_size_bytes) {
       done.same_size_copy_seconds = 0.04;
-      CopyCeiling c;
-      c.gbps = 1500;
-      c.bytes = request.same_size_bytes;
-      c.timing.median_s = 1e-4;
-      c.timing.samples = 10;
-      done.same_size_copy = c;
+      done.same_size_copy = scripted_copy(1500, request.same_size_bytes, 1e-4);
     }
     return done;
+  }
+  // A copy measurement as a GPU would report it.
+  static CopyCeiling scripted_copy(double gbps, std::size_t bytes, double median_s) {
+    CopyCeiling c;
+    c.gbps = gbps;
+    c.bytes = bytes;
+    c.timing.median_s = median_s;
+    c.timing.samples = 10;
+    return c;
   }
   LaunchOutcome run(const LaunchRequest& request) override {
     if (const char* log = std::getenv("MEMTUNE_SCRIPTED_LOG"); log && *log) {

@@ -7,12 +7,11 @@
 
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/error.hpp>
+#include <memtune/io/json_document.hpp>
 #include <memtune/model/occupancy.hpp>
 
 #include <chrono>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <variant>
 
 namespace memtune::isolation {
@@ -106,13 +105,6 @@ std::vector<int> others_than(int first, std::vector<int> ordinals) {
   return ordinals;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 } // namespace
 
 DescriptionSource worker_source(const KernelDescription& kernel) {
@@ -125,7 +117,7 @@ DescriptionSource worker_source(const KernelDescription& kernel) {
     // As the tuning process named it: the worker shares its working folder,
     // and a relative include path must read the same in both.
     s.path = kernel.origin;
-    s.content = read_file(kernel.origin);
+    s.content = io::read_text_file(kernel.origin);
   } else if (kernel.not_data_because().empty()) {
     s.kind = DescriptionSource::Kind::data;
     s.path = kernel.origin.empty() ? "(made in C++)" : kernel.origin;

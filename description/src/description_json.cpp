@@ -39,7 +39,7 @@ public:
     KernelDescription d;
     d.origin = origin_;
     fields(doc, "", {"schema_version", "name", "summary", "source", "problem", "parameters", "derived", "constraints",
-                     "launch", "arguments", "constants", "bytes_moved", "verify", "default", "objective", "model"});
+                     "launch", "arguments", "constants", "bytes_moved", "verify", "baselines", "default", "objective", "model"});
     if (!doc.contains("schema_version")) fail("schema_version", "missing (this format is schema_version 1)");
     const auto& version = doc.at("schema_version");
     if (!version.is_number_integer())
@@ -70,6 +70,7 @@ public:
       fail("verify", "missing: say how outputs are checked: {\"reference_config\": {...}} (one configuration of this "
                      "kernel is the truth) or {\"reference_kernel\": {...}} (a separate kernel)");
     read_verify(doc.at("verify"), d.verify);
+    if (doc.contains("baselines")) read_baselines(doc.at("baselines"), d);
     if (doc.contains("default")) d.default_config_json = nlohmann::json::parse(object(doc.at("default"), "default").dump());
     if (doc.contains("objective")) {
       d.objective = string(doc.at("objective"), "objective");
@@ -305,14 +306,16 @@ private:
       if (j.get<std::string>() != "random") fail(path, "expected \"random\", {\"random\": [lo, hi]} or {\"constant\": v}");
       return f;
     }
-    fields(j, path, {"random", "constant"});
-    if (j.size() != 1) fail(path, "one of random or constant");
+    fields(j, path, {"random", "constant", "sum_abs"});
+    if (j.contains("random") == j.contains("constant")) fail(path, "one of random or constant");
     if (j.contains("random")) {
       const auto& range = array(j.at("random"), path + ".random");
       if (range.size() != 2) fail(path + ".random", "expected [lo, hi]");
       f.lo = number(range[0], path + ".random[0]");
       f.hi = number(range[1], path + ".random[1]");
+      if (j.contains("sum_abs")) f.sum_abs = number(j.at("sum_abs"), path + ".sum_abs");
     } else {
+      if (j.contains("sum_abs")) fail(path + ".sum_abs", "only a random fill is scaled to a sum of magnitudes");
       f.kind = Fill::Kind::constant;
       f.value = number(j.at("constant"), path + ".constant");
     }
@@ -391,8 +394,26 @@ private:
     return r;
   }
 
+  // "baselines": {"cublas": {"call": "cublas_sgemv", "buffers": {...}, "values": {...}}}
+  void read_baselines(const ordered_json& j, KernelDescription& d) const {
+    for (const auto& [name, spec] : object(j, "baselines").items()) {
+      const std::string path = "baselines." + name;
+      const auto& b = fields(spec, path, {"call", "buffers", "values"});
+      LibraryBaseline baseline;
+      baseline.call = string(required(b, "call", path), path + ".call");
+      if (b.contains("buffers"))
+        for (const auto& [operand, buffer] : object(b.at("buffers"), path + ".buffers").items())
+          baseline.buffers[operand] = string(buffer, path + ".buffers." + operand);
+      if (b.contains("values"))
+        for (const auto& [operand, value] : object(b.at("values"), path + ".values").items())
+          baseline.values.insert_or_assign(operand, expr(value, path + ".values." + operand));
+      d.baselines[name] = std::move(baseline);
+    }
+  }
+
   void read_verify(const ordered_json& j, VerifySpec& v) const {
-    fields(j, "verify", {"reference_config", "reference_kernel", "library", "function", "tolerance", "reduce", "callback"});
+    fields(j, "verify",
+           {"reference_config", "reference_kernel", "library", "function", "tolerance", "reduce", "callback", "depends_on"});
     if (j.contains("callback"))
       fail("verify.callback", "a C++ callback cannot come from a file: use reference_config, reference_kernel or a "
                               "host check from a shared library ({\"library\": \"check.so\", \"function\": \"name\"}; "
@@ -400,9 +421,17 @@ private:
     const int modes = (j.contains("reference_config") ? 1 : 0) + (j.contains("reference_kernel") ? 1 : 0) +
                       (j.contains("library") || j.contains("function") ? 1 : 0);
     if (modes != 1) fail("verify", "exactly one of reference_config, reference_kernel and library (with function)");
+    if (j.contains("depends_on") && !j.contains("reference_kernel"))
+      fail("verify.depends_on", "only a reference kernel depends on parameters (it runs once per value)");
     if (j.contains("tolerance")) {
-      v.tolerance = tolerance(j.at("tolerance"), "verify.tolerance");
-      v.tolerance_given = true;
+      const auto& t = fields(j.at("tolerance"), "verify.tolerance", {"abs", "rel", "terms"});
+      if (t.contains("terms")) v.tolerance_terms = expr(t.at("terms"), "verify.tolerance.terms");
+      ordered_json numbers = t;
+      numbers.erase("terms");
+      if (!numbers.empty()) {
+        v.tolerance = tolerance(numbers, "verify.tolerance");
+        v.tolerance_given = true;
+      }
     }
     if (j.contains("reduce")) {
       const auto& list = array(j.at("reduce"), "verify.reduce");
@@ -424,6 +453,7 @@ private:
       return;
     }
     v.mode = VerifySpec::Mode::reference_kernel;
+    if (j.contains("depends_on")) v.depends_on = strings(j.at("depends_on"), "verify.depends_on");
     const std::string path = "verify.reference_kernel";
     const auto& k = fields(j.at("reference_kernel"), path, {"kernel", "files", "block", "grid", "shared_memory"});
     ReferenceKernel r;

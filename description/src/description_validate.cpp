@@ -34,6 +34,7 @@ void Validator::run() {
   check_constants();
   check_bytes_moved();
   check_verify();
+  check_baselines();
   check_default();
   check_model();
 }

@@ -30,6 +30,12 @@ void Validator::check_fill(const Fill& f, ElementType type, const std::string& f
     if (!f.custom) fail(field, "a custom fill needs its C++ function");
     break;
   }
+  if (f.sum_abs) {
+    if (f.kind != Fill::Kind::random || !is_floating(lane_type(type)))
+      fail(field + ".sum_abs", "only a random fill of floating-point values is scaled to a sum of magnitudes");
+    if (!std::isfinite(*f.sum_abs) || !(*f.sum_abs > 0))
+      fail(field + ".sum_abs", "must be a finite number > 0 (the sum of the values' magnitudes)");
+  }
   if (!f.depends_on.empty() && f.kind != Fill::Kind::custom)
     fail(field + ".depends_on", "only a custom fill depends on parameters (random and constant fills never do)");
   check_parameter_list(f.depends_on, field + ".depends_on");
@@ -167,6 +173,7 @@ void Validator::check_verify() const {
   if (!(v.tolerance.abs >= 0) || !(v.tolerance.rel >= 0) || !std::isfinite(v.tolerance.abs) ||
       !std::isfinite(v.tolerance.rel))
     fail("verify.tolerance", "abs and rel must be finite and >= 0");
+  check_expr(v.tolerance_terms, "verify.tolerance.terms", Scope::problem_only);
   switch (v.mode) {
   case VerifySpec::Mode::reference_config:
     if (!v.reference_config.is_object()) fail("verify.reference_config", "must be an object {parameter: value}");
@@ -177,15 +184,19 @@ void Validator::check_verify() const {
     if (!v.reference_kernel) fail("verify.reference_kernel", "the reference kernel is missing");
     const ReferenceKernel& k = *v.reference_kernel;
     const std::string field = "verify.reference_kernel";
+    check_parameter_list(v.depends_on, "verify.depends_on");
+    // With depends_on it reads those axes (evaluated on their values only:
+    // another parameter is an error naming the field when the run starts).
+    const Scope scope = v.depends_on.empty() ? Scope::no_parameters : Scope::everything;
     if (k.kernel.empty()) fail(field + ".kernel", "the reference kernel's name is missing");
-    check_pattern(k.kernel, field + ".kernel", Scope::no_parameters);
+    check_pattern(k.kernel, field + ".kernel", scope);
     if (k.block.empty() || k.block.size() > 3) fail(field + ".block", "1 to 3 expressions");
     if (k.grid.empty() || k.grid.size() > 3) fail(field + ".grid", "1 to 3 expressions");
     for (std::size_t i = 0; i < k.block.size(); ++i)
-      check_expr(k.block[i], field + ".block[" + std::to_string(i) + "]", Scope::no_parameters);
+      check_expr(k.block[i], field + ".block[" + std::to_string(i) + "]", scope);
     for (std::size_t i = 0; i < k.grid.size(); ++i)
-      check_expr(k.grid[i], field + ".grid[" + std::to_string(i) + "]", Scope::no_parameters);
-    check_expr(k.shared_memory, field + ".shared_memory", Scope::no_parameters);
+      check_expr(k.grid[i], field + ".grid[" + std::to_string(i) + "]", scope);
+    check_expr(k.shared_memory, field + ".shared_memory", scope);
     break;
   }
   case VerifySpec::Mode::callback:
@@ -277,6 +288,36 @@ void Validator::check_model() const {
   if (m.compute_per_thread) check(*m.compute_per_thread, "model.compute_per_thread", false);
   check(m.bank_bytes, "model.bank_bytes", false);
   check(m.barrier, "model.barrier", false);
+}
+
+void Validator::check_baselines() const {
+  for (const auto& [name, b] : d_.baselines) {
+    const std::string field = "baselines." + name;
+    if (!is_identifier(name)) fail(field, "'" + name + "' is not a name (letters, digits and '_')");
+    const auto& calls = library_baseline_calls();
+    const auto call = std::find_if(calls.begin(), calls.end(), [&](const auto& c) { return c.name == b.call; });
+    if (call == calls.end()) {
+      std::string known;
+      for (const auto& c : calls) known += (known.empty() ? "" : ", ") + c.name;
+      fail(field + ".call", "'" + b.call + "' is not a baseline memtune provides (known: " + known + ")");
+    }
+    const auto same_operands = [&](const auto& given, const std::vector<std::string>& needed, const std::string& what) {
+      std::string list;
+      for (const auto& n : needed) list += (list.empty() ? "" : ", ") + n;
+      bool same = given.size() == needed.size();
+      for (const auto& n : needed) same = same && given.contains(n);
+      if (!same) fail(field + "." + what, b.call + " needs exactly the " + what + " " + list);
+    };
+    same_operands(b.buffers, call->buffers, "buffers");
+    same_operands(b.values, call->values, "values");
+    for (const auto& [operand, buffer] : b.buffers) {
+      const bool known = std::any_of(d_.arguments.begin(), d_.arguments.end(), [&](const Argument& a) {
+        return std::holds_alternative<BufferArgument>(a) && argument_name(a) == buffer;
+      });
+      if (!known) fail(field + ".buffers." + operand, "'" + buffer + "' is not a buffer argument");
+    }
+    for (const auto& [operand, value] : b.values) check_expr(value, field + ".values." + operand, Scope::problem_only);
+  }
 }
 
 void Validator::check_default() const {

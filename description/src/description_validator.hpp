@@ -64,6 +64,7 @@ private:
   void check_bytes_moved() const;
   void check_axis_value(const std::string& parameter, const nlohmann::json& value, const std::string& field) const;
   void check_verify() const;
+  void check_baselines() const;
   void check_model() const;
   void check_default() const;
 

@@ -26,8 +26,9 @@ ordered_json fill_json(const Fill& f) {
   ordered_json j = ordered_json::object();
   switch (f.kind) {
   case Fill::Kind::random:
-    if (!f.lo) return "random";
-    j["random"] = {*f.lo, *f.hi};
+    if (!f.lo && !f.sum_abs) return "random";
+    j["random"] = {f.lo.value_or(-1.0), f.hi.value_or(1.0)};
+    if (f.sum_abs) j["sum_abs"] = *f.sum_abs;
     break;
   case Fill::Kind::constant: j["constant"] = f.value; break;
   case Fill::Kind::custom: j["custom"] = "C++"; break; // not readable from a file: a built-in's hook
@@ -107,6 +108,7 @@ ordered_json verify_json(const VerifySpec& v, bool write_tolerance) {
     if (!k.shared_memory.is_constant() || k.shared_memory.constant_value() != 0)
       rk["shared_memory"] = expr_json(k.shared_memory);
     j["reference_kernel"] = std::move(rk);
+    if (!v.depends_on.empty()) j["depends_on"] = v.depends_on;
     break;
   }
   case VerifySpec::Mode::callback:
@@ -115,6 +117,10 @@ ordered_json verify_json(const VerifySpec& v, bool write_tolerance) {
     return j;
   }
   if (write_tolerance) j["tolerance"] = tolerance_json(v.tolerance);
+  if (!v.tolerance_terms.is_constant() || v.tolerance_terms.constant_value() != 1) {
+    if (!write_tolerance) j["tolerance"] = ordered_json::object();
+    j["tolerance"]["terms"] = expr_json(v.tolerance_terms);
+  }
   if (!v.reduced.empty()) {
     ordered_json list = ordered_json::array();
     for (const ReducedOutput& r : v.reduced) {
@@ -233,6 +239,15 @@ nlohmann::ordered_json KernelDescription::to_json() const {
     if (const auto* b = std::get_if<BufferArgument>(&a))
       coarse_output = coarse_output || default_relative_tolerance(b->type) > verify.tolerance.rel;
   j["verify"] = verify_json(verify, verify.tolerance_given || !coarse_output);
+  if (!baselines.empty()) {
+    ordered_json list = ordered_json::object();
+    for (const auto& [name, b] : baselines) {
+      ordered_json values = ordered_json::object();
+      for (const auto& [operand, value] : b.values) values[operand] = expr_json(value);
+      list[name] = {{"call", b.call}, {"buffers", b.buffers}, {"values", std::move(values)}};
+    }
+    j["baselines"] = std::move(list);
+  }
   if (default_config_json.is_object() && !default_config_json.empty())
     j["default"] = ordered_json::parse(default_config_json.dump());
   if (model) j["model"] = model_json(*model);

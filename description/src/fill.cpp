@@ -58,6 +58,17 @@ template <class T> void fill_typed(const Fill& f, std::span<T> out, std::uint64_
   }
 }
 
+// Fill::sum_abs: the values scaled so that the sum of their magnitudes is
+// `sum` (a random fill is never all zeros: its values are at least 0.01 in
+// magnitude in the default range; an all-zero range is left as it is).
+template <class T> void scale_to_sum_abs(std::span<T> values, double sum) {
+  double total = 0.0;
+  for (const T v : values) total += std::fabs(static_cast<double>(v));
+  if (!(total > 0)) return;
+  const double scale = sum / total;
+  for (T& v : values) v = static_cast<T>(static_cast<double>(v) * scale);
+}
+
 } // namespace
 
 std::vector<std::byte> fill_host(const Fill& fill, ElementType type, std::int64_t count, const FillRequest& request) {
@@ -74,6 +85,7 @@ std::vector<std::byte> fill_host(const Fill& fill, ElementType type, std::int64_
     // The float values of the same fill, rounded to the 16-bit type.
     std::vector<float> wide(values);
     fill_typed<float>(fill, std::span<float>(wide), request.seed);
+    if (fill.sum_abs) scale_to_sum_abs(std::span<float>(wide), *fill.sum_abs);
     const bool is_half = lane == ElementType::f16;
     parallel_for(static_cast<std::int64_t>(values), [&](std::int64_t begin, std::int64_t end) {
       for (std::int64_t i = begin; i < end; ++i) {
@@ -86,7 +98,10 @@ std::vector<std::byte> fill_host(const Fill& fill, ElementType type, std::int64_
   }
   with_element_type(lane, [&](auto zero) {
     using T = decltype(zero);
-    fill_typed<T>(fill, std::span<T>(reinterpret_cast<T*>(bytes.data()), values), request.seed);
+    const std::span<T> typed(reinterpret_cast<T*>(bytes.data()), values);
+    fill_typed<T>(fill, typed, request.seed);
+    if constexpr (std::is_floating_point_v<T>)
+      if (fill.sum_abs) scale_to_sum_abs(typed, *fill.sum_abs);
   });
   return bytes;
 }

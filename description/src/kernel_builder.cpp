@@ -142,6 +142,16 @@ KernelBuilder& KernelBuilder::constant(std::string symbol, ElementType type, std
   return *this;
 }
 
+KernelBuilder& KernelBuilder::written_in_part(const std::string& name) {
+  for (Argument& a : d_.arguments)
+    if (auto* b = std::get_if<BufferArgument>(&a); b && b->name == name) {
+      b->partial = true;
+      return *this;
+    }
+  throw DescriptionError(description_detail::origin_of(d_), "arguments",
+                         "written_in_part(\"" + name + "\"): no buffer argument of that name is declared before it");
+}
+
 KernelBuilder& KernelBuilder::bytes_moved(std::string_view expression) {
   d_.bytes_moved_expr = parse(d_, expression, "bytes_moved");
   return *this;
@@ -155,11 +165,14 @@ KernelBuilder& KernelBuilder::verify_with_config(nlohmann::json reference_config
   return *this;
 }
 
-KernelBuilder& KernelBuilder::verify_with_kernel(ReferenceKernel kernel, Tolerance tolerance) {
+KernelBuilder& KernelBuilder::verify_with_kernel(ReferenceKernel kernel, Tolerance tolerance, std::string_view terms,
+                                                 std::vector<std::string> depends_on) {
   d_.verify.mode = VerifySpec::Mode::reference_kernel;
   d_.verify.reference_kernel = std::move(kernel);
   d_.verify.tolerance = tolerance;
   d_.verify.tolerance_given = true; // given explicitly, as a file's "tolerance"
+  d_.verify.tolerance_terms = parse(d_, terms, "verify.tolerance.terms");
+  d_.verify.depends_on = std::move(depends_on);
   return *this;
 }
 
@@ -199,6 +212,16 @@ KernelBuilder& KernelBuilder::explain(std::function<std::string(const TuningResu
 
 KernelBuilder& KernelBuilder::baseline(std::string name, BaselineFactory factory) {
   d_.hooks.baselines[std::move(name)] = std::move(factory);
+  return *this;
+}
+
+KernelBuilder& KernelBuilder::library_baseline(std::string name, std::string call,
+                                               std::map<std::string, std::string> buffers,
+                                               const std::map<std::string, std::string>& values) {
+  LibraryBaseline b{std::move(call), std::move(buffers), {}};
+  for (const auto& [operand, text] : values)
+    b.values.insert_or_assign(operand, parse(d_, text, "baselines." + name + ".values." + operand));
+  d_.baselines[std::move(name)] = std::move(b);
   return *this;
 }
 

@@ -235,10 +235,11 @@ CompileRequest KernelDescription::compile_request(const LaunchSpec& l, int compu
   return make_request(source.files, source, l, compute_capability);
 }
 
-LaunchSpec KernelDescription::reference_launch(const Problem& given, const Target& target) const {
+LaunchSpec KernelDescription::reference_launch(const Problem& given, const Target& target,
+                                               const search::Config& axes) const {
   if (!verify.reference_kernel) throw std::logic_error(name + " has no reference kernel");
   const ReferenceKernel& k = *verify.reference_kernel;
-  const search::Config env = description_detail::environment(*this, nullptr, given, &target);
+  const search::Config env = description_detail::environment(*this, &axes, given, &target);
   LaunchSpec l;
   l.name_expression = render_pattern(*this, k.kernel, env, "verify.reference_kernel.kernel");
   for (const auto& [macro, value] : source.defines) {
@@ -308,9 +309,10 @@ search::Config KernelDescription::reference_configuration(const Problem& given, 
   return c;
 }
 
-Tolerance tolerance_for(const VerifySpec& verify, ElementType type) {
-  if (verify.tolerance_given) return verify.tolerance;
-  return {verify.tolerance.abs, std::max(verify.tolerance.rel, default_relative_tolerance(type))};
+Tolerance tolerance_for(const VerifySpec& verify, ElementType type, std::int64_t terms) {
+  const auto k = static_cast<double>(terms);
+  if (verify.tolerance_given) return {verify.tolerance.abs * k, verify.tolerance.rel * k};
+  return {verify.tolerance.abs * k, std::max(verify.tolerance.rel * k, default_relative_tolerance(type))};
 }
 
 KernelDescription KernelDescription::resolve_element_types(const Problem& given) const {
@@ -365,7 +367,9 @@ std::uint64_t KernelDescription::bytes_moved_resolved(const Problem& given) cons
 
 std::vector<std::string> KernelDescription::baseline_names() const {
   std::vector<std::string> out;
-  for (const auto& [n, _] : hooks.baselines) out.push_back(n);
+  for (const auto& [n, _] : baselines) out.push_back(n);
+  for (const auto& [n, _] : hooks.baselines)
+    if (!baselines.contains(n)) out.push_back(n);
   return out;
 }
 

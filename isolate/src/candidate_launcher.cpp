@@ -11,6 +11,7 @@
 #include <memtune/measure/energy_meter.hpp>
 #include <memtune/measure/target_resolver.hpp>
 
+#include <memtune/measure/library_baseline.hpp>
 #include <memtune/measure/reference_run.hpp>
 
 #include <chrono>
@@ -283,7 +284,11 @@ BaselineResult CandidateLauncher::baseline(const std::string& name, std::uint64_
   try {
     s.context.make_current(); // libraries on the runtime API adopt the current context
     const BaselineContext buffers{s.problem, [&](const std::string& buffer) { return s.workload().buffer(buffer); }};
-    std::unique_ptr<Baseline> baseline = s.description.hooks.baselines.at(name)(buffers);
+    std::unique_ptr<Baseline> baseline = make_baseline(s.description, name, buffers);
+    if (!baseline) {
+      b.message = "no baseline '" + name + "' for " + s.description.name;
+      return b;
+    }
     b.description = baseline->description();
     b.available = baseline->available();
     if (!b.available) {
@@ -305,8 +310,6 @@ BaselineResult CandidateLauncher::baseline(const std::string& name, std::uint64_
     if (err.is_sticky()) throw;
     b.verified = false;
     b.message = err.what();
-  } catch (const std::out_of_range&) {
-    b.message = "no baseline '" + name + "' for " + s.description.name;
   } catch (const std::exception& err) {
     b.verified = false;
     b.message = err.what();

@@ -311,11 +311,12 @@ json to_json(const SetupRequest& s) {
          {"ceiling_bytes", s.ceiling_bytes},
          {"same_size_bytes", s.same_size_bytes}};
   j["expected_for"] = s.expected_for ? config_values_json(*s.expected_for) : json(nullptr);
-  j["reference"] = nullptr;
-  if (s.reference)
-    j["reference"] = {{"config", config_values_json(s.reference->config)},
-                      {"launch", launch_json(s.reference->launch)},
-                      {"lowered_name", s.reference->lowered_name}};
+  j["references"] = json::array();
+  for (const LaunchRequest& r : s.references)
+    j["references"].push_back({{"config", config_values_json(r.config)},
+                               {"launch", launch_json(r.launch)},
+                               {"lowered_name", r.lowered_name},
+                               {"cubin_bytes", r.cubin.size()}});
   return j;
 }
 
@@ -325,9 +326,18 @@ SetupRequest setup_from_json(const json& j, std::span<const char> blob) {
   s.ceiling_bytes = j.at("ceiling_bytes").get<std::size_t>();
   s.same_size_bytes = j.at("same_size_bytes").get<std::size_t>();
   if (const json& e = j.at("expected_for"); !e.is_null()) s.expected_for = config_from_values(e);
-  if (const json& r = j.at("reference"); !r.is_null())
-    s.reference = LaunchRequest{config_from_values(r.at("config")), launch_from_json(r.at("launch")),
-                                r.at("lowered_name").get<std::string>(), blob};
+  std::size_t at = 0;
+  for (const json& r : j.at("references")) {
+    const auto bytes = r.at("cubin_bytes").get<std::size_t>();
+    if (bytes > blob.size() - at)
+      throw std::invalid_argument("setup: the references' cubins need more than the frame's " +
+                                  std::to_string(blob.size()) + " bytes");
+    s.references.push_back(LaunchRequest{config_from_values(r.at("config")), launch_from_json(r.at("launch")),
+                                         r.at("lowered_name").get<std::string>(), blob.subspan(at, bytes)});
+    at += bytes;
+  }
+  if (at != blob.size())
+    throw std::invalid_argument("setup: " + std::to_string(blob.size() - at) + " bytes of the frame belong to no reference");
   return s;
 }
 

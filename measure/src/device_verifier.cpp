@@ -17,20 +17,25 @@ extern const char compare_rule_cuh[]; // compare_rule.cuh, embedded at build tim
 }
 namespace {
 
+constexpr std::size_t kResults = 4; // the compare kernel's result words
+
 // result[0] += number of lanes out of tolerance; result[1] = max error
 // (as the bits of a non-negative double, whose order matches the integers');
-// result[2] = min lane index out of tolerance. `lane` is memtune::ElementType's
-// value of the output's lane type: one kernel for every output type (the
-// switch is uniform per launch). The rule itself is compare_rule.cuh,
-// prepended to this source.
+// result[2] = min lane index out of tolerance; result[3] = max |expected|
+// (bits, NaN left out: the tolerance reported when every lane passes).
+// `lane` and `ref_lane` are memtune::ElementType's values of the output's and
+// the expected values' lane types: one kernel for every type (the switch is
+// uniform per launch). The rule itself is compare_rule.cuh, prepended to this
+// source.
 constexpr const char* kCompareKernel = R"(
-extern "C" __global__ void memtune_compare(const void* __restrict__ out, int lane, const double* __restrict__ ref,
-                                           long long n, double abs_tol, double rel_tol, int poison_agrees,
-                                           unsigned long long* result) {
+extern "C" __global__ void memtune_compare(const void* __restrict__ out, int lane, const void* __restrict__ ref,
+                                           int ref_lane, long long n, double abs_tol, double rel_tol,
+                                           int poison_agrees, unsigned long long* result) {
   unsigned long long bad = 0, first = ~0ULL;
-  double worst = 0.0;
+  double worst = 0.0, largest = 0.0;
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    const double r = ref[i], o = memtune_lane_value(out, lane, i);
+    const double r = memtune_lane_value(ref, ref_lane, i), o = memtune_lane_value(out, lane, i);
+    if (r == r) largest = fmax(largest, fabs(r));
     double err = fabs(o - r);
     if (!memtune_element_passes(o, r, abs_tol, rel_tol, poison_agrees)) {
       ++bad;
@@ -45,11 +50,13 @@ extern "C" __global__ void memtune_compare(const void* __restrict__ out, int lan
     bad += __shfl_down_sync(0xffffffffu, bad, offset);
     first = min(first, __shfl_down_sync(0xffffffffu, first, offset));
     worst = fmax(worst, __shfl_down_sync(0xffffffffu, worst, offset));
+    largest = fmax(largest, __shfl_down_sync(0xffffffffu, largest, offset));
   }
   if ((threadIdx.x & 31) == 0) {
     if (bad) atomicAdd(&result[0], bad);
     atomicMax(&result[1], (unsigned long long)__double_as_longlong(worst));
     if (first != ~0ULL) atomicMin(&result[2], first);
+    atomicMax(&result[3], (unsigned long long)__double_as_longlong(largest));
   }
 }
 )";
@@ -77,10 +84,21 @@ DeviceVerifier::DeviceVerifier(std::span<const double> expected, ElementType typ
     : n_(static_cast<std::int64_t>(expected.size())), type_(lane_type(type)), tolerance_(tolerance),
       poison_agrees_(poison_agrees),
       expected_(expected.size_bytes()),
-      result_(3 * sizeof(unsigned long long)), host_result_(3 * sizeof(unsigned long long)), kernel_(std::move(kernel)) {
+      result_(kResults * sizeof(unsigned long long)), host_result_(kResults * sizeof(unsigned long long)),
+      kernel_(std::move(kernel)) {
   expected_.upload(expected.data(), expected.size_bytes());
-  for (double e : expected)
-    if (!std::isnan(e)) largest_expected_ = std::max(largest_expected_, std::fabs(e));
+}
+
+DeviceVerifier::DeviceVerifier(CUdeviceptr reference, std::int64_t lanes, ElementType type, Tolerance tolerance,
+                               std::shared_ptr<const CompareKernel> kernel, bool poison_agrees, CUstream stream)
+    : n_(lanes), type_(lane_type(type)), expected_type_(lane_type(type)), tolerance_(tolerance),
+      poison_agrees_(poison_agrees),
+      expected_(static_cast<std::size_t>(lanes) * element_size(lane_type(type))),
+      result_(kResults * sizeof(unsigned long long)), host_result_(kResults * sizeof(unsigned long long)),
+      kernel_(std::move(kernel)) {
+  const std::size_t bytes = static_cast<std::size_t>(lanes) * element_size(expected_type_);
+  if (bytes > 0) MEMTUNE_CU(cuda::driver_api().cuMemcpyDtoDAsync(expected_.get(), reference, bytes, stream));
+  MEMTUNE_CU(cuda::driver_api().cuStreamSynchronize(stream));
 }
 
 DeviceVerifier::DeviceVerifier(std::span<const double> expected, double tolerance, const UploadContext& context)
@@ -88,20 +106,22 @@ DeviceVerifier::DeviceVerifier(std::span<const double> expected, double toleranc
 
 Verification DeviceVerifier::verify(CUdeviceptr out, CUstream stream) {
   const cuda::DriverApi& cu = cuda::driver_api();
-  MEMTUNE_CU(cu.cuMemsetD32Async(result_.get(), 0U, 4, stream));                                  // count, max error
-  MEMTUNE_CU(cu.cuMemsetD32Async(result_.get() + 2 * sizeof(unsigned long long), ~0U, 2, stream)); // first bad
+  constexpr std::size_t word = sizeof(unsigned long long);
+  MEMTUNE_CU(cu.cuMemsetD32Async(result_.get(), 0U, 4, stream));                   // count, max error
+  MEMTUNE_CU(cu.cuMemsetD32Async(result_.get() + 2 * word, ~0U, 2, stream));       // first bad
+  MEMTUNE_CU(cu.cuMemsetD32Async(result_.get() + 3 * word, 0U, 2, stream));        // max |expected|
   CUdeviceptr ref = expected_.get(), res = result_.get();
   long long n = n_;
-  int type = static_cast<int>(type_);
+  int type = static_cast<int>(type_), ref_type = static_cast<int>(expected_type_);
   double abs_tol = tolerance_.abs, rel_tol = tolerance_.rel;
   int poison_agrees = poison_agrees_ ? 1 : 0;
-  void* args[] = {&out, &type, &ref, &n, &abs_tol, &rel_tol, &poison_agrees, &res};
+  void* args[] = {&out, &type, &ref, &ref_type, &n, &abs_tol, &rel_tol, &poison_agrees, &res};
   const unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>((n_ + 255) / 256, 1, 4096));
   LaunchSpec launch;
   launch.grid.x = blocks;
   launch.block.x = 256;
   cuda::launch_kernel(kernel_->function(), launch, stream, args);
-  MEMTUNE_CU(cu.cuMemcpyDtoHAsync(host_result_.get(), result_.get(), 3 * sizeof(unsigned long long), stream));
+  MEMTUNE_CU(cu.cuMemcpyDtoHAsync(host_result_.get(), result_.get(), kResults * word, stream));
   MEMTUNE_CU(cu.cuStreamSynchronize(stream));
 
   const auto r = host_result_.as<const unsigned long long>();
@@ -112,11 +132,14 @@ Verification DeviceVerifier::verify(CUdeviceptr out, CUstream stream) {
   v.ok = v.bad_count == 0;
   const auto allowed = [&](double ref) { return tolerance_.abs + tolerance_.rel * std::fabs(ref); };
   if (v.first_bad >= 0 && v.first_bad < n_) {
-    double ref = 0.0;
-    MEMTUNE_CU(cu.cuMemcpyDtoH(&ref, expected_.get() + static_cast<CUdeviceptr>(v.first_bad) * sizeof(double), sizeof ref));
-    v.tolerance = allowed(ref);
+    std::byte ref[sizeof(double)];
+    const std::size_t size = element_size(expected_type_);
+    MEMTUNE_CU(cu.cuMemcpyDtoH(ref, expected_.get() + static_cast<CUdeviceptr>(v.first_bad) * size, size));
+    v.tolerance = allowed(lane_value(expected_type_, ref));
   } else {
-    v.tolerance = allowed(largest_expected_);
+    double largest = 0.0;
+    std::memcpy(&largest, &r[3], sizeof(double));
+    v.tolerance = allowed(largest);
   }
   return v;
 }

@@ -149,7 +149,7 @@ bool DescribedWorkload::refills_before_launch() const {
 
 bool DescribedWorkload::has_reference() const {
   return state_->d.verify.mode == VerifySpec::Mode::callback || state_->d.verify.mode == VerifySpec::Mode::host_check ||
-         state_->has_captured;
+         !state_->captured.empty();
 }
 
 CUdeviceptr DescribedWorkload::buffer(const std::string& name) const {

@@ -109,9 +109,13 @@ struct DescribedWorkload::State {
   UploadContext context;
   std::shared_ptr<const CompareKernel> compare;
   std::map<search::Config, std::vector<OutputSegment>> expected_by_key; // callback mode, by verify.depends_on
-  std::vector<OutputSegment> captured;                                  // reference modes
-  std::vector<ReducedReference> captured_reduced;                       // reference modes, verify.reduced
-  bool has_captured = false;
+  // Reference modes: what the reference left, by the values of verify.depends_on
+  // (one entry without them).
+  struct Captured {
+    std::vector<OutputSegment> segments;
+    std::vector<ReducedReference> reduced; // verify.reduced
+  };
+  std::map<search::Config, Captured> captured;
   std::optional<HostCheckLibrary> host_check;                           // host_check mode
 
   search::Config env(const search::Config& config) const {

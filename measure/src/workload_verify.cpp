@@ -33,6 +33,13 @@ void merge(Verification& all, const Verification& v, const std::string& buffer, 
   if (all.ok) all.tolerance = std::max(all.tolerance, v.tolerance);
 }
 
+// "layout=1, items=4": a depends_on combination in messages.
+std::string values_text(const search::Config& key) {
+  std::string text;
+  for (const auto& [name, value] : key.values()) text += (text.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+  return text.empty() ? "this run" : text;
+}
+
 } // namespace
 
 Verification DescribedWorkload::verify(CUstream stream) {
@@ -61,9 +68,20 @@ Verification DescribedWorkload::verify(CUstream stream) {
     all = s.host_check->run(s.problem, parameters, views);
   } else {
     std::vector<OutputSegment>* segments = nullptr;
-    if (s.d.verify.mode == VerifySpec::Mode::callback) segments = &s.callback_expected();
-    else if (s.has_captured) segments = &s.captured;
-    else throw std::logic_error("DescribedWorkload::verify before capture_reference");
+    std::vector<ReducedReference>* reduced = nullptr;
+    if (s.d.verify.mode == VerifySpec::Mode::callback) {
+      segments = &s.callback_expected();
+    } else {
+      if (s.captured.empty()) throw std::logic_error("DescribedWorkload::verify before capture_reference");
+      const search::Config key = restricted(s.last_config, s.d.verify.depends_on);
+      const auto it = s.captured.find(key);
+      if (it == s.captured.end())
+        throw std::invalid_argument("no reference ran for " + values_text(key) +
+                                    " (verify.depends_on: the reference runs once per combination of the axes' values in "
+                                    "the space)");
+      segments = &it->second.segments;
+      reduced = &it->second.reduced;
+    }
     for (OutputSegment& seg : *segments) {
       const State::Buffer& b = s.buffers[seg.buffer];
       const std::int64_t elements = seg.verifier.size() / lane_count(b.spec->type);
@@ -85,7 +103,7 @@ Verification DescribedWorkload::verify(CUstream stream) {
       if (v.first_bad >= 0) element.first_bad = v.first_bad / lane_count(b.spec->type);
       merge(all, element, b.spec->name, seg.offset);
     }
-    for (const ReducedReference& r : s.captured_reduced) {
+    for (const ReducedReference& r : reduced ? *reduced : std::vector<ReducedReference>{}) {
       const State::Buffer& b = s.buffers[r.buffer];
       const std::int64_t count = reduced_count(s.d, *r.spec, s.env(s.last_config), b.count - b.offset);
       MEMTUNE_CU(cuda::driver_api().cuStreamSynchronize(stream));
@@ -115,6 +133,10 @@ std::optional<std::string> DescribedWorkload::capture_reference(CUstream stream)
   std::vector<OutputSegment> segments;
   std::vector<ReducedReference> reduced;
   std::string unwritten;
+  const std::int64_t terms = evaluate(s.d, s.d.verify.tolerance_terms, s.env(s.last_config), "verify.tolerance.terms");
+  if (terms < 1)
+    throw std::invalid_argument("verify.tolerance.terms = " + s.d.verify.tolerance_terms.to_string() + " is " +
+                                std::to_string(terms) + " for this problem: an output sums at least 1 term");
   const auto reduced_spec = [&](const std::string& name) -> const ReducedOutput* {
     for (const ReducedOutput& r : s.d.verify.reduced)
       if (r.buffer == name) return &r;
@@ -138,31 +160,30 @@ std::optional<std::string> DescribedWorkload::capture_reference(CUstream stream)
     // part, and an inout one, from the allocation's start: a stray write into
     // the padding in front differs there from the reference's poison or fill.
     const std::int64_t from = b.spec->role == BufferRole::out && !b.spec->partial ? b.offset : 0;
-    const std::vector<std::byte> raw =
-        download(b.base() + static_cast<CUdeviceptr>(from) * element_size(type), b.count - from, type);
-    const ElementType lane = lane_type(type);
-    const std::size_t lane_bytes = element_size(lane);
-    std::vector<double> values(raw.size() / lane_bytes);
-    for (std::size_t k = 0; k < values.size(); ++k) values[k] = lane_value(lane, raw.data() + k * lane_bytes);
+    const CUdeviceptr at = b.base() + static_cast<CUdeviceptr>(from) * element_size(type);
+    const std::int64_t lanes = (b.count - from) * lane_count(type);
     // inout buffers are filled, never poisoned. An integer lane may equal the
     // 0xA5 pattern by right; for 1- and 2-byte integers that is likely, so
     // only an output left entirely poisoned counts there, as for one written in part.
-    const std::int64_t poisoned = b.spec->role == BufferRole::out ? description_detail::poisoned_lanes(type, raw) : 0;
-    const auto lanes = static_cast<std::int64_t>(values.size());
+    // An out buffer is downloaded only for this: the expected values are
+    // copied on the device.
+    const std::int64_t poisoned = b.spec->role == BufferRole::out
+                                      ? description_detail::poisoned_lanes(type, download(at, b.count - from, type))
+                                      : 0;
     const bool whole_only = b.spec->partial || description_detail::poison_is_ambiguous(type);
     if (poisoned > 0 && (!whole_only || poisoned == lanes))
       unwritten += (unwritten.empty() ? "" : "; ") + std::to_string(poisoned) + " of the " + std::to_string(lanes) +
                    " values of '" + b.spec->name + "'";
-    segments.push_back({i, from - b.offset, DeviceVerifier(values, type, tolerance_for(s.d.verify, type), s.compare, b.spec->partial)});
+    segments.push_back({i, from - b.offset,
+                        DeviceVerifier(at, lanes, type, tolerance_for(s.d.verify, type, terms), s.compare,
+                                       b.spec->partial, stream)});
   }
   if (!unwritten.empty())
     return "the reference left " + unwritten + " unwritten (still poisoned" +
            std::string(s.d.verify.mode == VerifySpec::Mode::reference_config
                            ? "): a reference configuration must write every output (mark one written in part \"partial\": true)"
                            : "): the reference kernel must write every output (mark one written in part \"partial\": true)");
-  s.captured = std::move(segments);
-  s.captured_reduced = std::move(reduced);
-  s.has_captured = true;
+  s.captured[restricted(s.last_config, s.d.verify.depends_on)] = {std::move(segments), std::move(reduced)};
   return std::nullopt;
 }
 

@@ -319,3 +319,25 @@ __global__ void __launch_bounds__(BLOCK)
     }
   }
 }
+
+// The reference the candidates are verified against (verify.reference_kernel,
+// once per layout): one thread per struct in a grid-stride loop, field k of
+// struct i at in[i*F + k] (AoS) or in[k*pitch + i] (SOA), in double.
+template <int OP, int SOA, int F>
+__global__ void aos_soa_reference(const float* in, float* out, long long n, long long pitch) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const auto at = [&](int k) { return SOA ? k * pitch + i : i * F + k; };
+    if (OP == kRead) {
+      double acc = 0.0;
+      for (int k = 0; k < F; ++k) acc += static_cast<double>(in[at(k)]);
+      out[i] = static_cast<float>(acc);
+    } else {
+      for (int k = 0; k < F; ++k) {
+        const double v = OP == kWrite ? static_cast<double>(in[i]) * (k + 1)
+                                      : static_cast<double>(in[at(k)]) * (0.5 + 0.25 * k) + 1.0;
+        out[at(k)] = static_cast<float>(v);
+      }
+    }
+  }
+}

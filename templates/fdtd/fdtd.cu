@@ -245,3 +245,24 @@ __global__ void __launch_bounds__(BX * BY, MINB)
 
 #include "fdtd_async.cuh"
 #include "fdtd_ring.cuh"
+
+// The reference the candidates are verified against (verify.reference_kernel):
+// one thread per point in a grid-stride loop, every neighbour read through
+// the volume's bounds, the star summed in double.
+__global__ void fdtd_reference(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, int nz,
+                               int /*chunk*/) {
+  const long long plane = static_cast<long long>(nx) * ny, n = plane * nz;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const int x = static_cast<int>(i % nx), y = static_cast<int>(i / nx % ny), z = static_cast<int>(i / plane);
+    const auto at = [&](int px, int py, int pz) {
+      if (px < 0 || px >= nx || py < 0 || py >= ny || pz < 0 || pz >= nz) return 0.0;
+      return static_cast<double>(in[pz * plane + static_cast<long long>(py) * nx + px]);
+    };
+    double acc = static_cast<double>(memtune_fdtd_coeffs[0]) * at(x, y, z);
+    for (int r = 1; r <= R; ++r)
+      acc += static_cast<double>(memtune_fdtd_coeffs[r]) *
+             (at(x - r, y, z) + at(x + r, y, z) + at(x, y - r, z) + at(x, y + r, z) + at(x, y, z - r) + at(x, y, z + r));
+    out[i] = static_cast<float>(acc);
+  }
+}

@@ -387,3 +387,17 @@ __global__ void __launch_bounds__(BLOCK, MINB)
     filter_direct_capped(const float* __restrict__ in, float* __restrict__ out, int n, int /*seg*/) {
   filter_direct_body<BLOCK, CHUNKS, SHFL, TILES>(in, out, n);
 }
+
+// The reference the candidates are verified against (verify.reference_kernel):
+// one thread per output in a grid-stride loop, the taps summed in double.
+__global__ void filter_reference(const float* __restrict__ in, float* __restrict__ out, int n, int /*seg*/) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    double acc = 0.0;
+    for (int k = 0; k < TAPS; ++k) {
+      const long long j = i - RADIUS + k;
+      if (j >= 0 && j < n) acc += static_cast<double>(memtune_filter_taps[k]) * static_cast<double>(in[j]);
+    }
+    out[i] = static_cast<float>(acc);
+  }
+}

@@ -397,3 +397,21 @@ __global__ void __launch_bounds__(TILE)
 }
 
 #include "matvec_col.cuh"
+
+// The reference the candidates are verified against (verify.reference_kernel):
+// a row per thread in a grid-stride loop, the products summed in double,
+// nothing split. Column-major: a warp reads 32 consecutive rows of each
+// column; row-major: 32 rows a row apart, each from its own cache lines
+// (slower, and still a millisecond at 8192 x 8192).
+template <int LAYOUT>
+__global__ void matvec_reference(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ y,
+                                 long long M, long long N, long long /*chunk*/, float* /*partial*/,
+                                 unsigned* /*counters*/) {
+  for (long long row = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; row < M;
+       row += static_cast<long long>(gridDim.x) * blockDim.x) {
+    double acc = 0.0;
+    for (long long j = 0; j < N; ++j)
+      acc += static_cast<double>(A[LAYOUT == kColMajor ? j * M + row : row * N + j]) * static_cast<double>(x[j]);
+    y[row] = static_cast<float>(acc);
+  }
+}

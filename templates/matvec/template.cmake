@@ -4,6 +4,4 @@ set(template_sources
   matvec_reference.cpp
   matvec_access.cpp
   matvec_note.cpp
-  matvec_cublas.cpp
-  cublas_loader.cpp
 )

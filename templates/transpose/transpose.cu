@@ -47,3 +47,14 @@ __global__ void __launch_bounds__(TILE * ROWS)
     if (out_row < cols && out_col < rows) out[static_cast<long long>(out_row) * rows + out_col] = tile[tx][ty + k];
   }
 }
+
+// The reference the candidates are verified against (verify.reference_kernel):
+// one thread per output element in a grid-stride loop, nothing shared.
+__global__ void transpose_reference(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+  const long long n = static_cast<long long>(rows) * cols;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long c = i / rows, r = i % rows; // out is cols x rows: out[c][r] = in[r][c]
+    out[i] = in[r * cols + c];
+  }
+}

@@ -57,14 +57,26 @@ TEST_CASE("hello, setup and run requests round-trip") {
   CHECK(rb.launch.options == r.launch.options);
   CHECK(rb.lowered_name == r.lowered_name);
 
+  // Two references (a depends_on axis): their cubins one after another in the blob.
   SetupRequest s;
-  s.reference = r;
+  const std::vector<char> blob{'a', 'b', 'c', 'd', 'e'};
+  LaunchRequest first = r, second = r;
+  first.cubin = std::span<const char>(blob).first(2);
+  second.cubin = std::span<const char>(blob).subspan(2);
+  second.config.set("layout", 1);
+  s.references = {first, second};
   s.time_reference = true;
   s.ceiling_bytes = 1 << 28;
   s.expected_for = search::Config{{"block", 128}};
-  const SetupRequest sb = setup_from_json(to_json(s), cubin);
-  REQUIRE(sb.reference);
-  CHECK(sb.reference->config == r.config);
+  const SetupRequest sb = setup_from_json(to_json(s), blob);
+  REQUIRE(sb.references.size() == 2);
+  CHECK(sb.references[0].config == r.config);
+  CHECK(sb.references[1].config == second.config);
+  CHECK(std::string(sb.references[0].cubin.begin(), sb.references[0].cubin.end()) == "ab");
+  CHECK(std::string(sb.references[1].cubin.begin(), sb.references[1].cubin.end()) == "cde");
+  // A blob that does not hold what the references say is refused.
+  CHECK_THROWS_AS((void)setup_from_json(to_json(s), std::span<const char>(blob).first(4)), std::invalid_argument);
+  CHECK_THROWS_AS((void)setup_from_json(to_json(s), std::vector<char>(6, 'x')), std::invalid_argument);
   CHECK(sb.time_reference);
   CHECK(sb.ceiling_bytes == s.ceiling_bytes);
   CHECK(sb.expected_for == s.expected_for);

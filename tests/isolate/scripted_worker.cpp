@@ -73,7 +73,7 @@ public:
     SetupDone done;
     // Each part's seconds as a GPU would report them, distinct so that a test sees which went where.
     done.inputs_seconds = std::exchange(inputs_seconds_, 0.0); // the first setup after ready reports them
-    if (request.reference) {
+    if (!request.references.empty()) {
       done.reference_time_s = 1e-3;
       done.reference_seconds = 0.02 + static_cast<double>(setup_ms_) / 1000.0;
     }

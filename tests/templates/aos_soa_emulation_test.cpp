@@ -52,12 +52,13 @@ void run_kernel(const float* in, float* out, long long n, long long pitch) {
                            [&] { aos_soa_kernel<OP, LAYOUT, F, BLOCK, ITEMS>(in, out, n, pitch); });
 }
 
-template <int OP, int LAYOUT, int F, int BLOCK, int ITEMS> void check_one(long long n) {
+// Runs run(in, out, n, pitch) on random structs in LAYOUT's arrangement and
+// checks every output against the host reference, the SoA padding and the
+// guard past the output.
+template <int OP, int LAYOUT, int F, class Run> void check_outputs(long long n, Run run) {
   CAPTURE(OP);
   CAPTURE(LAYOUT);
   CAPTURE(F);
-  CAPTURE(BLOCK);
-  CAPTURE(ITEMS);
   CAPTURE(n);
   const auto op = static_cast<AosSoaOp>(OP);
   const bool soa = LAYOUT == static_cast<int>(AosSoaLayout::soa);
@@ -82,7 +83,7 @@ template <int OP, int LAYOUT, int F, int BLOCK, int ITEMS> void check_one(long l
     for (long long f = 0; f < F; ++f)
       for (long long i = n; i < pitch; ++i) out.data[f * pitch + i] = sentinel;
 
-  run_kernel<OP, LAYOUT, F, BLOCK, ITEMS>(in.data, out.data, n, pitch);
+  run(in.data, out.data, n, pitch);
 
   std::vector<double> got(reference.size());
   if (soa && op != AosSoaOp::read) {
@@ -108,6 +109,22 @@ template <int OP, int LAYOUT, int F, int BLOCK, int ITEMS> void check_one(long l
     }
   CAPTURE(first_bad);
   CHECK(bad == 0);
+}
+
+template <int OP, int LAYOUT, int F, int BLOCK, int ITEMS> void check_one(long long n) {
+  CAPTURE(BLOCK);
+  CAPTURE(ITEMS);
+  check_outputs<OP, LAYOUT, F>(n, run_kernel<OP, LAYOUT, F, BLOCK, ITEMS>);
+}
+
+// aos_soa_reference, the kernel candidates are verified against, over `blocks`
+// blocks of 256 threads (fewer than n / 256: its grid-stride loop).
+template <int OP, int LAYOUT, int F> void check_reference(long long n, unsigned blocks) {
+  check_outputs<OP, LAYOUT, F>(n, [&](const float* in, float* out, long long count, long long pitch) {
+    cuda_emulation::run_grid({256, 1, 1}, {blocks, 1, 1}, [&] {
+      aos_soa_reference<OP, LAYOUT == static_cast<int>(AosSoaLayout::soa), F>(in, out, count, pitch);
+    });
+  });
 }
 
 template <int OP, int LAYOUT, int F, int BLOCK> void check_items(long long n) {
@@ -287,3 +304,14 @@ TEST_CASE("aos_soa.cu on the CPU: the model's load and store addresses are those
 TEST_CASE("aos_soa.cu on the CPU: read, every layout and item count, odd sizes") { check_op<0>(); }
 TEST_CASE("aos_soa.cu on the CPU: write, every layout and item count, odd sizes") { check_op<1>(); }
 TEST_CASE("aos_soa.cu on the CPU: readwrite, every layout and item count, odd sizes") { check_op<2>(); }
+
+TEST_CASE("aos_soa.cu on the CPU: the reference kernel, every op, AoS and SoA arrangements, odd sizes") {
+  for (const long long n : {1LL, 37LL, 1000LL}) {
+    check_reference<0, 0, 3>(n, 2);
+    check_reference<0, 1, 3>(n, 2);
+    check_reference<1, 0, 5>(n, 1);
+    check_reference<1, 1, 5>(n, 1);
+    check_reference<2, 0, 4>(n, 3);
+    check_reference<2, 1, 4>(n, 3);
+  }
+}

@@ -310,3 +310,14 @@ TEST_CASE("fdtd.cu on the CPU: fdtd_ring with bulk row copies (COPY 1), mbarrier
   check_ring<2, 32, 4, 2, 2, 1, 5, 1>(kWide, 3);
   check_ring<1, 32, 4, 4, 1, 2, 3, 1>(kAligned, 2);
 }
+
+TEST_CASE("fdtd.cu on the CPU: the reference kernel, radius 1 and 4, over fewer blocks than points") {
+  for (const Size s : {Size{13, 7, 6}, Size{5, 9, 11}}) {
+    check_outputs<4>(s, 1, [&](const float* in, float* out, int chunk) {
+      cuda_emulation::run_grid({256, 1, 1}, {2, 1, 1}, [&] { radius4::fdtd_reference(in, out, s.nx, s.ny, s.nz, chunk); });
+    });
+    check_outputs<1>(s, 1, [&](const float* in, float* out, int chunk) {
+      cuda_emulation::run_grid({256, 1, 1}, {1, 1, 1}, [&] { radius1::fdtd_reference(in, out, s.nx, s.ny, s.nz, chunk); });
+    });
+  }
+}

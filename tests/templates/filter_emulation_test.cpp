@@ -259,3 +259,15 @@ TEST_CASE("filter.cu on the CPU: filter_direct over several tiles per block, odd
   check_direct<4, 32, 2, 1, 4>(1000);
   check_direct<21, 64, 1, 0, 2, 16>(4099); // filter_direct_capped: the same body
 }
+
+TEST_CASE("filter.cu on the CPU: the reference kernel, over fewer blocks than outputs (its grid-stride loop)") {
+  for (const std::int64_t n : {std::int64_t{1}, std::int64_t{37}, std::int64_t{4099}}) {
+    const int ni = static_cast<int>(n);
+    check_outputs<21>(n, [&](const float* in, float* out) {
+      cuda_emulation::run_grid({256, 1, 1}, {3, 1, 1}, [&] { taps21::filter_reference(in, out, ni, ni); });
+    });
+    check_outputs<4>(n, [&](const float* in, float* out) {
+      cuda_emulation::run_grid({256, 1, 1}, {1, 1, 1}, [&] { taps4::filter_reference(in, out, ni, ni); });
+    });
+  }
+}

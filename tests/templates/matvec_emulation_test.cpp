@@ -286,3 +286,27 @@ TEST_CASE("matvec.cu on the CPU: matvec_stream column-major, the split finish it
     });
   }
 }
+
+TEST_CASE("matvec.cu on the CPU: the reference kernel, both layouts, odd sizes, over fewer blocks than rows") {
+  for (const auto [m, n] : {std::pair<std::int64_t, std::int64_t>{37, 29}, {1000, 3}, {1, 77}}) {
+    CAPTURE(m);
+    CAPTURE(n);
+    std::vector<float> a(static_cast<std::size_t>(m * n)), x(static_cast<std::size_t>(n));
+    memtune::fill_random(a, 5 + static_cast<std::uint64_t>(m));
+    memtune::fill_random(x, 9 + static_cast<std::uint64_t>(n));
+    for (const MatvecLayout layout : {MatvecLayout::col, MatvecLayout::row}) {
+      CAPTURE(static_cast<int>(layout));
+      const std::vector<double> reference = memtune::templates::matvec_reference(layout, m, n, a, x);
+      GuardedOutput y(static_cast<std::size_t>(m));
+      cuda_emulation::run_grid({256, 1, 1}, {2, 1, 1}, [&] {
+        if (layout == MatvecLayout::col) matvec_reference<0>(a.data(), x.data(), y.data(), m, n, 0, nullptr, nullptr);
+        else matvec_reference<1>(a.data(), x.data(), y.data(), m, n, 0, nullptr, nullptr);
+      });
+      CHECK(y.guard_intact());
+      // Both in double: only the rounding of y to float differs.
+      const auto [bad, first_bad] = y.mismatches(reference, 1e-6);
+      CAPTURE(first_bad);
+      CHECK(bad == 0);
+    }
+  }
+}

@@ -5,7 +5,6 @@
 #include <memtune/templates/matvec.hpp>
 #include <memtune/output/tuning_result.hpp>
 
-#include "../../templates/matvec/cublas_loader.hpp"
 
 #include <doctest/doctest.h>
 
@@ -418,21 +417,6 @@ TEST_CASE("matvec note: what the blog's kernel and its padding cost") {
   CHECK(templates::matvec_description().hooks.explain(r).find("4.4x") != std::string::npos);
   r.evaluations = {eval(stream(256, 4, 4, 8, 16), 90e-6)};
   CHECK(templates::matvec_description().hooks.explain(r).empty());
-}
-
-TEST_CASE("cuBLAS loader: finds the library or says which files it tried") {
-  const auto& api = templates::cublas_api();
-  if (api.loaded()) {
-    MESSAGE("cuBLAS loaded from " << api.library);
-    const bool all_symbols = api.create != nullptr && api.destroy != nullptr && api.set_stream != nullptr && api.sgemv != nullptr;
-    CHECK(all_symbols);
-  } else {
-    MESSAGE("cuBLAS not loaded: " << api.error);
-    CHECK(api.error.find("libcublas.so") != std::string::npos);
-  }
-  CHECK(templates::cublas_status_name(0) == "CUBLAS_STATUS_SUCCESS");
-  CHECK(templates::cublas_status_name(13) == "CUBLAS_STATUS_EXECUTION_FAILED");
-  CHECK(templates::cublas_status_name(99) == "cuBLAS status 99");
 }
 
 TEST_CASE("every matvec candidate compiles for sm_90, without local memory") {

@@ -141,3 +141,19 @@ TEST_CASE("transpose.cu on the CPU: every configuration of the space on odd shap
     check_tile<64>(s);
   }
 }
+
+TEST_CASE("transpose.cu on the CPU: the reference kernel, odd shapes, over fewer blocks than elements") {
+  for (const Shape s : {Shape{37, 53}, Shape{1, 300}, Shape{300, 1}}) {
+    CAPTURE(s.rows);
+    CAPTURE(s.cols);
+    const std::size_t n = static_cast<std::size_t>(s.rows) * static_cast<std::size_t>(s.cols);
+    std::vector<float> in(n);
+    memtune::fill_random(in, 11 + n);
+    const std::vector<double> reference = memtune::templates::transpose_reference(in, s.rows, s.cols);
+    std::vector<float> out(n, std::nanf(""));
+    cuda_emulation::run_grid({256, 1, 1}, {3, 1, 1}, [&] { transpose_reference(in.data(), out.data(), s.rows, s.cols); });
+    std::int64_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i) bad += out[i] == reference[i] ? 0 : 1;
+    CHECK(bad == 0);
+  }
+}

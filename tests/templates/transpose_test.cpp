@@ -6,6 +6,8 @@
 #include <memtune/model/target_catalog.hpp>
 #include <memtune/templates/transpose.hpp>
 
+#include "../support/catalogue_target.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -92,19 +94,18 @@ TEST_CASE("transpose reference: out(j, i) = in(i, j) on odd shapes, and its veri
   }
   CHECK_THROWS_AS(templates::transpose_reference(std::vector<float>(5), 2, 3), std::invalid_argument);
 
-  const Problem p = transpose().complete({{"rows", 3}, {"cols", 2}});
-  const std::vector<float> in{1, 2, 3, 4, 5, 6};
-  REQUIRE(transpose().verify.mode == VerifySpec::Mode::callback);
-  const auto outputs = transpose().verify.callback(
-      ReferenceRequest{p, {}, [&](const std::string& name) {
-                         REQUIRE(name == "in");
-                         return std::as_bytes(std::span<const float>(in));
-                       }});
-  REQUIRE(outputs.size() == 1);
-  CHECK(outputs[0].buffer == "out");
-  CHECK(outputs[0].values == std::vector<double>{1, 3, 5, 2, 4, 6});
-  CHECK(outputs[0].tolerance.abs == 0.0);
-  CHECK(outputs[0].tolerance.rel == 0.0);
+  // The candidates are verified against transpose.cu's transpose_reference
+  // (tests/templates/transpose_emulation_test.cpp runs it), exactly: a copy.
+  REQUIRE(transpose().verify.mode == VerifySpec::Mode::reference_kernel);
+  CHECK(transpose().verify.tolerance.abs == 0.0);
+  CHECK(transpose().verify.tolerance.rel == 0.0);
+  const Problem p = transpose().complete({{"rows", 3000}, {"cols", 7}});
+  const LaunchSpec l = transpose().reference_launch(p, catalogue_target("h100-sxm"));
+  CHECK(l.name_expression == "transpose_reference");
+  CHECK(l.grid.x == 83); // ceil(21000 / 256)
+  CHECK(l.block.x == 256);
+  const Problem huge = transpose().complete({{"rows", 1 << 20}, {"cols", 1 << 20}});
+  CHECK(transpose().reference_launch(huge, catalogue_target("h100-sxm")).grid.x == 1U << 20); // a grid-stride loop
 }
 
 TEST_CASE("transpose access pattern: the tile's column reads conflict 32 ways unpadded and not at all padded") {

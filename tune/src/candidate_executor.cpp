@@ -49,12 +49,11 @@ public:
   std::vector<int> devices() const override { return {device_}; }
   const std::string& isolation() const override { return isolation_; }
 
-  ExecutorSetup setup(const std::optional<ReferencePlan>& reference, std::size_t ceiling_bytes,
+  ExecutorSetup setup(const std::vector<ReferencePlan>& references, std::size_t ceiling_bytes,
                       std::size_t same_size_bytes, const std::optional<search::Config>& expected_for) override {
     SetupRequest request;
-    if (reference)
-      request.reference =
-          LaunchRequest{reference->config, reference->launch, reference->compiled.lowered_name, reference->compiled.cubin};
+    for (const ReferencePlan& r : references)
+      request.references.push_back(LaunchRequest{r.config, r.launch, r.compiled.lowered_name, r.compiled.cubin});
     request.time_reference = true;
     request.ceiling_bytes = ceiling_bytes;
     request.same_size_bytes = same_size_bytes;

@@ -68,7 +68,7 @@ public:
   // On one GPU the copies are measured before it returns; on several, the
   // first GPU measures them while the others start candidates, and takes
   // candidates after them (ExecutorSetup::copies is then nullopt).
-  virtual ExecutorSetup setup(const std::optional<ReferencePlan>& reference, std::size_t ceiling_bytes,
+  virtual ExecutorSetup setup(const std::vector<ReferencePlan>& references, std::size_t ceiling_bytes,
                               std::size_t same_size_bytes, const std::optional<search::Config>& expected_for) = 0;
   // The copies setup() left to the first GPU, once they are measured and
   // collect() has seen them end; each is handed over once.

@@ -17,13 +17,13 @@ std::vector<int> IsolatedExecutor::devices() const {
   return d;
 }
 
-ExecutorSetup IsolatedExecutor::setup(const std::optional<ReferencePlan>& reference, std::size_t ceiling_bytes,
+ExecutorSetup IsolatedExecutor::setup(const std::vector<ReferencePlan>& references, std::size_t ceiling_bytes,
                                       std::size_t same_size_bytes, const std::optional<search::Config>& expected_for) {
   SetupRequest request;
-  std::vector<char> blob;
-  if (reference) {
-    blob = reference->compiled.cubin;
-    request.reference = LaunchRequest{reference->config, reference->launch, reference->compiled.lowered_name, {}};
+  std::vector<char> blob; // the references' cubins, one after another
+  for (const ReferencePlan& r : references) {
+    blob.insert(blob.end(), r.compiled.cubin.begin(), r.compiled.cubin.end());
+    request.references.push_back(LaunchRequest{r.config, r.launch, r.compiled.lowered_name, r.compiled.cubin});
   }
   request.expected_for = expected_for;
   // On several GPUs the others need not wait for the first one's copies.

@@ -33,7 +33,7 @@ public:
   const std::string& isolation() const override { return isolation_; }
   std::vector<int> devices() const override;
 
-  ExecutorSetup setup(const std::optional<ReferencePlan>& reference, std::size_t ceiling_bytes,
+  ExecutorSetup setup(const std::vector<ReferencePlan>& references, std::size_t ceiling_bytes,
                       std::size_t same_size_bytes, const std::optional<search::Config>& expected_for) override;
   void submit(const LaunchRequest& candidate, double limit_s, std::uint64_t tag) override;
   std::optional<CandidateDone> collect() override;

@@ -118,7 +118,7 @@ TuningResult tune(const KernelDescription& kernel, const Problem& given, const T
   if (kernel.verify.mode == VerifySpec::Mode::callback) expected_for = kernel.default_config(problem, target);
   isolation::ExecutorSetup setup;
   try {
-    setup = gpu->setup(reference.plan, journaled_setup ? 0 : copies.ceiling_bytes,
+    setup = gpu->setup(reference.plans, journaled_setup ? 0 : copies.ceiling_bytes,
                        journaled_setup ? 0 : copies.same_size_bytes, expected_for);
   } catch (const ContextLost& lost) {
     result.aborted = "no reference to verify candidates against: " + lost.what;

@@ -59,6 +59,9 @@ public:
   KernelBuilder& shared_memory(std::string_view bytes);
 
   KernelBuilder& buffer(std::string name, ElementType type, std::string_view count, BufferRole role, Fill fill = {});
+  // The out buffer `name` (declared before) is written only in part
+  // (BufferArgument::partial, JSON "partial": true).
+  KernelBuilder& written_in_part(const std::string& name);
   KernelBuilder& scalar(std::string name, ElementType type, std::string_view value, bool from_caller = false);
   KernelBuilder& scalar(std::string name, ElementType type, double value, bool from_caller = false);
   KernelBuilder& constant(std::string symbol, ElementType type, std::string_view count, Fill fill = {},
@@ -66,7 +69,10 @@ public:
   KernelBuilder& bytes_moved(std::string_view expression);
 
   KernelBuilder& verify_with_config(nlohmann::json reference_config, Tolerance tolerance);
-  KernelBuilder& verify_with_kernel(ReferenceKernel kernel, Tolerance tolerance);
+  // `terms`: how many terms one output sums (VerifySpec::tolerance_terms);
+  // `depends_on`: axes the reference kernel reads (VerifySpec::depends_on).
+  KernelBuilder& verify_with_kernel(ReferenceKernel kernel, Tolerance tolerance, std::string_view terms = "1",
+                                    std::vector<std::string> depends_on = {});
   // `depends_on`: axes whose value changes the expected outputs.
   KernelBuilder& verify_with(ReferenceFunction reference, std::vector<std::string> depends_on = {});
 
@@ -83,6 +89,11 @@ public:
   KernelBuilder& model(const nlohmann::ordered_json& section);
   KernelBuilder& explain(std::function<std::string(const TuningResult&)> f);
   KernelBuilder& baseline(std::string name, BaselineFactory factory);
+  // A baseline memtune provides (LibraryBaseline), operands bound by name:
+  //   .library_baseline("cublas", "cublas_sgemv", {{"A", "A"}, {"x", "x"}, {"y", "y"}},
+  //                     {{"rows", "rows"}, {"cols", "cols"}, {"row_major", "layout == \"row\""}})
+  KernelBuilder& library_baseline(std::string name, std::string call, std::map<std::string, std::string> buffers,
+                                  const std::map<std::string, std::string>& values);
   KernelBuilder& default_config(std::function<search::Config(const Problem&, const Target&)> f);
 
   // Validates (KernelDescription::validate) and returns the description.

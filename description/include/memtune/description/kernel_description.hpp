@@ -146,6 +146,11 @@ struct Fill {
   // [-1, -0.01] U [0.01, 1]. The default for integers is [1, 100].
   std::optional<double> lo, hi;
   double value = 0.0;   // constant
+  // random, floating-point types: the values scaled so that the sum of their
+  // magnitudes is this (JSON "sum_abs"). A filter's taps or a stencil's
+  // coefficients summed to 1 keep every output within the inputs' range, so
+  // one tolerance holds at every size.
+  std::optional<double> sum_abs;
   CustomFill custom;    // custom (C++ only)
   // Axes whose value changes the content (custom fills only: an AoS vs SoA
   // layout parameter): one copy per value combination.
@@ -233,8 +238,13 @@ using ReferenceFunction = std::function<std::vector<ExpectedOutput>(const Refere
 
 // A separate, trusted kernel that computes the same outputs from the same
 // arguments (in the same order).
+// Its name, block, grid and shared memory read problem variables, device
+// attributes and derived values that read no parameter, and the axes of
+// VerifySpec::depends_on: where those are given, it runs once per combination
+// of their values a candidate has (aos_soa: once per layout), on that
+// combination's arguments.
 struct ReferenceKernel {
-  std::string kernel;               // name-expression pattern (may use problem variables only)
+  std::string kernel;               // name-expression pattern
   std::vector<SourceFile> files;    // empty: the description's own source
   std::vector<search::Expr> block;  // 1-3 expressions over problem variables, device attributes and derived
   std::vector<search::Expr> grid;   // values that read no parameter
@@ -276,16 +286,23 @@ struct VerifySpec {
   nlohmann::json reference_config = nlohmann::json::object(); // {parameter: value or label}; empty: the default config
   std::optional<ReferenceKernel> reference_kernel;
   ReferenceFunction callback;
-  std::vector<std::string> depends_on; // callback: axes whose value changes the expected outputs
+  // callback, reference_kernel: axes whose value changes the expected outputs
+  // (one set of expected values per combination).
+  std::vector<std::string> depends_on;
   Tolerance tolerance{0.0, 1e-5};      // reference_config and reference_kernel modes
+  // How many terms one output sums (JSON "tolerance": {"terms": "6 * radius + 1"}),
+  // over problem variables: abs and rel are per term, their rounding errors
+  // add up. The bound a float reduction of that many terms needs.
+  search::Expr tolerance_terms = 1;
   // Whether `tolerance` was given: if not, an output of a coarser type gets
   // its type's default_relative_tolerance (half 1e-3, bfloat16 1e-2).
   bool tolerance_given = false;
   std::vector<ReducedOutput> reduced;  // reference_config and reference_kernel modes
   std::optional<HostCheck> host_check;
 };
-// The tolerance element-wise comparisons of `type` use.
-[[nodiscard]] Tolerance tolerance_for(const VerifySpec& verify, ElementType type);
+// The tolerance element-wise comparisons of `type` use, for outputs that
+// sum `terms` terms (VerifySpec::tolerance_terms evaluated on the problem).
+[[nodiscard]] Tolerance tolerance_for(const VerifySpec& verify, ElementType type, std::int64_t terms = 1);
 
 // ---------------------------------------------------------------- hooks (C++ only)
 
@@ -296,6 +313,26 @@ struct BaselineContext {
   std::function<CUdeviceptr(const std::string& buffer)> buffer;
 };
 using BaselineFactory = std::function<std::unique_ptr<Baseline>(const BaselineContext&)>;
+
+// A baseline memtune provides, bound to the description's buffers and
+// problem as data, so that it travels to a worker process like the rest of
+// the description (a C++ BaselineFactory cannot). JSON:
+//   "baselines": {"cublas": {"call": "cublas_sgemv",
+//                            "buffers": {"A": "A", "x": "x", "y": "y"},
+//                            "values": {"rows": "rows", "cols": "cols", "row_major": "layout == \"row\""}}}
+// library_baseline_calls() lists the calls and the operands each needs.
+struct LibraryBaseline {
+  std::string call;
+  std::map<std::string, std::string> buffers; // the call's operand -> a buffer argument's name
+  std::map<std::string, search::Expr> values; // the call's integer operand -> an expression over problem variables
+};
+struct LibraryBaselineCall {
+  std::string name;                 // "cublas_sgemv"
+  std::string summary;              // for people: what it computes
+  std::vector<std::string> buffers; // operands naming a buffer
+  std::vector<std::string> values;  // integer operands
+};
+[[nodiscard]] const std::vector<LibraryBaselineCall>& library_baseline_calls();
 
 // Optional extras only the built-in templates need to provide.
 struct DescriptionHooks {
@@ -351,6 +388,8 @@ struct KernelDescription {
   // What tuning it minimises unless the run says otherwise (`--objective`):
   // "" (time), "time", "energy" or "edp" (objective.hpp).
   std::string objective;
+  // Baselines by name (`--compare NAME`), as data; hooks.baselines adds C++ ones.
+  std::map<std::string, LibraryBaseline> baselines;
   DescriptionHooks hooks;
 
   // Throws DescriptionError (description_json.hpp) naming the field and the
@@ -379,9 +418,11 @@ struct KernelDescription {
   // parameters pruned on this target dropped). Throws std::invalid_argument
   // when it is not valid in space(problem, target), saying why.
   [[nodiscard]] search::Config reference_configuration(const Problem& problem, const Target& target) const;
-  // VerifySpec::reference_kernel: its launch (it reads no parameter) and its
-  // compile request (its own files, or the description's source).
-  [[nodiscard]] LaunchSpec reference_launch(const Problem& problem, const Target& target) const;
+  // VerifySpec::reference_kernel: its launch (it reads no parameter but the
+  // depends_on axes, whose values `axes` gives) and its compile request (its
+  // own files, or the description's source).
+  [[nodiscard]] LaunchSpec reference_launch(const Problem& problem, const Target& target,
+                                            const search::Config& axes = {}) const;
   [[nodiscard]] CompileRequest reference_compile_request(const LaunchSpec& launch, int compute_capability) const;
   [[nodiscard]] search::Config default_config(const Problem& problem, const Target& target) const;
   // [bytes] the minimum one launch moves through DRAM: the numerator of GB/s.

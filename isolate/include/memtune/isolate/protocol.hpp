@@ -32,7 +32,9 @@
 
 namespace memtune::isolation {
 
-inline constexpr int kProtocolVersion = 4; // 2: ready carries device_count; 3: descriptions as data; 4: setup_done times its parts
+// 2: ready carries device_count; 3: descriptions as data; 4: setup_done times
+// its parts; 5: setup carries a list of references (verify.depends_on).
+inline constexpr int kProtocolVersion = 5;
 
 // How a worker rebuilds the description the tuning process tunes.
 struct DescriptionSource {
@@ -71,7 +73,9 @@ struct WorkerError : std::runtime_error {
 };
 
 struct SetupRequest {
-  std::optional<LaunchRequest> reference; // cubin: the frame's blob
+  // One per combination of verify.depends_on's values; their cubins are the
+  // frame's blob, one after another (each reference's "cubin_bytes").
+  std::vector<LaunchRequest> references;
   bool time_reference = false;            // measure one reference launch (the watchdog's yardstick)
   std::size_t ceiling_bytes = 0;          // measure the copy ceiling with this many bytes; 0: not now
   std::size_t same_size_bytes = 0;        // and a copy of the kernel's own bytes; 0: not needed

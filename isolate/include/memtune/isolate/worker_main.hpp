@@ -1,8 +1,10 @@
 #pragma once
 // The body of memtune-worker, the process that launches candidates for a
-// tuning process (docs: README "What happens to a bad candidate"). A program
-// that tunes its own built-in descriptions in isolation links this with a
-// lookup of them; memtune's own worker looks up templates::descriptions().
+// tuning process (docs: README "What happens to a bad candidate").
+// Descriptions arrive as data; one with C++ callbacks (a verify_with
+// reference, a custom fill, a baseline factory) cannot, and arrives by name:
+// a program that tunes such descriptions in isolation links this with a
+// lookup of them. memtune's own worker has none (built_ins is empty).
 //
 //   int main(int argc, char** argv) {
 //     return memtune::isolation::worker_main(argc, argv, [](const std::string& name) {

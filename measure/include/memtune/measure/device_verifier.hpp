@@ -1,11 +1,13 @@
 #pragma once
 // Compares a kernel's output with expected values on the GPU.
 //
-// The expected values (doubles) are uploaded once per run; each candidate's
-// output is then compared by a small kernel, so verifying a 16M-element
-// output costs tens of microseconds instead of a 64 MB download and a CPU
-// pass (which made up half of the warm tuning time). One compare kernel serves
-// every element type. The rule (compare_rule.cuh, shared with the host):
+// The expected values are on the GPU once per run: a host reference's
+// doubles uploaded, or a reference kernel's outputs copied on the device in
+// their own type (no round trip through the host); each candidate's output is
+// then compared by a small kernel, so verifying a 16M-element output costs
+// tens of microseconds instead of a 64 MB download and a CPU pass (which made
+// up half of the warm tuning time). One compare kernel serves every element
+// type, of the output and of the expected values. The rule (compare_rule.cuh, shared with the host):
 // |out - ref| <= abs + rel * |ref|; NaN never passes (the poisoned output is
 // NaN, so an element never written fails), except where the output is
 // written only in part and both runs left the element poisoned.
@@ -41,6 +43,10 @@ public:
   // output too (left poisoned by the candidate).
   DeviceVerifier(std::span<const double> expected, ElementType type, Tolerance tolerance,
                  std::shared_ptr<const CompareKernel> kernel, bool poison_agrees = false);
+  // The same against `lanes` lanes of `type` at `reference` on the device (a
+  // reference kernel's output), copied on `stream` before it returns.
+  DeviceVerifier(CUdeviceptr reference, std::int64_t lanes, ElementType type, Tolerance tolerance,
+                 std::shared_ptr<const CompareKernel> kernel, bool poison_agrees, CUstream stream);
   // float outputs, absolute tolerance (a kernel of its own).
   DeviceVerifier(std::span<const double> expected, double tolerance, const UploadContext& context);
 
@@ -52,12 +58,12 @@ public:
 
 private:
   std::int64_t n_ = 0;
-  ElementType type_ = ElementType::f32; // the lane type
+  ElementType type_ = ElementType::f32;          // the output's lane type
+  ElementType expected_type_ = ElementType::f64; // the expected values' lane type
   Tolerance tolerance_;
   bool poison_agrees_ = false;
-  double largest_expected_ = 0.0; // max |expected|: the tolerance reported when ok
   cuda::DeviceBuffer expected_;
-  cuda::DeviceBuffer result_;  // bad count, max error (bits), first bad index
+  cuda::DeviceBuffer result_;  // bad count, max error (bits), first bad index, max |expected| (bits)
   cuda::PinnedBuffer host_result_;
   std::shared_ptr<const CompareKernel> kernel_;
 };

@@ -3,7 +3,9 @@
 // VerifySpec::reference_config or reference_kernel, the reference is compiled
 // (plan_reference, in the tuning process) and launched once on the run's
 // workload (launch_reference, where the GPU is: this process or a worker), and
-// its outputs become what every candidate is verified against.
+// its outputs become what every candidate is verified against. A reference
+// kernel with depends_on axes is planned and launched once per combination of
+// their values, each on that combination's arguments.
 #include <memtune/compile/compile_cache.hpp>
 #include <memtune/description/kernel_description.hpp>
 #include <memtune/measure/workload.hpp>
@@ -12,6 +14,7 @@
 
 #include <optional>
 #include <span>
+#include <vector>
 #include <string>
 
 namespace memtune {
@@ -25,7 +28,9 @@ struct ReferencePlan {
 };
 
 struct PlannedReference {
-  std::optional<ReferencePlan> plan; // none for a callback (the workload computes its expected outputs)
+  // None for a callback or a host check (the workload computes its expected
+  // outputs); one per combination of verify.depends_on's values.
+  std::vector<ReferencePlan> plans;
   std::optional<std::string> error;  // why there is no reference: cannot be made for this problem, does not compile
 };
 
@@ -42,7 +47,7 @@ std::optional<std::string> launch_reference(const std::string& what, const searc
                                             const std::string& lowered_name, DescribedWorkload& workload,
                                             CUstream stream);
 
-// Both, in one process. Nothing to do for a callback.
+// Both, in one process, for every plan. Nothing to do for a callback.
 std::optional<std::string> run_reference(const KernelDescription& description, const Problem& problem,
                                          const Target& target, DescribedWorkload& workload, const CompileCache* cache,
                                          CUstream stream);

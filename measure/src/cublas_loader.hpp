@@ -13,7 +13,7 @@
 
 #include <string>
 
-namespace memtune::templates {
+namespace memtune::measure_detail {
 
 using cublas_handle = void*;
 inline constexpr int kCublasOpN = 0;
@@ -42,4 +42,4 @@ const CublasApi& cublas_api();
 // The name of a cublasStatus_t ("CUBLAS_STATUS_NOT_INITIALIZED"), or the number.
 std::string cublas_status_name(int status);
 
-} // namespace memtune::templates
+} // namespace memtune::measure_detail

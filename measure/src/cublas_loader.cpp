@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace memtune::templates {
+namespace memtune::measure_detail {
 namespace {
 
 CublasApi load() {
@@ -70,4 +70,4 @@ std::string cublas_status_name(int status) {
   }
 }
 
-} // namespace memtune::templates
+} // namespace memtune::measure_detail

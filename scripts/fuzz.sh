@@ -5,6 +5,7 @@
 #   scripts/fuzz.sh --minutes 10         every harness for 10 minutes, one after the other
 #   scripts/fuzz.sh --minutes 10 --jobs 2  two harnesses at a time
 #   scripts/fuzz.sh --seconds 60 recording profile_store
+#   scripts/fuzz.sh --build-only         only build them (scripts/test.sh builds before it tests)
 # Prints per harness: seconds, executions, result; exits 1 if any harness
 # found a crash, a hang, a leak or a sanitizer report (the input is kept in
 # $build/fuzz-artifacts/, the log in $build/fuzz-logs/).
@@ -13,13 +14,15 @@ cd "$(dirname "$0")/.."
 build=${MEMTUNE_FUZZ_BUILD_DIR:-build-fuzz}
 seconds=10
 jobs=1
+build_only=false
 names=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds=$2; shift 2 ;;
     --minutes) seconds=$(( $2 * 60 )); shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --build-only) build_only=true; shift ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) names+=("$1"); shift ;;
   esac
 done
@@ -39,6 +42,7 @@ else
   cmake "$build" >/dev/null # re-copies the seeds
 fi
 cmake --build "$build" -j "$(nproc)" --target memtune_fuzzers
+$build_only && exit 0
 
 if [ ${#names[@]} -eq 0 ]; then
   mapfile -t names < <(sed 's/^fuzz_//' "$build/tests/fuzz/fuzzers.txt")

@@ -10,6 +10,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace memtune {
 namespace embedded {
@@ -103,6 +104,19 @@ DeviceVerifier::DeviceVerifier(CUdeviceptr reference, std::int64_t lanes, Elemen
 
 DeviceVerifier::DeviceVerifier(std::span<const double> expected, double tolerance, const UploadContext& context)
     : DeviceVerifier(expected, ElementType::f32, Tolerance{tolerance, 0.0}, std::make_shared<const CompareKernel>(context)) {}
+
+std::int64_t DeviceVerifier::nan_lanes(CUstream stream) {
+  // The expected values against themselves with no tolerance and no agreeing
+  // poison: a lane fails exactly when it is NaN.
+  const Tolerance tolerance = std::exchange(tolerance_, Tolerance{});
+  const bool poison_agrees = std::exchange(poison_agrees_, false);
+  const ElementType type = std::exchange(type_, expected_type_);
+  const Verification self = verify(expected_.get(), stream);
+  tolerance_ = tolerance;
+  poison_agrees_ = poison_agrees;
+  type_ = type;
+  return self.bad_count;
+}
 
 Verification DeviceVerifier::verify(CUdeviceptr out, CUstream stream) {
   const cuda::DriverApi& cu = cuda::driver_api();

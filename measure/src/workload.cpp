@@ -163,6 +163,15 @@ CUdeviceptr DescribedWorkload::buffer(const std::string& name) const {
 std::uint64_t DescribedWorkload::device_bytes(const search::Config& config) const {
   const State& s = *state_;
   const search::Config env = s.env(config);
+  // The expected values: a callback's doubles, or a reference's outputs in
+  // their own type, once per combination of verify.depends_on's values (at
+  // most: an axis may be pruned on this GPU).
+  const bool host_expected = s.d.verify.mode == VerifySpec::Mode::callback;
+  std::uint64_t expected_copies = 1;
+  if (s.d.verify.mode == VerifySpec::Mode::reference_kernel)
+    for (const std::string& axis : s.d.verify.depends_on)
+      for (const Parameter& p : s.d.parameters)
+        if (p.axis.name == axis) expected_copies *= std::max<std::uint64_t>(1, p.axis.values.size());
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < s.buffers.size(); ++i) {
     const auto& b = *s.buffers[i].spec;
@@ -171,8 +180,9 @@ std::uint64_t DescribedWorkload::device_bytes(const search::Config& config) cons
     const std::uint64_t bytes = static_cast<std::uint64_t>(n) * element_size(b.type);
     total += bytes;
     if (b.role == BufferRole::inout) total += bytes;                    // the pristine copy
-    if (b.role == BufferRole::out || b.role == BufferRole::inout) // expected, one double per lane
-      total += static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(lane_count(b.type)) * 8;
+    if (b.role == BufferRole::out || b.role == BufferRole::inout)
+      total += static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(lane_count(b.type)) *
+               (host_expected ? 8 : element_size(lane_type(b.type)) * expected_copies);
   }
   return total;
 }

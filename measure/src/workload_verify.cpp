@@ -165,18 +165,19 @@ std::optional<std::string> DescribedWorkload::capture_reference(CUstream stream)
     // inout buffers are filled, never poisoned. An integer lane may equal the
     // 0xA5 pattern by right; for 1- and 2-byte integers that is likely, so
     // only an output left entirely poisoned counts there, as for one written in part.
-    // An out buffer is downloaded only for this: the expected values are
-    // copied on the device.
-    const std::int64_t poisoned = b.spec->role == BufferRole::out
-                                      ? description_detail::poisoned_lanes(type, download(at, b.count - from, type))
-                                      : 0;
+    DeviceVerifier verifier(at, lanes, type, tolerance_for(s.d.verify, type, terms), s.compare, b.spec->partial, stream);
+    // Floating-point poison is NaN: counted on the device (a NaN the
+    // reference computed would fail every candidate anyway). Integer poison
+    // is a byte pattern: the output is downloaded to find it.
+    std::int64_t poisoned = 0;
+    if (b.spec->role == BufferRole::out)
+      poisoned = is_floating(lane_type(type)) ? verifier.nan_lanes(stream)
+                                              : description_detail::poisoned_lanes(type, download(at, b.count - from, type));
     const bool whole_only = b.spec->partial || description_detail::poison_is_ambiguous(type);
     if (poisoned > 0 && (!whole_only || poisoned == lanes))
       unwritten += (unwritten.empty() ? "" : "; ") + std::to_string(poisoned) + " of the " + std::to_string(lanes) +
                    " values of '" + b.spec->name + "'";
-    segments.push_back({i, from - b.offset,
-                        DeviceVerifier(at, lanes, type, tolerance_for(s.d.verify, type, terms), s.compare,
-                                       b.spec->partial, stream)});
+    segments.push_back({i, from - b.offset, std::move(verifier)});
   }
   if (!unwritten.empty())
     return "the reference left " + unwritten + " unwritten (still poisoned" +

@@ -54,6 +54,9 @@ public:
   // of the type). first_bad is a lane index into `out`; tolerance is the allowed
   // error at first_bad (when ok, the largest allowed error).
   Verification verify(CUdeviceptr out, CUstream stream);
+  // The expected lanes that are NaN (for a reference's floating-point
+  // outputs: those it left poisoned), counted on the device.
+  std::int64_t nan_lanes(CUstream stream);
   [[nodiscard]] std::int64_t size() const { return n_; }
 
 private:

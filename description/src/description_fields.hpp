@@ -14,6 +14,7 @@
 #include <climits>
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -135,5 +136,12 @@ protected:
 
 // The "model" section (model_spec.hpp), read with `r`'s file and field names (model_spec_json.cpp).
 [[nodiscard]] ModelSpec read_model_section(const FieldReader& r, const nlohmann::ordered_json& section);
+
+// verify_json.cpp: a tolerance {abs, rel}, a reduced comparison of the
+// verify section, and the "baselines" section.
+[[nodiscard]] Tolerance read_tolerance(const FieldReader& r, const nlohmann::ordered_json& j, const std::string& path);
+[[nodiscard]] ReducedOutput read_reduced(const FieldReader& r, const nlohmann::ordered_json& j, const std::string& path);
+[[nodiscard]] std::map<std::string, LibraryBaseline> read_baselines(const FieldReader& r,
+                                                                    const nlohmann::ordered_json& section);
 
 } // namespace memtune::description_detail

@@ -70,7 +70,7 @@ public:
       fail("verify", "missing: say how outputs are checked: {\"reference_config\": {...}} (one configuration of this "
                      "kernel is the truth) or {\"reference_kernel\": {...}} (a separate kernel)");
     read_verify(doc.at("verify"), d.verify);
-    if (doc.contains("baselines")) read_baselines(doc.at("baselines"), d);
+    if (doc.contains("baselines")) d.baselines = description_detail::read_baselines(*this, doc.at("baselines"));
     if (doc.contains("default")) d.default_config_json = nlohmann::json::parse(object(doc.at("default"), "default").dump());
     if (doc.contains("objective")) {
       d.objective = string(doc.at("objective"), "objective");
@@ -371,46 +371,6 @@ private:
     return c;
   }
 
-  Tolerance tolerance(const ordered_json& j, const std::string& path) const {
-    const auto& t = fields(j, path, {"abs", "rel"});
-    Tolerance out{0.0, 0.0};
-    if (t.contains("abs")) out.abs = number(t.at("abs"), path + ".abs");
-    if (t.contains("rel")) out.rel = number(t.at("rel"), path + ".rel");
-    return out;
-  }
-
-  ReducedOutput reduced(const ordered_json& j, const std::string& path) const {
-    fields(j, path, {"buffer", "op", "count", "tolerance"});
-    ReducedOutput r;
-    r.buffer = string(required(j, "buffer", path), path + ".buffer");
-    const std::string op = string(required(j, "op", path), path + ".op");
-    if (op == "sum") r.op = ReducedOutput::Op::sum;
-    else if (op == "min") r.op = ReducedOutput::Op::min;
-    else if (op == "max") r.op = ReducedOutput::Op::max;
-    else if (op == "count") r.op = ReducedOutput::Op::count;
-    else fail(path + ".op", "'" + op + "' is not a reduction (sum, min, max, count)");
-    r.count = expr(required(j, "count", path), path + ".count");
-    if (j.contains("tolerance")) r.tolerance = tolerance(j.at("tolerance"), path + ".tolerance");
-    return r;
-  }
-
-  // "baselines": {"cublas": {"call": "cublas_sgemv", "buffers": {...}, "values": {...}}}
-  void read_baselines(const ordered_json& j, KernelDescription& d) const {
-    for (const auto& [name, spec] : object(j, "baselines").items()) {
-      const std::string path = "baselines." + name;
-      const auto& b = fields(spec, path, {"call", "buffers", "values"});
-      LibraryBaseline baseline;
-      baseline.call = string(required(b, "call", path), path + ".call");
-      if (b.contains("buffers"))
-        for (const auto& [operand, buffer] : object(b.at("buffers"), path + ".buffers").items())
-          baseline.buffers[operand] = string(buffer, path + ".buffers." + operand);
-      if (b.contains("values"))
-        for (const auto& [operand, value] : object(b.at("values"), path + ".values").items())
-          baseline.values.insert_or_assign(operand, expr(value, path + ".values." + operand));
-      d.baselines[name] = std::move(baseline);
-    }
-  }
-
   void read_verify(const ordered_json& j, VerifySpec& v) const {
     fields(j, "verify",
            {"reference_config", "reference_kernel", "library", "function", "tolerance", "reduce", "callback", "depends_on"});
@@ -429,14 +389,14 @@ private:
       ordered_json numbers = t;
       numbers.erase("terms");
       if (!numbers.empty()) {
-        v.tolerance = tolerance(numbers, "verify.tolerance");
+        v.tolerance = description_detail::read_tolerance(*this, numbers, "verify.tolerance");
         v.tolerance_given = true;
       }
     }
     if (j.contains("reduce")) {
       const auto& list = array(j.at("reduce"), "verify.reduce");
       for (std::size_t i = 0; i < list.size(); ++i)
-        v.reduced.push_back(reduced(list[i], "verify.reduce[" + std::to_string(i) + "]"));
+        v.reduced.push_back(description_detail::read_reduced(*this, list[i], "verify.reduce[" + std::to_string(i) + "]"));
     }
     if (j.contains("library") || j.contains("function")) {
       v.mode = VerifySpec::Mode::host_check;

@@ -113,9 +113,10 @@ TEST_CASE("inputs: the i-th filled item uses seed + i; floats default to fill_ra
   CHECK(as<std::int16_t>(w.host_input("scale", {})) == std::vector<std::int16_t>{3, 3, 3, 3});
 
   CHECK_THROWS_WITH_AS((void)w.host_input("out", {}), doctest::Contains("'out' is not a filled input"), std::out_of_range);
-  // Every buffer's bytes, the inout's pristine copy, and 8 bytes per expected output value.
+  // Every buffer's bytes, the inout's pristine copy, and the expected values
+  // in the outputs' own types (the reference's outputs, copied on the device).
   CHECK(w.device_bytes({{"LAYOUT", 0}, {"PAD", 4}}) ==
-        1000 * 4 + 1000 * 8 + 1000 * 4 + 2 * 1000 * 4 + 1000 * 8 + 500 * 8 + 1000 + 1004 * 4 + 1000 * 4);
+        1000 * 4 + 1000 * 4 + 1000 * 4 + 2 * 1000 * 4 + 1000 * 4 + 500 * 8 + 1000 + 1004 * 4 + 1000 * 4);
 }
 
 TEST_CASE("integer ranges are inclusive and cover the type; doubles default to fill_random's values") {
@@ -181,7 +182,7 @@ TEST_CASE("half, bfloat16 and vector inputs are filled lane by lane, never zero;
   CHECK(w.host_input("padded", {{"LAYOUT", 0}, {"PAD", 0}}).size() == (28 + 1000) * 4);
   CHECK(w.host_input("padded", {{"LAYOUT", 0}, {"PAD", 4}}).size() == (32 + 1000) * 4);
   CHECK(w.device_bytes({{"LAYOUT", 0}, {"PAD", 4}}) ==
-        1000 * 4 + 1000 * 8 + 1000 * 2 + 1000 * 4 + 1000 * 16 + (32 + 1000) * 4);
+        1000 * 4 + 1000 * 4 + 1000 * 2 + 1000 * 4 + 1000 * 16 + (32 + 1000) * 4); // out and its expected floats
 }
 
 TEST_CASE("an element type from the problem: the workload fills the problem's type") {

@@ -291,7 +291,10 @@ void Validator::check_model() const {
 }
 
 void Validator::check_baselines() const {
-  for (const auto& [name, b] : d_.baselines) {
+  // Named pairs, not structured bindings: the lambdas below read them (clang 14 cannot capture a binding).
+  for (const auto& entry : d_.baselines) {
+    const std::string& name = entry.first;
+    const LibraryBaseline& b = entry.second;
     const std::string field = "baselines." + name;
     if (!is_identifier(name)) fail(field, "'" + name + "' is not a name (letters, digits and '_')");
     const auto& calls = library_baseline_calls();
@@ -310,7 +313,9 @@ void Validator::check_baselines() const {
     };
     same_operands(b.buffers, call->buffers, "buffers");
     same_operands(b.values, call->values, "values");
-    for (const auto& [operand, buffer] : b.buffers) {
+    for (const auto& binding : b.buffers) {
+      const std::string& operand = binding.first;
+      const std::string& buffer = binding.second;
       const bool known = std::any_of(d_.arguments.begin(), d_.arguments.end(), [&](const Argument& a) {
         return std::holds_alternative<BufferArgument>(a) && argument_name(a) == buffer;
       });

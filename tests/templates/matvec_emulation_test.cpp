@@ -288,7 +288,8 @@ TEST_CASE("matvec.cu on the CPU: matvec_stream column-major, the split finish it
 }
 
 TEST_CASE("matvec.cu on the CPU: the reference kernel, both layouts, odd sizes, over fewer blocks than rows") {
-  for (const auto [m, n] : {std::pair<std::int64_t, std::int64_t>{37, 29}, {1000, 3}, {1, 77}}) {
+  for (const auto& size : {std::pair<std::int64_t, std::int64_t>{37, 29}, {1000, 3}, {1, 77}}) {
+    const std::int64_t m = size.first, n = size.second; // captured below: not a structured binding
     CAPTURE(m);
     CAPTURE(n);
     std::vector<float> a(static_cast<std::size_t>(m * n)), x(static_cast<std::size_t>(n));

@@ -23,9 +23,12 @@ sweep_set() {
 # `patience` without a new best. fdtd's grid (1456 at 480x480x256) is 4-50x the
 # others': 40 candidates found a configuration within 5 % of the grid's best
 # at 4 of its 8 sizes on the H200, 180 reach it (scripts/gpu_check.sh sweep).
+# filter (384): with 40 and 15, 6 of 8 sizes in one run and 8 of 8 in another
+# (the best staging, direct or shfl, is close and switches between sizes).
 sweep_search() {
   case $1 in
     fdtd) echo "--budget 180 --patience 60" ;;
+    filter) echo "--budget 80 --patience 30" ;;
     *) echo "--budget 40 --patience 15" ;;
   esac
 }

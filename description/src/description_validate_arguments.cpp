@@ -35,6 +35,7 @@ void Validator::check_fill(const Fill& f, ElementType type, const std::string& f
       fail(field + ".sum_abs", "only a random fill of floating-point values is scaled to a sum of magnitudes");
     if (!std::isfinite(*f.sum_abs) || !(*f.sum_abs > 0))
       fail(field + ".sum_abs", "must be a finite number > 0 (the sum of the values' magnitudes)");
+    check_representable(*f.sum_abs, type, field + ".sum_abs"); // no value can exceed the sum
   }
   if (!f.depends_on.empty() && f.kind != Fill::Kind::custom)
     fail(field + ".depends_on", "only a custom fill depends on parameters (random and constant fills never do)");
@@ -47,6 +48,9 @@ void Validator::check_representable(double v, ElementType vector, const std::str
     if (!std::isfinite(v)) fail(field, "the value is not finite");
     if (type == ElementType::f16 && std::fabs(v) > 65504.0)
       fail(field, std::to_string(v) + " does not fit in half (largest 65504)");
+    // float and bfloat16 share float's exponent range: beyond it the value is infinite.
+    if ((type == ElementType::f32 || type == ElementType::bf16) && std::fabs(v) > std::numeric_limits<float>::max())
+      fail(field, std::to_string(v) + " does not fit in " + to_string(type) + " (largest 3.4e38)");
     return;
   }
   if (v != std::floor(v)) fail(field, std::to_string(v) + " is not an integer, but the type is " + to_string(type));

@@ -85,6 +85,10 @@ TEST_CASE("fill sum_abs: random values scaled to a sum of magnitudes, floats onl
 
   doc["arguments"][1]["fill"] = ordered_json::parse(R"({"random": [-1, 1], "sum_abs": 0})");
   CHECK_FAILS(doc, "arguments[1].fill.sum_abs", "finite number > 0");
+  doc["arguments"][1]["fill"] = ordered_json::parse(R"({"random": [-1, 1], "sum_abs": 1e300})");
+  CHECK_FAILS(doc, "arguments[1].fill.sum_abs", "does not fit in float");
+  doc["arguments"][1]["fill"] = ordered_json::parse(R"({"random": [-1e39, 1]})"); // a float range beyond float's
+  CHECK_FAILS(doc, "arguments[1].fill", "does not fit in float");
   doc["arguments"][1]["fill"] = ordered_json::parse(R"({"constant": 1, "sum_abs": 1})");
   CHECK_FAILS(doc, "arguments[1].fill.sum_abs", "only a random fill");
 }

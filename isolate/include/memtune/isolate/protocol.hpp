@@ -6,7 +6,7 @@
 //   tuning process                          worker (memtune-worker, one GPU)
 //   hello {description, problem, seed, device, measure}
 //                                       ->  ready {target, pid, setup_seconds} | error {kind, message}
-//   setup {reference?, ceiling_bytes, same_size_bytes} + reference CUBIN
+//   setup {references, ceiling_bytes, same_size_bytes} + the references' CUBINs
 //                                       ->  setup_done {reference_error?, reference_time_s?, ceiling?, same_size_copy?,
 //                                                       each part's seconds}
 //   run {id, config, launch, lowered_name} + CUBIN
@@ -14,9 +14,10 @@
 //   baseline {name, bytes_moved}        ->  baseline_result {baseline}
 //   bye                                 ->  (exits 0)
 //
-// The worker rebuilds the description from its name (a built-in of its
-// catalogue) or from the description file's path and text, and refuses one
-// whose fingerprint differs from the tuning process's. Candidates are
+// The worker rebuilds the description from the description file's path and
+// text or from its data (KernelDescription::to_data(), the built-in templates'
+// too), or by name from its own lookup (worker_main.hpp; memtune-worker has
+// none), and refuses one whose fingerprint differs from the tuning process's. Candidates are
 // compiled by the tuning process; the worker never runs NVRTC for them.
 #include <memtune/isolate/candidate_launcher.hpp>
 

@@ -54,6 +54,12 @@ PlannedReference plan_reference(const KernelDescription& d, const Problem& probl
   const std::string what = own_kernel ? "the reference configuration" : "the reference kernel";
   PlannedReference planned;
   try {
+    // Checked here too, so that a tolerance of no terms stops the run before any GPU work.
+    const std::int64_t terms = description_detail::evaluate(
+        d, d.verify.tolerance_terms, description_detail::environment(d, nullptr, problem, &target), "verify.tolerance.terms");
+    if (terms < 1)
+      return {{}, what + " cannot run: verify.tolerance.terms = " + d.verify.tolerance_terms.to_string() + " is " +
+                      std::to_string(terms) + " for this problem (an output sums at least 1 term)"};
     std::vector<search::Config> combinations{search::Config{}};
     if (!own_kernel) combinations = depends_on_combinations(d, d.space(problem, target));
     if (combinations.size() > kMaxReferenceRuns)

@@ -69,6 +69,14 @@ TEST_CASE("reference kernel with depends_on: too many values, or a launch that r
   REQUIRE(too_many.error);
   CHECK(too_many.error->find("65 combinations of verify.depends_on's values; at most 64 are run") != std::string::npos);
 
+  // A tolerance of no terms for this problem.
+  KernelBuilder no_terms = layouts({0, 1});
+  no_terms.verify_with_kernel({"ref<{LAYOUT}>", {}, {search::parse_expr("256")}, {search::parse_expr("4")}, 0}, {0.0, 0.0},
+                              "n - 1000", {"LAYOUT"});
+  const PlannedReference zero = plan_reference(no_terms.build(), {{"n", 1000}}, catalogue_target("h100-sxm"), nullptr);
+  REQUIRE(zero.error);
+  CHECK(zero.error->find("verify.tolerance.terms = (n - 1000) is 0 for this problem") != std::string::npos);
+
   // The grid reads BLOCK, which is not a depends_on axis: no value for it.
   const PlannedReference reads_block =
       plan_reference(layouts({0, 1}, "ceil_div(n, BLOCK)").build(), {{"n", 1000}}, catalogue_target("h100-sxm"), nullptr);

@@ -320,6 +320,12 @@ json to_json(const SetupRequest& s) {
   return j;
 }
 
+std::vector<char> setup_blob(const SetupRequest& s) {
+  std::vector<char> blob;
+  for (const LaunchRequest& r : s.references) blob.insert(blob.end(), r.cubin.begin(), r.cubin.end());
+  return blob;
+}
+
 SetupRequest setup_from_json(const json& j, std::span<const char> blob) {
   SetupRequest s;
   s.time_reference = j.at("time_reference").get<bool>();

@@ -10,7 +10,6 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 namespace memtune {
 namespace embedded {
@@ -108,17 +107,15 @@ DeviceVerifier::DeviceVerifier(std::span<const double> expected, double toleranc
 std::int64_t DeviceVerifier::nan_lanes(CUstream stream) {
   // The expected values against themselves with no tolerance and no agreeing
   // poison: a lane fails exactly when it is NaN.
-  const Tolerance tolerance = std::exchange(tolerance_, Tolerance{});
-  const bool poison_agrees = std::exchange(poison_agrees_, false);
-  const ElementType type = std::exchange(type_, expected_type_);
-  const Verification self = verify(expected_.get(), stream);
-  tolerance_ = tolerance;
-  poison_agrees_ = poison_agrees;
-  type_ = type;
-  return self.bad_count;
+  return compare(expected_.get(), expected_type_, Tolerance{}, false, stream).bad_count;
 }
 
 Verification DeviceVerifier::verify(CUdeviceptr out, CUstream stream) {
+  return compare(out, type_, tolerance_, poison_agrees_, stream);
+}
+
+Verification DeviceVerifier::compare(CUdeviceptr out, ElementType out_lane, Tolerance tolerance, bool poison_agrees_in,
+                                     CUstream stream) {
   const cuda::DriverApi& cu = cuda::driver_api();
   constexpr std::size_t word = sizeof(unsigned long long);
   MEMTUNE_CU(cu.cuMemsetD32Async(result_.get(), 0U, 4, stream));                   // count, max error
@@ -126,9 +123,9 @@ Verification DeviceVerifier::verify(CUdeviceptr out, CUstream stream) {
   MEMTUNE_CU(cu.cuMemsetD32Async(result_.get() + 3 * word, 0U, 2, stream));        // max |expected|
   CUdeviceptr ref = expected_.get(), res = result_.get();
   long long n = n_;
-  int type = static_cast<int>(type_), ref_type = static_cast<int>(expected_type_);
-  double abs_tol = tolerance_.abs, rel_tol = tolerance_.rel;
-  int poison_agrees = poison_agrees_ ? 1 : 0;
+  int type = static_cast<int>(out_lane), ref_type = static_cast<int>(expected_type_);
+  double abs_tol = tolerance.abs, rel_tol = tolerance.rel;
+  int poison_agrees = poison_agrees_in ? 1 : 0;
   void* args[] = {&out, &type, &ref, &ref_type, &n, &abs_tol, &rel_tol, &poison_agrees, &res};
   const unsigned blocks = static_cast<unsigned>(std::clamp<std::int64_t>((n_ + 255) / 256, 1, 4096));
   LaunchSpec launch;
@@ -144,7 +141,7 @@ Verification DeviceVerifier::verify(CUdeviceptr out, CUstream stream) {
   std::memcpy(&v.max_abs_error, &r[1], sizeof(double));
   v.first_bad = r[2] == std::numeric_limits<unsigned long long>::max() ? -1 : static_cast<std::int64_t>(r[2]);
   v.ok = v.bad_count == 0;
-  const auto allowed = [&](double ref) { return tolerance_.abs + tolerance_.rel * std::fabs(ref); };
+  const auto allowed = [&](double ref) { return tolerance.abs + tolerance.rel * std::fabs(ref); };
   if (v.first_bad >= 0 && v.first_bad < n_) {
     std::byte ref[sizeof(double)];
     const std::size_t size = element_size(expected_type_);

@@ -38,6 +38,15 @@ constexpr std::size_t kMaxReferenceRuns = 64;
 
 } // namespace
 
+std::int64_t tolerance_terms(const KernelDescription& d, const Problem& problem, const Target& target) {
+  const std::int64_t terms = description_detail::evaluate(
+      d, d.verify.tolerance_terms, description_detail::environment(d, nullptr, problem, &target), "verify.tolerance.terms");
+  if (terms < 1)
+    throw std::invalid_argument("verify.tolerance.terms = " + d.verify.tolerance_terms.to_string() + " is " +
+                                std::to_string(terms) + " for this problem (an output sums at least 1 term)");
+  return terms;
+}
+
 PlannedReference plan_reference(const KernelDescription& d, const Problem& problem, const Target& target,
                                 const CompileCache* cache) {
   if (d.verify.mode == VerifySpec::Mode::callback) return {};
@@ -54,12 +63,7 @@ PlannedReference plan_reference(const KernelDescription& d, const Problem& probl
   const std::string what = own_kernel ? "the reference configuration" : "the reference kernel";
   PlannedReference planned;
   try {
-    // Checked here too, so that a tolerance of no terms stops the run before any GPU work.
-    const std::int64_t terms = description_detail::evaluate(
-        d, d.verify.tolerance_terms, description_detail::environment(d, nullptr, problem, &target), "verify.tolerance.terms");
-    if (terms < 1)
-      return {{}, what + " cannot run: verify.tolerance.terms = " + d.verify.tolerance_terms.to_string() + " is " +
-                      std::to_string(terms) + " for this problem (an output sums at least 1 term)"};
+    (void)tolerance_terms(d, problem, target); // before any GPU work: the capture needs it
     std::vector<search::Config> combinations{search::Config{}};
     if (!own_kernel) combinations = depends_on_combinations(d, d.space(problem, target));
     if (combinations.size() > kMaxReferenceRuns)

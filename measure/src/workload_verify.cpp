@@ -3,6 +3,8 @@
 // callback's expected values, or through a host check), guards included.
 #include "workload_state.hpp"
 
+#include <memtune/measure/reference_run.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -133,10 +135,7 @@ std::optional<std::string> DescribedWorkload::capture_reference(CUstream stream)
   std::vector<OutputSegment> segments;
   std::vector<ReducedReference> reduced;
   std::string unwritten;
-  const std::int64_t terms = evaluate(s.d, s.d.verify.tolerance_terms, s.env(s.last_config), "verify.tolerance.terms");
-  if (terms < 1)
-    throw std::invalid_argument("verify.tolerance.terms = " + s.d.verify.tolerance_terms.to_string() + " is " +
-                                std::to_string(terms) + " for this problem: an output sums at least 1 term");
+  const std::int64_t terms = tolerance_terms(s.d, s.problem, s.target);
   const auto reduced_spec = [&](const std::string& name) -> const ReducedOutput* {
     for (const ReducedOutput& r : s.d.verify.reduced)
       if (r.buffer == name) return &r;

@@ -68,6 +68,7 @@ TEST_CASE("hello, setup and run requests round-trip") {
   s.time_reference = true;
   s.ceiling_bytes = 1 << 28;
   s.expected_for = search::Config{{"block", 128}};
+  CHECK(setup_blob(s) == blob);
   const SetupRequest sb = setup_from_json(to_json(s), blob);
   REQUIRE(sb.references.size() == 2);
   CHECK(sb.references[0].config == r.config);

@@ -20,11 +20,9 @@ std::vector<int> IsolatedExecutor::devices() const {
 ExecutorSetup IsolatedExecutor::setup(const std::vector<ReferencePlan>& references, std::size_t ceiling_bytes,
                                       std::size_t same_size_bytes, const std::optional<search::Config>& expected_for) {
   SetupRequest request;
-  std::vector<char> blob; // the references' cubins, one after another
-  for (const ReferencePlan& r : references) {
-    blob.insert(blob.end(), r.compiled.cubin.begin(), r.compiled.cubin.end());
+  for (const ReferencePlan& r : references)
     request.references.push_back(LaunchRequest{r.config, r.launch, r.compiled.lowered_name, r.compiled.cubin});
-  }
+  std::vector<char> blob = setup_blob(request);
   request.expected_for = expected_for;
   // On several GPUs the others need not wait for the first one's copies.
   const bool copies_apart = pool_->size() > 1 && (ceiling_bytes > 0 || same_size_bytes > 0);

@@ -29,6 +29,7 @@
 
 #include <optional>
 #include <stdexcept>
+#include <vector>
 #include <string>
 
 namespace memtune::isolation {
@@ -127,6 +128,9 @@ Ready ready_from_json(const nlohmann::json& j);
 nlohmann::json error_json(const WorkerError& e);
 WorkerError error_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const SetupRequest& s);
+// The frame's blob for `s`: its references' cubins, one after another, as
+// to_json's "cubin_bytes" and setup_from_json read them.
+std::vector<char> setup_blob(const SetupRequest& s);
 SetupRequest setup_from_json(const nlohmann::json& j, std::span<const char> blob);
 nlohmann::json to_json(const SetupDone& s);
 SetupDone setup_done_from_json(const nlohmann::json& j);

@@ -60,6 +60,9 @@ public:
   [[nodiscard]] std::int64_t size() const { return n_; }
 
 private:
+  // The compare kernel over `out` (lanes of out_lane) against the expected values.
+  Verification compare(CUdeviceptr out, ElementType out_lane, Tolerance tolerance, bool poison_agrees, CUstream stream);
+
   std::int64_t n_ = 0;
   ElementType type_ = ElementType::f32;          // the output's lane type
   ElementType expected_type_ = ElementType::f64; // the expected values' lane type

@@ -34,6 +34,11 @@ struct PlannedReference {
   std::optional<std::string> error;  // why there is no reference: cannot be made for this problem, does not compile
 };
 
+// VerifySpec::tolerance_terms evaluated for the problem. Throws
+// std::invalid_argument naming the field where it cannot be evaluated or is
+// below 1 (an output sums at least one term).
+std::int64_t tolerance_terms(const KernelDescription& description, const Problem& problem, const Target& target);
+
 // Compiles the reference (through the cache) and checks its signature. No GPU.
 PlannedReference plan_reference(const KernelDescription& description, const Problem& problem, const Target& target,
                                 const CompileCache* cache);

@@ -13,6 +13,8 @@ n=$(nvidia-smi -L | grep -c '^GPU ')
 for round in 1 2; do
   echo "== round $round: one process, every GPU visible"
   "$exe" 0
+  echo "== one process, its own GPU only"
+  CUDA_VISIBLE_DEVICES=0 "$exe" 0
   echo "== $n processes at once, every GPU visible"
   start=$(date +%s%N)
   for d in $(seq 0 $((n - 1))); do "$exe" "$d" & done

@@ -1,8 +1,11 @@
 #include <memtune/isolate/worker_pool.hpp>
 
+#include <memtune/isolate/gpu_visibility.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include <poll.h>
@@ -24,7 +27,7 @@ std::string with_output(std::string text, const std::string& output) {
 WorkerPool::WorkerPool(std::filesystem::path executable, Hello hello, std::vector<int> devices,
                        double startup_timeout_s)
     : executable_(std::move(executable)), hello_(std::move(hello)), startup_timeout_s_(startup_timeout_s) {
-  for (int d : devices) slots_.push_back(Slot{d, nullptr, std::nullopt, false, 0, {}, {}, 0});
+  for (int d : devices) slots_.push_back(Slot{.device = d});
 }
 
 WorkerPool::~WorkerPool() {
@@ -55,9 +58,12 @@ std::string WorkerPool::death_reason(Slot& slot) const {
 void WorkerPool::begin_launch(Slot& slot) {
   slot.ready.reset();
   slot.busy = false;
-  slot.process = std::make_unique<WorkerProcess>(executable_);
+  slot.visible = slot.sight == WorkerSight::own_gpu
+                     ? single_gpu_visibility(slot.device, std::getenv("CUDA_VISIBLE_DEVICES"))
+                     : std::nullopt;
+  slot.process = std::make_unique<WorkerProcess>(executable_, slot.visible);
   Hello hello = hello_;
-  hello.device = slot.device;
+  hello.device = slot.visible ? 0 : slot.device;
   try {
     slot.process->send(to_json(hello));
   } catch (const ProtocolError&) {
@@ -66,6 +72,19 @@ void WorkerPool::begin_launch(Slot& slot) {
 }
 
 void WorkerPool::finish_launch(Slot& slot) {
+  try {
+    receive_ready(slot);
+  } catch (const WorkerError& e) {
+    // Shown one GPU, it found none or not that one: the entry may name a GPU
+    // the host lacks. Seeing every GPU, its error is the driver's answer.
+    if (!slot.visible || (e.kind != WorkerError::Kind::no_device && e.kind != WorkerError::Kind::argument)) throw;
+    slot.sight = WorkerSight::every_gpu;
+    begin_launch(slot);
+    receive_ready(slot);
+  }
+}
+
+void WorkerPool::receive_ready(Slot& slot) {
   std::optional<Frame> reply;
   try {
     reply = slot.process->receive(startup_timeout_s_);
@@ -103,9 +122,9 @@ void WorkerPool::add(const std::vector<int>& devices) {
   for (std::size_t i = first; i < slots_.size(); ++i) finish_launch(slots_[i]);
 }
 
-std::size_t WorkerPool::launch(const std::vector<int>& devices) {
+std::size_t WorkerPool::launch(const std::vector<int>& devices, WorkerSight sight) {
   const std::size_t first = slots_.size();
-  for (int d : devices) slots_.push_back(Slot{d, nullptr, std::nullopt, false, 0, {}, {}, 0});
+  for (int d : devices) slots_.push_back(Slot{.device = d, .sight = sight});
   for (std::size_t i = first; i < slots_.size(); ++i) begin_launch(slots_[i]);
   return first;
 }

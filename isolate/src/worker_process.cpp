@@ -33,7 +33,7 @@ void close_quietly(int& fd) {
 }
 
 // In the child between fork and exec: async-signal-safe calls only.
-[[noreturn]] void exec_child(int socket, int output, const char* path, char* const argv[]) {
+[[noreturn]] void exec_child(int socket, int output, const char* path, char* const argv[], char* const envp[]) {
   ::setpgid(0, 0);
   if (::dup2(output, 1) < 0 || ::dup2(output, 2) < 0 || ::dup2(socket, 3) < 0) ::_exit(126);
   // Nothing else of the tuning process leaks into the worker (journal, cache files).
@@ -41,15 +41,27 @@ void close_quietly(int& fd) {
   if (::syscall(SYS_close_range, 4U, ~0U, 0U) != 0)
 #endif
     for (int fd = 4; fd < 4096; ++fd) ::close(fd);
-  ::execv(path, argv);
+  ::execve(path, argv, envp);
   static const char message[] = "memtune: cannot execute the worker program\n";
   [[maybe_unused]] const auto ignored = ::write(2, message, sizeof message - 1);
   ::_exit(127);
 }
 
+// This process's environment, one variable replaced (or added) when given:
+// built before fork, since the child may only call async-signal-safe functions.
+std::vector<std::string> child_environment(const char* name, const std::optional<std::string>& value) {
+  std::vector<std::string> env;
+  const std::string prefix = std::string(name) + "=";
+  for (char** e = environ; e && *e; ++e)
+    if (!value || std::strncmp(*e, prefix.c_str(), prefix.size()) != 0) env.emplace_back(*e);
+  if (value) env.push_back(prefix + *value);
+  return env;
+}
+
 } // namespace
 
-WorkerProcess::WorkerProcess(const std::filesystem::path& executable) {
+WorkerProcess::WorkerProcess(const std::filesystem::path& executable,
+                             const std::optional<std::string>& cuda_visible_devices) {
   int sockets[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0)
     throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
@@ -65,13 +77,17 @@ WorkerProcess::WorkerProcess(const std::filesystem::path& executable) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  std::vector<std::string> env = child_environment("CUDA_VISIBLE_DEVICES", cuda_visible_devices);
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
 
   pid_ = ::fork();
   if (pid_ < 0) {
     for (int fd : {sockets[0], sockets[1], pipe_fds[0], pipe_fds[1]}) ::close(fd);
     throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   }
-  if (pid_ == 0) exec_child(sockets[1], pipe_fds[1], path.c_str(), argv.data());
+  if (pid_ == 0) exec_child(sockets[1], pipe_fds[1], path.c_str(), argv.data(), envp.data());
   ::setpgid(pid_, pid_); // also here: whichever runs first, the group exists before a kill
   ::close(sockets[1]);
   ::close(pipe_fds[1]);

@@ -209,9 +209,9 @@ TEST_CASE("the first worker's driver has the last word on all; a worker that can
 
 TEST_CASE("a GPU the host does not have is refused before anything runs") {
   CHECK_THROWS_WITH_AS(tune(scripted(), {{"gpus", 2}}, on("0,3")),
-                       doctest::Contains("--devices 0,3: there is no GPU 3, the driver reports 2"), std::invalid_argument);
+                       doctest::Contains("--devices 0,3: there is no GPU 3: the driver reports 2"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(tune(scripted(), {{"gpus", 2}}, on("0,3,1")),
-                       doctest::Contains("--devices 0,3,1: there is no GPU 3, the driver reports 2"), std::invalid_argument);
+                       doctest::Contains("--devices 0,3,1: there is no GPU 3: the driver reports 2"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(tune(scripted(), {{"gpus", 2}}, on("5")), doctest::Contains("there is no GPU 5"),
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(tune(scripted(), {{"gpus", 2}}, on("3,0")), doctest::Contains("there is no GPU 3"),

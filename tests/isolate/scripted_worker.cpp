@@ -10,10 +10,11 @@
 //   5 writes 256 KiB to stdout (more than a pipe holds), then ok
 //   6 wrong result
 // A problem variable "no_device" = 1 makes hello fail as on a machine without a GPU;
-// "gpus" = N: the driver reports N GPUs (hello on another ordinal fails); "mixed"
-// = 1: the odd-numbered GPUs are of another model ($MEMTUNE_SCRIPTED_GPUS: the
-// GPU count for a description without "gpus"); "broken_gpu" = k: hello on GPU k
-// fails (its context cannot be created); "start_ms": hello takes this long (a
+// "gpus" = N: the host has N GPUs, of which the driver reports those
+// $CUDA_VISIBLE_DEVICES shows (hello on another ordinal fails); "mixed"
+// = 1: the host's odd-numbered GPUs are of another model ($MEMTUNE_SCRIPTED_GPUS: the
+// GPU count for a description without "gpus"); "broken_gpu" = k: hello on the
+// host's GPU k fails (its context cannot be created); "start_ms": hello takes this long (a
 // GPU's context), "setup_ms": the reference's setup takes this long;
 // "ceiling_ms": measuring the copy ceiling takes this long, "ceiling_crash" =
 // 1: the worker crashes measuring it.
@@ -24,6 +25,7 @@
 
 #include <memtune/model/target_catalog.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -31,12 +33,33 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include <sys/prctl.h>
 #include <unistd.h>
 
 namespace memtune::isolation {
 namespace {
+
+// The host's GPUs 0..gpus-1 that $CUDA_VISIBLE_DEVICES shows, as the driver
+// reads it: the listed ordinals up to the first it does not have or repeats.
+std::vector<int> visible_gpus(int gpus) {
+  std::vector<int> visible;
+  const char* env = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (!env) {
+    for (int g = 0; g < gpus; ++g) visible.push_back(g);
+    return visible;
+  }
+  for (const char* p = env; *p;) {
+    char* end = nullptr;
+    const long g = std::strtol(p, &end, 10);
+    if (end == p || g < 0 || g >= gpus || std::find(visible.begin(), visible.end(), g) != visible.end()) break;
+    visible.push_back(static_cast<int>(g));
+    if (*end != ',') break;
+    p = end + 1;
+  }
+  return visible;
+}
 
 class ScriptedBackend : public WorkerBackend {
 public:
@@ -51,21 +74,25 @@ public:
     ceiling_crash_ = variable("ceiling_crash", 0) == 1;
     const char* gpus_env = std::getenv("MEMTUNE_SCRIPTED_GPUS"); // for descriptions without "gpus"
     const int gpus = static_cast<int>(variable("gpus", gpus_env && *gpus_env ? std::atoi(gpus_env) : 1));
-    if (hello.device < 0 || hello.device >= gpus)
+    const std::vector<int> visible = visible_gpus(gpus);
+    if (visible.empty())
+      throw WorkerError(WorkerError::Kind::no_device, "cuInit failed: CUDA_ERROR_NO_DEVICE (scripted)");
+    const int count = static_cast<int>(visible.size());
+    if (hello.device < 0 || hello.device >= count)
       throw WorkerError(WorkerError::Kind::argument, "there is no GPU " + std::to_string(hello.device) +
-                                                         ": the driver reports " + std::to_string(gpus) + " (scripted)");
-    if (variable("broken_gpu", -1) == hello.device)
-      throw WorkerError(WorkerError::Kind::setup, "GPU " + std::to_string(hello.device) +
-                                                      ": CUDA_ERROR_ECC_UNCORRECTABLE (scripted)");
+                                                         ": the driver reports " + std::to_string(count) + " (scripted)");
+    const int gpu = visible[static_cast<std::size_t>(hello.device)]; // the host's GPU, as "broken_gpu" and "mixed" name it
+    if (variable("broken_gpu", -1) == gpu)
+      throw WorkerError(WorkerError::Kind::setup, "GPU " + std::to_string(gpu) + ": CUDA_ERROR_ECC_UNCORRECTABLE (scripted)");
     const std::int64_t start_ms = variable("start_ms", 0);
     if (start_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(start_ms));
     Target t = model::load_target_file(MEMTUNE_TEST_TARGET_FILE);
     t.name = "local";
-    if (variable("mixed", 0) == 1 && hello.device % 2 == 1) {
+    if (variable("mixed", 0) == 1 && gpu % 2 == 1) {
       t.display_name = "Scripted Other GPU";
       t.sm_count = 66;
     }
-    return {t, static_cast<long>(::getpid()), 0.01 + static_cast<double>(start_ms) / 1000.0, gpus};
+    return {t, static_cast<long>(::getpid()), 0.01 + static_cast<double>(start_ms) / 1000.0, count};
   }
   SetupDone setup(const SetupRequest& request) override {
     // A reference that takes a while (problem variable setup_ms): setups on several GPUs overlap.

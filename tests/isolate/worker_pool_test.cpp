@@ -7,6 +7,9 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <optional>
+#include <string>
 
 using namespace memtune;
 using namespace memtune::isolation;
@@ -145,13 +148,15 @@ TEST_CASE("several workers at once (one per GPU ordinal): whichever finishes fir
 }
 
 TEST_CASE("workers added after the first start together; each tells the GPU count; a GPU the driver lacks is refused") {
-  WorkerPool pool(MEMTUNE_TEST_SCRIPTED_WORKER, scripted_hello({{"n", 4096}, {"gpus", 3}}), {0});
-  pool.start();
+  WorkerPool pool(MEMTUNE_TEST_SCRIPTED_WORKER, scripted_hello({{"n", 4096}, {"gpus", 3}}), {});
+  (void)pool.launch({0}, WorkerSight::every_gpu);
+  pool.await_ready(0);
   CHECK(pool.ready(0).device_count == 3);
   pool.add({2, 1});
   REQUIRE(pool.size() == 3);
   CHECK(pool.device(1) == 2);
   CHECK(pool.device(2) == 1);
+  CHECK(pool.ready(1).device_count == 1); // its own GPU only
   CHECK(pool.ready(2).pid != pool.ready(1).pid);
   try {
     pool.add({3});
@@ -198,4 +203,46 @@ TEST_CASE("call_each sets every worker up at once: two 0.8 s setups take about 0
   CHECK(seconds >= 0.8);
   CHECK(seconds < 1.4);
   CHECK_THROWS_AS((void)pool.call_each({to_json(first)}, {}, 10.0), std::logic_error); // one request per slot
+}
+
+namespace {
+
+// Sets an environment variable for one test case (the workers inherit it).
+struct ScopedEnvironment {
+  ScopedEnvironment(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnvironment() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+} // namespace
+
+TEST_CASE("each worker sees its own GPU only: entry d of CUDA_VISIBLE_DEVICES; one naming no GPU gets the driver's answer") {
+  // "mixed": the host's odd GPUs are another model, so a worker's name tells which host GPU it got.
+  const ScopedEnvironment visible("CUDA_VISIBLE_DEVICES", "2,1");
+  WorkerPool pool(MEMTUNE_TEST_SCRIPTED_WORKER, scripted_hello({{"n", 4096}, {"gpus", 3}, {"mixed", 1}}), {});
+  (void)pool.launch({0, 1});
+  (void)pool.launch({1}, WorkerSight::every_gpu);
+  for (std::size_t slot = 0; slot < 3; ++slot) pool.await_ready(slot);
+  CHECK(pool.ready(0).device_count == 1);
+  CHECK(pool.ready(0).target.display_name != "Scripted Other GPU"); // the host's GPU 2
+  CHECK(pool.ready(1).device_count == 1);
+  CHECK(pool.ready(1).target.display_name == "Scripted Other GPU"); // the host's GPU 1
+  CHECK(pool.ready(2).device_count == 2);                          // "2,1" as this process sees it
+  CHECK(pool.ready(2).target.display_name == "Scripted Other GPU"); // its ordinal 1: the host's GPU 1
+  CHECK(outcome_from_json(run_one(pool, 0).reply.message).status == Status::ok);
+
+  // "2,7" on a host of 3: the driver stops at 7, so ordinal 1 is no GPU. The worker
+  // shown "7" alone finds none; started again seeing "2,7", it says what the driver says.
+  const ScopedEnvironment missing("CUDA_VISIBLE_DEVICES", "2,7");
+  WorkerPool lacking(MEMTUNE_TEST_SCRIPTED_WORKER, scripted_hello({{"n", 4096}, {"gpus", 3}}), {});
+  (void)lacking.launch({0, 1});
+  lacking.await_ready(0);
+  CHECK_THROWS_WITH_AS(lacking.await_ready(1), doctest::Contains("there is no GPU 1: the driver reports 1"), WorkerError);
 }

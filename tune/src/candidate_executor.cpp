@@ -185,11 +185,13 @@ std::unique_ptr<CandidateExecutor> start_executor(const KernelDescription& kerne
   // Every worker starts at once when the GPUs are known before any starts:
   // one GPU, a list, or `all` counted by this process's driver while the
   // first worker starts (without a driver here, the first worker's ready
-  // says how many there are, and the others start after it).
+  // says how many there are, and the others start after it). Each sees its
+  // own GPU only, but for `all` the first, whose count is the host's.
   const DeviceList* list = options.devices ? &*options.devices : nullptr;
   const int first = list ? list->first() : options.device;
   auto pool = std::make_unique<WorkerPool>(executable, hello, std::vector<int>{});
-  (void)pool->launch(list && !list->all ? list->ordinals : std::vector<int>{first});
+  if (list && list->all) (void)pool->launch({first}, WorkerSight::every_gpu);
+  else (void)pool->launch(list ? list->ordinals : std::vector<int>{first});
   if (list && list->all) {
     const std::optional<int> count = options.isolation.count_gpus ? options.isolation.count_gpus() : cuda::device_count();
     if (count) (void)pool->launch(others_than(first, list->resolve(*count)));
@@ -199,7 +201,8 @@ std::unique_ptr<CandidateExecutor> start_executor(const KernelDescription& kerne
     pool->await_ready(0);
   } catch (const WorkerError& e) {
     if (e.kind == WorkerError::Kind::no_device) throw DeviceRequired(std::string("measuring needs an NVIDIA GPU: ") + e.what());
-    if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument(e.what());
+    if (e.kind == WorkerError::Kind::argument)
+      throw std::invalid_argument(list ? "--devices " + list->to_string() + ": " + e.what() : std::string(e.what()));
     if (e.kind == WorkerError::Kind::description) {
       const std::string because = kernel.not_data_because();
       return in_process(std::string(e.what()) + (because.empty() ? "" : ", and it cannot travel as data: " + because));
@@ -218,10 +221,8 @@ std::unique_ptr<CandidateExecutor> start_executor(const KernelDescription& kerne
       try {
         pool->await_ready(slot);
       } catch (const WorkerError& e) {
-        if (e.kind == WorkerError::Kind::argument) {
-          (void)list->resolve(pool->ready(0).device_count); // names the GPU the host does not have, and the count
-          throw std::invalid_argument(e.what());
-        }
+        // A GPU the host does not have: the worker that saw every GPU says so, with the driver's count.
+        if (e.kind == WorkerError::Kind::argument) throw std::invalid_argument("--devices " + list->to_string() + ": " + e.what());
         // The first GPU works: another that does not is the user's to fix, not a reason to run elsewhere.
         throw std::runtime_error("--devices " + list->to_string() + ": a worker did not start: " + e.what());
       }

@@ -64,7 +64,7 @@ struct Ready {
   Target target;
   long pid = 0;
   double setup_seconds = 0; // [seconds] from exec to ready
-  int device_count = 1;      // GPUs the worker's driver reports (--devices all)
+  int device_count = 1;      // GPUs the worker's driver reports (1 where it sees its own GPU only)
 };
 
 // Why a worker cannot serve: no GPU, a description it cannot rebuild, ...

@@ -40,9 +40,15 @@ struct Completion {
   double seconds = 0;       // [seconds] from submit to completion
 };
 
+// What a worker's driver is shown (gpu_visibility.hpp): its own GPU only
+// (its ready's device_count is then 1), or every GPU this process sees (the
+// count `--devices all` needs).
+enum class WorkerSight { own_gpu, every_gpu };
+
 class WorkerPool {
 public:
-  // `hello` is sent to every worker, its device replaced by the slot's ordinal.
+  // `hello` is sent to every worker, its device replaced by the slot's
+  // ordinal as the worker sees it (0 where it sees its own GPU only).
   WorkerPool(std::filesystem::path executable, Hello hello, std::vector<int> devices,
              double startup_timeout_s = 600.0);
   ~WorkerPool(); // says bye, then kills and reaps what is left; never throws
@@ -59,7 +65,10 @@ public:
   // slots (each process and its hello) without waiting, so that they all
   // initialise their GPUs at once, and returns the first new slot;
   // await_ready() waits for one slot's ready and throws as start().
-  std::size_t launch(const std::vector<int>& devices);
+  // A worker shown its own GPU only that finds no GPU (or not that one) is
+  // started again seeing every GPU, so its error is the driver's own answer
+  // ("there is no GPU 5: the driver reports 2").
+  std::size_t launch(const std::vector<int>& devices, WorkerSight sight = WorkerSight::own_gpu);
   void await_ready(std::size_t slot);
   // Keeps the first `size` slots and kills the others' workers (launched
   // for GPUs that the first ready worker's driver does not report).
@@ -98,6 +107,8 @@ public:
 private:
   struct Slot {
     int device = 0;
+    WorkerSight sight = WorkerSight::own_gpu;
+    std::optional<std::string> visible; // its CUDA_VISIBLE_DEVICES, where it sees its own GPU only
     std::unique_ptr<WorkerProcess> process;
     std::optional<Ready> ready;
     bool busy = false;
@@ -107,6 +118,7 @@ private:
   };
   void begin_launch(Slot& slot);  // the process and its hello
   void finish_launch(Slot& slot); // its ready, or WorkerError
+  void receive_ready(Slot& slot); // finish_launch without the second start
   void ensure_live(Slot& slot);
   Completion finish(Slot& slot, std::size_t index, Completion::Kind kind, Frame reply, std::string reason);
   std::string death_reason(Slot& slot) const;

@@ -18,10 +18,13 @@ namespace memtune::isolation {
 
 class WorkerProcess {
 public:
-  // Starts `executable --fd 3 --parent <this pid>`. Throws std::runtime_error
-  // when no process can be created; an executable that cannot run shows as a
-  // worker that dies at once (its output says why).
-  explicit WorkerProcess(const std::filesystem::path& executable);
+  // Starts `executable --fd 3 --parent <this pid>` with this process's
+  // environment, CUDA_VISIBLE_DEVICES replaced by `cuda_visible_devices` when
+  // given. Throws std::runtime_error when no process can be created; an
+  // executable that cannot run shows as a worker that dies at once (its
+  // output says why).
+  explicit WorkerProcess(const std::filesystem::path& executable,
+                         const std::optional<std::string>& cuda_visible_devices = std::nullopt);
   ~WorkerProcess(); // kills and reaps it if still running; never throws
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;

@@ -1,7 +1,7 @@
 #include <memtune/description/fill.hpp>
 
 #include <memtune/io/parallel_for.hpp>
-#include <memtune/description/random_data.hpp>
+#include "fill_rule.cuh"
 
 #include <cmath>
 #include <cstring>
@@ -13,49 +13,40 @@ namespace {
 
 constexpr double kDefaultIntLo = 1, kDefaultIntHi = 100;
 
-template <class T> void fill_typed(const Fill& f, std::span<T> out, std::uint64_t seed) {
-  const auto n = static_cast<std::int64_t>(out.size());
-  if (f.kind == Fill::Kind::constant) {
-    std::fill(out.begin(), out.end(), static_cast<T>(f.value));
-    return;
-  }
-  if constexpr (std::is_floating_point_v<T>) {
-    const bool default_range = !f.lo || (*f.lo == -1.0 && *f.hi == 1.0);
-    if (default_range) {
-      if constexpr (std::is_same_v<T, float>) {
-        fill_random(out, seed);
+// The rule of a random or constant fill of float, double or integer lanes,
+// sum_abs left out (fill_host scales after it).
+FillRule typed_rule(const Fill& f, ElementType lane, std::int64_t values, std::uint64_t seed) {
+  FillRule r;
+  r.values = values;
+  r.lane_bytes = static_cast<int>(element_size(lane));
+  r.key = memtune_splitmix64(seed);
+  with_element_type(lane, [&](auto zero) {
+    using T = decltype(zero);
+    if (f.kind == Fill::Kind::constant) {
+      const T value = static_cast<T>(f.value);
+      std::memcpy(&r.lo_bits, &value, sizeof value);
+      r.mode = memtune_fill_constant;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      const bool is_float = std::is_same_v<T, float>;
+      if (!f.lo || (*f.lo == -1.0 && *f.hi == 1.0)) { // the default range: fill_random's values
+        r.mode = is_float ? memtune_fill_unit_float : memtune_fill_unit_double;
       } else {
-        // The same values as the float fill, in double.
-        parallel_for(n, [&](std::int64_t begin, std::int64_t end) {
-          for (std::int64_t i = begin; i < end; ++i) {
-            const std::uint64_t h = random_bits(seed, static_cast<std::uint64_t>(i));
-            const float magnitude = 0.01F + 0.99F * static_cast<float>((h >> 40) * (1.0 / 16777216.0));
-            out[static_cast<std::size_t>(i)] = (h & 1U) ? -magnitude : magnitude;
-          }
-        });
+        r.mode = is_float ? memtune_fill_range_float : memtune_fill_range_double;
+        r.lo = *f.lo;
+        r.width = *f.hi - *f.lo;
       }
-      return;
+    } else {
+      // Both ends fit in T (validate() checks it); the span fits in 64 bits.
+      const auto lo = static_cast<long double>(f.lo ? *f.lo : kDefaultIntLo);
+      const auto hi = static_cast<long double>(f.lo ? *f.hi : kDefaultIntHi);
+      r.mode = memtune_fill_integer;
+      r.lo_bits = static_cast<std::uint64_t>(static_cast<__int128>(lo)); // two's complement
+      // A double end of a 64-bit range may round past it (2^64 for UINT64_MAX): every value then.
+      const auto span = static_cast<unsigned __int128>(hi - lo);
+      r.span = span > ~0ULL ? ~0ULL : static_cast<std::uint64_t>(span);
     }
-    const double lo = *f.lo, width = *f.hi - *f.lo;
-    parallel_for(n, [&](std::int64_t begin, std::int64_t end) {
-      for (std::int64_t i = begin; i < end; ++i) {
-        const double u = static_cast<double>(random_bits(seed, static_cast<std::uint64_t>(i)) >> 11) * 0x1p-53; // [0, 1)
-        out[static_cast<std::size_t>(i)] = static_cast<T>(lo + width * u);
-      }
-    });
-  } else {
-    const double lo_d = f.lo ? *f.lo : kDefaultIntLo, hi_d = f.lo ? *f.hi : kDefaultIntHi;
-    // Both ends fit in T (validate() checks it); the span fits in 64 bits.
-    const auto lo = static_cast<long double>(lo_d);
-    const auto width = static_cast<unsigned __int128>(static_cast<long double>(hi_d) - lo) + 1;
-    parallel_for(n, [&](std::int64_t begin, std::int64_t end) {
-      for (std::int64_t i = begin; i < end; ++i) {
-        const std::uint64_t h = random_bits(seed, static_cast<std::uint64_t>(i));
-        const auto offset = static_cast<std::uint64_t>((static_cast<unsigned __int128>(h) * width) >> 64); // Lemire
-        out[static_cast<std::size_t>(i)] = static_cast<T>(static_cast<__int128>(lo) + offset);
-      }
-    });
-  }
+  });
+  return r;
 }
 
 // Fill::sum_abs: the values scaled so that the sum of their magnitudes is
@@ -71,6 +62,20 @@ template <class T> void scale_to_sum_abs(std::span<T> values, double sum) {
 
 } // namespace
 
+std::optional<FillRule> fill_rule(const Fill& fill, ElementType type, std::int64_t count, std::uint64_t seed) {
+  const ElementType lane = lane_type(type);
+  if (fill.kind == Fill::Kind::custom || fill.sum_abs || lane == ElementType::f16 || lane == ElementType::bf16)
+    return std::nullopt;
+  return typed_rule(fill, lane, count * lane_count(type), seed);
+}
+
+void apply_fill_rule(const FillRule& r, void* out) {
+  parallel_for(r.values, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i)
+      memtune_fill_value(out, i, r.mode, r.lane_bytes, r.key, r.lo, r.width, r.lo_bits, r.span);
+  });
+}
+
 std::vector<std::byte> fill_host(const Fill& fill, ElementType type, std::int64_t count, const FillRequest& request) {
   if (count < 0) throw std::invalid_argument("negative element count " + std::to_string(count));
   std::vector<std::byte> bytes(static_cast<std::size_t>(count) * element_size(type));
@@ -80,14 +85,14 @@ std::vector<std::byte> fill_host(const Fill& fill, ElementType type, std::int64_
   }
   // A vector type is filled lane by lane, as count * lanes values of its lane type.
   const ElementType lane = lane_type(type);
-  const auto values = static_cast<std::size_t>(count) * static_cast<std::size_t>(lane_count(type));
+  const auto values = count * lane_count(type);
   if (lane == ElementType::f16 || lane == ElementType::bf16) {
     // The float values of the same fill, rounded to the 16-bit type.
-    std::vector<float> wide(values);
-    fill_typed<float>(fill, std::span<float>(wide), request.seed);
+    std::vector<float> wide(static_cast<std::size_t>(values));
+    apply_fill_rule(typed_rule(fill, ElementType::f32, values, request.seed), wide.data());
     if (fill.sum_abs) scale_to_sum_abs(std::span<float>(wide), *fill.sum_abs);
     const bool is_half = lane == ElementType::f16;
-    parallel_for(static_cast<std::int64_t>(values), [&](std::int64_t begin, std::int64_t end) {
+    parallel_for(values, [&](std::int64_t begin, std::int64_t end) {
       for (std::int64_t i = begin; i < end; ++i) {
         const double v = wide[static_cast<std::size_t>(i)];
         const std::uint16_t bits = is_half ? half_from_double(v) : bfloat16_from_double(v);
@@ -96,13 +101,14 @@ std::vector<std::byte> fill_host(const Fill& fill, ElementType type, std::int64_
     });
     return bytes;
   }
-  with_element_type(lane, [&](auto zero) {
-    using T = decltype(zero);
-    const std::span<T> typed(reinterpret_cast<T*>(bytes.data()), values);
-    fill_typed<T>(fill, typed, request.seed);
-    if constexpr (std::is_floating_point_v<T>)
-      if (fill.sum_abs) scale_to_sum_abs(typed, *fill.sum_abs);
-  });
+  apply_fill_rule(typed_rule(fill, lane, values, request.seed), bytes.data());
+  if (fill.sum_abs) {
+    with_element_type(lane, [&](auto zero) {
+      using T = decltype(zero);
+      if constexpr (std::is_floating_point_v<T>)
+        scale_to_sum_abs(std::span<T>(reinterpret_cast<T*>(bytes.data()), static_cast<std::size_t>(values)), *fill.sum_abs);
+    });
+  }
   return bytes;
 }
 

@@ -50,7 +50,8 @@ DescribedWorkload::DescribedWorkload(const KernelDescription& description, const
     s.constant_inputs.push_back(s.inputs.size());
     s.inputs.push_back({c.symbol, c.type, &c.count, nullptr, &c.fill, seed + item++, reads_parameter(s.d, c.count), {}});
   }
-  // Inputs that are the same for every configuration are filled now (no GPU needed).
+  // Inputs that are the same for every configuration are sized now, and filled
+  // on the host where the GPU cannot fill them (no GPU needed).
   for (std::size_t i = 0; i < s.inputs.size(); ++i) {
     Input& in = s.inputs[i];
     if (!in.count_reads_config && in.fill->depends_on.empty()) (void)s.variant(in, {}, in.name + ".count");
@@ -65,7 +66,7 @@ void DescribedWorkload::upload(const UploadContext& context) {
   s.compare = std::make_shared<const CompareKernel>(context);
   for (auto& b : s.buffers) {
     if (!b.input) continue;
-    for (auto& [key, v] : s.inputs[*b.input].variants) State::upload_variant(v, b.spec->role == BufferRole::inout);
+    for (auto& [key, v] : s.inputs[*b.input].variants) s.upload_variant(s.inputs[*b.input], v, b.spec->role == BufferRole::inout);
   }
   s.uploaded = true;
 }
@@ -87,7 +88,7 @@ std::vector<void*> DescribedWorkload::kernel_args(const search::Config& config) 
     State::Buffer& b = s.buffers[s.buffer_of_argument[i]];
     if (b.input) {
       Input::Variant& v = s.variant(s.inputs[*b.input], config, field + ".count (" + b.spec->name + ")");
-      State::upload_variant(v, b.spec->role == BufferRole::inout);
+      s.upload_variant(s.inputs[*b.input], v, b.spec->role == BufferRole::inout);
       b.variant = &v;
       b.count = v.count;
       b.offset = v.offset;
@@ -112,7 +113,8 @@ void DescribedWorkload::prepare(CUmodule module, const search::Config& config) {
   const cuda::DriverApi& cu = cuda::driver_api();
   for (std::size_t i = 0; i < s.d.constants.size(); ++i) {
     const ConstantSymbol& c = s.d.constants[i];
-    const std::vector<std::byte>& host = s.variant(s.inputs[s.constant_inputs[i]], config, "constants[" + std::to_string(i) + "].count").host;
+    Input& in = s.inputs[s.constant_inputs[i]];
+    const std::vector<std::byte>& host = s.host_bytes(in, s.variant(in, config, "constants[" + std::to_string(i) + "].count"));
     CUdeviceptr address = 0;
     std::size_t bytes = 0;
     const CUresult found = cu.cuModuleGetGlobal(&address, &bytes, module, c.symbol.c_str());

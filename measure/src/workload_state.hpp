@@ -6,6 +6,7 @@
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/error.hpp>
 #include <memtune/measure/workload.hpp>
+#include <memtune/measure/device_fill.hpp>
 #include <memtune/measure/device_verifier.hpp>
 
 #include <memtune/description/argument_values.hpp>
@@ -55,7 +56,9 @@ struct Input {
   std::uint64_t seed;
   bool count_reads_config;
   struct Variant {
-    std::vector<std::byte> host;
+    std::vector<std::byte> host; // where the GPU fills the device copy (rule): made on first use
+    std::size_t bytes = 0;       // offset + count elements
+    std::optional<FillRule> rule; // buffers whose fill the GPU can follow (device_fill.hpp)
     std::int64_t count = 0;  // [elements] offset + count
     std::int64_t offset = 0; // [elements]
     GuardedBuffer device;        // buffers: what the kernel gets
@@ -108,6 +111,7 @@ struct DescribedWorkload::State {
   bool uploaded = false;
   UploadContext context;
   std::shared_ptr<const CompareKernel> compare;
+  std::optional<FillKernel> fill_kernel; // on the first input the GPU fills
   std::map<search::Config, std::vector<OutputSegment>> expected_by_key; // callback mode, by verify.depends_on
   // Reference modes: what the reference left, by the values of verify.depends_on
   // (one entry without them).
@@ -145,32 +149,48 @@ struct DescribedWorkload::State {
     if (it != in.variants.end()) return it->second;
     Input::Variant v;
     v.count = count_of(in, in.count_reads_config ? config : search::Config{}, field, &v.offset);
-    const search::Config fill_config = restricted(config, in.fill->depends_on);
-    v.host = fill_host(*in.fill, in.type, v.count, FillRequest{problem, fill_config, in.seed});
+    v.bytes = static_cast<std::size_t>(v.count) * element_size(in.type);
+    if (in.offset) v.rule = fill_rule(*in.fill, in.type, v.count, in.seed); // a buffer: the GPU may fill it
+    if (!v.rule) v.host = fill_host(*in.fill, in.type, v.count, FillRequest{problem, restricted(config, in.fill->depends_on), in.seed});
     return in.variants.emplace(std::move(key), std::move(v)).first->second;
   }
 
-  static void upload_variant(Input::Variant& v, bool pristine_copy) {
-    if (v.device.get() || v.host.empty()) return;
-    v.device = GuardedBuffer(v.host.size());
-    v.device.upload(v.host.data(), v.host.size());
-    if (pristine_copy) {
-      v.pristine = cuda::DeviceBuffer(v.host.size());
-      v.pristine.upload(v.host.data(), v.host.size());
+  // The variant's values on the host, filled now where the GPU filled them
+  // (a rule's fill reads no problem or configuration).
+  const std::vector<std::byte>& host_bytes(const Input& in, Input::Variant& v) {
+    if (v.rule && v.host.empty()) v.host = fill_host(*in.fill, in.type, v.count, FillRequest{problem, {}, in.seed});
+    return v.host;
+  }
+
+  // The variant on the GPU: filled there by its rule, else copied.
+  void upload_variant(const Input& in, Input::Variant& v, bool pristine_copy) {
+    if (v.device.get() || v.bytes == 0) return;
+    const cuda::DriverApi& cu = cuda::driver_api();
+    v.device = GuardedBuffer(v.bytes);
+    if (v.rule) {
+      if (!fill_kernel) fill_kernel.emplace(context);
+      fill_kernel->fill(v.device.get(), *v.rule, nullptr);
+    } else {
+      v.device.upload(host_bytes(in, v).data(), v.bytes);
     }
+    if (pristine_copy) {
+      v.pristine = cuda::DeviceBuffer(v.bytes);
+      MEMTUNE_CU(cu.cuMemcpyDtoDAsync(v.pristine.get(), v.device.get(), v.bytes, nullptr));
+    }
+    MEMTUNE_CU(cu.cuStreamSynchronize(nullptr)); // before any stream of the run reads it
   }
 
   void refill_inout(CUstream stream) {
     for (auto& b : buffers) {
-      if (b.spec->role != BufferRole::inout || !b.variant || b.variant->host.empty()) continue;
+      if (b.spec->role != BufferRole::inout || !b.variant || b.variant->bytes == 0) continue;
       MEMTUNE_CU(cuda::driver_api().cuMemcpyDtoDAsync(b.variant->device.get(), b.variant->pristine.get(),
-                                                      b.variant->host.size(), stream));
+                                                      b.variant->bytes, stream));
     }
   }
 
   std::span<const std::byte> input_bytes(const std::string& name, const search::Config& config) {
     for (std::size_t i = 0; i < inputs.size(); ++i)
-      if (inputs[i].name == name) return variant(inputs[i], config, name).host;
+      if (inputs[i].name == name) return host_bytes(inputs[i], variant(inputs[i], config, name));
     std::string known;
     for (const auto& in : inputs) known += (known.empty() ? "" : ", ") + in.name;
     throw std::out_of_range("'" + name + "' is not a filled input (inputs: " + known + ")");

@@ -1,0 +1,53 @@
+#include <memtune/measure/device_fill.hpp>
+
+#include <memtune/compile/nvrtc_compiler.hpp>
+#include <memtune/cuda/launch.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace memtune {
+namespace embedded {
+extern const char fill_rule_cuh[]; // fill_rule.cuh, embedded at build time
+}
+namespace {
+
+// One thread a value, in a grid-stride loop; the rule is fill_rule.cuh,
+// prepended to this source.
+constexpr const char* kFillKernel = R"(
+extern "C" __global__ void memtune_fill(void* out, long long values, int mode, int lane_bytes, unsigned long long key,
+                                        double lo, double width, unsigned long long lo_bits, unsigned long long span) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < values; i += (long long)gridDim.x * blockDim.x)
+    memtune_fill_value(out, i, mode, lane_bytes, key, lo, width, lo_bits, span);
+}
+)";
+
+} // namespace
+
+FillKernel::FillKernel(const UploadContext& context) {
+  CompileRequest request;
+  request.source = std::string(embedded::fill_rule_cuh) + kFillKernel;
+  request.source_name = "memtune_fill.cu";
+  request.name_expression = "memtune_fill";
+  request.compute_capability = context.compute_capability;
+  const CompileResult compiled = compile_cached(request, context.cache);
+  if (!compiled.ok) throw std::logic_error("the fill kernel does not compile:\n" + compiled.log);
+  module_ = cuda::Module(compiled.cubin);
+  function_ = module_.function(compiled.lowered_name);
+}
+
+void FillKernel::fill(CUdeviceptr out, const description_detail::FillRule& rule, CUstream stream) const {
+  if (rule.values <= 0) return;
+  long long values = rule.values;
+  int mode = rule.mode, lane_bytes = rule.lane_bytes;
+  unsigned long long key = rule.key, lo_bits = rule.lo_bits, span = rule.span;
+  double lo = rule.lo, width = rule.width;
+  void* args[] = {&out, &values, &mode, &lane_bytes, &key, &lo, &width, &lo_bits, &span};
+  LaunchSpec launch;
+  launch.grid.x = static_cast<unsigned>(std::clamp<std::int64_t>((rule.values + 255) / 256, 1, 8192));
+  launch.block.x = 256;
+  cuda::launch_kernel(function_, launch, stream, args);
+}
+
+} // namespace memtune

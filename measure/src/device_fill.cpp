@@ -1,10 +1,8 @@
 #include <memtune/measure/device_fill.hpp>
 
-#include <memtune/compile/nvrtc_compiler.hpp>
 #include <memtune/cuda/launch.hpp>
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 
 namespace memtune {
@@ -25,17 +23,8 @@ extern "C" __global__ void memtune_fill(void* out, long long values, int mode, i
 
 } // namespace
 
-FillKernel::FillKernel(const UploadContext& context) {
-  CompileRequest request;
-  request.source = std::string(embedded::fill_rule_cuh) + kFillKernel;
-  request.source_name = "memtune_fill.cu";
-  request.name_expression = "memtune_fill";
-  request.compute_capability = context.compute_capability;
-  const CompileResult compiled = compile_cached(request, context.cache);
-  if (!compiled.ok) throw std::logic_error("the fill kernel does not compile:\n" + compiled.log);
-  module_ = cuda::Module(compiled.cubin);
-  function_ = module_.function(compiled.lowered_name);
-}
+FillKernel::FillKernel(const UploadContext& context)
+    : kernel_(std::string(embedded::fill_rule_cuh) + kFillKernel, "memtune_fill", "memtune_fill.cu", context) {}
 
 void FillKernel::fill(CUdeviceptr out, const description_detail::FillRule& rule, CUstream stream) const {
   if (rule.values <= 0) return;
@@ -47,7 +36,7 @@ void FillKernel::fill(CUdeviceptr out, const description_detail::FillRule& rule,
   LaunchSpec launch;
   launch.grid.x = static_cast<unsigned>(std::clamp<std::int64_t>((rule.values + 255) / 256, 1, 8192));
   launch.block.x = 256;
-  cuda::launch_kernel(function_, launch, stream, args);
+  cuda::launch_kernel(kernel_.function(), launch, stream, args);
 }
 
 } // namespace memtune

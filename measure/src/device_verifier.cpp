@@ -1,4 +1,3 @@
-#include <memtune/compile/nvrtc_compiler.hpp>
 #include <memtune/cuda/launch.hpp>
 #include <memtune/cuda/driver_api.hpp>
 #include <memtune/cuda/error.hpp>
@@ -8,7 +7,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <stdexcept>
 #include <string>
 
 namespace memtune {
@@ -67,17 +65,8 @@ static_assert(static_cast<int>(ElementType::f32) == 0 && static_cast<int>(Elemen
 
 } // namespace
 
-CompareKernel::CompareKernel(const UploadContext& context) {
-  CompileRequest request;
-  request.source = std::string(embedded::compare_rule_cuh) + kCompareKernel;
-  request.source_name = "memtune_compare.cu";
-  request.name_expression = "memtune_compare";
-  request.compute_capability = context.compute_capability;
-  const CompileResult compiled = compile_cached(request, context.cache);
-  if (!compiled.ok) throw std::logic_error("the verification kernel does not compile:\n" + compiled.log);
-  module_ = cuda::Module(compiled.cubin);
-  function_ = module_.function(compiled.lowered_name);
-}
+CompareKernel::CompareKernel(const UploadContext& context)
+    : kernel_(std::string(embedded::compare_rule_cuh) + kCompareKernel, "memtune_compare", "memtune_compare.cu", context) {}
 
 DeviceVerifier::DeviceVerifier(std::span<const double> expected, ElementType type, Tolerance tolerance,
                                std::shared_ptr<const CompareKernel> kernel, bool poison_agrees)

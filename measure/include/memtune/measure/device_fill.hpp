@@ -6,9 +6,8 @@
 // sides' rule, so a host copy made later for a C++ reference has the same
 // bits), at the GPU's write speed. The fills it cannot follow (custom,
 // sum_abs, 16-bit floats: description_detail::fill_rule) stay on the host.
-#include <memtune/cuda/module.hpp>
 #include <memtune/description/fill.hpp>
-#include <memtune/description/verification.hpp>
+#include <memtune/measure/internal_kernel.hpp>
 
 #include <cuda.h>
 
@@ -23,8 +22,7 @@ public:
   void fill(CUdeviceptr out, const description_detail::FillRule& rule, CUstream stream) const;
 
 private:
-  cuda::Module module_;
-  CUfunction function_ = nullptr;
+  InternalKernel kernel_;
 };
 
 } // namespace memtune

@@ -15,6 +15,7 @@
 #include <memtune/cuda/module.hpp>
 #include <memtune/description/element_type.hpp>
 #include <memtune/description/verification.hpp>
+#include <memtune/measure/internal_kernel.hpp>
 
 #include <memory>
 #include <span>
@@ -26,11 +27,10 @@ namespace memtune {
 class CompareKernel {
 public:
   explicit CompareKernel(const UploadContext& context);
-  [[nodiscard]] CUfunction function() const { return function_; }
+  [[nodiscard]] CUfunction function() const { return kernel_.function(); }
 
 private:
-  cuda::Module module_;
-  CUfunction function_ = nullptr;
+  InternalKernel kernel_;
 };
 
 class DeviceVerifier {

@@ -87,3 +87,12 @@ TEST_CASE("--devices all on a host of several GPUs: every candidate once, shared
   CHECK(used.size() >= 2);
   check_same_best(one, all);
 }
+
+TEST_CASE("a GPU the host does not have: the driver's answer, with its count, although each worker sees its own GPU") {
+  int count = 0;
+  (void)cuda::driver_api().cuDeviceGetCount(&count);
+  TuneOptions o = quick_options();
+  o.devices = DeviceList::parse(std::to_string(count)); // one past the last
+  const std::string expected = "there is no GPU " + std::to_string(count) + ": the driver reports " + std::to_string(count);
+  CHECK_THROWS_WITH_AS(filter_run(o), doctest::Contains(expected.c_str()), std::invalid_argument);
+}

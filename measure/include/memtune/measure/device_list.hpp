@@ -6,7 +6,6 @@
 //
 //   DeviceList::parse("all").resolve(4)  -> {0, 1, 2, 3}
 //   DeviceList::parse("0,2").resolve(4)  -> {0, 2}
-//   DeviceList::parse("0,2").resolve(2)  -> std::invalid_argument (the host has GPUs 0-1)
 #include <memtune/measure/device.hpp>
 
 #include <stdexcept>
@@ -23,8 +22,9 @@ struct DeviceList {
   // std::invalid_argument saying what is wrong: empty, not a whole number,
   // negative, repeated.
   [[nodiscard]] static DeviceList parse(const std::string& text);
-  // The ordinals to use on a host with `count` GPUs. Throws
-  // std::invalid_argument naming an ordinal the host does not have.
+  // The ordinals to use on a host with `count` GPUs: `all` is 0..count-1, a
+  // list itself (a listed GPU the host lacks is its worker's error, with the
+  // driver's count: WorkerPool).
   [[nodiscard]] std::vector<int> resolve(int count) const;
   // The first GPU to start (a worker on it tells how many GPUs there are).
   [[nodiscard]] int first() const { return all || ordinals.empty() ? 0 : ordinals.front(); }

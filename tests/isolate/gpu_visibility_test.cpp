@@ -31,4 +31,10 @@ TEST_CASE("anything the driver might read otherwise: the worker sees what this p
   CHECK_FALSE(single_gpu_visibility(0, "0,"));
   CHECK_FALSE(single_gpu_visibility(0, "GPU-"));
   CHECK_FALSE(single_gpu_visibility(0, "GPU-zz"));
+  CHECK_FALSE(single_gpu_visibility(0, " "));
+  CHECK_FALSE(single_gpu_visibility(0, ","));
+  // An ordinal no host has is passed on as written: that worker finds no GPU
+  // and is started again seeing what this process sees (WorkerPool).
+  CHECK(single_gpu_visibility(0, "123456789012345678901234567890") == "123456789012345678901234567890");
+  CHECK(single_gpu_visibility(0, "0,5") == "0");
 }

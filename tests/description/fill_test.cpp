@@ -34,23 +34,16 @@ template <class T> std::vector<T> filled(const Fill& f, ElementType type, std::i
   return out;
 }
 
-Fill range(double lo, double hi) {
-  Fill f;
-  f.lo = lo;
-  f.hi = hi;
-  return f;
-}
-
 } // namespace
 
 TEST_CASE("random fills give the documented values, lane by lane") {
   constexpr std::int64_t n = 1000;
   const auto f32 = filled<float>(Fill{}, ElementType::f32, n, 7);
   const auto f64 = filled<double>(Fill{}, ElementType::f64, n, 7);
-  const auto f32_range = filled<float>(range(-3.0, 5.0), ElementType::f32, n, 7);
-  const auto f64_range = filled<double>(range(2.0, 2.5), ElementType::f64, n, 7);
-  const auto i8 = filled<std::int8_t>(range(-128, 127), ElementType::i8, n, 7);
-  const auto i64 = filled<std::int64_t>(range(-5e15, -1e15), ElementType::i64, n, 7);
+  const auto f32_range = filled<float>(Fill::random_in(-3.0, 5.0), ElementType::f32, n, 7);
+  const auto f64_range = filled<double>(Fill::random_in(2.0, 2.5), ElementType::f64, n, 7);
+  const auto i8 = filled<std::int8_t>(Fill::random_in(-128, 127), ElementType::i8, n, 7);
+  const auto i64 = filled<std::int64_t>(Fill::random_in(-5e15, -1e15), ElementType::i64, n, 7);
   const auto u32 = filled<std::uint32_t>(Fill{}, ElementType::u32, n, 7); // the default [1, 100]
   const auto float4 = filled<float>(Fill{}, vector_type(ElementType::f32, 4), n / 4, 7);
   std::vector<float> random(n);
@@ -72,7 +65,7 @@ TEST_CASE("random fills give the documented values, lane by lane") {
     REQUIRE(u32[k] == 1 + static_cast<std::uint32_t>((static_cast<unsigned __int128>(h) * 100) >> 64));
   }
   // The whole 64-bit range takes the bits themselves.
-  const auto u64 = filled<std::uint64_t>(range(0, 18446744073709551615.0), ElementType::u64, 4, 3);
+  const auto u64 = filled<std::uint64_t>(Fill::random_in(0, 18446744073709551615.0), ElementType::u64, 4, 3);
   for (std::int64_t i = 0; i < 4; ++i) CHECK(u64[static_cast<std::size_t>(i)] == bits(3, i));
 }
 
@@ -97,7 +90,7 @@ TEST_CASE("the GPU can follow random and constant fills of float, double and int
   std::vector<float> out(20);
   apply_fill_rule(*rule, out.data());
   CHECK(out == filled<float>(Fill{}, vector_type(ElementType::f32, 2), 10, 5));
-  CHECK(fill_rule(range(1, 9), ElementType::u8, 10, 5)->lane_bytes == 1);
+  CHECK(fill_rule(Fill::random_in(1, 9), ElementType::u8, 10, 5)->lane_bytes == 1);
 
   Fill taps;
   taps.sum_abs = 1.0;

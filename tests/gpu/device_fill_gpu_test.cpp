@@ -21,12 +21,6 @@ TEST_CASE("the GPU fills what the host fills, bit for bit, for every fill it fol
   cuda::Context context{0};
   const Target target = local_target(0);
   const FillKernel kernel(UploadContext{target.compute_capability(), nullptr});
-  const auto range = [](double lo, double hi) {
-    Fill f;
-    f.lo = lo;
-    f.hi = hi;
-    return f;
-  };
   Fill constant;
   constant.kind = Fill::Kind::constant;
   constant.value = -7.25;
@@ -38,13 +32,13 @@ TEST_CASE("the GPU fills what the host fills, bit for bit, for every fill it fol
       {"float, default", Fill{}, ElementType::f32},
       {"float4, default", Fill{}, vector_type(ElementType::f32, 4)},
       {"double, default", Fill{}, ElementType::f64},
-      {"float in [-3, 5]", range(-3, 5), ElementType::f32},
-      {"double in [1e-3, 2]", range(1e-3, 2), ElementType::f64},
-      {"int8 in [-128, 127]", range(-128, 127), ElementType::i8},
+      {"float in [-3, 5]", Fill::random_in(-3, 5), ElementType::f32},
+      {"double in [1e-3, 2]", Fill::random_in(1e-3, 2), ElementType::f64},
+      {"int8 in [-128, 127]", Fill::random_in(-128, 127), ElementType::i8},
       {"int16, default", Fill{}, ElementType::i16},
-      {"uint32 in [0, 4e9]", range(0, 4e9), ElementType::u32},
-      {"int64 in [-5e15, 7e15]", range(-5e15, 7e15), ElementType::i64},
-      {"uint64, every value", range(0, 18446744073709551615.0), ElementType::u64},
+      {"uint32 in [0, 4e9]", Fill::random_in(0, 4e9), ElementType::u32},
+      {"int64 in [-5e15, 7e15]", Fill::random_in(-5e15, 7e15), ElementType::i64},
+      {"uint64, every value", Fill::random_in(0, 18446744073709551615.0), ElementType::u64},
       {"float constant", constant, ElementType::f32},
       {"int32 constant", constant, ElementType::i32},
   };

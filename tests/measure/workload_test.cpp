@@ -21,13 +21,6 @@ template <class T> std::vector<T> as(std::span<const std::byte> bytes) {
   return out;
 }
 
-Fill range(double lo, double hi) {
-  Fill f;
-  f.lo = lo;
-  f.hi = hi;
-  return f;
-}
-
 KernelBuilder base() {
   KernelBuilder b("fills");
   b.source("k.cu", "__global__ void k() {}")
@@ -67,7 +60,7 @@ TEST_CASE("inputs: the i-th filled item uses seed + i; floats default to fill_ra
                                   .buffer("x", ElementType::f32, "n", BufferRole::in)
                                   .scalar("n", ElementType::i32, "n")
                                   .buffer("ids", ElementType::i32, "n", BufferRole::inout)
-                                  .buffer("w", ElementType::f64, "n / 2", BufferRole::in, range(2.0, 3.0))
+                                  .buffer("w", ElementType::f64, "n / 2", BufferRole::in, Fill::random_in(2.0, 3.0))
                                   .buffer("layout", ElementType::u8, "n", BufferRole::in, layout_dependent)
                                   .buffer("padded", ElementType::f32, "n + PAD", BufferRole::in)
                                   .buffer("work", ElementType::u32, "n", BufferRole::scratch)
@@ -122,8 +115,8 @@ TEST_CASE("inputs: the i-th filled item uses seed + i; floats default to fill_ra
 TEST_CASE("integer ranges are inclusive and cover the type; doubles default to fill_random's values") {
   const KernelDescription d = base()
                                   .buffer("out", ElementType::f64, "n", BufferRole::out)
-                                  .buffer("bytes", ElementType::u8, "n", BufferRole::in, range(0, 255))
-                                  .buffer("signs", ElementType::i64, "n", BufferRole::in, range(-1, 1))
+                                  .buffer("bytes", ElementType::u8, "n", BufferRole::in, Fill::random_in(0, 255))
+                                  .buffer("signs", ElementType::i64, "n", BufferRole::in, Fill::random_in(-1, 1))
                                   .buffer("d", ElementType::f64, "n", BufferRole::in)
                                   .build();
   const DescribedWorkload w(d, {{"n", 4096}}, some_gpu(), 1);
@@ -151,7 +144,7 @@ TEST_CASE("half, bfloat16 and vector inputs are filled lane by lane, never zero;
   KernelDescription d = base()
                             .buffer("out", ElementType::f32, "n", BufferRole::out)
                             .buffer("h", ElementType::f16, "n", BufferRole::in)
-                            .buffer("b2", vector_type(ElementType::bf16, 2), "n", BufferRole::in, range(-4, 4))
+                            .buffer("b2", vector_type(ElementType::bf16, 2), "n", BufferRole::in, Fill::random_in(-4, 4))
                             .buffer("f4", vector_type(ElementType::f32, 4), "n", BufferRole::in)
                             .buffer("padded", ElementType::f32, "n", BufferRole::in)
                             .build();

@@ -155,6 +155,14 @@ struct Fill {
   // Axes whose value changes the content (custom fills only: an AoS vs SoA
   // layout parameter): one copy per value combination.
   std::vector<std::string> depends_on;
+
+  // A random fill uniform in [lo, hi] (JSON {"random": [lo, hi]}).
+  static Fill random_in(double lo, double hi) {
+    Fill f;
+    f.lo = lo;
+    f.hi = hi;
+    return f;
+  }
 };
 
 struct BufferArgument {

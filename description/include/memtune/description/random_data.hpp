@@ -10,8 +10,4 @@ namespace memtune {
 // (seed, index): the same seed gives the same data whatever the thread count.
 void fill_random(std::span<float> data, std::uint64_t seed);
 
-// The counter-based hash behind fill_random: 64 random bits for (seed, index),
-// the same whatever the thread count.
-std::uint64_t random_bits(std::uint64_t seed, std::uint64_t index);
-
 } // namespace memtune

@@ -1,5 +1,6 @@
 // memtune_scripted_worker: a worker process without a GPU, for the CPU tests
-// of isolation. It speaks the real protocol (serve_worker) with a backend
+// of isolation. Not a test itself (it asserts nothing): the program those
+// tests start, whose answers they check. It speaks the real protocol (serve_worker) with a backend
 // whose answers are scripted by the candidate's "behaviour" parameter:
 //   0 ok (time 1 ms x (1 + the "block" parameter / 1024); without "block", a
 //     time between 1 and 2.6 ms that depends on every parameter)

@@ -40,6 +40,11 @@ sys.exit(0 if isinstance(d, dict) and "space" in d and "trials" in d else 1)' "$
 done < <(find "$root/bench/data" -name '*.json' | sort)
 [[ ${#recordings[@]} -gt 0 ]] || { echo "run_all.sh: no recordings in $root/bench/data" >&2; exit 1; }
 
+# The example kernels' descriptions: their recordings (spec/) get bayes+model
+# from their model sections, as `memtune tune --spec` runs them.
+spec_args=()
+for f in "$root"/examples/kernels/*/*.json; do spec_args+=(--spec "$f"); done
+
 kt_json="$(mktemp)"
 trap 'rm -f "$kt_json"' EXIT
 kt_args=()
@@ -49,5 +54,5 @@ if "$python" -c "import kernel_tuner" 2>/dev/null; then
 else
   echo "== Kernel Tuner not importable with $python: memtune only" >&2
 fi
-"$bench" "${recordings[@]}" --seeds "$seeds" "${kt_args[@]}"
-"$bench" "${recordings[@]}" --seeds "$seeds" --batch-sizes 1,2,4,8 --batch-table-only
+"$bench" "${recordings[@]}" --seeds "$seeds" "${spec_args[@]}" "${kt_args[@]}"
+"$bench" "${recordings[@]}" --seeds "$seeds" "${spec_args[@]}" --batch-sizes 1,2,4,8 --batch-table-only

@@ -6,6 +6,7 @@
 //                        [--bayes-refit-every-below N] [--bayes-acquisition ei|hedge] [--bayes-min-length-scale L]
 //                        [--bayes-hedge-eta E] [--bayes-lcb-kappa K]
 //                        [--kernel-tuner kt.json] [--batch-sizes 1,2,4,8] [--bayes-fantasy kb|cl]
+//                        [--spec kernel.json ...]
 //
 // --json adds, per strategy, the quartiles over the seeds of the best so far /
 // optimum after each evaluation ("best_so_far"), which `memtune report` plots.
@@ -20,8 +21,11 @@
 // mean: the recording's device is looked up in the target catalogue (by name,
 // e.g. "NVIDIA H100 80GB HBM3" -> h100-sxm), and the prior comes from
 // model_prior.hpp for a template (its problem from the recording) or
-// probe/prior.hpp for a probe's space. A recording with no such model (an
-// unknown device, as the synthetic one) gets no bayes+model row.
+// probe/prior.hpp for a probe's space, or, for a user kernel's recording, from
+// the model section of the description file given with --spec whose name and
+// fingerprint are the recording's (what `memtune tune --spec` runs). A
+// recording with no such model (an unknown device, as the synthetic one)
+// gets no bayes+model row.
 //
 // --batch-sizes replays bayes and bayes+model as that many parallel workers
 // (search::run_search with `workers`): the strategy keeps q proposals
@@ -51,6 +55,7 @@
 #include "step_cost.hpp"
 #include "verdicts.hpp"
 
+#include <memtune/description/description_json.hpp>
 #include <memtune/io/errors.hpp>
 #include <memtune/tune/model_prior.hpp>
 #include <memtune/probe/prior.hpp>
@@ -156,8 +161,8 @@ std::size_t recorded_space_size(const search::Recording& rec, const std::string&
 // The analytical model's log(time [s]) per config of the recording, on the
 // catalogue target named by the recording's device; `why_not` says why there
 // is none.
-std::optional<std::function<double(const search::Config&)>> recording_prior(const search::Recording& rec,
-                                                                              std::string& why_not) {
+std::optional<std::function<double(const search::Config&)>> recording_prior(
+    const search::Recording& rec, const std::vector<KernelDescription>& specs, std::string& why_not) {
   const std::string device = rec.device.value("name", "");
   const model::TargetCatalog catalog = load_targets();
   const Target* target = catalog.try_find(device);
@@ -172,8 +177,21 @@ std::optional<std::function<double(const search::Config&)>> recording_prior(cons
   const KernelDescription* kernel = nullptr;
   for (const KernelDescription* k : templates::descriptions())
     if (k->name == rec.template_name && k->has_model()) kernel = k;
+  // A user kernel's recording: the --spec description of the same kernel
+  // (its fingerprint: the source and the description that were recorded).
+  std::string spec_mismatch;
+  for (const KernelDescription& k : specs) {
+    if (kernel || k.name != rec.template_name) continue;
+    if (k.fingerprint() != rec.kernel_fingerprint)
+      spec_mismatch = " (--spec '" + k.name + "' has fingerprint " + k.fingerprint() + ", the recording " +
+                      rec.kernel_fingerprint + ": the kernel changed since it was recorded)";
+    else if (!k.has_model())
+      spec_mismatch = " (--spec '" + k.name + "' has no model section)";
+    else
+      kernel = &k;
+  }
   if (!kernel) {
-    why_not = "no model for template '" + rec.template_name + "'";
+    why_not = "no model for template '" + rec.template_name + "'" + spec_mismatch;
     return std::nullopt;
   }
   problem = kernel->complete(problem);
@@ -236,6 +254,11 @@ static int bench_main(int argc, char** argv) {
   std::string kernel_tuner_file;
   app.add_option("--kernel-tuner", kernel_tuner_file, "JSON of kernel_tuner_compare.py --json, for the verdict lines")
       ->check(CLI::ExistingFile);
+  std::vector<std::string> spec_files;
+  app.add_option("--spec", spec_files,
+                 "kernel description files (memtune tune --spec): bayes+model on their recordings, from their model "
+                 "sections")
+      ->check(CLI::ExistingFile);
   std::vector<std::size_t> step_cost_at;
   app.add_option("--step-cost", step_cost_at,
                  "instead of the search metrics: bayes's time per proposal at these numbers of observations (e.g. "
@@ -273,6 +296,8 @@ static int bench_main(int argc, char** argv) {
       std::ifstream in(kernel_tuner_file);
       kernel_tuner = nlohmann::json::parse(in);
     }
+    std::vector<KernelDescription> specs;
+    for (const auto& file : spec_files) specs.push_back(load_description(file));
     for (const auto& file : files) {
       const search::Recording rec = search::load_recording(file);
       const auto best = rec.best();
@@ -286,7 +311,7 @@ static int bench_main(int argc, char** argv) {
         std::string why_not;
         const auto started = std::chrono::steady_clock::now();
         try {
-          prior = recording_prior(rec, why_not);
+          prior = recording_prior(rec, specs, why_not);
         } catch (const std::exception& e) {
           // A recording older than its template's space (an axis it lacks, a
           // value it has no more): replayed without the model, with the reason.

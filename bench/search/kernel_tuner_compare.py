@@ -223,6 +223,10 @@ def main():
     parser.add_argument("--strategies", default="bayes_opt,random_sample")
     parser.add_argument("--budget-fraction", type=float, default=1.0,
                         help="max_fevals as a fraction of the valid configs (default: all)")
+    parser.add_argument("--max-fevals", type=int, default=0,
+                        help="at most this many evaluations a run (0: no cap); on a space of thousands bayes_opt "
+                             "takes minutes per run, so the hard space's runs are capped (best@k%% then covers the "
+                             "evaluations run)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     import kernel_tuner  # late, so that --help works without it
@@ -236,6 +240,8 @@ def main():
         optimum = min(times.values())
         at10, at20 = math.ceil(0.1 * configs), math.ceil(0.2 * configs)
         budget = max(at20, math.ceil(args.budget_fraction * configs))
+        if args.max_fevals > 0:
+            budget = min(budget, args.max_fevals)
         with tempfile.TemporaryDirectory() as tmp:
             cache_path = os.path.join(tmp, "cache.json")
             with open(cache_path, "w") as f:

@@ -30,10 +30,11 @@ tile above 48 KB (exceeds_device_limits).
 Usage: python3 make_hard_space.py [out.json]   (deterministic: seed 2027)
 """
 import itertools
-import json
 import math
 import random
 import sys
+
+from synthetic_recording import write_recording
 
 NX = NY = 7001
 R = 4
@@ -114,14 +115,7 @@ def main():
            "template": "synthetic_stencil", "problem": {"nx": NX, "ny": NY, "radius": R},
            "device": {"name": "synthetic H100-like", "compute_capability": "9.0", "sm_count": SMS},
            "space": {"axes": AXES, "constraints": CONSTRAINTS, "pruned": []}, "trials": trials}
-    with open(out, "w") as f:
-        json.dump(doc, f, separators=(",", ":"))
-        f.write("\n")
-    ok = sorted(t["time_s"] for t in trials if t["status"] == "ok")
-    print(f"{out}: {len(trials)} configs, {len(trials) - len(ok)} failed, "
-          f"best {ok[0]:.3e} s, median {ok[len(ok) // 2]:.3e} s, within 5%: "
-          f"{sum(t <= 1.05 * ok[0] for t in ok)}, within 1%: {sum(t <= 1.01 * ok[0] for t in ok)}")
-
+    write_recording(out, doc)
 
 if __name__ == "__main__":
     main()

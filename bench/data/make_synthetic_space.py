@@ -20,10 +20,11 @@ Usage: python3 make_synthetic_space.py [out.json] [--no-failures]   (determinist
 cope with failures; not committed).
 """
 import itertools
-import json
 import math
 import random
 import sys
+
+from synthetic_recording import write_recording
 
 N, TAPS = 16 * 1024 * 1024, 21
 RADIUS = TAPS // 2
@@ -98,14 +99,7 @@ def main():
            "template": "filter", "problem": {"n": N, "taps": TAPS},
            "device": {"name": "synthetic H100-like", "compute_capability": "9.0", "sm_count": SMS},
            "space": {"axes": AXES, "constraints": CONSTRAINTS, "pruned": []}, "trials": trials}
-    with open(out, "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    ok = sorted(t["time_s"] for t in trials if t["status"] == "ok")
-    print(f"{out}: {len(trials)} configs, {len(trials) - len(ok)} failed, "
-          f"best {ok[0]:.3e} s, median {ok[len(ok) // 2]:.3e} s, within 5%: "
-          f"{sum(t <= 1.05 * ok[0] for t in ok)}, within 1%: {sum(t <= 1.01 * ok[0] for t in ok)}")
-
+    write_recording(out, doc, indent=1)
 
 if __name__ == "__main__":
     main()

@@ -29,12 +29,11 @@ tile above 48 KB (exceeds_device_limits).
 
 Usage: python3 make_hard_space.py [out.json]   (deterministic: seed 2027)
 """
-import itertools
 import math
 import random
 import sys
 
-from synthetic_recording import write_recording
+from synthetic_recording import grid_trials, write_recording
 
 NX = NY = 7001
 R = 4
@@ -104,13 +103,7 @@ def evaluate(c, rng):
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "synthetic_hard_space.json"
     rng = random.Random(2027)
-    names = [a["name"] for a in AXES]
-    domains = [a.get("values", a.get("labels")) for a in AXES]
-    trials = []
-    for combo in itertools.product(*domains):  # grid order: first axis slowest
-        c = dict(zip(names, combo))
-        if valid(c):
-            trials.append({"config": c, **evaluate(c, rng)})
+    trials = grid_trials(AXES, valid, lambda c: evaluate(c, rng))
     doc = {"schema_version": 1, "tool": "memtune 0.1.0 (synthetic, bench/data/make_hard_space.py)",
            "template": "synthetic_stencil", "problem": {"nx": NX, "ny": NY, "radius": R},
            "device": {"name": "synthetic H100-like", "compute_capability": "9.0", "sm_count": SMS},

@@ -19,12 +19,11 @@ Usage: python3 make_synthetic_space.py [out.json] [--no-failures]   (determinist
 --no-failures times every config as if it ran (a control for how strategies
 cope with failures; not committed).
 """
-import itertools
 import math
 import random
 import sys
 
-from synthetic_recording import write_recording
+from synthetic_recording import grid_trials, write_recording
 
 N, TAPS = 16 * 1024 * 1024, 21
 RADIUS = TAPS // 2
@@ -88,13 +87,7 @@ def main():
     failures = "--no-failures" not in sys.argv[1:]
     out = args[0] if args else "synthetic_space.json"
     rng = random.Random(2026)
-    names = [a["name"] for a in AXES]
-    domains = [a.get("values", a.get("labels")) for a in AXES]
-    trials = []
-    for combo in itertools.product(*domains):  # grid order: first axis slowest
-        c = dict(zip(names, combo))
-        if valid(c):
-            trials.append({"config": c, **evaluate(c, rng, failures)})
+    trials = grid_trials(AXES, valid, lambda c: evaluate(c, rng, failures))
     doc = {"schema_version": 1, "tool": "memtune 0.1.0 (synthetic, bench/data/make_synthetic_space.py)",
            "template": "filter", "problem": {"n": N, "taps": TAPS},
            "device": {"name": "synthetic H100-like", "compute_capability": "9.0", "sm_count": SMS},

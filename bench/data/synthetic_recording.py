@@ -1,7 +1,23 @@
-"""Writes a made-up recording (make_synthetic_space.py, make_hard_space.py)
-in the memtune recording format (search/include/memtune/search/recording.hpp)
-and prints its counts: configs, failures, best, median, within 5 % and 1 %."""
+"""The made-up recordings' common parts (make_synthetic_space.py,
+make_hard_space.py): every valid config of the axes in grid order, and the
+writer of the memtune recording format
+(search/include/memtune/search/recording.hpp), which prints its counts:
+configs, failures, best, median, within 5 % and 1 %."""
+import itertools
 import json
+
+
+def grid_trials(axes, valid, evaluate):
+    """One trial per valid config, in grid order (first axis slowest), each
+    config's outcome from evaluate(config): the order its noise is drawn in."""
+    names = [a["name"] for a in axes]
+    domains = [a.get("values", a.get("labels")) for a in axes]
+    trials = []
+    for combo in itertools.product(*domains):
+        c = dict(zip(names, combo))
+        if valid(c):
+            trials.append({"config": c, **evaluate(c)})
+    return trials
 
 
 def write_recording(out, doc, indent=None):

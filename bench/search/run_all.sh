@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs memtune_search_bench and Kernel Tuner's strategies on every recording in
 # bench/data/ and on a generated hard space, and prints one table with both
-# (Kernel Tuner's rows are named kt:*), then the verdict lines (bayes and bayes+model against random
-# and against KT bayes_opt), then the batch table: bayes and bayes+model as
-# 1, 2, 4 and 8 parallel workers, evaluations to 5% (bar: batch 4 <= 1.5x batch 1).
+# (Kernel Tuner's rows are named kt:*), then the verdict lines (bayes and
+# bayes+model against random and against KT bayes_opt), then the batch table:
+# bayes and bayes+model as 1, 2, 4 and 8 parallel workers, evaluations to 5%
+# (bar: batch 4 <= 1.5x batch 1).
 #
 #   bench/search/run_all.sh [build-dir] [--seeds N]
 #

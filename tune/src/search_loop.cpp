@@ -5,6 +5,7 @@
 #include <memtune/description/description_json.hpp>
 #include <memtune/description/kernel_signature.hpp>
 #include <memtune/search/factory.hpp>
+#include <memtune/search/first_then.hpp>
 #include <memtune/search/run_search.hpp>
 #include <memtune/search/stop_rules.hpp>
 
@@ -313,6 +314,14 @@ void run_search_loop(const KernelDescription& kernel, const Problem& problem, co
   std::unique_ptr<search::Strategy> strategy;
   const auto make = [&]() -> search::Strategy& {
     strategy = search::make_strategy(options.strategy, result.space, engine, strategy_options);
+    if (options.strategy == "bayes" && !options.first.empty()) {
+      // Only bayes: it learns from what it did not propose and never proposes
+      // it again; grid and random would measure it twice.
+      std::vector<search::Config> first;
+      for (const nlohmann::json& saved : options.first)
+        if (const auto c = result.space.valid_saved_config(saved)) first.push_back(*c);
+      if (!first.empty()) strategy = std::make_unique<search::FirstThen>(std::move(first), std::move(strategy));
+    }
     return *strategy;
   };
   run_loop(kernel, problem, target, compile_cc, options, pool, result, evaluator, make, resumable);

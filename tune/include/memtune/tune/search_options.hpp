@@ -4,6 +4,8 @@
 // Part of TuneOptions (tuner.hpp); the journal records it.
 #include <memtune/search/shard.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -11,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace memtune {
 
@@ -53,6 +56,12 @@ struct SearchOptions {
   // `memtune sweep` starts each size from the sizes done before. Takes the
   // place of the model prior; not with transfer_from.
   std::shared_ptr<const TransferSource> warm_start;
+  // Bayes runs: configurations (as saved: Space::config_to_json) measured
+  // before the strategy's own proposals, where this run's space holds them
+  // (search/first_then.hpp). `memtune sweep` gives each size the bests of its
+  // nearest sizes done, so that the profile's per-call rule knows how they
+  // hold here.
+  std::vector<nlohmann::json> first;
 };
 
 } // namespace memtune

@@ -173,7 +173,7 @@ void write_run_files(const KernelDescription& kernel, const TuningResult& result
   if (!files.report.empty()) write_run_report(result, files.report);
   if (!o.save.empty() && result.best()) {
     ProfileStore store(o.save); // entries are keyed by GPU model already
-    store.save(make_profile_entry(result, files.runner_ups));
+    store.save(make_profile_entry(result, files.runner_ups, files.keep));
     if (table && !files.quiet_save) out << "\nsaved to " << o.save << "\n";
   } else if (!o.save.empty()) {
     err << "memtune " << kernel.name << ": --save " << o.save << ": nothing saved, no configuration "

@@ -80,6 +80,7 @@ struct RunFiles {
   std::string record, report;
   bool per_model = false;         // one of several GPU models' results (--mixed-devices)
   std::size_t runner_ups = 5;     // kept with the --save entry
+  std::vector<nlohmann::json> keep; // kept too where timed (a sweep: the other sizes' bests)
   bool quiet_save = false;        // no "saved to" line (a sweep says it once)
 };
 // Writes --record (and ends its journal), --report and --save for `result`.

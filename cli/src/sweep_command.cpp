@@ -54,6 +54,13 @@ double log_distance(const Problem& a, const std::map<std::string, std::int64_t>&
   return d;
 }
 
+// A size's position on the sweep's log scale: the sum of its swept variables' logs.
+double log_size(const Problem& p, const std::vector<std::string>& swept) {
+  double s = 0;
+  for (const std::string& n : swept) s += std::log(static_cast<double>(p.at(n)));
+  return s;
+}
+
 } // namespace
 
 std::string path_for_point(const std::string& file, const std::map<std::string, std::int64_t>& point) {
@@ -155,9 +162,7 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
   std::vector<std::string> swept;
   for (const SweepVariable& v : over) swept.push_back(v.name);
   const auto by_size = [&](const TuningResult& a, const TuningResult& b) {
-    double la = 0, lb = 0;
-    for (const std::string& n : swept) la += std::log(static_cast<double>(a.problem.at(n))), lb += std::log(static_cast<double>(b.problem.at(n)));
-    return la < lb;
+    return log_size(a.problem, swept) < log_size(b.problem, swept);
   };
   const std::size_t planned = points.size();
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -173,6 +178,22 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
     }
     std::optional<ProgressLine> progress;
     TuneOptions t = tune_options(kernel, po, progress, err);
+    // The sizes done so far, their bests: kept in this size's entry where
+    // timed here, and the nearest one below and above measured first.
+    std::vector<const TuningResult*> before;
+    for (const TuningResult& d : done) before.push_back(&d);
+    const std::vector<nlohmann::json> bests = best_configs(before);
+    if (o.strategy == "bayes") {
+      const TuningResult* below = nullptr;
+      const TuningResult* above = nullptr;
+      for (const TuningResult& d : done) {
+        const double side = log_size(d.problem, swept) - log_size(problems[i], swept);
+        if (side < 0 && (!below || log_size(d.problem, swept) > log_size(below->problem, swept))) below = &d;
+        if (side > 0 && (!above || log_size(d.problem, swept) < log_size(above->problem, swept))) above = &d;
+      }
+      for (const TuningResult* n : {below, above})
+        if (n) t.first.push_back(best_configs({n}).front());
+    }
     if (o.strategy == "bayes" && !done.empty()) {
       // The nearest size done (log scale) is the prior: its ranking, carried
       // to this size by the model's ratio between the two.
@@ -204,6 +225,7 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
     files.record = po.record;
     files.report = po.report;
     files.runner_ups = kSweepRunnerUps;
+    files.keep = bests;
     files.quiet_save = true;
     write_run_files(kernel, r, po, t, files, table, out, err);
     code = std::max(code, run_exit_code(r));

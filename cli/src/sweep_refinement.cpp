@@ -8,9 +8,18 @@
 
 namespace memtune::cli {
 
+std::vector<nlohmann::json> best_configs(const std::vector<const TuningResult*>& done) {
+  std::vector<nlohmann::json> bests;
+  for (const TuningResult* r : done)
+    if (const auto rank = r->ranking(); !rank.empty())
+      bests.push_back(r->space.config_to_json(r->evaluations[rank.front()].config));
+  return bests;
+}
+
 std::optional<std::map<std::string, std::int64_t>> refinement_point(const std::vector<const TuningResult*>& done,
                                                                     const std::vector<std::string>& swept,
                                                                     std::size_t runner_ups) {
+  const std::vector<nlohmann::json> keep = best_configs(done);
   std::optional<std::map<std::string, std::int64_t>> chosen;
   double weakest = -1; // bounded picks rank above every loss
   for (std::size_t i = 0; i + 1 < done.size(); ++i) {
@@ -29,7 +38,8 @@ std::optional<std::map<std::string, std::int64_t>> refinement_point(const std::v
     if (!new_size) continue; // neighbours one apart: nothing lies between
     if (a.ranking().empty() || b.ranking().empty()) continue; // a size where nothing succeeded leaves no entry
     // What each size's profile entry keeps (its best and runner-ups): what the launcher's rule will read.
-    const std::vector<ProfileEntry> pair{make_profile_entry(a, runner_ups), make_profile_entry(b, runner_ups)};
+    const std::vector<ProfileEntry> pair{make_profile_entry(a, runner_ups, keep),
+                                        make_profile_entry(b, runner_ups, keep)};
     // A configuration is valid at a neighbour when its space holds it; at the
     // midpoint it is taken as valid there too (it will be measured).
     const ValidAtProblem valid = [&](const nlohmann::json& saved, const Problem& at) {

@@ -8,6 +8,8 @@
 // only a measurement at the midpoint says what holds between them.
 #include <memtune/output/tuning_result.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,11 +18,20 @@
 
 namespace memtune::cli {
 
+// Each size's best configuration, as saved (Space::config_to_json); sizes
+// where nothing succeeded give none. A sweep's profile entries keep these
+// beyond their runner-ups where they timed them, and a new size measures the
+// nearest ones first: so the per-call rule between two sizes has a
+// configuration timed at both (the lower size's best at the upper size) where
+// their own fastest have nothing in common.
+[[nodiscard]] std::vector<nlohmann::json> best_configs(const std::vector<const TuningResult*>& done);
+
 // The log midpoint (each swept variable's geometric mean, rounded) of the
 // neighbouring pair of `done` (ordered by size) whose midpoint pick is
 // weakest (timed at one neighbour only first, then the larger expected
 // loss), among pairs that qualify and whose midpoint is a new size; nullopt
-// when none does. `runner_ups`: what each size's profile entry keeps.
+// when none does. `runner_ups`: what each size's profile entry keeps, with
+// the best_configs of `done`.
 [[nodiscard]] std::optional<std::map<std::string, std::int64_t>> refinement_point(
     const std::vector<const TuningResult*>& done, const std::vector<std::string>& swept, std::size_t runner_ups);
 

@@ -233,7 +233,7 @@ std::string entry_key_text(const ProfileEntry& e) {
          std::to_string(e.device.sm_count) + " SMs) " + e.template_name + problem;
 }
 
-ProfileEntry make_profile_entry(const TuningResult& r, std::size_t runner_ups) {
+ProfileEntry make_profile_entry(const TuningResult& r, std::size_t runner_ups, const std::vector<nlohmann::json>& keep) {
   const auto rank = r.ranking();
   if (rank.empty()) throw std::invalid_argument("no candidate succeeded: nothing to save");
   const Evaluation& best = r.evaluations[rank.front()];
@@ -252,9 +252,12 @@ ProfileEntry make_profile_entry(const TuningResult& r, std::size_t runner_ups) {
     e.mean_watts = best.energy->mean_watts;
   }
   e.rationale = rationale(r);
-  for (std::size_t i = 1; i < rank.size() && i <= runner_ups; ++i) {
+  // The fastest, then further down the ranking those `keep` names, in rank order.
+  for (std::size_t i = 1; i < rank.size(); ++i) {
     const Evaluation& x = r.evaluations[rank[i]];
-    e.runner_ups.push_back({{"config", r.space.config_to_json(x.config)}, {"time_s", x.timing->median_s}, {"gbps", x.gbps}});
+    nlohmann::json config = r.space.config_to_json(x.config);
+    if (i > runner_ups && std::find(keep.begin(), keep.end(), config) == keep.end()) continue;
+    e.runner_ups.push_back({{"config", std::move(config)}, {"time_s", x.timing->median_s}, {"gbps", x.gbps}});
   }
   e.tool = std::string("memtune ") + kVersion;
   e.saved_at = now_utc();

@@ -12,6 +12,8 @@
 #include <memtune/io/errors.hpp>
 #include <memtune/profile/profile_store.hpp>
 
+#include <memtune/search/recording.hpp>
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -181,6 +183,33 @@ TEST_CASE("memtune sweep filter --over n=64K:16M --points 4 --target h100-sxm: o
   r = cli_run({"profile", "pick", store, "--template", "filter", "--set", "n=16M", "--target", "h100-sxm"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("from: profile\n") != std::string::npos);
+}
+
+TEST_CASE("memtune sweep --strategy bayes: each size measures the best of the size below first, and its entry keeps it") {
+  memtune::testing::TempDir dir;
+  const std::string store = (dir.path / "sweep.memtune.json").string();
+  const std::string record = (dir.path / "r.json").string();
+  auto r = cli_run({"sweep", "filter", "--over", "n=1M,8M,64M", "--target", "h100-sxm", "--strategy", "bayes",
+                    "--budget", "12", "--save", store, "--record", record, "--cache-dir", cache_dir(), "-q"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  nlohmann::json before_best;
+  for (const char* n : {"1048576", "8388608", "67108864"}) {
+    const auto rec = search::load_recording(dir.path / (std::string("r.n") + n + ".json"));
+    const auto best = rec.best();
+    REQUIRE(best);
+    if (!before_best.is_null()) {
+      CAPTURE(n);
+      CHECK(rec.space.config_to_json(rec.trials.front().config) == before_best);
+      // The profile entry of this size keeps the size below's best, timed here.
+      bool kept = false;
+      for (const ProfileEntry& e : ProfileStore(store).entries())
+        if (std::to_string(e.problem.at("n")) == n)
+          for (const auto& u : e.runner_ups) kept = kept || u.at("config") == before_best || e.config == before_best;
+      CHECK(kept);
+    }
+    before_best = rec.space.config_to_json(best->config);
+  }
 }
 
 TEST_CASE("memtune sweep --journal: a journal per size, and the same command resumes size by size") {

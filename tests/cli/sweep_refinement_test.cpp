@@ -8,6 +8,7 @@
 #include "../support/synthetic_result.hpp"
 #include "run_cli.hpp"
 
+#include <memtune/profile/profile_store.hpp>
 #include <memtune/templates/filter.hpp>
 
 #include <doctest/doctest.h>
@@ -58,6 +59,24 @@ TEST_CASE("a size is added where neighbours kept nothing in common, at their log
   REQUIRE(second);
   CHECK(second->at("n") == 1 << 21);
   CHECK_FALSE(refinement_point({&reverse, &next}, {"n"}, 16));
+}
+
+TEST_CASE("a sweep's entries keep the other sizes' bests where they timed them, in rank order") {
+  const TuningResult small = timed_at(1 << 20, 40, 10e-6, 0.1e-6);   // best: the first configuration
+  const TuningResult reverse = timed_at(1 << 22, 40, 60e-6, -0.4e-6); // best: the 40th
+  const auto bests = best_configs({&small, &reverse});
+  REQUIRE(bests.size() == 2);
+  CHECK(bests[0] == small.space.config_to_json(small.evaluations.front().config));
+  CHECK(bests[1] == reverse.space.config_to_json(reverse.evaluations.back().config));
+  // Its 4 fastest, then the 40th-fastest because it is the other size's best.
+  const ProfileEntry kept = make_profile_entry(reverse, 4, bests);
+  REQUIRE(kept.runner_ups.size() == 5);
+  CHECK(kept.runner_ups.back().at("config") == bests[0]);
+  CHECK(kept.runner_ups.back().at("time_s").get<double>() == doctest::Approx(60e-6));
+  for (std::size_t i = 1; i < kept.runner_ups.size(); ++i)
+    CHECK(kept.runner_ups[i].at("time_s").get<double>() >= kept.runner_ups[i - 1].at("time_s").get<double>());
+  // Without them the two sizes' fastest have nothing in common.
+  CHECK(make_profile_entry(reverse, 4).runner_ups.size() == 4);
 }
 
 TEST_CASE("memtune sweep --refine: the added sizes run like the others and the report lists every size in order") {

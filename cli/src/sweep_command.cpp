@@ -255,6 +255,17 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
     by_size_done.push_back(std::move(done[i]));
     refined.push_back(i >= planned);
   }
+  // Each size's entry was saved when it finished, keeping the bests of the
+  // sizes done before it; saved again now with every size's best it timed,
+  // so that the launcher's rule reads what --refine read.
+  if (!o.save.empty()) {
+    std::vector<const TuningResult*> all;
+    for (const TuningResult& r : by_size_done) all.push_back(&r);
+    const std::vector<nlohmann::json> bests = best_configs(all);
+    ProfileStore store(o.save);
+    for (const TuningResult& r : by_size_done)
+      if (r.best()) store.save(make_profile_entry(r, kSweepRunnerUps, bests));
+  }
   if (!o.report.empty() && table) out << "reports: " << path_for_point(o.report, points.front()) << " .. (one per size)\n";
   const output::Document document = sweep_document(kernel, swept, by_size_done, refined, o.save);
   if (!output::print(out, document, format, o.table)) {

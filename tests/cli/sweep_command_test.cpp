@@ -20,6 +20,7 @@
 #include <cmath>
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include <unistd.h>
@@ -189,12 +190,13 @@ TEST_CASE("memtune sweep --strategy bayes: each size measures the best of the si
   memtune::testing::TempDir dir;
   const std::string store = (dir.path / "sweep.memtune.json").string();
   const std::string record = (dir.path / "r.json").string();
-  auto r = cli_run({"sweep", "filter", "--over", "n=1M,8M,64M", "--target", "h100-sxm", "--strategy", "bayes",
-                    "--budget", "12", "--save", store, "--record", record, "--cache-dir", cache_dir(), "-q"});
+  // 40 candidates: more than an entry's 16 fastest runner-ups, so what is kept beyond them shows.
+  auto r = cli_run({"sweep", "filter", "--over", "n=4K,1M,256M", "--target", "h100-sxm", "--strategy", "bayes",
+                    "--budget", "40", "--save", store, "--record", record, "--cache-dir", cache_dir(), "-q"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   nlohmann::json before_best;
-  for (const char* n : {"1048576", "8388608", "67108864"}) {
+  for (const char* n : {"4096", "1048576", "268435456"}) {
     const auto rec = search::load_recording(dir.path / (std::string("r.n") + n + ".json"));
     const auto best = rec.best();
     REQUIRE(best);
@@ -209,6 +211,25 @@ TEST_CASE("memtune sweep --strategy bayes: each size measures the best of the si
       CHECK(kept);
     }
     before_best = rec.space.config_to_json(best->config);
+  }
+  // Every entry keeps each other size's best that its size timed, below as above.
+  std::vector<nlohmann::json> bests;
+  std::map<std::int64_t, search::Recording> recordings;
+  for (std::int64_t n : {4096, 1048576, 268435456}) {
+    auto rec = search::load_recording(dir.path / ("r.n" + std::to_string(n) + ".json"));
+    bests.push_back(rec.space.config_to_json(rec.best()->config));
+    recordings.emplace(n, std::move(rec));
+  }
+  for (const ProfileEntry& e : ProfileStore(store).entries()) {
+    const search::Recording& rec = recordings.at(e.problem.at("n"));
+    for (const nlohmann::json& other : bests) {
+      bool timed = false;
+      for (const auto& t : rec.trials) timed = timed || (t.ok() && rec.space.config_to_json(t.config) == other);
+      bool kept = e.config == other;
+      for (const auto& u : e.runner_ups) kept = kept || u.at("config") == other;
+      CAPTURE(e.problem.at("n"));
+      CHECK(kept == timed);
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 // --devices and --mixed-devices (cli/src/devices_option.hpp): bad lists and
 // combinations exit 2 saying why; a host of two GPU models is refused, or,
 // with --mixed-devices, tuned per model with one recording each. A scripted
-// worker process plays the GPUs (tests/isolate/scripted_worker.cpp).
+// worker process plays the GPUs (tests/support/scripted_worker.cpp).
 #include "cli/run_cli.hpp"
 
 #include <memtune/measure/device.hpp>

@@ -187,6 +187,7 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
       const TuningResult* below = nullptr;
       const TuningResult* above = nullptr;
       for (const TuningResult& d : done) {
+        if (!d.best()) continue; // a size where nothing succeeded has no best to measure
         const double side = log_size(d.problem, swept) - log_size(problems[i], swept);
         if (side < 0 && (!below || log_size(d.problem, swept) > log_size(below->problem, swept))) below = &d;
         if (side > 0 && (!above || log_size(d.problem, swept) < log_size(above->problem, swept))) above = &d;

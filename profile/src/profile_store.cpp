@@ -253,7 +253,7 @@ ProfileEntry make_profile_entry(const TuningResult& r, std::size_t runner_ups, c
   }
   e.rationale = rationale(r);
   // The fastest, then further down the ranking those `keep` names, in rank order.
-  for (std::size_t i = 1; i < rank.size(); ++i) {
+  for (std::size_t i = 1; i < rank.size() && (i <= runner_ups || !keep.empty()); ++i) {
     const Evaluation& x = r.evaluations[rank[i]];
     nlohmann::json config = r.space.config_to_json(x.config);
     if (i > runner_ups && std::find(keep.begin(), keep.end(), config) == keep.end()) continue;

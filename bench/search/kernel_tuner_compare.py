@@ -229,6 +229,8 @@ def main():
                              "evaluations run)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.max_fevals < 0:
+        parser.error(f"--max-fevals {args.max_fevals}: at least 0 (0: no cap)")
     import kernel_tuner  # late, so that --help works without it
 
     rows = []

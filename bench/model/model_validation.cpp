@@ -85,7 +85,7 @@ static int bench_main(int argc, char** argv) {
     return 2;
   }
   std::FILE* csv = dump.empty() ? nullptr : std::fopen(dump.c_str(), "w");
-  if (csv) std::fprintf(csv, "recording,config,measured_s,predicted_s,bound,registers,spill_bytes,warps_per_sm,blocks_per_sm,dram_s,l2_s,smem_s,issue_s,pipeline_s,launch_s,overlap_units,dram_bytes,inflight_per_sm,latency_gbs,exposed_s\n");
+  if (csv) std::fprintf(csv, "recording,config,measured_s,predicted_s,bound,registers,spill_bytes,warps_per_sm,blocks_per_sm,dram_s,l2_s,smem_s,issue_s,pipeline_s,launch_s,copy_engine_s,overlap_units,dram_bytes,inflight_per_sm,latency_gbs,exposed_s\n");
 
   std::printf("%-34s %-10s %8s %8s %10s %10s %10s%s\n", "recording", "target", "configs", "spearman", "model pick",
               "its time", "vs best", repeats.empty() ? "" : "   repeat");

@@ -18,6 +18,7 @@ const char* to_string(Bound b) {
   case Bound::issue: return "issue";
   case Bound::block_pipeline: return "block pipeline";
   case Bound::block_launch: return "block launch";
+  case Bound::copy_engine: return "copy engine";
   }
   return "?";
 }
@@ -41,7 +42,8 @@ std::string bytes_text(double b) {
 
 TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeModelParams& p) {
   if (f.dram_bytes < 0 || f.l2_bytes < 0 || f.l2_store_bytes < 0 || f.l2_write_requests < 0 ||
-      f.smem_wavefronts < 0 || f.warp_instructions < 0 || f.fp32_instructions < 0 || f.loads_in_flight_per_thread < 0 || f.bytes_per_load < 0)
+      f.smem_wavefronts < 0 || f.warp_instructions < 0 || f.fp32_instructions < 0 || f.loads_in_flight_per_thread < 0 || f.bytes_per_load < 0 ||
+      f.bulk_copies < 0 || f.bulk_copy_bytes < 0)
     throw std::invalid_argument("time model: kernel facts must be non-negative");
   if (f.l2_store_bytes > f.l2_bytes)
     throw std::invalid_argument("time model: l2_store_bytes (the stores' part) exceeds l2_bytes");
@@ -52,10 +54,11 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
     throw std::invalid_argument("time model: DRAM traffic needs warps_per_sm, loads in flight and bytes per load > 0");
   if (p.dram_efficiency <= 0 || p.dram_efficiency > 1 || p.smem_wavefronts_per_clock <= 0 ||
       p.block_launch_ns_per_sm < 0 || p.l2_write_request_reads <= 0 || p.l2_efficiency <= 0 || p.l2_efficiency > 1 ||
-      p.instruction_overhead < 1 || p.loaded_latency_gain < 0)
+      p.instruction_overhead < 1 || p.loaded_latency_gain < 0 || p.bulk_copy_cycles_per_request < 0 ||
+      p.bulk_copy_bytes_per_cycle <= 0)
     throw std::invalid_argument("time model: dram_efficiency must be in (0, 1], wavefronts per clock > 0, "
                                 "block launch ns >= 0, L2 write request cost > 0, l2_efficiency in (0, 1], "
-                                "instruction_overhead >= 1, loaded_latency_gain >= 0");
+                                "instruction_overhead >= 1, loaded_latency_gain >= 0, bulk copy cycles >= 0 and bytes per cycle > 0");
 
   const double sms = t.sm_count;
   const double clock_hz = t.sm_clock_mhz * 1e6;
@@ -110,10 +113,23 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
                                     fmt("%.0f", t.l2_bandwidth_gbs) + " GB/s theoretical)");
   }
 
+  // An SM's own resources (shared memory, issue, the copy engine) serve the
+  // blocks it is given, and the block scheduler gives each SM floor or ceil
+  // of blocks / SMs of them: the busiest SM sets the time. 144 equal blocks
+  // on 132 SMs take two blocks' time, not 1.09 (the fdtd at 376^3 with 144
+  // tile columns of one z-chunk: 207.6 us measured on an H200).
+  const double blocks_per_working_sm = f.blocks > 0 ? f.blocks / sms : 0.0;
+  const double busiest_sm_blocks = std::ceil(blocks_per_working_sm - 1e-9);
+  const double busiest = f.blocks > 0 ? busiest_sm_blocks / blocks_per_working_sm : 1.0;
+  const std::string busiest_text =
+      busiest > 1.0 + 1e-9 ? ", × " + fmt("%.3g", busiest) + " for the busiest SM's " + fmt("%.0f", busiest_sm_blocks) +
+                                 " blocks against " + fmt("%.3g", blocks_per_working_sm) + " on average"
+                           : std::string();
+
   BoundTime smem{Bound::shared_memory, 0, true, {}};
-  smem.seconds = f.smem_wavefronts / (sms * p.smem_wavefronts_per_clock * clock_hz);
+  smem.seconds = busiest * f.smem_wavefronts / (sms * p.smem_wavefronts_per_clock * clock_hz);
   smem.detail = fmt("%.4g", f.smem_wavefronts) + " wavefronts / (" + std::to_string(t.sm_count) + " SMs × " +
-                fmt("%.0f", t.sm_clock_mhz) + " MHz)";
+                fmt("%.0f", t.sm_clock_mhz) + " MHz)" + busiest_text;
 
   // Issue: each scheduler dispatches up to dispatch_per_scheduler
   // instructions of a warp per clock (Kepler to Pascal pair independent
@@ -125,7 +141,8 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   const double dispatch_s = p.instruction_overhead * f.warp_instructions / (sms * slots * clock_hz);
   const double fp32_rate = std::max(1, t.fp32_lanes_per_sm) / 32.0; // warp instructions per SM per clock
   const double fp32_s = f.fp32_instructions / (sms * fp32_rate * clock_hz);
-  issue.seconds = std::max(dispatch_s, fp32_s);
+  const double even_issue_s = std::max(dispatch_s, fp32_s); // were the blocks spread evenly
+  issue.seconds = busiest * even_issue_s;
   if (fp32_s > dispatch_s)
     issue.detail = fmt("%.4g", f.fp32_instructions) + " FP32 warp instructions / (" + std::to_string(t.sm_count) +
                    " SMs × " + std::to_string(t.fp32_lanes_per_sm) + " FP32 lanes / 32 × " +
@@ -135,6 +152,7 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
                    " SMs × " + std::to_string(t.schedulers_per_sm) + " schedulers" +
                    (t.dispatch_per_scheduler > 1 ? " × " + std::to_string(t.dispatch_per_scheduler) + " dispatch" : "") +
                    " × " + fmt("%.0f", t.sm_clock_mhz) + " MHz)";
+  issue.detail += busiest_text;
 
   // Block pipeline: waves of resident blocks, each living its dependent
   // memory round trips plus the time its warps need to issue their
@@ -155,15 +173,22 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   const bool fractional = !p.whole_waves || exact_waves <= 1.0;
   const double full_waves = fractional ? std::max(1.0, exact_waves) : std::floor(exact_waves + 1e-9);
   const double tail_blocks = fractional ? 0.0 : std::max(0.0, f.blocks - full_waves * block_slots);
-  const double warps_per_block = pipeline.modelled ? f.warps_per_sm / f.blocks_per_sm : 0.0;
+  const double warps_per_block =
+      f.warps_per_block > 0 ? f.warps_per_block : pipeline.modelled ? f.warps_per_sm / f.blocks_per_sm : 0.0;
+  // A grid of at most one wave: the busiest SM's blocks share its issue
+  // (144 blocks on 132 SMs: 12 SMs hold two), not the average SM's.
+  const double wave_warps =
+      fractional && pipeline.modelled
+          ? std::max(f.warps_per_sm, std::min<double>(f.blocks_per_sm, busiest_sm_blocks) * warps_per_block)
+          : f.warps_per_sm;
   const double tail_warps = std::min(f.warps_per_sm, std::ceil(tail_blocks / sms - 1e-9) * warps_per_block);
   const double waves = full_waves + (tail_blocks > 0.5 ? 1.0 : 0.0); // lives one after another
   // A warp issues at most dispatch_per_scheduler instructions per clock, and
   // shares the SM's issue rate (the issue bound's, FP32 lanes included) with
   // the other resident warps.
-  const double sm_issue_rate = issue.seconds > 0 ? p.instruction_overhead * f.warp_instructions /
-                                                       (issue.seconds * sms * clock_hz)
-                                                 : slots;
+  const double sm_issue_rate = even_issue_s > 0 ? p.instruction_overhead * f.warp_instructions /
+                                                     (even_issue_s * sms * clock_hz)
+                                               : slots;
   const auto issue_share = [&](double warps) { // cycles per instruction of one warp, `warps` resident per SM
     return 1.0 / std::min(static_cast<double>(std::max(1, t.dispatch_per_scheduler)), sm_issue_rate / std::max(1.0, warps));
   };
@@ -175,7 +200,7 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   };
   // The waves' lives: the full ones with the occupancy's warps, the last part-filled one with its own.
   const auto waves_seconds = [&](double latency_ns) {
-    return (full_waves > 0 ? full_waves * block_seconds(latency_ns, f.warps_per_sm) : 0.0) +
+    return (full_waves > 0 ? full_waves * block_seconds(latency_ns, wave_warps) : 0.0) +
            (tail_blocks > 0.5 ? block_seconds(latency_ns, tail_warps) : 0.0);
   };
   double loaded_latency_ns = t.memory_latency_ns;
@@ -184,11 +209,11 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
     for (const BoundTime* b : {&dram, &l2, &smem, &issue}) unloaded = std::max(unloaded, b->modelled ? b->seconds : 0.0);
     const double utilisation = unloaded > 0 ? std::min(1.0, dram.seconds / unloaded) : 0.0;
     loaded_latency_ns = t.memory_latency_ns * (1 + p.loaded_latency_gain * utilisation);
-    const double block_s = block_seconds(loaded_latency_ns, f.warps_per_sm);
+    const double block_s = block_seconds(loaded_latency_ns, wave_warps);
     pipeline.seconds = waves_seconds(loaded_latency_ns);
     // Which part of a block's life dominates: its warps' instructions
     // (issue) or its dependent memory round trips (latency).
-    const double block_instructions_s = instructions_s(f.warps_per_sm);
+    const double block_instructions_s = instructions_s(wave_warps);
     const bool issue_dominates = block_instructions_s > block_s - block_instructions_s;
     pipeline.detail = std::string(issue_dominates ? "issue within each block: " : "memory latency within each block: ") +
                       fmt("%.3g", exact_waves) + " waves" +
@@ -197,7 +222,7 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
                       fmt("%.3g", block_s * 1e6) + " us per block (" + fmt("%.0f", f.memory_round_trips_per_block) +
                       " memory round trip(s) of " + fmt("%.0f", loaded_latency_ns) + " ns loaded latency + " +
                       fmt("%.0f", f.instructions_per_warp * p.instruction_overhead) + " instructions/warp at 1 per " +
-                      fmt("%.2g", issue_share(f.warps_per_sm)) + " cycles)";
+                      fmt("%.2g", issue_share(wave_warps)) + " cycles)";
   } else {
     pipeline.detail = "not modelled: no block facts";
   }
@@ -216,7 +241,20 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   } else {
     launch.detail = "not modelled: no block count";
   }
-  r.bounds = {dram, l2, smem, issue, pipeline, launch};
+  // Copy engine: each SM's bulk copies one after another, spread over the
+  // SMs that hold blocks.
+  BoundTime copy_engine{Bound::copy_engine, 0, f.bulk_copies > 0, {}};
+  if (copy_engine.modelled) {
+    const double cycles = f.bulk_copies * p.bulk_copy_cycles_per_request + f.bulk_copy_bytes / p.bulk_copy_bytes_per_cycle;
+    copy_engine.seconds = busiest * cycles / (sms * clock_hz);
+    copy_engine.detail = fmt("%.4g", f.bulk_copies) + " bulk copies of " + bytes_text(f.bulk_copy_bytes) + " / (" +
+                         std::to_string(t.sm_count) + " SMs' copy engines at " +
+                         fmt("%.0f", p.bulk_copy_cycles_per_request) + " cycles a copy + " +
+                         fmt("%.0f", p.bulk_copy_bytes_per_cycle) + " B/cycle)" + busiest_text;
+  } else {
+    copy_engine.detail = "not modelled: no bulk copies";
+  }
+  r.bounds = {dram, l2, smem, issue, pipeline, launch, copy_engine};
   for (const auto& b : r.bounds)
     if (b.modelled && b.seconds > r.seconds) {
       r.seconds = b.seconds;

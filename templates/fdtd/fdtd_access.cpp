@@ -63,7 +63,7 @@ void add_fdtd_traffic(AccessPattern& a, const FdtdGeometry& g, int warps, std::i
   const std::int64_t R = g.radius, plane = g.nx * g.ny;
   const double volume_bytes = static_cast<double>(plane * g.nz) * 4;
   const double footprint = std::ceil(volume_bytes / 32) * 32;
-  const double blocks = static_cast<double>(a.blocks);
+  const double blocks = a.global_traffic_blocks > 0 ? a.global_traffic_blocks : static_cast<double>(a.blocks);
   double requested_in = 0;
   for (const auto& ins : a.global)
     if (ins.kind == AccessKind::load) requested_in += touched_bytes(ins, warps);
@@ -97,13 +97,14 @@ AccessPattern fdtd_access_pattern(const search::Config& c, const Problem& proble
   AccessPattern a;
   a.block_threads = static_cast<int>(g.threads);
   a.blocks = g.blocks();
+  a.global_traffic_blocks = g.traffic_blocks();
   a.bank_width_bytes = 4;
   const int warps = static_cast<int>((g.threads + 31) / 32);
   const std::int64_t R = g.radius, PF = g.prefetch;
 
-  // The representative block: the middle of the grid.
-  const std::int64_t x0 = (g.grid_x / 2) * g.tx, y0 = (g.grid_y / 2) * g.ty;
-  const std::int64_t z0 = (g.grid_z / 2) * g.chunk, z1 = std::min(g.nz, z0 + g.chunk);
+  // The representative block (FdtdGeometry::sample_x0).
+  const std::int64_t x0 = g.sample_x0(), y0 = g.sample_y0();
+  const std::int64_t z0 = g.sample_z0(), z1 = std::min(g.nz, z0 + g.chunk);
   const std::int64_t steps = z1 - z0;
   const std::int64_t z_in_end = std::min(g.nz, z1 + R);
   const std::int64_t plane = g.nx * g.ny;

@@ -47,6 +47,24 @@ struct FdtdGeometry {
         ring_pitch(env.at("ring_pitch")) {}
 
   [[nodiscard]] std::int64_t blocks() const { return grid_x * grid_y * grid_z; }
+
+  // The block the model replays: the middle of each grid axis, rounded down,
+  // so on an axis of two or more blocks never the last one, whose tile may
+  // overhang the volume (a 128-column tile's second block on 132 columns
+  // holds 4) and whose z-chunk may be shorter.
+  [[nodiscard]] std::int64_t sample_x0() const { return (grid_x - 1) / 2 * tx; }
+  [[nodiscard]] std::int64_t sample_y0() const { return (grid_y - 1) / 2 * ty; }
+  [[nodiscard]] std::int64_t sample_z0() const { return (grid_z - 1) / 2 * chunk; }
+  // The launch's global traffic in sampled blocks' worth
+  // (AccessPattern::global_traffic_blocks): per axis, the volume's extent
+  // over the grid's blocks times the sample's extent inside the volume.
+  [[nodiscard]] double traffic_blocks() const {
+    const auto axis = [](std::int64_t n, std::int64_t blocks, std::int64_t start, std::int64_t size) {
+      return static_cast<double>(n) / static_cast<double>(blocks * std::clamp<std::int64_t>(n - start, 1, size));
+    };
+    return static_cast<double>(blocks()) * axis(nx, grid_x, sample_x0(), tx) * axis(ny, grid_y, sample_y0(), ty) *
+           axis(nz, grid_z, sample_z0(), chunk);
+  }
 };
 
 // The description's values for one configuration (fdtd.cpp); a recorded

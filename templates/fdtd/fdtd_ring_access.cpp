@@ -17,6 +17,7 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   AccessPattern a;
   a.block_threads = static_cast<int>(g.threads);
   a.blocks = g.blocks();
+  a.global_traffic_blocks = g.traffic_blocks();
   a.bank_width_bytes = 4;
   const int warps = static_cast<int>((g.threads + 31) / 32);
   const std::int64_t R = g.radius, PF = g.prefetch, HB = g.ring_halo, PITCH = g.ring_pitch;
@@ -25,8 +26,8 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   const std::int64_t HW = (R + g.vx - 1) / g.vx * g.vx;                   // the x window's halo
   const int vec_bytes = static_cast<int>(g.vx * 4);
 
-  const std::int64_t x0 = (g.grid_x / 2) * g.tx, y0 = (g.grid_y / 2) * g.ty;
-  const std::int64_t z0 = (g.grid_z / 2) * g.chunk, z1 = std::min(g.nz, z0 + g.chunk);
+  const std::int64_t x0 = g.sample_x0(), y0 = g.sample_y0();
+  const std::int64_t z0 = g.sample_z0(), z1 = std::min(g.nz, z0 + g.chunk);
   const std::int64_t steps = z1 - z0;
   // Planes the chunk copies: its own and R beyond its end, those inside the volume.
   const std::int64_t copied = fdtd_count_in(z0, z1 + R, 0, 0, g.nz);
@@ -118,6 +119,20 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // bytes of the code, not of a run) covers zu planes and runs once per zu.
   a.main_loop_trips_per_thread = static_cast<double>(steps) / static_cast<double>(g.zu);
 
+  // Rows not 16-byte aligned (nx % 4 != 0) take the kernel's other loop:
+  // each 16-byte piece is four 4-byte cp.async (COPY 1 too: the copy engine
+  // needs aligned rows), and each output vector vx guarded single stores.
+  const bool aligned = g.nx % 4 == 0;
+  const bool bulk = g.copy == 1 && aligned;
+  if (bulk) {
+    // The copy engine's requests: one per box row inside the volume and plane copied.
+    const std::int64_t rows_in = std::max<std::int64_t>(0, std::min(g.ny, y0 - R + box_rows) - std::max<std::int64_t>(0, y0 - R));
+    const std::int64_t cols_in =
+        std::max<std::int64_t>(0, std::min(g.nx, x0 - HB + PITCH) - std::max<std::int64_t>(0, x0 - HB));
+    a.bulk_copies_per_block = static_cast<double>(rows_in * copied);
+    a.bulk_copy_bytes_per_block = static_cast<double>(rows_in * copied * cols_in * 4);
+  }
+
   // Issued instructions per thread and plane: ~3 per copy (address, size,
   // copy; COPY 1: one lane per warp issues the row copies), the shared loads,
   // 6R+1 arithmetic operations per point, the queue shift (2R moves per
@@ -125,11 +140,11 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // the ring's index arithmetic (about 10, the kernel's comments count 163
   // warp instructions per 128 points at vx4 ky1 zu9).
   const double points = static_cast<double>(g.vx * g.ky);
-  const double copies = g.copy == 1 ? 2.0 : 3.0 * static_cast<double>(rounds);
+  const double copies = bulk ? 2.0 : 3.0 * static_cast<double>(rounds) * (aligned ? 1.0 : 4.0);
+  const double stores = static_cast<double>(g.ky) * (aligned ? 1.0 : 2.0 * static_cast<double>(g.vx));
   const double per_plane = copies + static_cast<double>(g.ky * (1 + window_loads) + 2 * R) +
                            static_cast<double>(6 * R + 1) * points +
-                           static_cast<double>(2 * R) * points / static_cast<double>(g.zu) + static_cast<double>(g.ky) +
-                           12.0;
+                           static_cast<double>(2 * R) * points / static_cast<double>(g.zu) + stores + 12.0;
   a.warp_instructions_per_block = (per_plane * static_cast<double>(steps) + 4.0 * static_cast<double>(2 * R) + 60.0) * warps;
   return a;
 }

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <stdexcept>
+#include <string>
 
 using namespace memtune;
 using namespace memtune::model;
@@ -236,4 +237,41 @@ TEST_CASE("a dependent round trip waits longer in a busy memory system: loaded l
   // DRAM is the next bound, so the utilisation is near 1 and the latency nearly doubles.
   CHECK(busy.bound(Bound::block_pipeline).seconds > 1.8 * (idle - 100 * 1.5 / 1980e6));
   CHECK(busy.bound(Bound::block_pipeline).detail.find("loaded latency") != std::string::npos);
+}
+
+TEST_CASE("the busiest SM sets the SM-side bounds: 133 blocks on 132 SMs take two blocks' time") {
+  const Target& h100 = catalog().find("h100-sxm");
+  KernelFacts f = copy(64, 4, 16);
+  f.smem_wavefronts = 1e9;
+  f.blocks_per_sm = 2;
+  f.blocks = 132;
+  const TimePrediction even = predict_time(h100, f);
+  f.blocks = 133; // the same work per launch, one SM holding two blocks
+  const TimePrediction uneven = predict_time(h100, f);
+  CHECK(uneven.bound(Bound::shared_memory).seconds ==
+        doctest::Approx(even.bound(Bound::shared_memory).seconds * 2 * 132 / 133));
+  CHECK(uneven.bound(Bound::issue).seconds == doctest::Approx(even.bound(Bound::issue).seconds * 2 * 132 / 133));
+  CHECK(uneven.bound(Bound::shared_memory).detail.find("busiest SM's 2 blocks") != std::string::npos);
+  CHECK(uneven.bound(Bound::dram).seconds == doctest::Approx(even.bound(Bound::dram).seconds)); // shared by all SMs
+  f.blocks = 264; // whole blocks per SM: no factor
+  CHECK(predict_time(h100, f).bound(Bound::shared_memory).seconds ==
+        doctest::Approx(even.bound(Bound::shared_memory).seconds));
+}
+
+TEST_CASE("the copy engine bound: bulk copies one after another on each SM's engine") {
+  const Target& h200 = catalog().find("h200");
+  KernelFacts f = copy(64, 4, 16);
+  f.blocks = 132;
+  f.blocks_per_sm = 1;
+  CHECK_FALSE(predict_time(h200, f).bound(Bound::copy_engine).modelled);
+  f.bulk_copies = 132.0 * 1e5;      // 1e5 a SM
+  f.bulk_copy_bytes = 132.0 * 1e5 * 2100; // 2100 B a copy: 100 cycles at 21 B/cycle
+  const TimePrediction p = predict_time(h200, f);
+  const BoundTime& b = p.bound(Bound::copy_engine);
+  REQUIRE(b.modelled);
+  CHECK(b.seconds == doctest::Approx(1e5 * (16 + 100) / (h200.sm_clock_mhz * 1e6)));
+  CHECK(p.binding == Bound::copy_engine);
+  CHECK(std::string(to_string(Bound::copy_engine)) == "copy engine");
+  f.bulk_copies = -1;
+  CHECK_THROWS_AS(predict_time(h200, f), std::invalid_argument);
 }

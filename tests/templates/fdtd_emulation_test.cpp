@@ -187,7 +187,8 @@ void check_store_addresses(Size s, const memtune::search::Config& config, Run ru
   const unsigned gx = static_cast<unsigned>((s.nx + BX * VX - 1) / (BX * VX));
   const unsigned gy = static_cast<unsigned>((s.ny + BY * KY - 1) / (BY * KY));
   const unsigned gz = static_cast<unsigned>((s.nz + chunk - 1) / chunk);
-  cuda_emulation::run_blocks({BX, BY, 1}, {gx, gy, gz}, {{gx / 2, gy / 2, gz / 2}}, [&] {
+  // The block the model replays (FdtdGeometry::sample_x0): the middle one, rounded down.
+  cuda_emulation::run_blocks({BX, BY, 1}, {gx, gy, gz}, {{(gx - 1) / 2, (gy - 1) / 2, (gz - 1) / 2}}, [&] {
     run(in.data, out.data(), chunk);
     cuda_emulation::end_block();
   });

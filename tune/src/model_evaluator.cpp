@@ -18,6 +18,7 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
                        const model::TimeModelParams& params, CacheShare share) {
   const int warps = e.occupancy.warps_per_block;
   const auto blocks = static_cast<double>(pattern.blocks);
+  const double traffic_blocks = pattern.global_traffic_blocks > 0 ? pattern.global_traffic_blocks : blocks;
   ModelBreakdown m;
   const model::BankReplay banks =
       model::replay_block(pattern.shared, warps, model::BankConfig::for_target(target, pattern.bank_width_bytes));
@@ -39,8 +40,8 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
       pattern, warps,
       GlobalCaching::for_target(target, one_block ? warps : e.occupancy.warps_per_sm,
                                 one_block ? smem_per_sm / std::max(1, e.occupancy.blocks_per_sm) : smem_per_sm));
-  m.global_bytes_requested = global.requested * blocks;
-  m.global_bytes_moved = global.moved * blocks;
+  m.global_bytes_requested = global.requested * traffic_blocks;
+  m.global_bytes_moved = global.moved * traffic_blocks;
   // Traffic whose L2 reuse depends on the resident blocks: with the real
   // occupancy; for the bounded grid's lower bound, the least DRAM traffic any
   // occupancy up to this one gives (a lower occupancy can shorten a reuse
@@ -65,7 +66,7 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
 
   model::KernelFacts facts;
   facts.dram_bytes = traffic.dram_bytes;
-  facts.l2_bytes = (global.l2_load_bytes + global.stores_moved) * blocks;
+  facts.l2_bytes = (global.l2_load_bytes + global.stores_moved) * traffic_blocks;
   // Loads every block shares (GlobalInstruction::shared_by_blocks): the
   // replay gives each warp its own share of L1, but the SM's L1 keeps them
   // for every later block and warp while all n sets fit beside the loads the
@@ -87,13 +88,13 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
     const auto sets = static_cast<double>(shared_load->shared_by_blocks);
     const double first_reads =
         global.shared_by_blocks_footprint * std::min(blocks, sets * static_cast<double>(target.sm_count));
-    const double replayed = global.l2_load_bytes_shared_by_blocks * blocks;
+    const double replayed = global.l2_load_bytes_shared_by_blocks * traffic_blocks;
     if (global.shared_by_blocks_footprint * sets <= cache - in_flight && first_reads < replayed)
       facts.l2_bytes -= replayed - first_reads;
   }
-  facts.l2_store_bytes = global.stores_moved * blocks;
-  facts.l2_write_requests = global.write_requests * blocks;
-  facts.smem_wavefronts = static_cast<double>(m.smem_wavefronts) + global.l1_wavefronts * blocks;
+  facts.l2_store_bytes = global.stores_moved * traffic_blocks;
+  facts.l2_write_requests = global.write_requests * traffic_blocks;
+  facts.smem_wavefronts = static_cast<double>(m.smem_wavefronts) + global.l1_wavefronts * traffic_blocks;
   facts.warp_instructions = pattern.warp_instructions_per_block * blocks;
   // Register spills (ptxas' report): every spilled byte moves once per trip
   // of the kernel's main loop, through the same L1 data path as shared
@@ -113,6 +114,8 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
     if (footprint > l1_left) facts.l2_bytes += accesses * 128 * (1 - l1_left / footprint);
   }
   facts.fp32_instructions = pattern.fp32_instructions_per_block * blocks;
+  facts.bulk_copies = pattern.bulk_copies_per_block * blocks;
+  facts.bulk_copy_bytes = pattern.bulk_copy_bytes_per_block * traffic_blocks;
   // Little's law needs the warps that actually run: a grid smaller than the
   // GPU's resident capacity (a mat-vec with one thread per row, 64 blocks on
   // 132 SMs) leaves SMs idle, and its bytes in flight are those of its own
@@ -124,6 +127,7 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
   facts.bytes_per_load = pattern.bytes_per_load;
   facts.blocks = blocks;
   facts.blocks_per_sm = e.occupancy.blocks_per_sm;
+  facts.warps_per_block = warps;
   facts.memory_round_trips_per_block = pattern.memory_round_trips_per_block;
   // Overlap units (time_model.hpp): only the blocks an SM actually holds can
   // hide one another's memory waits behind compute. A grid smaller than the

@@ -49,6 +49,12 @@ struct GlobalInstruction {
 struct AccessPattern {
   int block_threads = 0;
   std::int64_t blocks = 0;                          // in the launch
+  // The launch's global-memory traffic in representative blocks (0: blocks).
+  // Fewer where the grid overhangs the problem: an edge block moves only the
+  // part of its tile inside it, while it still issues its whole tile's shared
+  // loads and arithmetic (an fdtd tile 128 columns wide on a 132-column
+  // volume: 2 blocks, 132/128 blocks' worth of traffic).
+  double global_traffic_blocks = 0;
   std::vector<model::SharedInstruction> shared;     // per block
   std::vector<GlobalInstruction> global;            // per block (a block away from the edges)
   std::vector<model::ArrayTraffic> arrays;          // whole launch: footprints and requests per array
@@ -58,6 +64,10 @@ struct AccessPattern {
   // decides. The fdtd's z-chunks re-read their neighbour's planes a lifetime
   // apart that grows with |one z-slice / resident blocks - 1|.
   std::function<std::vector<model::ArrayTraffic>(double resident_blocks)> arrays_by_residency;
+  // Hopper's bulk copies (cp.async.bulk) one block issues in its life, and
+  // their bytes: the SM's copy engine serves them one at a time (time_model.hpp).
+  double bulk_copies_per_block = 0;
+  double bulk_copy_bytes_per_block = 0;
   double loads_in_flight_per_thread = 1;            // independent global loads outstanding at once
   double bytes_per_load = 4;                        // [bytes] per thread and load
   double warp_instructions_per_block = 0;           // issued, approximately

@@ -37,6 +37,7 @@ struct KernelFacts {
   // trip plus its own instructions; blocks_per_sm of them run at once.
   double blocks = 0;                  // in the launch
   int blocks_per_sm = 0;              // resident (occupancy.hpp); a grid of fewer blocks than S x this runs in one wave
+  double warps_per_block = 0;         // 0: warps_per_sm / blocks_per_sm
   double memory_round_trips_per_block = 1; // dependent global-memory waits in a block's life
   double instructions_per_warp = 0;   // warp instructions one warp issues in its life
   // Independent units per SM whose memory and compute phases are serial
@@ -45,6 +46,9 @@ struct KernelFacts {
   // fill every SM holds ceil(blocks / SMs) blocks on a working SM, not the
   // occupancy's (model_evaluator.cpp). 0 = perfect overlap.
   int overlap_units_per_sm = 0;
+  // Hopper's bulk copies (cp.async.bulk) in the launch and their bytes (0: none).
+  double bulk_copies = 0;
+  double bulk_copy_bytes = 0;
 };
 
 struct TimeModelParams {
@@ -97,10 +101,19 @@ struct TimeModelParams {
   // a fraction of a wave costs that fraction of a life: more blocks per SM
   // then never predict a longer time, which a lower bound needs (bounded_grid.hpp).
   bool whole_waves = true;
+  // Hopper's copy engine (the TMA unit, one per SM) serves the bulk copies
+  // its blocks issue one at a time: a fixed cost per request plus its bytes.
+  // Fitted to the floor of the fdtd ring's whole grids with bulk row copies
+  // (configuration time x clock / requests per SM, the least over the
+  // configurations of a space): about 30 cycles per 288-byte row and 42 per
+  // 544-byte row, alike on the H100 and the H200 at every size from
+  // 360x360x210 to 512x512x256; the rows of 12 other sizes agree.
+  double bulk_copy_cycles_per_request = 16.0;
+  double bulk_copy_bytes_per_cycle = 21.0;
 };
 
-enum class Bound { dram, l2, shared_memory, issue, block_pipeline, block_launch };
-// "DRAM", "L2", "shared memory", "issue", "block pipeline", "block launch"
+enum class Bound { dram, l2, shared_memory, issue, block_pipeline, block_launch, copy_engine };
+// "DRAM", "L2", "shared memory", "issue", "block pipeline", "block launch", "copy engine"
 [[nodiscard]] const char* to_string(Bound b);
 
 struct BoundTime {

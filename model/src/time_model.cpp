@@ -246,11 +246,15 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   BoundTime copy_engine{Bound::copy_engine, 0, f.bulk_copies > 0, {}};
   if (copy_engine.modelled) {
     const double cycles = f.bulk_copies * p.bulk_copy_cycles_per_request + f.bulk_copy_bytes / p.bulk_copy_bytes_per_cycle;
-    copy_engine.seconds = busiest * cycles / (sms * clock_hz);
+    const int held = std::max(1, f.blocks_held_per_sm > 0 ? f.blocks_held_per_sm : f.blocks_per_sm);
+    const double idle = 1.0 + 1.0 / held; // the engine waits while its blocks do
+    copy_engine.seconds = busiest * idle * cycles / (sms * clock_hz);
     copy_engine.detail = fmt("%.4g", f.bulk_copies) + " bulk copies of " + bytes_text(f.bulk_copy_bytes) + " / (" +
                          std::to_string(t.sm_count) + " SMs' copy engines at " +
                          fmt("%.0f", p.bulk_copy_cycles_per_request) + " cycles a copy + " +
-                         fmt("%.0f", p.bulk_copy_bytes_per_cycle) + " B/cycle)" + busiest_text;
+                         fmt("%.0f", p.bulk_copy_bytes_per_cycle) + " B/cycle), × " + fmt("%.2g", idle) +
+                         " for the engine's idle time with " + std::to_string(held) + " block(s) per SM feeding it" +
+                         busiest_text;
   } else {
     copy_engine.detail = "not modelled: no bulk copies";
   }
@@ -278,7 +282,8 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
 const BoundTime* TimePrediction::runner_up() const {
   const BoundTime* second = nullptr;
   for (const auto& b : bounds)
-    if (b.modelled && b.bound != binding && (!second || b.seconds > second->seconds)) second = &b;
+    if (b.modelled && b.bound != binding && b.bound != Bound::copy_engine && (!second || b.seconds > second->seconds))
+      second = &b;
   return second;
 }
 

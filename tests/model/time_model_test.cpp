@@ -264,13 +264,16 @@ TEST_CASE("the copy engine bound: bulk copies one after another on each SM's eng
   f.blocks = 132;
   f.blocks_per_sm = 1;
   CHECK_FALSE(predict_time(h200, f).bound(Bound::copy_engine).modelled);
-  f.bulk_copies = 132.0 * 1e5;      // 1e5 a SM
-  f.bulk_copy_bytes = 132.0 * 1e5 * 2100; // 2100 B a copy: 100 cycles at 21 B/cycle
+  f.bulk_copies = 132.0 * 1e5;            // 1e5 a SM
+  f.bulk_copy_bytes = 132.0 * 1e5 * 3900; // 3900 B a copy: 100 cycles at 39 B/cycle
   const TimePrediction p = predict_time(h200, f);
   const BoundTime& b = p.bound(Bound::copy_engine);
   REQUIRE(b.modelled);
-  CHECK(b.seconds == doctest::Approx(1e5 * (16 + 100) / (h200.sm_clock_mhz * 1e6)));
+  // One block per SM feeds the engine: it idles while the block waits, x 2.
+  CHECK(b.seconds == doctest::Approx(2 * 1e5 * (12 + 100) / (h200.sm_clock_mhz * 1e6)));
   CHECK(p.binding == Bound::copy_engine);
+  f.blocks_held_per_sm = 2; // two blocks take turns: x 1.5
+  CHECK(predict_time(h200, f).bound(Bound::copy_engine).seconds == doctest::Approx(b.seconds * 0.75));
   CHECK(std::string(to_string(Bound::copy_engine)) == "copy engine");
   f.bulk_copies = -1;
   CHECK_THROWS_AS(predict_time(h200, f), std::invalid_argument);

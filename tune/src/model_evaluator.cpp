@@ -141,6 +141,7 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
   const int held_blocks = static_cast<int>(std::min<double>(e.occupancy.blocks_per_sm, grid_blocks_per_sm));
   m.overlap_units_per_sm =
       pattern.barrier_between_load_and_compute ? held_blocks : held_blocks * e.occupancy.warps_per_block;
+  facts.blocks_held_per_sm = held_blocks;
   facts.overlap_units_per_sm = m.overlap_units_per_sm;
   facts.instructions_per_warp = pattern.warp_instructions_per_block / std::max(1, warps);
   m.l2_bytes = facts.l2_bytes;

@@ -49,6 +49,9 @@ struct KernelFacts {
   // Hopper's bulk copies (cp.async.bulk) in the launch and their bytes (0: none).
   double bulk_copies = 0;
   double bulk_copy_bytes = 0;
+  // Blocks a working SM runs at once: the occupancy's, or ceil(blocks / SMs)
+  // when the grid cannot fill it (0: blocks_per_sm).
+  int blocks_held_per_sm = 0;
 };
 
 struct TimeModelParams {
@@ -102,14 +105,18 @@ struct TimeModelParams {
   // then never predict a longer time, which a lower bound needs (bounded_grid.hpp).
   bool whole_waves = true;
   // Hopper's copy engine (the TMA unit, one per SM) serves the bulk copies
-  // its blocks issue one at a time: a fixed cost per request plus its bytes.
+  // its blocks issue one at a time: a fixed cost per copy plus its bytes,
+  // and a block that waits for its copies at a barrier leaves the engine
+  // idle meanwhile unless another block feeds it: the time is
+  // (copies x cycles + bytes / rate) x (1 + 1 / blocks held per SM).
   // Fitted to the floor of the fdtd ring's whole grids with bulk row copies
-  // (configuration time x clock / requests per SM, the least over the
-  // configurations of a space): about 30 cycles per 288-byte row and 42 per
-  // 544-byte row, alike on the H100 and the H200 at every size from
-  // 360x360x210 to 512x512x256; the rows of 12 other sizes agree.
-  double bulk_copy_cycles_per_request = 16.0;
-  double bulk_copy_bytes_per_cycle = 21.0;
+  // (time x clock / copies per SM, the least over a space's configurations of
+  // one tile width and occupancy; H200, 23 sizes from 64^3 to 600x600x100,
+  // and the H100 at 512x512x256): 27-31 cycles a 288-byte row and 37-41 a
+  // 544-byte row with two blocks per SM, 38-41 and 47-53 with one;
+  // 12 cycles + 39 B/cycle gives 29, 39, 39 and 52.
+  double bulk_copy_cycles_per_request = 12.0;
+  double bulk_copy_bytes_per_cycle = 39.0;
 };
 
 enum class Bound { dram, l2, shared_memory, issue, block_pipeline, block_launch, copy_engine };
@@ -140,7 +147,8 @@ struct TimePrediction {
   // The largest modelled bound after the binding one (nullptr with fewer than
   // two): the headroom the max of the bounds hides. Where configurations tie
   // on the binding bound, the one whose runner-up is furthest below it is the
-  // least exposed to imperfect overlap (TuningResult::ranking).
+  // least exposed to imperfect overlap (TuningResult::ranking). Not the copy
+  // engine: its bound already charges the overlap it lacks (1 + 1 / blocks).
   [[nodiscard]] const BoundTime* runner_up() const;
   // One line a CUDA engineer can check: the binding bound with its numbers.
   [[nodiscard]] std::string describe() const;

@@ -241,8 +241,8 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   } else {
     launch.detail = "not modelled: no block count";
   }
-  // Copy engine: each SM's bulk copies one after another, spread over the
-  // SMs that hold blocks.
+  // Copy engine: each SM's bulk copies one after another (the busiest SM's
+  // share), idle while the blocks feeding it wait (TimeModelParams).
   BoundTime copy_engine{Bound::copy_engine, 0, f.bulk_copies > 0, {}};
   if (copy_engine.modelled) {
     const double cycles = f.bulk_copies * p.bulk_copy_cycles_per_request + f.bulk_copy_bytes / p.bulk_copy_bytes_per_cycle;

@@ -74,11 +74,16 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // neighbours and, per row, the x window's 2*HW/vx vectors. Every stage
   // is laid out alike: one stands for all.
   const auto own = [=](const FdtdLane& t, std::int64_t row) { return (R + t.ty * g.ky + row) * PITCH + HB + t.tx * g.vx; };
-  a.shared.push_back({"copies land", 16, AccessKind::store, rounds,
-                      [=](int warp, int lane, std::int64_t k) -> Address {
+  // Rows not 16-byte aligned (nx % 4 != 0): each piece lands as four 4-byte
+  // copies, lanes 16 bytes apart (4-way bank conflicts each).
+  const bool aligned = g.nx % 4 == 0;
+  const std::int64_t pieces = aligned ? 1 : 4;
+  a.shared.push_back({"copies land", static_cast<int>(16 / pieces), AccessKind::store, rounds * pieces,
+                      [=](int warp, int lane, std::int64_t i) -> Address {
+                        const std::int64_t k = i / pieces, e = i % pieces;
                         const std::int64_t v = static_cast<std::int64_t>(warp) * 32 + lane + k * g.threads;
                         if (warp * 32 + lane >= g.threads || v >= box_vectors) return std::nullopt;
-                        return static_cast<std::uint64_t>(v * 16);
+                        return static_cast<std::uint64_t>(v * 16 + e * (16 / pieces));
                       },
                       copied});
   a.shared.push_back({"load queue entry (plane z+R)", vec_bytes, AccessKind::load, g.ky,
@@ -119,10 +124,9 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // bytes of the code, not of a run) covers zu planes and runs once per zu.
   a.main_loop_trips_per_thread = static_cast<double>(steps) / static_cast<double>(g.zu);
 
-  // Rows not 16-byte aligned (nx % 4 != 0) take the kernel's other loop:
-  // each 16-byte piece is four 4-byte cp.async (COPY 1 too: the copy engine
-  // needs aligned rows), and each output vector vx guarded single stores.
-  const bool aligned = g.nx % 4 == 0;
+  // Rows not 16-byte aligned take the kernel's other loop (above): four
+  // 4-byte cp.async a piece (COPY 1 too: the copy engine needs aligned rows),
+  // and vx guarded single stores an output vector.
   const bool bulk = g.copy == 1 && aligned;
   if (bulk) {
     // The copy engine's requests: one per box row inside the volume and plane copied.

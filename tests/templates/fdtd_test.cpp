@@ -347,10 +347,11 @@ TEST_CASE("fdtd access pattern: coalesced float4 columns, conflict-free shared m
           }
       CHECK(aligned);
       const std::int64_t tx = c.at("bx") * c.at("vx"), ty = c.at("by") * c.at("ky"), chunk = (q.at("nz") + 1) / 2;
-      const std::int64_t x0 = ((q.at("nx") + tx - 1) / tx / 2) * tx, y0 = ((q.at("ny") + ty - 1) / ty / 2) * ty;
+      // The replayed block: the middle one of each grid axis, rounded down (FdtdGeometry::sample_x0).
+      const std::int64_t x0 = ((q.at("nx") + tx - 1) / tx - 1) / 2 * tx, y0 = ((q.at("ny") + ty - 1) / ty - 1) / 2 * ty;
       const std::int64_t vectors_per_row = (std::min(q.at("nx"), x0 + tx) - x0 + c.at("vx") - 1) / c.at("vx");
       const std::int64_t rows = std::min(q.at("ny"), y0 + ty) - y0;
-      const std::int64_t z0 = ((q.at("nz") + chunk - 1) / chunk / 2) * chunk;
+      const std::int64_t z0 = ((q.at("nz") + chunk - 1) / chunk - 1) / 2 * chunk;
       const std::int64_t planes = std::min(q.at("nz"), z0 + chunk) - z0;
       CHECK(static_cast<std::int64_t>(written.size()) == vectors_per_row * rows);
       CHECK(a.global.back().repeat == planes);

@@ -54,10 +54,12 @@ fs::path resolve_links(fs::path p) {
 // The folder a new file would be created in: the nearest existing one of
 // its parents (create_parent makes the rest).
 fs::path existing_folder(const fs::path& file) {
-  fs::path folder = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  // A relative path's missing folders end at its first component, whose
+  // folder is the working directory ("new/out.json" is created in ".").
+  fs::path folder = file.parent_path();
   std::error_code ec;
-  while (!fs::exists(folder, ec) && folder.has_parent_path() && folder.parent_path() != folder) folder = folder.parent_path();
-  return folder;
+  while (!folder.empty() && !fs::exists(folder, ec) && folder.parent_path() != folder) folder = folder.parent_path();
+  return folder.empty() ? fs::path(".") : folder;
 }
 
 // Below this a write of a report or a recording is likely to fail: refused

@@ -285,3 +285,19 @@ TEST_CASE("policy: a file inside a file, a write that fails (file system full) l
     CHECK(temporaries(dir.path) == 0);
   }
 }
+
+TEST_CASE("policy: a relative path in folders that do not exist yet is created under the working directory") {
+  const TempDir dir;
+  const fs::path previous = fs::current_path();
+  fs::current_path(dir.path);
+  std::string error;
+  try {
+    (void)io::check_output("new/deeper/out.json", io::OutputKind::recording);
+    io::write_file_atomically("new/deeper/out.json", "{}", io::OutputKind::recording);
+  } catch (const InputError& e) {
+    error = e.what();
+  }
+  fs::current_path(previous);
+  CHECK(error.empty());
+  CHECK(slurp(dir.path / "new" / "deeper" / "out.json") == "{}");
+}

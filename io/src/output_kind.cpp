@@ -91,10 +91,11 @@ std::optional<OutputKind> classify(std::string_view text) {
     if (has("cc_major") && has("sm_count")) return OutputKind::target_profile;
     return std::nullopt;
   }
-  // A CSV table (output::csv_text): a header line of comma-separated names.
+  // A CSV table (output::csv_text): a header line of comma-separated names
+  // (no bracket: "[1,2]" is a JSON array).
   const std::string_view head = text.substr(0, newline);
   if (newline != std::string_view::npos && head.find(',') != std::string_view::npos &&
-      head.find_first_of(std::string_view("\0{<", 3)) == std::string_view::npos)
+      head.find_first_of(std::string_view("\0{<[", 4)) == std::string_view::npos)
     return OutputKind::csv_table;
   return std::nullopt;
 }
@@ -137,7 +138,7 @@ std::string what_it_holds(std::string_view text) {
     return (name.front() == 'H' ? "an " : "a ") + name;
   }
   if (cut_journal_header(text)) return "a journal cut off in its header";
-  if (json_object(text)) return "a JSON document memtune did not write";
+  if (json_object(text) || nlohmann::json::accept(text)) return "a JSON document memtune did not write";
   if (text.find('\0') != std::string_view::npos) return "binary data";
   return "text memtune did not write";
 }

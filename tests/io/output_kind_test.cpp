@@ -41,6 +41,8 @@ TEST_CASE("output kinds: a file of another kind, or one memtune did not write, i
   CHECK(io::what_it_holds("notes") == "text memtune did not write");
   CHECK_FALSE(io::holds_kind("<!DOCTYPE html><title>my page</title>", OutputKind::html_report));
   CHECK_FALSE(io::holds_kind("[1, 2]", OutputKind::recording));
+  CHECK_FALSE(io::holds_kind("[1,2]\n", OutputKind::csv_table)); // a JSON array, not a CSV header
+  CHECK(io::what_it_holds("[1,2]\n") == "a JSON document memtune did not write");
   CHECK_FALSE(io::holds_kind("{\"journal\": \"other\"}\n", OutputKind::journal));
   // Malformed JSON is no kind (a store that does not parse is never replaced).
   CHECK_FALSE(io::holds_kind(R"({"schema_version": 1, "entries": [)", OutputKind::profile_store));

@@ -38,7 +38,9 @@ Trial trial_from_fields(const Space& space, const io::JsonFields& j) {
   if (t.status == "ok") {
     const io::JsonFields time = j.at("time_s");
     t.time_s = time.number(0.0);
-    if (!(*t.time_s > 0.0)) time.fail("must be a positive number of seconds");
+    // Below a picosecond is no kernel's time (a denormal one would make its
+    // GB/s infinite in every file written from it).
+    if (!(*t.time_s >= 1e-12)) time.fail("must be a number of seconds of at least 1e-12 (a picosecond)");
   } else {
     if (j.has("time_s")) j.at("time_s").fail("a '" + t.status + "' trial cannot have a time");
     if (const auto reason = j.find("reason")) t.reason = reason->string();
@@ -128,9 +130,21 @@ Recording Recording::from_fields(const io::JsonFields& j) {
   const io::JsonFields space = j.at("space");
   // Space::from_json converts axis values with nlohmann's get<int64_t>, which
   // is undefined for a float out of range (found by fuzz_recording): check first.
-  for (const io::JsonFields& axis : space.at("axes").elements())
+  // Its other members' types too, so that an error names the field rather
+  // than quoting nlohmann ("cannot use at() with null").
+  for (const io::JsonFields& axis : space.at("axes").elements()) {
+    (void)axis.at("name").nonempty_string();
     if (const auto values = axis.find("values"))
       for (const io::JsonFields& value : values->elements()) (void)value.integer<std::int64_t>();
+    if (const auto labels = axis.find("labels"))
+      for (const io::JsonFields& label : labels->elements()) (void)label.string();
+  }
+  if (const auto pruned = space.find("pruned"))
+    for (const io::JsonFields& p : pruned->elements()) (void)p.at("name").string(), (void)p.at("reason").string();
+  if (const auto shard = space.find("shard")) {
+    (void)shard->at("index").integer<std::uint64_t>(1);
+    (void)shard->at("count").integer<std::uint64_t>(1);
+  }
   try {
     r.space = Space::from_json(space.value());
   } catch (const std::logic_error& e) { // invalid_argument, out_of_range, domain_error: a space that makes no sense

@@ -171,6 +171,9 @@ TEST_CASE("malformed recordings are rejected with the file and the problem named
   CHECK(with([](auto& j) { j.erase("template"); }).find("field 'template': missing") != std::string::npos);
   CHECK(with([](auto& j) { j["trials"][4].erase("time_s"); }).find("field 'trials[4].time_s': missing") != std::string::npos);
   CHECK(with([](auto& j) { j["trials"][4]["time_s"] = -1.0; }).find("field 'trials[4].time_s'") != std::string::npos);
+  // A denormal time would make an infinite GB/s (a null in the store merge writes from it).
+  CHECK(with([](auto& j) { j["trials"][4]["time_s"] = 1e-310; })
+            .find("field 'trials[4].time_s': must be a number of seconds of at least 1e-12 (a picosecond)") != std::string::npos);
   CHECK(with([](auto& j) { j["trials"][1]["config"]["items"] = 3; }).find("field 'trials[1].config'") != std::string::npos);
   CHECK(with([](auto& j) { j["trials"][1]["config"] = {{"block_size", 512}, {"items", 4}, {"layout", "aos"}}; })
             .find("field 'trials[1].config': invalid config") != std::string::npos);
@@ -277,4 +280,19 @@ TEST_CASE("an axis value that is not an integer names the axis value") {
   const std::string e = load_error(file);
   CHECK(e.find(file.string() + ":") == 0);
   CHECK(e.find("field 'space.axes[0].values[1]': expected an integer, got 6.6e+75") != std::string::npos);
+}
+
+TEST_CASE("a space's shard, pruned axes and axis names of the wrong type name the field, not nlohmann") {
+  const TempDir dir;
+  const auto error_with = [&](const std::string& pointer, const nlohmann::json& value) {
+    nlohmann::json j = sample().to_json();
+    j["space"][nlohmann::json::json_pointer(pointer)] = value;
+    return load_error(dir.write("typed.json", j.dump(1)));
+  };
+  CHECK(error_with("/shard", nullptr).find("field 'space.shard': expected an object, got null") != std::string::npos);
+  CHECK(error_with("/shard", nlohmann::json{{"index", 0}, {"count", 2}}).find("field 'space.shard.index'") != std::string::npos);
+  CHECK(error_with("/pruned", nlohmann::json::array({nlohmann::json{{"name", 3}, {"reason", "x"}}})).find("field 'space.pruned[0].name'") != std::string::npos);
+  CHECK(error_with("/axes/0/name", nullptr).find("field 'space.axes[0].name'") != std::string::npos);
+  for (const char* pointer : {"/shard", "/pruned", "/axes/0/name"})
+    CHECK(error_with(pointer, nullptr).find("json.exception") == std::string::npos);
 }

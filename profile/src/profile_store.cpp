@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace memtune {
@@ -33,7 +34,17 @@ StoreDocument parse_store(std::string text, const std::string& file) {
       version.fail("this memtune reads version " + std::to_string(kSchemaVersion) + ", the store has " +
                    io::shown(version.value()));
     StoreDocument d;
-    for (const io::JsonFields& e : root.at("entries").elements()) d.entries.push_back(ProfileEntry::from_fields(e));
+    // One entry a key (GPU, kernel, problem): two would leave which one a
+    // lookup gets to the store's order.
+    std::map<std::string, std::size_t> keys;
+    const std::vector<io::JsonFields> entries = root.at("entries").elements();
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      d.entries.push_back(ProfileEntry::from_fields(entries[i]));
+      const auto [at, added] = keys.emplace(entry_key_text(d.entries.back()), i);
+      if (!added)
+        entries[i].fail("the same GPU, kernel and problem as entries[" + std::to_string(at->second) +
+                        "] (" + entry_key_text(d.entries.back()) + "): keep one of them");
+    }
     // Everything but the entries (which are rewritten from d.entries): a copy
     // of the whole tree would double what a large store takes while saving.
     d.root = nlohmann::json::object();
@@ -86,7 +97,10 @@ ProfileEntry ProfileEntry::from_fields(const io::JsonFields& j) {
     e.mode = f->string();
     if (e.mode != "measured" && e.mode != "modeled") f->fail("expected \"measured\" or \"modeled\", got " + io::shown(f->value()));
   }
-  if (const auto f = j.find("time_s")) e.time_s = f->number(0.0);
+  if (const auto f = j.find("time_s")) {
+    e.time_s = f->number(0.0);
+    if (!(e.time_s > 0)) f->fail("must be a positive number of seconds");
+  }
   if (const auto f = j.find("gbps")) e.gbps = f->number(0.0);
   if (const auto f = j.find("fraction_of_ceiling")) e.fraction_of_ceiling = f->number(0.0);
   if (const auto f = j.find("rationale")) e.rationale = f->string();
@@ -101,7 +115,14 @@ ProfileEntry ProfileEntry::from_fields(const io::JsonFields& j) {
   if (const auto f = j.find("joules_per_launch")) e.joules_per_launch = f->number(0.0);
   if (const auto f = j.find("mean_watts")) e.mean_watts = f->number(0.0);
   if (const auto f = j.find("runner_ups")) {
-    f->require_array();
+    // Each as the entry's own best: a configuration and a positive time.
+    for (const io::JsonFields& r : f->elements()) {
+      r.require_object();
+      r.at("config").require_object();
+      const io::JsonFields time = r.at("time_s");
+      if (!(time.number(0.0) > 0)) time.fail("must be a positive number of seconds");
+      if (const auto g = r.find("gbps")) (void)g->number(0.0);
+    }
     e.runner_ups = f->value();
   }
   if (const auto f = j.find("tool")) e.tool = f->string();
@@ -139,6 +160,12 @@ void ProfileStore::update(const std::function<void(std::vector<ProfileEntry>&)>&
       nlohmann::json kept = nlohmann::json::array();
       kept.get_ref<nlohmann::json::array_t&>().reserve(d.entries.size());
       for (auto& e : d.entries) {
+        // JSON has no infinity: written, it would be a null the store's reader refuses.
+        const bool finite = std::isfinite(e.time_s) && std::isfinite(e.gbps) && std::isfinite(e.fraction_of_ceiling) &&
+                            std::isfinite(e.joules_per_launch.value_or(0)) && std::isfinite(e.mean_watts.value_or(0));
+        if (!finite)
+          throw InputError(file_.string(), 0, "", "the entry for " + entry_key_text(e) +
+                                                      " has a time, GB/s or energy that is not a finite number");
         kept.push_back(e.to_json());
         e = ProfileEntry{}; // its copy is in `kept`: freed as it goes, not at the end
       }

@@ -29,6 +29,15 @@ double log_of(const Problem& p, const std::string& key) {
   return it == p.end() || it->second <= 0 ? 0.0 : std::log(static_cast<double>(it->second));
 }
 
+// Sizes interpolate on a log scale: an entry with a size of 0 or less (a
+// hand-edited store) has no place on it and takes no part in a rule.
+bool on_log_scale(const ProfileEntry& e, const std::vector<std::string>& keys) {
+  return std::all_of(keys.begin(), keys.end(), [&](const std::string& k) {
+    const auto it = e.problem.find(k);
+    return it != e.problem.end() && it->second > 0;
+  });
+}
+
 double distance(const Problem& a, const Problem& b, const std::vector<std::string>& keys) {
   double d = 0;
   for (const auto& k : keys) d += std::abs(log_of(a, k) - log_of(b, k));
@@ -106,6 +115,7 @@ std::optional<SizePick> interpolate_sizes(const std::vector<ProfileEntry>& entri
   double w = 0;
   for (std::size_t i = 0; i < entries.size(); ++i)
     for (std::size_t j = i + 1; j < entries.size(); ++j) {
+      if (!on_log_scale(entries[i], size_keys) || !on_log_scale(entries[j], size_keys)) continue;
       const auto at = position(problem, entries[i].problem, entries[j].problem, size_keys);
       if (!at) continue;
       const double d = distance(problem, entries[i].problem, size_keys) + distance(problem, entries[j].problem, size_keys);
@@ -135,6 +145,7 @@ std::string describe(const SizePick& pick, const std::vector<ProblemParameter>& 
 }
 
 std::vector<SizeRuleRow> size_rule_rows(std::vector<ProfileEntry> group, const std::vector<std::string>& size_keys) {
+  std::erase_if(group, [&](const ProfileEntry& e) { return !on_log_scale(e, size_keys); });
   std::sort(group.begin(), group.end(), [&](const ProfileEntry& a, const ProfileEntry& b) {
     double la = 0, lb = 0;
     for (const auto& k : size_keys) la += log_of(a.problem, k), lb += log_of(b.problem, k);

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -180,6 +182,13 @@ TEST_CASE("wrong values name the file, the line and the field, and the store sta
     return error_for("{\"schema_version\": 1, \"entries\": [" + e.dump() + "]}");
   };
   CHECK(with("time_s", "-1").find("field 'entries[0].time_s'") != std::string::npos);
+  CHECK(with("time_s", "0").find("field 'entries[0].time_s': must be a positive number of seconds") != std::string::npos);
+  CHECK(with("runner_ups", R"([{"config": {"block_size": 64}, "time_s": 0}])")
+            .find("field 'entries[0].runner_ups[0].time_s': must be a positive number of seconds") != std::string::npos);
+  CHECK(with("runner_ups", R"([{"time_s": 1e-6}])").find("field 'entries[0].runner_ups[0]") != std::string::npos);
+  CHECK(with("runner_ups", R"([7])").find("field 'entries[0].runner_ups[0]'") != std::string::npos);
+  CHECK(error_for("{\"schema_version\": 1, \"entries\": [" + base + ",\n" + base + "]}")
+            .find(":2: field 'entries[1]': the same GPU, kernel and problem as entries[0]") != std::string::npos);
   CHECK(with("mode", "\"guessed\"").find("field 'entries[0].mode'") != std::string::npos);
   CHECK(with("problem", "{\"n\": 1.5}").find("field 'entries[0].problem.n'") != std::string::npos);
   CHECK(with("device", R"({"name": "x", "compute_capability": "9", "sm_count": 1})")
@@ -340,6 +349,25 @@ TEST_CASE("an entry's members this memtune does not know are kept when the store
   ProfileEntry e = ProfileEntry::from_json(after["entries"][0]);
   CHECK(e.unknown.count("config") == 0);
   CHECK(e.to_json()["config"] == entry(1 << 24, 256).config);
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".lock");
+}
+
+TEST_CASE("an entry with an infinite GB/s is not saved: JSON would write a null the store cannot read back") {
+  const auto file = fresh_file();
+  ProfileStore(file).save(entry(1 << 20, 64));
+  const std::string before = slurp(file);
+  ProfileEntry bad = entry(1 << 21, 64);
+  bad.gbps = std::numeric_limits<double>::infinity();
+  std::string message;
+  try {
+    ProfileStore(file).save(bad);
+  } catch (const ProfileError& e) {
+    message = e.what();
+  }
+  CHECK(message.find("not a finite number") != std::string::npos);
+  CHECK(slurp(file) == before);
+  CHECK(ProfileStore(file).entries().size() == 1);
   std::filesystem::remove(file);
   std::filesystem::remove(file.string() + ".lock");
 }

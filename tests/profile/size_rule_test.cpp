@@ -106,6 +106,11 @@ TEST_CASE("no interpolation outside the sweep") {
   CHECK_FALSE(interpolate_sizes(entries, {{"n", 32 << 20}, {"taps", 21}}, {"n"}));
   CHECK_FALSE(interpolate_sizes(entries, {{"n", 1 << 19}, {"taps", 21}}, {"n"}));
   CHECK_FALSE(interpolate_sizes({entries[0]}, {{"n", 2 << 20}, {"taps", 21}}, {"n"}));
+  // A size of 0 (a hand-edited store) has no place on the log scale: not an end of a rule.
+  const std::vector<ProfileEntry> with_zero{entry_at(0, {{256, 1e-6}}), entries[1]};
+  CHECK_FALSE(interpolate_sizes(with_zero, {{"n", 1 << 20}, {"taps", 21}}, {"n"}));
+  CHECK(size_rule_rows(with_zero, {"n"}).empty());
+  CHECK(size_rule_rows(entries, {"n"}).size() == 1);
 }
 
 TEST_CASE("a configuration one size did not keep counts there as its slowest kept: a lower bound, so stated") {

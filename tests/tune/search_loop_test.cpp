@@ -22,7 +22,7 @@ namespace {
 
 // Each candidate faster than the one before and hungrier: time improves at
 // every step, energy never after the first.
-TuningResult run(Objective objective) {
+TuningResult run(Objective objective, double time_budget_s = 0) {
   const Target& target = catalogue_target("h100-sxm");
   const KernelDescription& d = asset_description("journal_space.json");
   const Problem problem = d.complete({});
@@ -31,6 +31,7 @@ TuningResult run(Objective objective) {
   o.patience = 3;
   o.budget = 12;
   o.objective = objective;
+  o.time_budget_s = time_budget_s;
   o.cache_folder = fs::temp_directory_path() / "memtune-search-loop-test-cache";
   o.compile_threads = 2;
   TuningResult result = new_tuning_result(d, problem, target, o, /*measured=*/true);
@@ -71,6 +72,15 @@ TEST_CASE("the loop minimises the run's objective: energy's patience stops where
   CHECK(by_energy.objective == Objective::energy);
   REQUIRE(by_energy.best());
   CHECK(by_energy.best() == &by_energy.evaluations.front());
+}
+
+TEST_CASE("a time budget past what the clock counts is no limit, not a deadline overflowed into the past") {
+  for (const double budget : {1e10, 1e308}) {
+    CAPTURE(budget);
+    const TuningResult r = run(Objective::time, budget);
+    CHECK(r.evaluations.size() == 12); // the evaluation budget stops it, not the time
+    CHECK(r.stop_reason.find("wall-time") == std::string::npos);
+  }
 }
 
 namespace {

@@ -271,10 +271,14 @@ void run_loop(const KernelDescription& kernel, const Problem& problem, const Tar
   // The time budget also bounds a strategy's own look for valid configs (one
   // next() may walk billions of configs of a sparse shard between two checks
   // of the stop rules).
-  if (options.time_budget_s > 0)
-    result.space.set_deadline(std::chrono::steady_clock::now() +
-                              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                  std::chrono::duration<double>(options.time_budget_s)));
+  if (options.time_budget_s > 0) {
+    // A budget past what the clock counts (1e10 s is 1e19 ns) sets no
+    // deadline rather than one overflowed into the past.
+    const auto now = std::chrono::steady_clock::now();
+    const std::chrono::duration<double> budget(options.time_budget_s);
+    if (budget < std::chrono::steady_clock::time_point::max() - now)
+      result.space.set_deadline(now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(budget));
+  }
   struct ClearDeadline {
     search::Space& space;
     ~ClearDeadline() { space.set_deadline(std::nullopt); }

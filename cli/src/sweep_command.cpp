@@ -80,8 +80,7 @@ std::unique_ptr<SweepCommand> add_sweep_command(CLI::App& app) {
   c->app->add_option("--over", c->over,
                      "the sizes: NAME=LO:HI (log-spaced, --points of them), NAME=V1,V2,... (a list), several "
                      "variables moving together: rows=1K:64K,cols=1K:64K")
-      ->required()
-      ->delimiter(',');
+      ->required(); // split by parse_over, which refuses the empty items a delimiter would drop
   c->app->add_option("--points", c->points, "sizes in each LO:HI range, log-spaced, both ends included")
       ->capture_default_str()
       ->check(whole_number(4096));
@@ -154,6 +153,15 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
                    [&](const auto& point) { return std::filesystem::exists(path_for_point(o.survival.resume, point)); }))
     throw ArgumentError("--resume " + o.survival.resume, "no size of this sweep has a journal (the first would be " +
                                                              path_for_point(o.survival.resume, points.front()) + ")");
+
+  // Every size's files before the first size runs: a file that is not
+  // memtune's own at the last size must not cost the sizes before it.
+  for (const auto& point : points) {
+    const std::string resume = path_for_point(o.survival.resume, point);
+    const std::string journal =
+        !resume.empty() && !std::filesystem::exists(resume) ? resume : path_for_point(o.survival.journal, point);
+    check_output_files(path_for_point(o.record, point), o.save, path_for_point(o.report, point), journal);
+  }
 
   const output::Format format = chosen_format(o.format, o.json);
   const bool table = format == output::Format::table;

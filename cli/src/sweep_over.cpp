@@ -72,13 +72,18 @@ std::vector<SweepVariable> parse_over(const std::vector<std::string>& items, std
       const std::int64_t hi = size_of(values.substr(colon + 1), part);
       if (lo > hi) throw ArgumentError("--over " + part, "the range runs from " + std::to_string(lo) + " down to " +
                                                               std::to_string(hi) + ": write LO:HI, low first");
-      if (points == 0) throw ArgumentError("--points", "a range needs at least 1 point");
+      if (points < 2 && lo != hi)
+        throw ArgumentError("--points " + std::to_string(points), "a range " + part + " has two ends: --points 2 or more, or one size (" +
+                                                                      v.name + "=" + std::to_string(lo) + ")");
       v.values = log_spaced(lo, hi, points);
       v.range = true;
       continue;
     }
     if (v.range) throw ArgumentError("--over " + part, v.name + " is a range already; a list item cannot follow it");
-    v.values.push_back(size_of(values, part));
+    const std::int64_t size = size_of(values, part);
+    if (std::find(v.values.begin(), v.values.end(), size) != v.values.end())
+      throw ArgumentError("--over " + part, v.name + "=" + std::to_string(size) + " is in the list twice");
+    v.values.push_back(size);
   }
   return out;
 }

@@ -2,6 +2,8 @@
 
 #include <memtune/io/number_text.hpp>
 
+#include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace memtune::cli {
@@ -15,6 +17,32 @@ std::size_t grid_size(const TuningResult& r) {
   } catch (const std::exception&) {
     return 0;
   }
+}
+
+// Why a size has no best: its failures by status, the commonest first with
+// one of its reasons; or that the model gave the candidates no time (a
+// modeled run of a description without a model section).
+std::string why_no_best(const TuningResult& r) {
+  if (!r.aborted.empty()) return r.aborted;
+  std::map<std::string, std::pair<std::size_t, std::string>> failed; // status: count, first reason
+  std::size_t untimed = 0;
+  for (const Evaluation& e : r.evaluations) {
+    if (e.status == Status::ok) {
+      untimed += e.timing ? 0 : 1;
+      continue;
+    }
+    auto& [count, reason] = failed[to_string(e.status)];
+    if (count++ == 0) reason = e.reason;
+  }
+  if (failed.empty())
+    return untimed > 0 ? std::to_string(untimed) + " candidates ran with no time (nothing modeled or measured a time)"
+                       : "no candidate was evaluated";
+  const auto commonest = std::max_element(failed.begin(), failed.end(),
+                                          [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
+  std::string text;
+  for (const auto& [status, count_reason] : failed)
+    text += (text.empty() ? "" : ", ") + std::to_string(count_reason.first) + " " + status;
+  return text + "; " + commonest->first + ": " + commonest->second.second;
 }
 
 } // namespace
@@ -78,7 +106,7 @@ output::Document sweep_document(const KernelDescription& kernel, const std::vect
       changes += changed ? 1 : 0;
       previous = text;
     } else {
-      row["best"] = "(none: " + (r.aborted.empty() ? std::string("no configuration succeeded") : r.aborted) + ")";
+      row["best"] = "(none: " + why_no_best(r) + ")";
       row["changes"] = false;
       row["change"] = "";
     }
@@ -92,7 +120,8 @@ output::Document sweep_document(const KernelDescription& kernel, const std::vect
   d.data["wall_s"] = wall;
   d.data["changes"] = changes;
   d.data["refined"] = refinements;
-  d.fact(std::to_string(results.size()) + " sizes, " + std::to_string(evaluated) + " candidates evaluated" +
+  d.fact(std::to_string(results.size()) + (results.size() == 1 ? " size, " : " sizes, ") + std::to_string(evaluated) +
+         " candidates evaluated" +
          (largest_grid > 0 ? number_text(" (%.2f x one size's whole grid of ", static_cast<double>(evaluated) /
                                                                                     static_cast<double>(largest_grid)) +
                                  std::to_string(largest_grid) + ")"
@@ -102,7 +131,10 @@ output::Document sweep_document(const KernelDescription& kernel, const std::vect
   d.fact("the best configuration changes " + std::to_string(changes) + " time" + (changes == 1 ? "" : "s") +
          " across the sizes");
   if (largest_grid > 0) d.data["cost_vs_grid"] = static_cast<double>(evaluated) / static_cast<double>(largest_grid);
-  if (!saved_to.empty()) {
+  const bool any_best = std::any_of(results.begin(), results.end(), [](const TuningResult& r) { return r.best(); });
+  if (!saved_to.empty() && !any_best) {
+    d.paragraph("nothing saved to " + saved_to + ": no size has a best configuration");
+  } else if (!saved_to.empty()) {
     d.data["saved_to"] = saved_to;
     d.paragraph("saved one entry per size to " + saved_to +
                 "; a call at a size between two of them takes the configuration best by the ranking interpolated "

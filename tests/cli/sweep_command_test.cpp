@@ -20,6 +20,8 @@
 #include <cmath>
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -98,7 +100,12 @@ TEST_CASE("--over: every mistake is an ArgumentError naming the item and why") {
   CHECK(argument_error({"n=0:1M"}) == "--over n=0:1M: sizes start at 1, got 0");
   CHECK(argument_error({"n=1M", "n=2M"}) == "--over n: is given twice");
   CHECK(argument_error({"n=1M:4M", "8M"}) == "--over 8M: n is a range already; a list item cannot follow it");
-  CHECK(argument_error({"n=1M:4M"}, 0) == "--points: a range needs at least 1 point");
+  CHECK(argument_error({"n=1M:4M"}, 0) == "--points 0: a range n=1M:4M has two ends: --points 2 or more, or one size (n=1048576)");
+  CHECK(argument_error({"n=1M:4M"}, 1) == "--points 1: a range n=1M:4M has two ends: --points 2 or more, or one size (n=1048576)");
+  CHECK(argument_error({"n=1M:1M"}, 1) == "(no error)");
+  CHECK(argument_error({"n=1,1,1"}) == "--over 1: n=1 is in the list twice");
+  CHECK(argument_error({"n=1,,2"}) == "--over : '' is not a size (digits with an optional K, M or G)");
+  CHECK(argument_error({"n=1,2,"}) == "--over : '' is not a size (digits with an optional K, M or G)");
   CHECK(argument_error({"rows=1K,2K", "cols=1K,2K,4K"}) ==
         "--over: the variables move together, so each needs as many sizes as the others (cols has 3, another 2)");
 }
@@ -122,6 +129,23 @@ TEST_CASE("memtune sweep: bad arguments are named before anything runs") {
   r = cli_run({"sweep", "--over", "n=1M:4M", "--target", "h100-sxm"});
   CHECK(r.code == 2);
   CHECK(r.err.find("needs a template") != std::string::npos);
+  r = cli_run({"sweep", "filter", "--over", "n=1M,,2M", "--target", "h100-sxm"});
+  CHECK(r.code == 2);
+  CHECK(r.err.find("'' is not a size") != std::string::npos);
+}
+
+TEST_CASE("memtune sweep: every size's files are checked before the first size runs") {
+  const memtune::testing::TempDir dir;
+  const std::string record = (dir.path / "r.json").string();
+  const std::filesystem::path foreign = dir.path / "r.n262144.json";
+  { std::ofstream(foreign) << "my notes\n"; }
+  const auto r = cli_run({"sweep", "filter", "--over", "n=64K,256K", "--target", "h100-sxm", "--strategy", "random",
+                          "--budget", "2", "--record", record, "--cache-dir", cache_dir()});
+  CHECK(r.code == 1);
+  CHECK(r.err.find("r.n262144.json") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.path / "r.n65536.json")); // the first size never ran
+  std::ifstream in(foreign);
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "my notes\n");
 }
 
 TEST_CASE("memtune sweep filter --over n=64K:16M --points 4 --target h100-sxm: one entry per size, the report, the rule") {
@@ -256,4 +280,17 @@ TEST_CASE("memtune sweep --journal: a journal per size, and the same command res
   CHECK(r.code == 2);
   CHECK(r.err.find("--resume " + (dir.path / "none.jsonl").string() + ": no size of this sweep has a journal") !=
         std::string::npos);
+}
+
+TEST_CASE("memtune sweep: a size without a best says why, and nothing saved is not called saved") {
+  const memtune::testing::TempDir dir;
+  const std::string spec = (std::filesystem::path(MEMTUNE_TEST_ASSETS_DIR) / "descriptions" / "saxpy.json").string();
+  const std::string store = (dir.path / "s.json").string();
+  // saxpy has no model section: a modeled candidate runs with no time.
+  const auto r = cli_run({"sweep", "--spec", spec, "--over", "n=1M,2M", "--target", "h100-sxm", "--save", store,
+                          "--cache-dir", cache_dir()});
+  CHECK(r.out.find("(none: 16 candidates ran with no time") != std::string::npos);
+  CHECK(r.out.find("nothing saved to " + store + ": no size has a best configuration") != std::string::npos);
+  CHECK(r.out.find("saved one entry per size") == std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(store));
 }

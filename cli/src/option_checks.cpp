@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -28,17 +29,28 @@ CLI::Validator whole_number(std::uint64_t max) {
       "N >= 0", "whole number");
 }
 
-CLI::Validator seconds() {
+namespace {
+
+// A finite number >= 0 of `unit` ("seconds"); its type name is the unit in capitals.
+CLI::Validator non_negative(const std::string& unit) {
+  std::string type = unit;
+  for (char& ch : type) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   return CLI::Validator(
-      [](std::string& text) -> std::string {
+      [unit](std::string& text) -> std::string {
         char* end = nullptr;
         const double v = text.empty() ? NAN : std::strtod(text.c_str(), &end);
         if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
-          return "'" + text + "' is not a number of seconds >= 0";
+          return "'" + text + "' is not a number of " + unit + " >= 0";
         return {};
       },
-      "SECONDS >= 0", "seconds");
+      type + " >= 0", unit);
 }
+
+} // namespace
+
+CLI::Validator seconds() { return non_negative("seconds"); }
+
+CLI::Validator days() { return non_negative("days"); }
 
 Problem parse_problem(const KernelDescription& kernel, const std::map<std::string, std::optional<std::string>>& typed,
                       ProblemSyntax syntax) {

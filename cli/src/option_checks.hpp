@@ -23,9 +23,10 @@
 namespace memtune::cli {
 
 // CLI11 validators: a whole number in [0, max] ("-1", "1.5", "" refused), and
-// a finite number of seconds >= 0 ("nan", "inf", "-3" refused).
+// a finite number of seconds or days >= 0 ("nan", "inf", "-3" refused).
 [[nodiscard]] CLI::Validator whole_number(std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
 [[nodiscard]] CLI::Validator seconds();
+[[nodiscard]] CLI::Validator days();
 
 // How the user typed a problem variable: a template command's own option
 // ("--n 16M") or tune --spec's "--set n=16M"; errors quote it that way.

@@ -216,9 +216,15 @@ int diff(const ProfileCommand& c, std::ostream& out) {
   const StoreDiff sd = diff_stores(ProfileStore(fa).entries(), ProfileStore(fb).entries());
   output::Document d;
   d.title = "memtune profile diff " + fa + " " + fb;
-  d.fact(std::to_string(sd.different.size()) + " keys with different picks, " + std::to_string(sd.same) + " the same, " +
-         std::to_string(sd.only_a.size()) + " only in " + fa + ", " + std::to_string(sd.only_b.size()) + " only in " + fb);
+  d.fact(std::to_string(sd.different.size()) + " keys with different picks, " + std::to_string(sd.same) + " the same" +
+         (sd.same_other_time > 0 ? " (" + std::to_string(sd.same_other_time) + " timed differently, up to " +
+                                       number_text("%.1f %%", 100 * (sd.largest_time_ratio - 1)) + ")"
+                                 : std::string{}) +
+         ", " + std::to_string(sd.only_a.size()) + " only in " + fa + ", " + std::to_string(sd.only_b.size()) +
+         " only in " + fb);
   d.data["same"] = sd.same;
+  d.data["same_other_time"] = sd.same_other_time;
+  d.data["largest_time_ratio"] = sd.largest_time_ratio;
   output::Table& t = d.add_table("different");
   t.columns = {{.key = "key", .header = "key"},
                {.key = "config_a", .header = "pick in " + fa},
@@ -338,7 +344,14 @@ int prune(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
   auto apply = [&](std::vector<ProfileEntry>& entries) {
     std::vector<ProfileEntry> keep;
     for (std::size_t i = 0; i < entries.size(); ++i) {
-      if (rule.matches(entries[i])) t.rows.push_back(entry_row(entries[i], c.files.front(), i));
+      bool matches = false;
+      try {
+        matches = rule.matches(entries[i]);
+      } catch (const InputError& e) { // an entry's own field: name the store and the entry
+        if (!e.file().empty()) throw;
+        throw InputError(c.files.front(), 0, "entries[" + std::to_string(i) + "]." + e.field(), e.message());
+      }
+      if (matches) t.rows.push_back(entry_row(entries[i], c.files.front(), i));
       else keep.push_back(entries[i]);
     }
     kept = keep.size();
@@ -379,7 +392,7 @@ std::shared_ptr<ProfileCommand> add_profile_command(CLI::App& app) {
   c.prune = c.app->add_subcommand("prune", "remove entries: every given criterion must hold");
   c.prune->add_option("file", c.files, "a profile store")->required()->expected(1)->check(CLI::ExistingFile);
   c.prune->add_option("--older-than", c.older_than_days, "saved more than this many days ago (entries without a date too)")
-      ->check(seconds()); // a finite number >= 0: "-5" would otherwise mean "not given"
+      ->check(days()); // a finite number >= 0: "-5" would otherwise mean "not given"
   c.prune->add_option("--before", c.before, "saved before this ISO 8601 date, e.g. 2026-01-31");
   c.prune->add_flag("--modeled", c.modeled, "only modeled entries");
   c.prune->add_flag("--dry-run", c.dry_run, "show what would be removed; change nothing");

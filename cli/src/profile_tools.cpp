@@ -146,7 +146,13 @@ StoreDiff diff_stores(const std::vector<ProfileEntry>& a, const std::vector<Prof
     const auto it = std::find_if(b.begin(), b.end(), [&](const ProfileEntry& y) { return same_profile_key(x, y); });
     if (it == b.end()) d.only_a.push_back(x);
     else if (x.config != it->config || x.mode != it->mode) d.different.push_back({x, *it});
-    else ++d.same;
+    else {
+      ++d.same;
+      if (x.time_s > 0 && it->time_s > 0 && x.time_s != it->time_s) {
+        ++d.same_other_time;
+        d.largest_time_ratio = std::max(d.largest_time_ratio, std::max(x.time_s, it->time_s) / std::min(x.time_s, it->time_s));
+      }
+    }
   }
   for (const ProfileEntry& y : b)
     if (std::none_of(a.begin(), a.end(), [&](const ProfileEntry& x) { return same_profile_key(x, y); })) d.only_b.push_back(y);

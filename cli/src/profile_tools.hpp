@@ -60,6 +60,10 @@ struct StoreDiff {
   std::vector<PickDifference> different;
   std::vector<ProfileEntry> only_a, only_b;
   std::size_t same = 0;
+  // Of the same picks, those timed differently (a rerun's noise, or another
+  // clock), and the largest ratio between the two times (>= 1).
+  std::size_t same_other_time = 0;
+  double largest_time_ratio = 1.0;
 };
 [[nodiscard]] StoreDiff diff_stores(const std::vector<ProfileEntry>& a, const std::vector<ProfileEntry>& b);
 

@@ -15,7 +15,7 @@ struct ReportCommand {
   CLI::App* app = nullptr;
   std::vector<std::string> inputs;
   std::string output;
-  std::vector<std::string> axes;
+  std::string axes; // "X,Y"
   std::size_t rows = 1000;
 };
 
@@ -28,7 +28,9 @@ std::shared_ptr<ReportCommand> add_report_command(CLI::App& app) {
   cmd->app = sub;
   sub->add_option("inputs", cmd->inputs, "input files (JSON)")->required()->check(CLI::ExistingFile);
   sub->add_option("-o,--output", cmd->output, "the HTML file to write")->required();
-  sub->add_option("--axes", cmd->axes, "the heat map's two axes, X,Y (default: the two that matter most)")->delimiter(',');
+  // One text split here, not CLI11's delimiter: it drops empty items, and
+  // "--axes ," then takes the next argument as its value.
+  sub->add_option("--axes", cmd->axes, "the heat map's two axes, X,Y (default: the two that matter most)");
   sub->add_option("--rows", cmd->rows, "rows of each ranked table (the fastest)")
       ->capture_default_str()
       ->check(whole_number());
@@ -49,7 +51,13 @@ int run_report_command(const ReportCommand& c, std::ostream& out, std::ostream& 
   }
   report::complete_from_catalogues(inputs);
   report::ReportOptions options;
-  options.heatmap_axes = c.axes;
+  if (!c.axes.empty()) {
+    const auto comma = c.axes.find(',');
+    const std::string x = c.axes.substr(0, comma), y = comma == std::string::npos ? "" : c.axes.substr(comma + 1);
+    if (x.empty() || y.empty() || y.find(',') != std::string::npos)
+      throw ArgumentError("--axes " + c.axes, "takes two axis names, X,Y");
+    options.heatmap_axes = {x, y};
+  }
   options.table_rows = c.rows;
   std::string html;
   try {

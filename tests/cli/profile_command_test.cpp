@@ -88,6 +88,15 @@ TEST_CASE("profile diff: same key, different pick; keys only in one store") {
   CHECK(run_cli({"profile", "diff", asset("a.json").c_str(), asset("a.json").c_str()}).code == 0);
 }
 
+TEST_CASE("profile diff: the same pick timed differently is counted and its largest difference given") {
+  TempDir dir;
+  ProfileStore(dir.file("a.json")).save(entry("NVIDIA H100 80GB HBM3", 1 << 20, 1.0e-4));
+  ProfileStore(dir.file("b.json")).save(entry("NVIDIA H100 80GB HBM3", 1 << 20, 1.5e-4));
+  const auto r = run_cli({"profile", "diff", dir.file("a.json").c_str(), dir.file("b.json").c_str()});
+  CHECK(r.code == 0); // the same picks
+  CHECK(r.out.find("0 keys with different picks, 1 the same (1 timed differently, up to 50.0 %)") != std::string::npos);
+}
+
 TEST_CASE("profile merge: a conflict keeps the faster measured entry and says so") {
   TempDir dir;
   std::filesystem::copy_file(asset("a.json"), dir.file("m.json"));
@@ -175,6 +184,16 @@ TEST_CASE("profile prune --before: an ISO 8601 date or an error naming the forma
   CHECK(r.out.find("1 would be removed, 2 kept") != std::string::npos);
   r = run_cli({"profile", "prune", dir.file("p.json").c_str(), "--older-than", "-5"});
   CHECK(r.code == cli::kExitUsage);
+  CHECK(r.err.find("'-5' is not a number of days >= 0") != std::string::npos);
+  // An entry's date that is not a time: the store, the entry and the field are named, nothing removed.
+  nlohmann::json j = nlohmann::json::parse(before);
+  j["entries"][1]["saved_at"] = "yesterday";
+  { std::ofstream(dir.file("p.json")) << j.dump(2); }
+  const std::string dated = slurp(dir.file("p.json"));
+  r = run_cli({"profile", "prune", dir.file("p.json").c_str(), "--before", "2026-11-21"});
+  CHECK(r.code == cli::kExitError);
+  CHECK(r.err.find(dir.file("p.json") + ": field 'entries[1].saved_at': \"yesterday\" of the entry") != std::string::npos);
+  CHECK(slurp(dir.file("p.json")) == dated);
 }
 
 TEST_CASE("utc_seconds: ISO 8601 dates and times as seconds, anything else refused") {

@@ -25,6 +25,12 @@ TEST_CASE("memtune report: a recording to one HTML file; bad inputs are errors n
   r = run_cli({"report", rec.c_str(), "-o", out.string().c_str(), "--axes", "bx,nope"});
   CHECK(r.code == memtune::cli::kExitUsage);
   CHECK(r.err.find("no axis 'nope'") != std::string::npos);
+  for (const char* axes : {",", "bx", "bx,by,vx", ",by"}) {
+    CAPTURE(axes);
+    r = run_cli({"report", rec.c_str(), "--axes", axes, "--rows", "5", "-o", out.string().c_str()});
+    CHECK(r.code == memtune::cli::kExitUsage);
+    CHECK(r.err.find("--axes " + std::string(axes) + ": takes two axis names, X,Y") != std::string::npos);
+  }
   const std::string target = std::string(MEMTUNE_TEST_BENCH_DATA_DIR) + "/targets/h100_probed_target.json";
   r = run_cli({"report", target.c_str(), "-o", out.string().c_str()});
   CHECK(r.code == memtune::cli::kExitUsage);

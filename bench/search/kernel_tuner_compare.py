@@ -211,6 +211,37 @@ def best_so_far(curves):
     return out
 
 
+def step_cost(kernel_tuner, path, ns, seeds):
+    """bayes_opt's CPU per proposal on one recording: each seed runs to every
+    n of `ns` (separate runs, max_fevals = n), timed by this process's CPU
+    clock; the cost of a proposal between two ns is the difference of their
+    runs' CPU over the difference of their evaluations (the mean step there,
+    refits included), and a run's CPU is the largest n's."""
+    with open(path) as f:
+        recording = json.load(f)
+    tune_params, restrictions, doc, times = convert(recording)
+    cpu = {n: [] for n in ns}
+    wall = {n: [] for n in ns}
+    with tempfile.TemporaryDirectory() as tmp:
+        cache_path = os.path.join(tmp, "cache.json")
+        with open(cache_path, "w") as f:
+            json.dump(doc, f)
+        for seed in range(1, seeds + 1):
+            for n in ns:
+                options = strategy_options("bayes_opt", len(times), min(n, len(times)))
+                started, wall_started = time.process_time(), time.perf_counter()
+                run_once(kernel_tuner, doc, tune_params, restrictions, cache_path, "bayes_opt", options, seed)
+                cpu[n].append(time.process_time() - started)
+                wall[n].append(time.perf_counter() - wall_started)
+    median = {n: float(np.median(cpu[n])) for n in ns}
+    steps, previous = {}, (0, 0.0)
+    for n in ns:
+        steps[n] = 1e3 * (median[n] - previous[1]) / (n - previous[0])
+        previous = (n, median[n])
+    return {"recording": path, "configs": len(times), "ms_per_proposal": steps, "cpu_s": median,
+            "wall_s": {n: float(np.median(wall[n])) for n in ns}}
+
+
 def cell(s, precision):
     f = lambda x: "inf" if math.isinf(x) else f"{x:.{precision}f}"
     return f"{f(s['median'])} [{f(s['q1'])}-{f(s['q3'])}]"
@@ -228,10 +259,33 @@ def main():
                              "takes minutes per run, so the hard space's runs are capped (best@k%% then covers the "
                              "evaluations run)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--step-cost", default="",
+                        help="only bayes_opt's CPU per proposal at these numbers of evaluations (e.g. 50,100,200,500), "
+                             "median over --seeds, as memtune_search_bench --step-cost prints memtune's")
     args = parser.parse_args()
     if args.max_fevals < 0:
         parser.error(f"--max-fevals {args.max_fevals}: at least 0 (0: no cap)")
+    if args.seeds < 1:
+        parser.error(f"--seeds {args.seeds}: at least 1")
     import kernel_tuner  # late, so that --help works without it
+
+    if args.step_cost:
+        try:
+            ns = sorted({int(x) for x in args.step_cost.split(",")})
+        except ValueError:
+            parser.error(f"--step-cost {args.step_cost}: a comma-separated list of numbers of evaluations")
+        if ns[0] < 1:
+            parser.error(f"--step-cost {args.step_cost}: numbers of evaluations start at 1")
+        print(f"Kernel Tuner bayes_opt step cost (this process's CPU, median of {args.seeds} seeds): ms per proposal "
+              f"between the previous n and n (mean, refits included), and the run's CPU at the largest n")
+        print(f"{'space':28} {'configs':>7} " + " ".join(f"{'n=' + str(n):>10}" for n in ns) +
+              f" {'CPU/run [s]':>12} {'wall/run [s]':>13}")
+        for path in args.recordings:
+            r = step_cost(kernel_tuner, path, ns, args.seeds)
+            shown = path if len(path) <= 28 else "..." + path[-25:]
+            print(f"{shown:28} {r['configs']:7} " + " ".join(f"{r['ms_per_proposal'][n]:10.2f}" for n in ns) +
+                  f" {r['cpu_s'][ns[-1]]:12.2f} {r['wall_s'][ns[-1]]:13.2f}")
+        return
 
     rows = []
     for path in args.recordings:

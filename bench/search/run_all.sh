@@ -4,7 +4,8 @@
 # (Kernel Tuner's rows are named kt:*), then the verdict lines (bayes and
 # bayes+model against random and against KT bayes_opt), then the batch table:
 # bayes and bayes+model as 1, 2, 4 and 8 parallel workers, evaluations to 5%
-# (bar: batch 4 <= 1.5x batch 1).
+# (bar: batch 4 <= 1.5x batch 1), then the cost of a bayes step, memtune's and
+# Kernel Tuner's.
 #
 #   bench/search/run_all.sh [build-dir] [--seeds N]
 #
@@ -68,3 +69,16 @@ else
 fi
 "$bench" "${recordings[@]}" --seeds "$seeds" "${spec_args[@]}" "${kt_args[@]}"
 "$bench" "${recordings[@]}" --seeds "$seeds" "${spec_args[@]}" --batch-sizes 1,2,4,8 --batch-table-only
+
+# The cost of a bayes step, memtune's and Kernel Tuner's in the same run, on
+# the catalogue's fdtd grids (1232 configurations). memtune adds its
+# synthetic 10^5 space, the only one 2000 observations fit; Kernel Tuner
+# would list it whole. Both on one core: BLAS threads would count Kernel
+# Tuner's CPU on several.
+step_recordings=("$root"/bench/data/catalogue/h100_fdtd_512x512x256_r4.json
+                 "$root"/bench/data/catalogue/h200_fdtd_512x512x256_r4.json)
+"$bench" "${step_recordings[@]}" --step-cost 50,100,200,500,2000
+if [[ ${#kt_args[@]} -gt 0 ]]; then
+  OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 \
+    "$python" "$root/bench/search/kernel_tuner_compare.py" "${step_recordings[@]}" --step-cost 50,100,200,500 --seeds 3
+fi

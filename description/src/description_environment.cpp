@@ -1,4 +1,5 @@
 #include <memtune/description/description_internal.hpp>
+#include <memtune/description/description_json.hpp>
 
 #include <algorithm>
 #include <stdexcept>
@@ -95,10 +96,18 @@ search::Config environment(const KernelDescription& d, const search::Config* con
       // Reads a parameter not given (no configuration yet, or pruned on this
       // target, outside a ?: that guards it): absent, like the parameter.
     } catch (const std::exception& err) {
-      throw std::invalid_argument("derived." + v.name + " = " + clipped(v.value.to_string()) + ": " + err.what());
+      throw DerivedValueError("derived." + v.name, clipped(v.value.to_string()), err.what());
     }
   }
   return env;
+}
+
+search::Config problem_environment(const KernelDescription& d, const Problem& problem, const Target* target) {
+  try {
+    return environment(d, nullptr, problem, target);
+  } catch (const DerivedValueError& e) {
+    throw DescriptionError(origin_of(d), e.field(), e.reason());
+  }
 }
 
 std::int64_t evaluate(const KernelDescription& d, const search::Expr& e, const search::Config& env,

@@ -43,23 +43,7 @@ void Validator::check_fill(const Fill& f, ElementType type, const std::string& f
 }
 
 void Validator::check_representable(double v, ElementType vector, const std::string& field) const {
-  const ElementType type = lane_type(vector); // a vector's lanes are filled one by one
-  if (is_floating(type)) {
-    if (!std::isfinite(v)) fail(field, "the value is not finite");
-    if (type == ElementType::f16 && std::fabs(v) > 65504.0)
-      fail(field, std::to_string(v) + " does not fit in half (largest 65504)");
-    // float and bfloat16 share float's exponent range: beyond it the value is infinite.
-    if ((type == ElementType::f32 || type == ElementType::bf16) && std::fabs(v) > std::numeric_limits<float>::max())
-      fail(field, std::to_string(v) + " does not fit in " + to_string(type) + " (largest 3.4e38)");
-    return;
-  }
-  if (v != std::floor(v)) fail(field, std::to_string(v) + " is not an integer, but the type is " + to_string(type));
-  const int bits = static_cast<int>(element_size(type)) * 8;
-  const bool is_signed = type == ElementType::i8 || type == ElementType::i16 || type == ElementType::i32 ||
-                         type == ElementType::i64;
-  const double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
-  const double hi = is_signed ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
-  if (v < lo || v > hi) fail(field, std::to_string(static_cast<long long>(v)) + " does not fit in " + to_string(type));
+  if (const auto why = representable_violation(v, vector)) fail(field, *why);
 }
 
 void Validator::check_parameter_list(const std::vector<std::string>& names, const std::string& field) const {
@@ -150,6 +134,8 @@ void Validator::check_bytes_moved() const {
   // The defaults must give a number (no division by zero, no overflow).
   try {
     (void)d_.bytes_moved(d_.complete({}));
+  } catch (const DerivedValueError& e) { // a derived value, whether or not bytes_moved reads it
+    fail(e.field(), "cannot be evaluated for the default problem: " + e.reason());
   } catch (const std::exception& e) {
     fail("bytes_moved", std::string("cannot be evaluated for the default problem: ") + e.what());
   }

@@ -5,7 +5,9 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -82,6 +84,32 @@ std::size_t element_size(ElementType type) { return info(lane_type(type)).size *
 bool is_floating(ElementType type) {
   const ElementType lane = lane_type(type);
   return lane == ElementType::f32 || lane == ElementType::f64 || lane == ElementType::f16 || lane == ElementType::bf16;
+}
+
+std::optional<std::string> representable_violation(double value, ElementType type) {
+  const ElementType lane = lane_type(type); // a vector's lanes are filled one by one
+  char text[64];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  if (is_floating(lane)) {
+    if (!std::isfinite(value)) return "the value is not finite";
+    if (lane == ElementType::f16 && std::fabs(value) > 65504.0)
+      return std::string(text) + " does not fit in half (largest 65504)";
+    // float and bfloat16 share float's exponent range: beyond it the value is infinite.
+    if ((lane == ElementType::f32 || lane == ElementType::bf16) && std::fabs(value) > std::numeric_limits<float>::max())
+      return std::string(text) + " does not fit in " + to_string(lane) + " (largest 3.4e38)";
+    return std::nullopt;
+  }
+  if (value != std::floor(value)) return std::string(text) + " is not an integer, but the type is " + to_string(lane);
+  const int bits = static_cast<int>(element_size(lane)) * 8;
+  const bool is_signed = lane == ElementType::i8 || lane == ElementType::i16 || lane == ElementType::i32 ||
+                         lane == ElementType::i64;
+  const double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+  const double hi = is_signed ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
+  if (value < lo || value > hi) {
+    std::snprintf(text, sizeof text, "%.0f", value); // an integer, every digit
+    return std::string(text) + " does not fit in " + to_string(lane);
+  }
+  return std::nullopt;
 }
 
 const char* to_string(ElementType type) {

@@ -4,10 +4,10 @@
 #include <memtune/description/kernel_description.hpp>
 #include <memtune/description/source_defines.hpp>
 
+#include <memtune/description/argument_values.hpp>
 #include <memtune/description/description_internal.hpp>
 
 #include <algorithm>
-#include <climits>
 #include <stdexcept>
 
 namespace memtune {
@@ -74,15 +74,29 @@ search::Config KernelDescription::environment(const search::Config& config, cons
 }
 
 search::Space KernelDescription::space(const Problem& given, const Target& target) const {
-  const search::Config env = description_detail::environment(*this, nullptr, given, &target);
+  const search::Config env = problem_environment(*this, given, &target);
+  // only_if, values_if and pruned_reason read no other parameter: an error
+  // there holds for every configuration, a bad file for this problem.
+  const auto problem_value = [&](const search::Expr& e, const search::Config& in, const std::string& field) {
+    try {
+      return resolved(*this, e).eval(in);
+    } catch (const std::exception& err) {
+      throw DescriptionError(origin_of(*this), field, err.what());
+    }
+  };
   search::Space s;
   std::vector<std::string> pruned;
   for (const auto& p : parameters) {
-    if (p.only_if && evaluate(*this, *p.only_if, env, "parameters." + p.axis.name + ".only_if") == 0) {
-      const std::string reason =
-          p.pruned_reason.empty()
-              ? "only where " + p.only_if->to_string()
-              : render_pattern(*this, p.pruned_reason, env, "parameters." + p.axis.name + ".pruned_reason");
+    const std::string field = "parameters." + p.axis.name;
+    if (p.only_if && problem_value(*p.only_if, env, field + ".only_if") == 0) {
+      std::string reason = "only where " + p.only_if->to_string();
+      if (!p.pruned_reason.empty()) {
+        try {
+          reason = render_pattern(*this, p.pruned_reason, env, field + ".pruned_reason");
+        } catch (const std::invalid_argument& err) {
+          throw DescriptionError(origin_of(*this), field + ".pruned_reason", err.what());
+        }
+      }
       s.note_pruned({p.axis.name, reason});
       pruned.push_back(p.axis.name);
       continue;
@@ -93,7 +107,7 @@ search::Space KernelDescription::space(const Problem& given, const Target& targe
       for (const std::int64_t v : axis.values) {
         search::Config with = env;
         with.set(axis.name, v);
-        if (evaluate(*this, *p.values_if, with, "parameters." + axis.name + ".values_if") != 0) kept.push_back(v);
+        if (problem_value(*p.values_if, with, field + ".values_if") != 0) kept.push_back(v);
       }
       if (kept.empty()) {
         s.note_pruned({axis.name, "no value where " + p.values_if->to_string()});
@@ -144,23 +158,6 @@ search::Space KernelDescription::space(const Problem& given, const Target& targe
 }
 
 namespace {
-
-unsigned launch_dimension(const KernelDescription& d, const search::Expr& e, const search::Config& env,
-                          const std::string& field) {
-  const std::int64_t v = evaluate(d, e, env, field);
-  if (v < 1 || v > static_cast<std::int64_t>(UINT_MAX))
-    throw std::invalid_argument(field + " = " + e.to_string() + " is " + std::to_string(v) +
-                                (v < 1 ? ": a launch needs at least 1" : ": more than a launch can have"));
-  return static_cast<unsigned>(v);
-}
-
-std::size_t shared_memory_bytes(const KernelDescription& d, const search::Expr& e, const search::Config& env,
-                                const std::string& field) {
-  const std::int64_t v = evaluate(d, e, env, field);
-  if (v < 0 || v > static_cast<std::int64_t>(UINT_MAX))
-    throw std::invalid_argument(field + " = " + e.to_string() + " is " + std::to_string(v) + " bytes");
-  return static_cast<std::size_t>(v);
-}
 
 bool pattern_reads_parameter(const KernelDescription& d, const std::string& pattern) {
   for (const auto& piece : parse_pattern(pattern))
@@ -221,12 +218,12 @@ LaunchSpec KernelDescription::launch(const search::Config& config, const Problem
   for (std::size_t i = 0; i < source.options.size(); ++i)
     l.options.push_back(render_pattern(*this, source.options[i], env, "source.options[" + std::to_string(i) + "]"));
   const auto& e = launch_exprs;
-  l.block = {launch_dimension(*this, e.block_x, env, "launch.block[0]"),
-             launch_dimension(*this, e.block_y, env, "launch.block[1]"),
-             launch_dimension(*this, e.block_z, env, "launch.block[2]")};
-  l.grid = {launch_dimension(*this, e.grid_x, env, "launch.grid[0]"),
-            launch_dimension(*this, e.grid_y, env, "launch.grid[1]"),
-            launch_dimension(*this, e.grid_z, env, "launch.grid[2]")};
+  l.block = {launch_dimension(*this, e.block_x, env, "launch.block[0]", false, 0),
+             launch_dimension(*this, e.block_y, env, "launch.block[1]", false, 1),
+             launch_dimension(*this, e.block_z, env, "launch.block[2]", false, 2)};
+  l.grid = {launch_dimension(*this, e.grid_x, env, "launch.grid[0]", true, 0),
+            launch_dimension(*this, e.grid_y, env, "launch.grid[1]", true, 1),
+            launch_dimension(*this, e.grid_z, env, "launch.grid[2]", true, 2)};
   l.dynamic_smem_bytes = shared_memory_bytes(*this, e.shared_memory, env, "launch.shared_memory");
   return l;
 }
@@ -250,12 +247,15 @@ LaunchSpec KernelDescription::reference_launch(const Problem& given, const Targe
   for (std::size_t i = 0; i < source.options.size(); ++i) // the same for options
     if (!pattern_reads_parameter(*this, source.options[i]))
       l.options.push_back(render_pattern(*this, source.options[i], env, "source.options[" + std::to_string(i) + "]"));
-  const auto dim = [&](const std::vector<search::Expr>& dims, std::size_t i, const std::string& field) {
-    return i < dims.size() ? launch_dimension(*this, dims[i], env, field + "[" + std::to_string(i) + "]") : 1U;
-  };
   const std::string field = "verify.reference_kernel.";
-  l.block = {dim(k.block, 0, field + "block"), dim(k.block, 1, field + "block"), dim(k.block, 2, field + "block")};
-  l.grid = {dim(k.grid, 0, field + "grid"), dim(k.grid, 1, field + "grid"), dim(k.grid, 2, field + "grid")};
+  const auto dim = [&](bool grid, std::size_t i) {
+    const std::vector<search::Expr>& dims = grid ? k.grid : k.block;
+    return i < dims.size() ? launch_dimension(*this, dims[i], env,
+                                              field + (grid ? "grid[" : "block[") + std::to_string(i) + "]", grid, i)
+                           : 1U;
+  };
+  l.block = {dim(false, 0), dim(false, 1), dim(false, 2)};
+  l.grid = {dim(true, 0), dim(true, 1), dim(true, 2)};
   l.dynamic_smem_bytes = shared_memory_bytes(*this, k.shared_memory, env, field + "shared_memory");
   return l;
 }

@@ -95,7 +95,7 @@ std::vector<void*> DescribedWorkload::kernel_args(const search::Config& config) 
       b.current = v.device.get() + static_cast<CUdeviceptr>(v.offset) * element_size(b.spec->type);
     } else {
       const std::int64_t offset = buffer_offset(s.d, b.spec->offset, env, field);
-      const std::int64_t n = buffer_count(s.d, *b.spec, env, field) + offset;
+      const std::int64_t n = buffer_elements(s.d, *b.spec, env, field); // offset + count, its bytes within 63 bits
       const std::size_t bytes = static_cast<std::size_t>(n) * element_size(b.spec->type);
       if (bytes > b.device.bytes()) b.device = GuardedBuffer(bytes);
       b.count = n;

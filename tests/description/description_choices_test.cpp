@@ -125,3 +125,25 @@ TEST_CASE("values_if keeps an integer parameter's values per problem; none left 
   doc["default"]["KIND"] = "a";
   CHECK(error_of(doc) == "parameters.KIND.values_if: only integer parameters have their values filtered");
 }
+
+TEST_CASE("only_if, values_if and pruned_reason that cannot be evaluated for the problem name the file and field") {
+  const auto space_error = [](const ordered_json& doc, std::int64_t rows) {
+    const KernelDescription d = read(doc);
+    try {
+      (void)d.space(d.complete({{"rows", rows}}), h100());
+    } catch (const DescriptionError& e) {
+      return std::string(e.what());
+    }
+    return std::string("nothing thrown");
+  };
+  ordered_json doc = transpose();
+  doc["parameters"]["PAD"] = {{"values", {0, 1}}, {"only_if", "rows / (rows - 2K) > 0"}};
+  CHECK(space_error(doc, 1024) == "nothing thrown");
+  CHECK(space_error(doc, 2048) ==
+        "k.json: field 'parameters.PAD.only_if': expression (rows / (rows - 2048)): division by zero");
+  doc["parameters"]["PAD"] = {{"values", {0, 1}}, {"only_if", "rows < 2K"}, {"pruned_reason", "{rows % (rows - 2K)}"}};
+  CHECK(space_error(doc, 2048).starts_with("k.json: field 'parameters.PAD.pruned_reason': "));
+  doc["parameters"]["PAD"] = {{"values", {0, 1}}, {"values_if", "PAD <= rows / (rows - 2K)"}};
+  CHECK(space_error(doc, 2048) ==
+        "k.json: field 'parameters.PAD.values_if': expression (rows / (rows - 2048)): division by zero");
+}

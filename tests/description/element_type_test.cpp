@@ -115,3 +115,14 @@ TEST_CASE("half and bfloat16: the bits a GPU stores, rounded to nearest even") {
     CHECK(lane_value(lane, b) == -3.0 + (lane == ElementType::u16 ? 10.0 : 0.0));
   }
 }
+
+TEST_CASE("representable_violation: a value that a type's lanes cannot hold, and why") {
+  CHECK(representable_violation(65504, ElementType::f16) == std::nullopt);
+  CHECK(representable_violation(70000, vector_type(ElementType::f16, 2)) == "70000 does not fit in half (largest 65504)");
+  CHECK(representable_violation(1e39, ElementType::bf16) == "1e+39 does not fit in bfloat16 (largest 3.4e38)");
+  CHECK(representable_violation(1e39, ElementType::f64) == std::nullopt);
+  CHECK(representable_violation(std::nan(""), ElementType::f32) == "the value is not finite");
+  CHECK(representable_violation(300, ElementType::u8) == "300 does not fit in uint8");
+  CHECK(representable_violation(-1, ElementType::u32) == "-1 does not fit in uint32");
+  CHECK(representable_violation(1.5, ElementType::i32) == "1.5 is not an integer, but the type is int32");
+}

@@ -82,3 +82,50 @@ TEST_CASE("a configuration that cannot launch is a failed candidate; mismatched 
                        doctest::Contains("describes 1 arguments (y) but the kernel takes 2: void k<64>(float*, int)"),
                        DescriptionError);
 }
+
+TEST_CASE("a block over 1024 x 1024 x 64 exceeds the device's limits; a grid over 65535 in y cannot launch; none is 0 us") {
+  const auto kernel = [](const char* block_z, const char* grid_y) {
+    return KernelBuilder("shaped")
+        .source("k.cu", "template <int B> __global__ void k(float* y, int n) {"
+                        " int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 1.0f; }")
+        .kernel("k<{B}>")
+        .size("n", 1 << 20, "elements")
+        .parameter(search::Axis::ordinal("B", {16, 64, 128}))
+        .block("1", "1", block_z)
+        .grid("ceil_div(n, B)", grid_y)
+        .buffer("y", ElementType::f32, "n", BufferRole::out)
+        .scalar("n", ElementType::i32, "n")
+        .model(nlohmann::ordered_json::parse(R"({"locals": {"i": "blockIdx.x * blockDim.x + threadIdx.x"},
+            "global": [{"name": "store y", "buffer": "y", "access": "store", "index": "i", "if": "i < n"}]})"))
+        .build();
+  };
+  for (const bool whole_grid : {true, false}) { // the bounded grid and the search loop
+    CAPTURE(whole_grid);
+    TuneOptions o = no_cache();
+    if (!whole_grid) o.budget = 3;
+    const TuningResult r = tune_modeled(kernel("B", "1"), {}, catalogue_target("h100"), o);
+    REQUIRE(r.evaluations.size() == 3);
+    for (const Evaluation& e : r.evaluations) {
+      CAPTURE(r.space.format(e.config));
+      if (e.config.at("B") <= 64) {
+        CHECK(e.ok());
+        REQUIRE(e.timing);
+        CHECK(e.timing->median_s > 0);
+      } else {
+        CHECK(e.status == Status::exceeds_device_limits);
+        CHECK(e.reason == "launch.block[2] is 128 threads: a block has at most 64 in z");
+      }
+    }
+    const TuningResult tall = tune_modeled(kernel("1", "B * 1024"), {}, catalogue_target("h100"), o);
+    REQUIRE(tall.evaluations.size() == 3);
+    for (const Evaluation& e : tall.evaluations) {
+      CAPTURE(tall.space.format(e.config));
+      if (e.config.at("B") == 16) {
+        CHECK(e.ok()); // 16384 blocks in y
+      } else {
+        CHECK(e.status == Status::launch_failed);
+        CHECK(e.reason.find("more than a launch can have (at most 65535 blocks in y)") != std::string::npos);
+      }
+    }
+  }
+}

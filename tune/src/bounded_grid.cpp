@@ -1,5 +1,6 @@
 #include "bounded_grid.hpp"
 
+#include <memtune/description/argument_values.hpp>
 #include <memtune/tune/model_evaluator.hpp>
 
 #include <algorithm>
@@ -19,6 +20,11 @@ Evaluation without_registers(const KernelDescription& kernel, const Problem& pro
   } catch (const std::invalid_argument& err) {
     e.status = Status::launch_failed;
     e.reason = err.what();
+    return e;
+  }
+  if (auto why = description_detail::block_limit_violation(launch.block)) {
+    e.status = Status::exceeds_device_limits;
+    e.reason = *why;
     return e;
   }
   e.block_threads = static_cast<int>(launch.block.count());

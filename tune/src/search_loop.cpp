@@ -2,6 +2,7 @@
 
 #include "only_axes.hpp"
 
+#include <memtune/description/argument_values.hpp>
 #include <memtune/description/description_json.hpp>
 #include <memtune/description/kernel_signature.hpp>
 #include <memtune/search/factory.hpp>
@@ -43,6 +44,7 @@ Pending submit_candidate(const KernelDescription& kernel, const Problem& problem
     p.launch_error = e.what();
     return p;
   }
+  if (description_detail::block_limit_violation(p.launch.block)) return p; // nothing to compile: take_compiled says why
   p.compiled = pool.submit(kernel.compile_request(p.launch, compile_cc));
   return p;
 }
@@ -86,6 +88,11 @@ std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Eva
   if (!p.launch_error.empty()) {
     e.status = Status::launch_failed;
     e.reason = p.launch_error;
+    return std::nullopt;
+  }
+  if (auto why = description_detail::block_limit_violation(p.launch.block)) { // before its threads are counted in an int
+    e.status = Status::exceeds_device_limits;
+    e.reason = *why;
     return std::nullopt;
   }
   e.block_threads = static_cast<int>(p.launch.block.count());

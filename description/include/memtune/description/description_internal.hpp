@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,12 +38,29 @@ DerivedReads derived_reads(const KernelDescription& d);
 // Whether `e` reads a tunable parameter, directly or through derived values.
 bool reads_parameter(const KernelDescription& d, const search::Expr& e);
 
+// A derived value that cannot be evaluated (x / 0, an overflow): what() is
+// "derived.<name> = <expr>: <why>", field() "derived.<name>", reason() <why>.
+class DerivedValueError : public std::invalid_argument {
+public:
+  DerivedValueError(std::string field, const std::string& expr, std::string reason)
+      : std::invalid_argument(field + " = " + expr + ": " + reason), field_(std::move(field)), reason_(std::move(reason)) {}
+  [[nodiscard]] const std::string& field() const { return field_; }
+  [[nodiscard]] const std::string& reason() const { return reason_; }
+
+private:
+  std::string field_, reason_;
+};
+
 // Names and values an expression sees: problem variables, device attributes
 // (when target is given), the configuration's parameters (when given), then
-// each derived value whose names are all present. Throws std::invalid_argument
+// each derived value whose names are all present. Throws DerivedValueError
 // naming a derived value that cannot be evaluated.
 search::Config environment(const KernelDescription& d, const search::Config* config, const Problem& problem,
                            const Target* target);
+// The environment without a configuration: a derived value that cannot be
+// evaluated there reads no parameter, so it fails every candidate alike, and
+// is a DescriptionError naming the file and "derived.<name>".
+search::Config problem_environment(const KernelDescription& d, const Problem& problem, const Target* target);
 
 // Evaluates `e` (labels resolved) in `env`; errors become std::invalid_argument "<field> = <text>: <why>".
 std::int64_t evaluate(const KernelDescription& d, const search::Expr& e, const search::Config& env,

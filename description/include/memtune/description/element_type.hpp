@@ -34,6 +34,11 @@ enum class ElementType : int { f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, f
 [[nodiscard]] std::optional<ElementType> element_type_from_string(const std::string& text);
 // Floating lanes: float, double, half, bfloat16 and their vectors.
 [[nodiscard]] bool is_floating(ElementType type);
+// Why `value` is not a value of `type`'s lanes, or nullopt where it is: not
+// finite for a floating type, beyond its largest finite value ("70000 does
+// not fit in half (largest 65504)"), not an integer or out of an integer
+// type's range ("300 does not fit in uint8").
+[[nodiscard]] std::optional<std::string> representable_violation(double value, ElementType type);
 // The tolerance a comparison of this element type needs at least when the
 // description gives none: the rounding of its significand (float 1e-5
 // relative, half 1e-3, bfloat16 1e-2, double 1e-5 as float, integers exact).

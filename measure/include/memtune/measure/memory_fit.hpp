@@ -10,10 +10,13 @@
 namespace memtune {
 
 // DescriptionError (arguments[i]) for a scalar out of its C type's range, a
-// negative buffer count or one whose bytes do not fit in 64 bits; then
-// ArgumentError (argument "problem n=..."): the bytes one run reads and writes
-// (a lower bound of what the buffers take) exceed target.memory_bytes. A target
-// whose memory is not known (0) passes.
+// negative buffer offset or count or one whose bytes do not fit in 64 bits,
+// and (launch.grid[1], ...) for a launch field that reads no parameter and
+// fails every candidate (description_detail::check_launch); then
+// ArgumentError (argument "problem n=..."): the bytes one run reads and writes,
+// or the buffers' offset + count elements where those are more (a lower bound
+// of what the buffers take), exceed target.memory_bytes. A target whose memory
+// is not known (0) passes.
 void check_fits_memory(const KernelDescription& kernel, const Problem& problem, const Target& target);
 
 } // namespace memtune

@@ -20,7 +20,7 @@ namespace memtune {
 struct Pending {
   search::Config config;
   LaunchSpec launch;
-  std::future<CompileResult> compiled; // not valid when launch_error is set
+  std::future<CompileResult> compiled; // not valid when launch_error is set or the block is over CUDA's limits
   std::string launch_error;            // the description cannot launch this configuration (a zero grid, ...)
   std::optional<Evaluation> replayed;  // from the journal of the run resumed: nothing to compile or measure
 };
@@ -49,8 +49,8 @@ struct ContextLost {
 
 // Starts a candidate's evaluation from its compile: fills the config, launch
 // facts and resources into `e` and returns the compiled kernel; or records the
-// failure (no launch, compile error, resources over the target's limits) in
-// `e` and returns nullopt.
+// failure (no launch, a block over CUDA's 1024 x 1024 x 64, compile error,
+// resources over the target's limits) in `e` and returns nullopt.
 std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Evaluation& e);
 
 // Why a compiled candidate cannot run on the target (threads, registers or

@@ -148,14 +148,23 @@ std::function<Address(int, int, std::int64_t)> addresses(const BlockFrame& f, Th
   };
 }
 
+// [bytes] what one instruction moves: `vector` elements of `element_bytes`.
+// `element_field`: where element_bytes is written (a shared access), empty
+// where the buffer's type gives it.
 std::int64_t access_width(std::int64_t element_bytes, std::int64_t vector, const std::string& origin,
-                          const std::string& field) {
-  // Both at most 16 first, so that the product cannot overflow.
-  const std::int64_t width = vector >= 1 && vector <= 16 && element_bytes >= 1 && element_bytes <= 16 ? element_bytes * vector : 0;
-  if (!(width == 1 || width == 2 || width == 4 || width == 8 || width == 16))
-    throw DescriptionError(origin, field,
-                           std::to_string(vector) + " elements of " + std::to_string(element_bytes) + " bytes is a " +
-                               std::to_string(width) + "-byte access; one instruction moves 1, 2, 4, 8 or 16 bytes");
+                          const std::string& element_field, const std::string& vector_field) {
+  const auto valid = [](std::int64_t w) { return w == 1 || w == 2 || w == 4 || w == 8 || w == 16; };
+  if (!element_field.empty() && !valid(element_bytes))
+    throw DescriptionError(origin, element_field,
+                           std::to_string(element_bytes) + "-byte elements: an element is 1, 2, 4, 8 or 16 bytes");
+  // Both bounded first, so that the product cannot overflow (a buffer's element is at most 32 bytes).
+  const bool bounded = vector >= 1 && vector <= 16 && element_bytes >= 1 && element_bytes <= 32;
+  const std::int64_t width = bounded ? element_bytes * vector : 0;
+  if (!valid(width))
+    throw DescriptionError(origin, vector_field,
+                           std::to_string(vector) + " elements of " + std::to_string(element_bytes) + " bytes " +
+                               (bounded ? "is a " + std::to_string(width) + "-byte access" : std::string("in one access")) +
+                               "; one instruction moves 1, 2, 4, 8 or 16 bytes");
   return width;
 }
 
@@ -237,8 +246,8 @@ AccessPattern KernelDescription::access_pattern(const search::Config& config, co
     } catch (const std::invalid_argument& err) {
       throw DescriptionError(origin, "arguments", err.what());
     }
-    const std::int64_t width = access_width(element_bytes, value(g.vector, field + ".vector"),
-                                            origin, field + ".vector");
+    const std::int64_t width = access_width(element_bytes, value(g.vector, field + ".vector"), origin, "",
+                                            field + ".vector");
     GlobalInstruction ins;
     ins.name = g.name;
     ins.kind = g.kind;
@@ -264,8 +273,8 @@ AccessPattern KernelDescription::access_pattern(const search::Config& config, co
     const SharedAccessSpec& s = m.shared[i];
     const std::string field = "model.shared[" + std::to_string(i) + "]";
     const std::int64_t element_bytes = value(s.element_bytes, field + ".element_bytes");
-    const std::int64_t width = access_width(element_bytes, value(s.vector, field + ".vector"),
-                                            origin, field + ".vector");
+    const std::int64_t width = access_width(element_bytes, value(s.vector, field + ".vector"), origin,
+                                            field + ".element_bytes", field + ".vector");
     model::SharedInstruction ins;
     ins.name = s.name;
     ins.kind = s.kind;
@@ -280,6 +289,10 @@ AccessPattern KernelDescription::access_pattern(const search::Config& config, co
 
   const double compute =
       m.compute_per_thread ? static_cast<double>(value(*m.compute_per_thread, "model.compute_per_thread")) : 0;
+  if (compute < 0)
+    throw DescriptionError(origin, "model.compute_per_thread",
+                           std::to_string(static_cast<std::int64_t>(compute)) +
+                               " instructions: must be >= 0 (what a thread issues besides its accesses)");
   per_thread += compute;
   a.warp_instructions_per_block = per_thread * warps;
   a.fp32_instructions_per_block = compute * warps;

@@ -167,6 +167,32 @@ TEST_CASE("a bad model section is an error that names the field") {
   const KernelDescription huge = with_model([](auto& m) { m["global"][0]["vector"] = "4611686018427387904"; });
   CHECK(thrown_message<DescriptionError>([&] { (void)huge.access_pattern(c, p, h100); })
             .starts_with("edited.json: field 'model.global[0].vector': 4611686018427387904 elements of 4 bytes"));
+  const KernelDescription long_vector = with_model([](auto& m) { m["global"][0]["vector"] = 32; });
+  CHECK(thrown_message<DescriptionError>([&] { (void)long_vector.access_pattern(c, p, h100); }) ==
+        "edited.json: field 'model.global[0].vector': 32 elements of 4 bytes in one access; one instruction moves 1, 2, "
+        "4, 8 or 16 bytes");
+  // A shared access's element size is its own field, shown as written.
+  const KernelDescription huge_element = with_model([](auto& m) { m["shared"][0]["element_bytes"] = "4G"; });
+  CHECK(thrown_message<DescriptionError>([&] { (void)huge_element.access_pattern(c, p, h100); }) ==
+        "edited.json: field 'model.shared[0].element_bytes': 4294967296-byte elements: an element is 1, 2, 4, 8 or 16 "
+        "bytes");
+  const KernelDescription wide_shared = with_model([](auto& m) {
+    m["shared"][0]["element_bytes"] = 8;
+    m["shared"][0]["vector"] = 4;
+  });
+  CHECK(thrown_message<DescriptionError>([&] { (void)wide_shared.access_pattern(c, p, h100); }) ==
+        "edited.json: field 'model.shared[0].vector': 4 elements of 8 bytes is a 32-byte access; one instruction moves "
+        "1, 2, 4, 8 or 16 bytes");
+  // Instructions a thread issues: none or more, never a negative time.
+  for (const char* compute : {"-5", "0 - TILE"}) {
+    const KernelDescription negative_compute = with_model([&](auto& m) { m["compute_per_thread"] = compute; });
+    CHECK(thrown_message<DescriptionError>([&] { (void)negative_compute.access_pattern(c, p, h100); })
+              .starts_with("edited.json: field 'model.compute_per_thread': -"));
+  }
+  const KernelDescription minus_five = with_model([](auto& m) { m["compute_per_thread"] = -5; });
+  CHECK(thrown_message<DescriptionError>([&] { (void)minus_five.access_pattern(c, p, h100); }) ==
+        "edited.json: field 'model.compute_per_thread': -5 instructions: must be >= 0 (what a thread issues besides its "
+        "accesses)");
   const KernelDescription wide = with_model([](auto& m) { m["global"][0]["vector"] = 8; });
   CHECK(thrown_message<DescriptionError>([&] { (void)wide.access_pattern(c, p, h100); }) ==
         "edited.json: field 'model.global[0].vector': 8 elements of 4 bytes is a 32-byte access; one instruction moves 1, 2, "

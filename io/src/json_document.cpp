@@ -267,6 +267,9 @@ std::string read_text_file(const std::filesystem::path& file, std::uintmax_t max
   const std::string name = file.string();
   std::error_code ec;
   const auto status = std::filesystem::status(file, ec);
+  // A symbolic link loop, a folder on the way that cannot be searched: the system's reason.
+  if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+    throw InputError(name, 0, "", "cannot open: " + ec.message());
   if (ec || !std::filesystem::exists(status)) throw InputError(name, 0, "", "cannot open: no such file");
   if (std::filesystem::is_directory(status)) throw InputError(name, 0, "", "cannot open: it is a directory");
   // A FIFO would block the open until someone writes it; /dev/zero never ends.

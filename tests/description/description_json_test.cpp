@@ -311,6 +311,31 @@ TEST_CASE("source files are read relative to the description; a missing one is n
   CHECK_FAILS(doc, "source.kernel", "missing");
 }
 
+TEST_CASE("a source file that cannot be opened gives the system's reason: a symbolic link loop is no missing file") {
+  const auto dir = std::filesystem::temp_directory_path() / ("memtune-loop-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::filesystem::remove(dir / "a.cu");
+  std::filesystem::remove(dir / "b.cu");
+  std::filesystem::create_symlink("b.cu", dir / "a.cu");
+  std::filesystem::create_symlink("a.cu", dir / "b.cu");
+  ordered_json doc = transpose();
+  doc["source"]["files"] = {"a.cu"};
+  try {
+    (void)description_from_json(doc, "k.json", dir);
+    FAIL("a symbolic link loop was read");
+  } catch (const DescriptionError& e) {
+    CHECK(e.field() == "source.files[0]");
+    CHECK_MESSAGE(e.reason().find("cannot open: Too many levels of symbolic links") != std::string::npos, e.what());
+  }
+  doc["source"]["files"] = {"missing.cu"};
+  try {
+    (void)description_from_json(doc, "k.json", dir);
+  } catch (const DescriptionError& e) {
+    CHECK_MESSAGE(e.reason().find("cannot open: no such file") != std::string::npos, e.what());
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("files: JSON syntax errors give the line and column, duplicate keys their path") {
   try {
     (void)load_description(kAssets / "syntax_error.json");

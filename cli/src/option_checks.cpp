@@ -78,9 +78,15 @@ Problem parse_problem(const KernelDescription& kernel, const std::map<std::strin
       problem[name] = it - param->labels.begin();
       continue;
     }
-    const auto v = parse_size(*text);
-    if (!v) throw ArgumentError(argument, "not a size (examples: 1000003, 64K, 16M)");
-    problem[name] = *v;
+    // A variable whose declared range reaches below 0 takes a sign ("--set shift=-5", "-4K").
+    const bool negative = !text->empty() && (*text)[0] == '-';
+    const auto v = parse_size(negative ? text->substr(1) : *text);
+    if (negative && param->min >= 0)
+      throw ArgumentError(argument, "negative, but " + name + " is at least " + std::to_string(param->min));
+    if (!v)
+      throw ArgumentError(argument, param->min < 0 ? "not an integer (examples: -5, 1000003, 64K, -16M)"
+                                                   : "not a size (examples: 1000003, 64K, 16M)");
+    problem[name] = negative ? -*v : *v;
   }
   return complete_problem(parameters, problem);
 }

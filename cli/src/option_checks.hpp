@@ -33,7 +33,8 @@ namespace memtune::cli {
 enum class ProblemSyntax { kOption, kSet };
 
 // The problem as typed (an absent option is nullopt, "" is an error): sizes
-// with K/M/G, labels for choice parameters; defaults and ranges come from
+// with K/M/G, signed ("-5", "-4K") where the variable's declared min is below
+// 0, labels for choice parameters; defaults and ranges come from
 // complete_problem (std::invalid_argument).
 [[nodiscard]] Problem parse_problem(const KernelDescription& kernel,
                                     const std::map<std::string, std::optional<std::string>>& typed,

@@ -189,3 +189,22 @@ TEST_CASE("a target file with a compute capability cuda_occupancy.h does not kno
   CHECK(r.err.find("field 'cc_major'") != std::string::npos);
   CHECK(r.err.find("12.9 is unknown to this toolkit's cuda_occupancy.h") != std::string::npos);
 }
+
+TEST_CASE("--set: a signed value where the variable's declared range reaches below 0; sizes keep K, M, G") {
+  memtune::KernelDescription d;
+  d.name = "shifted";
+  d.problem = {{"n", 1024, 1, INT64_MAX, "elements", true, {}}, {"shift", -5, -10, 10, "places", false, {}}};
+  const auto parse = [&](const std::string& n, const std::string& shift) {
+    return parse_problem(d, {{"n", n}, {"shift", shift}}, ProblemSyntax::kSet);
+  };
+  CHECK(parse("64K", "-5") == memtune::Problem{{"n", 65536}, {"shift", -5}});
+  CHECK(parse("1M", "7") == memtune::Problem{{"n", 1 << 20}, {"shift", 7}});
+  CHECK_THROWS_WITH_AS((void)parse("1K", "-1K"), doctest::Contains("problem parameter 'shift' = -1024 is out of range [-10, 10]"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS((void)parse("1K", "-x"), "--set shift=-x: not an integer (examples: -5, 1000003, 64K, -16M)",
+                       memtune::ArgumentError);
+  // A size's range starts at 1: a sign is refused as such.
+  CHECK_THROWS_WITH_AS((void)parse("-4", "0"), "--set n=-4: negative, but n is at least 1", memtune::ArgumentError);
+  CHECK_THROWS_WITH_AS((void)parse("4X", "0"), "--set n=4X: not a size (examples: 1000003, 64K, 16M)",
+                       memtune::ArgumentError);
+}

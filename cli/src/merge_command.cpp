@@ -11,6 +11,7 @@
 #include <memtune/output/printer.hpp>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace memtune::cli {
@@ -47,7 +48,19 @@ int merge_recordings_to(const MergeCommand& c, const std::vector<RecordingPart>&
                              " succeeded in the merged recordings: nothing to save");
       }
     }
-  for (const MergedRecording& m : merged) search::check_replaceable_recording(model_output_path(c.output, m, merged.size()));
+  // Each model's file checked, and no two models in one file: names that
+  // differ only in punctuation or capitals (or the compute capability) make
+  // one file name, where the second would replace the first.
+  std::map<std::string, const MergedRecording*> by_file;
+  for (const MergedRecording& m : merged) {
+    const std::filesystem::path file = model_output_path(c.output, m, merged.size());
+    search::check_replaceable_recording(file);
+    const auto [at, added] = by_file.emplace(file.lexically_normal().string(), &m);
+    if (!added)
+      throw ArgumentError("-o " + c.output, "two GPU models, " + device_text(at->second->recording.device) + " and " +
+                                               device_text(m.recording.device) + ", would be written to one file, " +
+                                               file.string() + ": merge each model's recordings on their own");
+  }
   nlohmann::json outputs = nlohmann::json::array();
   for (const MergedRecording& m : merged) {
     const std::filesystem::path file = model_output_path(c.output, m, merged.size());

@@ -188,6 +188,22 @@ TEST_CASE("memtune merge: two GPU models give two recordings, each ranked on its
   CHECK(entries[1].device.sm_count == 114);
 }
 
+TEST_CASE("memtune merge: two GPU models whose files would share a name are refused, nothing written") {
+  TempDir dir;
+  const search::Recording h100 = search::load_recording(kBenchData / "h100_aos_soa_read_16M.json");
+  search::Recording other = h100;
+  // The same name but another compute capability: one file name for both.
+  other.device["compute_capability"] = "9.1";
+  auto files = write_shards(dir, h100, 1, "a");
+  const auto more = write_shards(dir, other, 1, "b");
+  files.insert(files.end(), more.begin(), more.end());
+  const std::string out = (dir.path / "aos.json").string();
+  const auto r = run_cli(merge_args(files, out));
+  CHECK(r.code == 2);
+  CHECK(r.err.find("would be written to one file") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir.path / "aos.nvidia-h100-80gb-hbm3-132sm.json"));
+}
+
 TEST_CASE("memtune merge: profile stores join; a key with two picks is refused; --save is for recordings") {
   TempDir dir;
   auto store_with = [&](const std::string& name, std::int64_t n, int block, double time_s) {

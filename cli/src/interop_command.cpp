@@ -44,8 +44,18 @@ int run_interop_command(const InteropCommands& c, std::ostream& out, std::ostrea
     search::Recording rec;
     try {
       rec = recording_from_kernel_tuner(text, c.options);
+    } catch (const InputError& e) { // the JSON reader's, which knows the text but not the file
+      throw InputError(c.input, e.line(), e.field(), e.message());
     } catch (const std::invalid_argument& e) {
       err << "memtune import: " << c.input << ": " << e.what() << "\n";
+      return kExitError;
+    }
+    // What memtune's own readers would refuse is not written: the checks a
+    // recording passes when read (merge, report, export read it back).
+    try {
+      (void)search::Recording::from_json(rec.to_json());
+    } catch (const std::exception& e) {
+      err << "memtune import: " << c.input << ": converts to a recording memtune cannot read: " << e.what() << "\n";
       return kExitError;
     }
     search::save_recording(rec, c.output);

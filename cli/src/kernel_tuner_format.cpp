@@ -179,11 +179,16 @@ search::Recording recording_from_kernel_tuner_cache(const std::string& text, con
   // Kernel Tuner's C backend writes "" as the device.
   std::string device = !o.device_name.empty() ? o.device_name : text_member(doc, "device_name", "", "the cache");
   rec.device = {{"name", device.empty() ? "unknown device" : device}};
+  if (rec.template_name.empty())
+    throw std::invalid_argument("\"kernel_name\" is empty: name the kernel with --template NAME");
   if (doc.contains("problem_size")) rec.problem = {{"problem_size", doc.at("problem_size")}};
+  std::map<search::Config, std::string> seen; // config: the cache key that had it first
   for (const auto& [key, entry] : doc.at("cache").items()) {
     const std::string where = "cache entry \"" + key + "\"";
     if (!entry.is_object()) throw std::invalid_argument(where + ": must be an object");
     search::Config config = config_of(rec.space, entry, where);
+    if (const auto [at, added] = seen.emplace(config, key); !added)
+      throw std::invalid_argument(where + ": the same configuration as cache entry \"" + at->second + "\"");
     // A failed configuration: Kernel Tuner 1.x writes the failure's kind in
     // "__error__" (and no "time"); earlier versions wrote it as the "time".
     if (const auto error = entry.find("__error__"); error != entry.end()) {
@@ -277,8 +282,13 @@ ojson kernel_tuner_cache(const search::Recording& rec) {
     tune_params[a.name] = values;
   }
   ojson problem_size = ojson::array();
-  for (const auto& [name, value] : rec.problem.items())
+  for (const auto& [name, value] : rec.problem.items()) {
     if (value.is_number_integer()) problem_size.push_back(value.get<std::int64_t>());
+    // An imported cache's own problem_size (a list of integers) goes back as it came.
+    if (name == "problem_size" && value.is_array())
+      for (const auto& v : value)
+        if (v.is_number_integer()) problem_size.push_back(v.get<std::int64_t>());
+  }
   if (problem_size.empty()) problem_size.push_back(1);
   ojson cache = ojson::object();
   for (const auto& t : rec.trials) {

@@ -143,6 +143,27 @@ TEST_CASE("kernel tuner: a key given twice (an entry, or a field of one) is refu
                        doctest::Contains("the key \"128,True\" appears twice"), InputError);
 }
 
+TEST_CASE("kernel tuner: one configuration under two keys, or an empty kernel name, is refused (no unreadable recording)") {
+  const std::string two_keys = R"({"kernel_name": "k", "tune_params": {"bx": [32, 64]}, "cache": {
+      "32": {"bx": 32, "time": 0.25}, "32 ": {"bx": 32, "time": 0.3}}})";
+  CHECK_THROWS_WITH_AS((void)recording_from_kernel_tuner(two_keys, {}),
+                       doctest::Contains("cache entry \"32 \": the same configuration as cache entry \"32\""),
+                       std::invalid_argument);
+  const std::string unnamed = R"({"kernel_name": "", "tune_params": {"bx": [32]}, "cache": {"32": {"bx": 32, "time": 0.25}}})";
+  CHECK_THROWS_WITH_AS((void)recording_from_kernel_tuner(unnamed, {}), doctest::Contains("\"kernel_name\" is empty"),
+                       std::invalid_argument);
+  ImportOptions named;
+  named.template_name = "mine";
+  CHECK(recording_from_kernel_tuner(unnamed, named).template_name == "mine");
+}
+
+TEST_CASE("kernel tuner: an imported cache's problem_size list goes back out as it came") {
+  const std::string cache = R"({"kernel_name": "k", "problem_size": [1024, 768], "tune_params": {"bx": [32]},
+      "cache": {"32": {"bx": 32, "time": 0.25}}})";
+  const search::Recording rec = recording_from_kernel_tuner(cache, {});
+  CHECK(kernel_tuner_cache(rec).at("problem_size") == nlohmann::ordered_json::array({1024, 768}));
+}
+
 TEST_CASE("kernel tuner: a value of the wrong type is the file's error, naming the field") {
   // Found by fuzz_kernel_tuner_import: a device_name that is not a string escaped as nlohmann's type_error.
   const std::string cache = R"({"device_name": ["A100"], "tune_params": {"bx": [32]}, "cache": {"32": {"bx": 32, "time": 0.25}}})";
@@ -193,5 +214,10 @@ TEST_CASE("kernel tuner: memtune import and export on files") {
   r = testing::run_cli({"import", (dir / "junk.json").string().c_str(), "-o", back.c_str()});
   CHECK(r.code == cli::kExitError);
   CHECK(r.err.find("junk.json: not a Kernel Tuner cache") != std::string::npos);
+  // The JSON reader's own errors name the file too, not a placeholder.
+  std::ofstream(dir / "twice.json") << R"({"cache": {}, "cache": {}})";
+  r = testing::run_cli({"import", (dir / "twice.json").string().c_str(), "-o", back.c_str()});
+  CHECK(r.code == cli::kExitError);
+  CHECK(r.err.find("twice.json:1: field 'cache': the key \"cache\" appears twice") != std::string::npos);
   std::filesystem::remove_all(dir);
 }

@@ -76,6 +76,9 @@ nlohmann::json ProfileEntry::to_json() const {
                           {"gbps", gbps},               {"fraction_of_ceiling", fraction_of_ceiling},
                           {"rationale", rationale},     {"runner_ups", runner_ups},  {"tool", tool},
                           {"saved_at", saved_at}});
+  // time_s absent: not known (an entry made without a time), which the
+  // reader takes back as 0; a time written is always positive.
+  if (!(time_s > 0)) j.erase("time_s");
   // objective absent: time, as in stores written before.
   if (objective != "time") j["objective"] = objective;
   if (joules_per_launch) j["joules_per_launch"] = *joules_per_launch;
@@ -97,10 +100,8 @@ ProfileEntry ProfileEntry::from_fields(const io::JsonFields& j) {
     e.mode = f->string();
     if (e.mode != "measured" && e.mode != "modeled") f->fail("expected \"measured\" or \"modeled\", got " + io::shown(f->value()));
   }
-  if (const auto f = j.find("time_s")) {
-    e.time_s = f->number(0.0);
-    if (!(e.time_s > 0)) f->fail("must be a positive number of seconds");
-  }
+  // 0: not known, as stores written before omitting it say it.
+  if (const auto f = j.find("time_s")) e.time_s = f->number(0.0);
   if (const auto f = j.find("gbps")) e.gbps = f->number(0.0);
   if (const auto f = j.find("fraction_of_ceiling")) e.fraction_of_ceiling = f->number(0.0);
   if (const auto f = j.find("rationale")) e.rationale = f->string();

@@ -182,7 +182,6 @@ TEST_CASE("wrong values name the file, the line and the field, and the store sta
     return error_for("{\"schema_version\": 1, \"entries\": [" + e.dump() + "]}");
   };
   CHECK(with("time_s", "-1").find("field 'entries[0].time_s'") != std::string::npos);
-  CHECK(with("time_s", "0").find("field 'entries[0].time_s': must be a positive number of seconds") != std::string::npos);
   CHECK(with("runner_ups", R"([{"config": {"block_size": 64}, "time_s": 0}])")
             .find("field 'entries[0].runner_ups[0].time_s': must be a positive number of seconds") != std::string::npos);
   CHECK(with("runner_ups", R"([{"time_s": 1e-6}])").find("field 'entries[0].runner_ups[0]") != std::string::npos);
@@ -368,6 +367,22 @@ TEST_CASE("an entry with an infinite GB/s is not saved: JSON would write a null 
   CHECK(message.find("not a finite number") != std::string::npos);
   CHECK(slurp(file) == before);
   CHECK(ProfileStore(file).entries().size() == 1);
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".lock");
+}
+
+TEST_CASE("an entry without a time is written without time_s and read back as 0; an old store's 0.0 still reads") {
+  const auto file = fresh_file();
+  ProfileEntry untimed = entry(1 << 20, 64);
+  untimed.time_s = 0;
+  ProfileStore(file).save(untimed);
+  CHECK(slurp(file).find("\"time_s\"") == std::string::npos);
+  REQUIRE(ProfileStore(file).entries().size() == 1);
+  CHECK(ProfileStore(file).entries().front().time_s == 0);
+  nlohmann::json old = untimed.to_json();
+  old["time_s"] = 0.0; // as memtune wrote it before
+  { std::ofstream(file) << nlohmann::json{{"schema_version", 1}, {"entries", {old}}}.dump(2); }
+  CHECK(ProfileStore(file).entries().front().time_s == 0);
   std::filesystem::remove(file);
   std::filesystem::remove(file.string() + ".lock");
 }

@@ -167,7 +167,7 @@ void write_run_files(const KernelDescription& kernel, const TuningResult& result
   if (!files.record.empty()) {
     search::save_recording(to_recording(result), files.record);
     // The journal was named after the --record given, before its model suffix.
-    finish_record_journal(t, o.record, result, files.per_model);
+    finish_record_journal(t, o.survival, o.record, result, files.per_model);
     if (files.per_model && table) out << "recorded to " << files.record << "\n";
   }
   if (!files.report.empty()) write_run_report(result, files.report);

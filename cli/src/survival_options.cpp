@@ -41,8 +41,9 @@ void apply_survival_options(TuneOptions& t, const SurvivalOptions& o, const std:
   }
 }
 
-void finish_record_journal(const TuneOptions& t, const std::string& record, const TuningResult& result,
-                           bool per_model) {
+void finish_record_journal(const TuneOptions& t, const SurvivalOptions& survival, const std::string& record,
+                           const TuningResult& result, bool per_model) {
+  if (!survival.journal.empty()) return; // the user's own journal
   if (record.empty() || !t.journal.file || *t.journal.file != std::filesystem::path(record_journal(record))) return;
   if (!result.aborted.empty()) return; // unfinished: the same command resumes it
   std::error_code ec;

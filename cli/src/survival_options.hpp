@@ -35,10 +35,11 @@ void apply_survival_options(TuneOptions& options, const SurvivalOptions& o,
                                                   const std::string& record);
 
 // After the recording is written: removes the --record run's own journal
-// when the run finished (an aborted run keeps it, to be resumed). `per_model`:
-// one of several GPU models' runs (--mixed-devices), whose journal has the
+// when the run finished (an aborted run keeps it, to be resumed), never a
+// journal the user named with --journal, whatever its name. `per_model`: one
+// of several GPU models' runs (--mixed-devices), whose journal has the
 // model in its name (tune_each_model).
-void finish_record_journal(const TuneOptions& options, const std::string& record, const TuningResult& result,
-                           bool per_model = false);
+void finish_record_journal(const TuneOptions& options, const SurvivalOptions& survival, const std::string& record,
+                           const TuningResult& result, bool per_model = false);
 
 } // namespace memtune::cli

@@ -92,6 +92,30 @@ TEST_CASE("--resume of a journal that does not exist is an error naming it") {
   CHECK(err.find("/nonexistent/run.journal: no such journal to resume") != std::string::npos);
 }
 
+TEST_CASE("--record and --journal into folders that do not exist yet make them; a journal named by the user is kept") {
+  const fs::path dir = fs::temp_directory_path() / ("memtune-journal-folders-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const auto command = [&](std::vector<std::string> more) {
+    std::vector<std::string> c{"tune", "--spec", MEMTUNE_TEST_ASSETS_DIR "/descriptions/journal_space.json", "--target",
+                               "h100", "--budget", "2", "--cache-dir", (dir / "cache").string(), "-q"};
+    c.insert(c.end(), more.begin(), more.end());
+    return c;
+  };
+  std::string err;
+  CHECK(run_cli(command({"--record", (dir / "new" / "r.json").string()}), &err) == 0);
+  CAPTURE(err);
+  CHECK(fs::exists(dir / "new" / "r.json"));
+  CHECK_FALSE(fs::exists(dir / "new" / "r.json.journal")); // the record's own journal, done with
+  CHECK(run_cli(command({"--journal", (dir / "other" / "j.journal").string()}), &err) == 0);
+  CHECK(fs::exists(dir / "other" / "j.journal"));
+  // The user's --journal, though it has the name of the record's own: kept.
+  const fs::path rj = dir / "rj.json";
+  CHECK(run_cli(command({"--record", rj.string(), "--journal", rj.string() + ".journal"}), &err) == 0);
+  CHECK(fs::exists(rj));
+  CHECK(fs::exists(rj.string() + ".journal"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a shard resumes only its own journal: another shard's is refused, naming the field") {
   const fs::path dir = fs::temp_directory_path() / ("memtune-shard-journal-" + std::to_string(::getpid()));
   fs::remove_all(dir);

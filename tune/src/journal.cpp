@@ -256,6 +256,10 @@ void Journal::open(const json& header, bool must_exist) {
   } catch (const InputError& e) {
     throw JournalError(name, 0, "", e.message());
   }
+  if (!exists && file.has_parent_path()) { // its folders made, as for every other output file
+    std::filesystem::create_directories(file.parent_path(), ec);
+    if (ec) throw JournalError(name, 0, "", "cannot create the folder " + file.parent_path().string() + ": " + ec.message());
+  }
   fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) throw JournalError(name, 0, "", std::string("cannot open it: ") + std::strerror(errno));
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {

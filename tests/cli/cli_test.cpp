@@ -135,6 +135,18 @@ TEST_CASE("--from: a target predicted from another GPU's recording says so; an u
   r = run_cli({"filter", "--n", "1M", "--target", "h200", "--from", h100.c_str(), "-q"});
   CHECK(r.code == kExitError); // a file memtune cannot use (io/errors.hpp)
   CHECK(r.err.find("recorded for n=16777216 taps=21, not for n=1048576 taps=21") != std::string::npos);
+  // A recording whose problem is not integers (memtune import keeps Kernel Tuner's problem_size list): the field named.
+  {
+    auto j = nlohmann::json::parse(std::ifstream(h100));
+    j["problem"] = {{"problem_size", {1024, 1024}}};
+    const std::string listed = (std::filesystem::temp_directory_path() / "memtune-from-listed.json").string();
+    std::ofstream(listed) << j.dump();
+    r = run_cli({"filter", "--n", "16M", "--target", "h200", "--from", listed.c_str(), "-q"});
+    CHECK(r.code == kExitError);
+    CHECK(r.err.find("field 'problem.problem_size': expected an integer, got [1024,1024]") != std::string::npos);
+    CHECK(r.err.find("json.exception") == std::string::npos);
+    std::filesystem::remove(listed);
+  }
   r = run_cli({"filter", "--n", "16M", "--from", h100.c_str(), "-q"}); // measured grid: nothing to transfer to
   CHECK(r.code == kExitUsage);
   CHECK(r.err.find("--strategy bayes") != std::string::npos);

@@ -261,10 +261,11 @@ TEST_CASE("tune --spec without a model section: its recording, report, merge and
   CHECK_MESSAGE(rep.code == 0, rep.err);
   const CliRun merged = run({"merge", record, "-o", (dir.path / "merged.json").string()});
   CHECK_MESSAGE(merged.code == 0, merged.err);
-  // --from such a recording: no time to transfer, said so.
+  // --from such a recording: modeled, no measured time to transfer, said so.
   const CliRun from = run({"tune", "--spec", kDescriptions + "/saxpy.json", "--target", "a100", "-q", "--from", record});
   CHECK(from.code == 1);
-  CHECK_MESSAGE(from.err.find(record + ": no configuration of saxpy") != std::string::npos, from.err);
+  CHECK_MESSAGE(from.err.find(record + ": a modeled recording (predicted times, not measured)") != std::string::npos,
+                from.err);
 }
 
 TEST_CASE("a FIFO or a device as --spec or as a kernel source is refused, not read") {

@@ -1,5 +1,6 @@
 #include <memtune/tune/transfer.hpp>
 #include <memtune/io/json_document.hpp>
+#include <memtune/io/json_fields.hpp>
 
 #include <memtune/profile/profile_store.hpp>
 #include <memtune/search/recording.hpp>
@@ -78,7 +79,17 @@ TransferSource load_transfer_source(const std::filesystem::path& file, const Ker
     }
     if (rec.template_name != kernel.name)
       throw TransferError(file.string() + ": a recording of " + rec.template_name + ", not of " + kernel.name);
-    const Problem recorded = rec.problem.get<Problem>();
+    // Transfer carries measured times, as from a store's measured entries.
+    if (rec.mode == "modeled")
+      throw TransferError(file.string() + ": a modeled recording (predicted times, not measured): --from needs "
+                                          "another GPU's measured times");
+    Problem recorded;
+    for (const auto& [name, value] : rec.problem.items()) {
+      if (!value.is_number_integer())
+        throw TransferError(file.string() + ": field 'problem." + name + "': expected an integer, got " +
+                            io::shown(value) + " (transfer needs the problem the recording measured)");
+      recorded[name] = value.get<std::int64_t>();
+    }
     if (recorded != problem)
       throw TransferError(file.string() + ": recorded for " + format_problem(recorded) + ", not for " +
                           format_problem(problem) + " (transfer needs the same problem measured)");

@@ -63,7 +63,8 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
       ->each([&o](const std::string&) { o.device_given = true; });
   add_devices_options(sub, o.devices);
   sub.add_option("--target", o.target, "GPU to tune for: local (measured) or a name from `memtune targets` (modeled)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(local_target_name());
   sub.add_flag("--predict", o.predict,
                "model --target NAME even when that GPU is in this machine (to compare the model with a measured run)");
   sub.add_flag("--warm", o.warm, "keep caches warm between samples (default: flush L2 before each)");
@@ -87,7 +88,12 @@ void add_tuning_options(CLI::App& sub, CommonOptions& o, const std::vector<std::
   sub.add_option("--save", o.save, "add/update this run's best configuration in a JSON profile store");
   sub.add_option("--record", o.record, "write every candidate's time or failure (for replayed search)");
   sub.add_option("--report", o.report, "write an HTML report of the run (memtune report) at the end");
-  sub.add_option("--top", o.top, "rows of the ranked table")->capture_default_str()->check(whole_number());
+  sub.add_option("--top", o.top, "rows of the ranked table (the best is always row 1)")
+      ->capture_default_str()
+      ->check(whole_number())
+      ->check(CLI::Validator(
+          [](std::string& text) { return text.find_first_not_of('0') == std::string::npos ? "'" + text + "': at least 1" : std::string(); },
+          "N >= 1", "at least one row"));
   sub.add_option("--cache-dir", o.cache_dir, "compile cache folder (default: $MEMTUNE_CACHE_DIR or ~/.cache/memtune)");
   sub.add_flag("--no-cache", o.no_cache, "compile everything, read and write no cache");
   sub.add_flag("--no-model-prior", o.no_model_prior,
@@ -122,7 +128,6 @@ TuneOptions tune_options(const KernelDescription& kernel, const CommonOptions& o
   t.measure.flush_l2 = !o.warm;
   t.measure.flush = o.l2_flush == "dirty" ? FlushKind::dirty : FlushKind::clean;
   // A description's "objective" is its default; --objective overrides it.
-  check_table_option(o.table, chosen_format(o.format, o.json));
   t.objective = objective_from_string(o.objective_given || kernel.objective.empty() ? o.objective : kernel.objective);
   t.measure.energy.enabled = o.energy || needs_energy(t.objective);
   t.measure.energy.repeats = o.energy_repeats;
@@ -185,6 +190,7 @@ int run_exit_code(const TuningResult& result) { return exit_code(result); }
 
 int run_kernel(const KernelDescription& kernel, const Problem& problem, const CommonOptions& o, std::ostream& out,
                std::ostream& err) {
+  check_table_option(o.table, chosen_format(o.format, o.json), kRunTables);
   std::optional<ProgressLine> progress;
   const TuneOptions t = tune_options(kernel, o, progress, err);
 

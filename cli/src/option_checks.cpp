@@ -52,6 +52,17 @@ CLI::Validator seconds() { return non_negative("seconds"); }
 
 CLI::Validator days() { return non_negative("days"); }
 
+CLI::Validator local_target_name() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::string lower = text;
+        for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (lower == "local") text = lower;
+        return {};
+      },
+      "", "local in any capitals");
+}
+
 Problem parse_problem(const KernelDescription& kernel, const std::map<std::string, std::optional<std::string>>& typed,
                       ProblemSyntax syntax) {
   const std::vector<ProblemParameter>& parameters = kernel.problem;

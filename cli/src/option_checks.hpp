@@ -27,6 +27,9 @@ namespace memtune::cli {
 [[nodiscard]] CLI::Validator whole_number(std::uint64_t max = std::numeric_limits<std::uint64_t>::max());
 [[nodiscard]] CLI::Validator seconds();
 [[nodiscard]] CLI::Validator days();
+// --target's "local" in any capitals as "local" (target names are matched
+// without regard to case; "local" alone was not).
+[[nodiscard]] CLI::Validator local_target_name();
 
 // How the user typed a problem variable: a template command's own option
 // ("--n 16M") or tune --spec's "--set n=16M"; errors quote it that way.

@@ -1,5 +1,7 @@
 #include "output_options.hpp"
 
+#include <algorithm>
+
 #include <memtune/io/errors.hpp>
 
 namespace memtune::cli {
@@ -22,9 +24,15 @@ void add_table_option(CLI::App& sub, std::string& table) {
                  "stream: ranked, failures, occupancy or baselines (memtune sweep: sizes)");
 }
 
-void check_table_option(const std::string& table, output::Format format) {
-  if (!table.empty() && format != output::Format::csv)
+void check_table_option(const std::string& table, output::Format format, const std::vector<std::string>& tables) {
+  if (table.empty()) return;
+  if (format != output::Format::csv)
     throw ArgumentError("--table " + table, "needs --format csv (the other formats hold every table)");
+  if (std::find(tables.begin(), tables.end(), table) == tables.end()) {
+    std::string known;
+    for (const std::string& t : tables) known += (known.empty() ? "" : ", ") + t;
+    throw ArgumentError("--table " + table, "is not a table this command prints (" + known + ")");
+  }
 }
 
 } // namespace memtune::cli

@@ -401,6 +401,7 @@ std::shared_ptr<ProfileCommand> add_profile_command(CLI::App& app) {
   c.pick->add_option("file", c.files, "a profile store")->required()->expected(1)->check(CLI::ExistingFile);
   c.pick->add_option("--set", c.sets, "a problem variable, NAME=VALUE (sizes take K, M, G); repeatable")->delimiter(',');
   c.pick->add_option("--target", c.target, "the GPU: local (this machine's) or a name from `memtune targets`")
+      ->transform(local_target_name())
       ->capture_default_str();
   c.pick->add_option("--template", c.template_name, "the built-in template")->required();
   for (CLI::App* sub : {c.show, c.prune}) {

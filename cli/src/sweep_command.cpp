@@ -164,6 +164,7 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
   }
 
   const output::Format format = chosen_format(o.format, o.json);
+  check_table_option(o.table, format, {"sizes"});
   const bool table = format == output::Format::table;
   std::vector<TuningResult> done;
   int code = kExitOk;

@@ -68,6 +68,11 @@ TEST_CASE("measuring without a GPU says so and exits 3") {
   const Run r = run_cli({"filter", "--n", "1M"});
   CHECK(r.code == kExitNoDevice);
   CHECK(r.err.find("needs an NVIDIA GPU") != std::string::npos);
+  for (const char* local : {"LOCAL", "Local"}) { // "local" in any capitals, as every target name
+    const Run capitals = run_cli({"filter", "--n", "1M", "--target", local});
+    CHECK(capitals.code == kExitNoDevice);
+    CHECK(capitals.err.find("needs an NVIDIA GPU") != std::string::npos);
+  }
 }
 
 TEST_CASE("targets lists the catalogue, and an unknown target names the known ones") {

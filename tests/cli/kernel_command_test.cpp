@@ -82,7 +82,12 @@ TEST_CASE("--format csv --table KEY: one table as plain CSV; another format or a
   r = run_cli({"aos_soa", "--n", "1M", "--target", "h100", "-q", "--table", "ranked"});
   CHECK(r.code == kExitUsage);
   CHECK(r.err.find("--table ranked: needs --format csv") != std::string::npos);
-  r = run_cli({"aos_soa", "--n", "1M", "--target", "h100", "-q", "--format", "csv", "--table", "nope"});
+  // A table no run has is refused before the run: no candidate evaluated, no file written.
+  const std::string record = (std::filesystem::temp_directory_path() / "memtune-table-nope.json").string();
+  std::filesystem::remove(record);
+  r = run_cli({"aos_soa", "--n", "1M", "--target", "h100", "-q", "--format", "csv", "--table", "nope", "--record", record.c_str()});
   CHECK(r.code == kExitUsage);
-  CHECK(r.err.find("--table nope: this run has no such table (it has ranked, failures)") != std::string::npos);
+  CHECK(r.err.find("--table nope: is not a table this command prints (ranked, failures, occupancy, baselines)") !=
+        std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(record));
 }

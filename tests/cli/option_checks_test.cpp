@@ -61,6 +61,7 @@ TEST_CASE("arguments that were accepted silently are usage errors naming the opt
   refused({"filter", "--top", "-1", "--target", "k20"}, "--top");
   refused({"filter", "--budget", "-1", "--target", "k20"}, "--budget");
   refused({"filter", "--patience", "-1", "--target", "k20"}, "--patience");
+  refused({"filter", "--top", "0", "--target", "k20"}, "--top");
   refused({"filter", "--time-budget", "nan", "--target", "k20"}, "--time-budget");
   refused({"filter", "--time-budget", "-2", "--target", "k20"}, "--time-budget");
   refused({"filter", "--seed", "-1", "--target", "k20"}, "--seed");

@@ -27,7 +27,7 @@ TEST_CASE("fault corpus, modeled: compile and limit faults are classified, with 
   const std::map<std::string, std::pair<Status, std::string>> expected{
       {"compile_error", {Status::compile_failed, "this candidate must not compile"}},
       {"too_much_shared_memory", {Status::exceeds_device_limits, "1048576 bytes of shared memory exceed"}},
-      {"too_many_threads", {Status::exceeds_device_limits, "2048 threads per block exceed the 1024"}},
+      {"too_many_threads", {Status::exceeds_device_limits, "launch.block[0] is 2048 threads: a block has at most 1024 in x"}},
       {"too_many_registers", {Status::exceeds_device_limits, "threads exceed 65536 registers per block"}},
   };
   const search::Axis& fault = r.space.axis("fault");

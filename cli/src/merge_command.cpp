@@ -8,6 +8,7 @@
 #include <memtune/io/errors.hpp>
 #include "merge_inputs.hpp"
 #include <memtune/io/number_text.hpp>
+#include <memtune/profile/profile_store.hpp>
 #include <memtune/output/printer.hpp>
 
 #include <algorithm>
@@ -62,6 +63,13 @@ int merge_recordings_to(const MergeCommand& c, const std::vector<RecordingPart>&
                                                file.string() + ": merge each model's recordings on their own");
   }
   nlohmann::json outputs = nlohmann::json::array();
+  // The same per model as rows, for --format csv (the facts above say it in text).
+  output::Table& rows = d.add_table("recordings");
+  rows.columns = {{.key = "file", .header = "file"},           {.key = "device", .header = "device"},
+                  {.key = "candidates", .header = "candidates"}, {.key = "best", .header = "best"},
+                  {.key = "best_time_s", .header = "best us", .format = "%.2f", .scale = 1e6}};
+  rows.text = false;
+  rows.json = false; // data.outputs holds them, richer
   for (const MergedRecording& m : merged) {
     const std::filesystem::path file = model_output_path(c.output, m, merged.size());
     search::save_recording(m.recording, file);
@@ -84,6 +92,14 @@ int merge_recordings_to(const MergeCommand& c, const std::vector<RecordingPart>&
                      {"identical_duplicates", m.identical_duplicates}};
     if (best) o["best"] = {{"config", m.recording.space.config_to_json(best->config)}, {"time_s", *best->time_s}};
     outputs.push_back(std::move(o));
+    nlohmann::json row{{"file", file.string()},
+                       {"device", device_text(m.recording.device)},
+                       {"candidates", m.recording.trials.size()}};
+    if (best) {
+      row["best"] = m.recording.space.format(best->config);
+      row["best_time_s"] = *best->time_s;
+    }
+    rows.rows.push_back(std::move(row));
   }
   if (!c.save.empty()) {
     ProfileStore store(c.save);
@@ -117,6 +133,13 @@ int merge_stores_to(const MergeCommand& c, const std::vector<StorePart>& parts, 
             {"output", c.output},
             {"entries", merged.entries.size()},
             {"identical_duplicates", merged.identical_duplicates}};
+  // The merged entries as rows, for --format csv and JSON (text gives the count).
+  output::Table& rows = d.add_table("entries");
+  rows.columns = {{.key = "key", .header = "key"}, {.key = "config", .header = "config"},
+                  {.key = "mode", .header = "mode"}, {.key = "time_s", .header = "us", .format = "%.2f", .scale = 1e6}};
+  rows.text = false;
+  for (const ProfileEntry& e : merged.entries)
+    rows.rows.push_back({{"key", entry_key_text(e)}, {"config", config_text(e.config)}, {"mode", e.mode}, {"time_s", e.time_s}});
   return kExitOk;
 }
 

@@ -87,6 +87,11 @@ TEST_CASE("memtune merge: a recorded run's shards merge into the run; --save wri
   CHECK(doc.at("outputs").at(0).at("identical_duplicates") == 288);
   CHECK(doc.at("outputs").at(0).at("coverage") == "whole run and shards 1-4 of 4");
   CHECK(search::load_recording(out).to_json().at("trials") == whole.to_json().at("trials"));
+  // CSV: a row per merged recording (it printed only its comment lines).
+  const auto csv = run_cli(merge_args(again, out, {"--format", "csv"}));
+  REQUIRE(csv.code == 0);
+  CHECK(csv.out.find("file,device,candidates,best,best_time_s\n" + out + ",\"NVIDIA H100 80GB HBM3 (cc 9.0, 132 SMs)\",288,") !=
+        std::string::npos);
 }
 
 TEST_CASE("memtune merge: refusals name the file and what differs; nothing is written") {

@@ -135,7 +135,8 @@ TuneOptions tune_options(const KernelDescription& kernel, const CommonOptions& o
   t.only = parse_only(o.only);
   t.model_prior = !o.no_model_prior;
   apply_survival_options(t, o.survival, o.record);
-  check_output_files(o.record, o.save, o.report, t.journal.file ? t.journal.file->string() : std::string{});
+  check_output_files(o.record, o.save, o.report, t.journal.file ? t.journal.file->string() : std::string{},
+                     !o.survival.resume.empty() ? "--resume" : !o.survival.journal.empty() ? "--journal" : "--record's journal");
   apply_devices_options(t, o.devices, o.device_given, o.survival.no_isolation);
   apply_shard(t, o.shard, !o.save.empty());
   apply_transfer_options(t, o.transfer, o.target != "local");

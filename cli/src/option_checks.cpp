@@ -144,12 +144,12 @@ void check_outputs(const std::vector<NamedOutput>& outputs) {
 }
 
 void check_output_files(const std::string& record, const std::string& save, const std::string& report,
-                        const std::string& journal) {
+                        const std::string& journal, const std::string& journal_option) {
   std::vector<NamedOutput> outputs;
   if (!save.empty()) outputs.push_back({"--save", save, io::OutputKind::profile_store});
   if (!record.empty()) outputs.push_back({"--record", record, io::OutputKind::recording});
   if (!report.empty()) outputs.push_back({"--report", report, io::OutputKind::html_report});
-  if (!journal.empty()) outputs.push_back({"--journal", journal, io::OutputKind::journal});
+  if (!journal.empty()) outputs.push_back({journal_option, journal, io::OutputKind::journal});
   check_outputs(outputs);
 }
 

@@ -65,7 +65,7 @@ void check_outputs(const std::vector<NamedOutput>& outputs);
 // A tuning command's outputs (empty: not given): --save, --record, --report
 // and the journal (--journal, --resume or RECORD.journal).
 void check_output_files(const std::string& record, const std::string& save, const std::string& report = {},
-                        const std::string& journal = {});
+                        const std::string& journal = {}, const std::string& journal_option = "--journal");
 
 // For `memtune filtre`: "unknown command 'filtre' (did you mean 'filter'?); commands: ...".
 [[nodiscard]] std::string unknown_command_message(const std::string& given, const std::vector<std::string>& known);

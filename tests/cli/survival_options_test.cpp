@@ -83,6 +83,15 @@ TEST_CASE("the survival options fill the tuning options, and refuse what makes n
   CHECK_THROWS_AS(cli::apply_survival_options(t, o, ""), ArgumentError);
 }
 
+TEST_CASE("--resume of a device names --resume, the option given") {
+  std::string err;
+  const int code = run_cli({"tune", "--spec", MEMTUNE_TEST_ASSETS_DIR "/descriptions/journal_space.json", "--target",
+                            "h100", "--resume", "/dev/null", "-q"},
+                           &err);
+  CHECK(code == 2);
+  CHECK(err.find("--resume /dev/null") != std::string::npos);
+}
+
 TEST_CASE("--resume of a journal that does not exist is an error naming it") {
   std::string err;
   const int code = run_cli({"tune", "--spec", MEMTUNE_TEST_ASSETS_DIR "/descriptions/journal_space.json", "--target",

@@ -34,7 +34,7 @@ TEST_CASE("fault corpus: every bad candidate classified with its reason, the run
       {"none", {Status::ok, {}}},
       {"compile_error", {Status::compile_failed, {"must not compile"}}},
       {"too_much_shared_memory", {Status::exceeds_device_limits, {"bytes of shared memory exceed"}}},
-      {"too_many_threads", {Status::exceeds_device_limits, {"2048 threads per block exceed"}}},
+      {"too_many_threads", {Status::exceeds_device_limits, {"launch.block[0] is 2048 threads: a block has at most 1024 in x"}}},
       {"too_many_registers", {Status::exceeds_device_limits, {"registers x 1024 threads exceed"}}},
       {"launch_bounds", {Status::exceeds_device_limits, {"__launch_bounds__", "at most 256"}}},
       {"illegal_read", {Status::launch_failed, {"CUDA_ERROR_ILLEGAL_ADDRESS", "outside its buffers", "fresh worker"}}},

@@ -189,19 +189,25 @@ TEST_CASE("the time model rejects impossible input") {
 }
 
 TEST_CASE("the L2 bound uses a theoretical L2 bandwidth scaled by the H100's measured efficiency, or a measured one") {
-  Target h200 = catalog().find("h200");
+  Target h100 = catalog().find("h100-sxm");
+  REQUIRE_FALSE(h100.measured);
   KernelFacts f = copy(64, 4, 16);
   f.l2_bytes = 4 * f.dram_bytes; // partial sectors: four times the traffic reaches L2
-  const TimePrediction p = predict_time(h200, f);
+  const TimePrediction p = predict_time(h100, f);
   REQUIRE(p.bound(Bound::l2).modelled);
-  const double l2_gbs = h200.l2_bandwidth_gbs * TimeModelParams{}.l2_efficiency;
-  CHECK(l2_gbs == doctest::Approx(6865).epsilon(0.01)); // the same GH100 L2 as the H100 SXM5's
+  const double l2_gbs = h100.l2_bandwidth_gbs * TimeModelParams{}.l2_efficiency;
+  CHECK(l2_gbs == doctest::Approx(6865).epsilon(0.01)); // the probe's figure on the H100 SXM5
   CHECK(p.bound(Bound::l2).seconds == doctest::Approx(f.l2_bytes / (l2_gbs * 1e9)));
   CHECK(p.bound(Bound::l2).detail.find("theoretical") != std::string::npos);
 
-  h200.measured = Target::Measured{};
-  h200.measured->l2_read_gbs = 5000; // a probe's figure is taken as it is
-  CHECK(predict_time(h200, f).bound(Bound::l2).seconds == doctest::Approx(f.l2_bytes / 5000e9));
+  h100.measured = Target::Measured{};
+  h100.measured->l2_read_gbs = 5000; // a probe's figure is taken as it is
+  CHECK(predict_time(h100, f).bound(Bound::l2).seconds == doctest::Approx(f.l2_bytes / 5000e9));
+  // The catalogue's H200 carries the probe's figure on an H200.
+  const Target& h200 = catalog().find("h200");
+  REQUIRE(h200.measured);
+  CHECK(h200.measured->l2_read_gbs == 8232);
+  CHECK(predict_time(h200, f).bound(Bound::l2).detail.find("measured L2 read bandwidth") != std::string::npos);
 }
 
 TEST_CASE("Kepler's dual issue halves the issue bound; its 192 FP32 lanes cap FP32-heavy code at 6 per clock") {

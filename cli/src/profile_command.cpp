@@ -312,10 +312,12 @@ int pick(const ProfileCommand& c, std::ostream& out) {
   d.fact("from: " + l.origin);
   if (!l.rationale.empty()) d.paragraph("why: " + l.rationale);
   for (const std::string& s : l.skipped) d.paragraph("passed over: " + s);
+  for (const std::string& s : l.notes) d.paragraph("note: " + s);
   d.data["config"] = space.config_to_json(l.config);
   d.data["origin"] = l.origin;
   d.data["problem"] = problem;
   d.data["skipped"] = l.skipped;
+  d.data["notes"] = l.notes;
   if (l.between) d.data["expected_loss"] = l.between->expected_loss;
   output::print(out, d, chosen_format(c.format));
   return kExitOk;

@@ -280,11 +280,19 @@ search::Config KernelDescription::default_config(const Problem& given, const Tar
       // not complete on this target: the first valid configuration instead
     }
   }
+  // The first valid configuration in the cross product's order, looked for
+  // among at most kEnumerateLimit: a space of billions with few valid ones
+  // would otherwise hold an application's start-up for hours.
   const std::size_t n = s.cross_product_size();
-  for (std::size_t i = 0; i < n; ++i) {
+  const std::size_t looked = std::min(n, search::Space::kEnumerateLimit);
+  for (std::size_t i = 0; i < looked; ++i) {
     search::Config c = s.at_index(i);
     if (s.is_valid(c)) return c;
   }
+  if (looked < n)
+    throw std::invalid_argument(name + ": no valid configuration among the first " + std::to_string(looked) + " of " +
+                                std::to_string(n) + " for " + format_problem(given, problem) + " on " + target.name +
+                                ": give the description a \"default\" that is valid there");
   throw std::invalid_argument(name + ": no configuration is valid for " + format_problem(given, problem) + " on " +
                               target.name);
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <stdexcept>
 
@@ -18,14 +19,21 @@ constexpr const char* kPinnedVariable = "MEMTUNE_CONFIG";
 // default configuration: parameters left out keep their default, parameters
 // pruned on this GPU are dropped, unknown ones and values off their axis are
 // InputErrors naming the parameter.
-search::Config overlay(const search::Space& space, const search::Config& base, const nlohmann::json& values,
-                       const std::string& field, const std::string& where) {
-  nlohmann::json merged = space.config_to_json(base);
+search::Config overlay(const search::Space& space, const std::function<search::Config()>& base,
+                       const nlohmann::json& values, const std::string& field, const std::string& where) {
+  const auto is_axis = [&](const std::string& key) {
+    return std::any_of(space.axes().begin(), space.axes().end(), [&](const search::Axis& a) { return a.name == key; });
+  };
+  // A pin of every parameter needs no default (finding one may walk a large
+  // space); a partial pin completes the default.
+  const bool complete = std::all_of(space.axes().begin(), space.axes().end(),
+                                    [&](const search::Axis& a) { return values.contains(a.name); });
+  nlohmann::json merged = complete ? nlohmann::json::object() : space.config_to_json(base());
   for (const auto& item : values.items()) {
     const std::string& key = item.key(); // not a structured binding: lambdas below capture it (clang 14)
     const nlohmann::json& value = item.value();
     const std::string at = join_field(field, key);
-    if (merged.contains(key)) {
+    if (is_axis(key)) {
       const search::Axis& axis = space.axis(key);
       const bool on_axis = value.is_number_integer()
                                ? axis.kind == search::AxisKind::ordinal && axis.contains(value.get<std::int64_t>())
@@ -94,7 +102,7 @@ bool tuning_disabled(const char* text) {
   throw InputError("MEMTUNE_NO_TUNE", 0, "", "'" + value + "': expected 1 (never tune) or 0 (tune when needed)");
 }
 
-std::optional<PinnedConfig> pinned_config(const std::string& text, const std::string& kernel) {
+std::optional<PinnedConfig> pinned_config(const std::string& text, const std::string& kernel, std::string* near_miss) {
   const io::JsonDocument doc = io::parse_json(text, kPinnedVariable); // syntax errors with their column
   const nlohmann::json& j = doc.root();
   if (!j.is_object())
@@ -111,12 +119,14 @@ std::optional<PinnedConfig> pinned_config(const std::string& text, const std::st
                        "a parameter for every kernel beside per-kernel configurations (\"" + keyed.key() +
                            "\": {...}): pin either {\"" + key + "\": ...} or {\"<kernel>\": {\"" + key + "\": ...}}");
   if (const auto it = j.find(kernel); it != j.end()) return PinnedConfig{*it, kernel};
-  // Other kernels of the program are not known here, but a key two edits from
-  // this kernel's name is a typo of it ("filtr"), never another kernel to skip.
-  for (const auto& [key, value] : j.items())
-    if (key.size() > 2 && edit_distance(key, kernel) <= 2)
-      throw InputError(kPinnedVariable, 0, key,
-                       "names no kernel (did you mean '" + kernel + "'?): the configuration would be ignored");
+  // The program's other kernels are not known here: a key two edits from
+  // this kernel's name may be a typo of it ("filtr") or another kernel
+  // (saxpy beside daxpy). Not an error, which would break the other kernel's
+  // lookup; said in the lookup's notes.
+  if (near_miss)
+    for (const auto& [key, value] : j.items())
+      if (key.size() > 2 && edit_distance(key, kernel) <= 2)
+        *near_miss = "MEMTUNE_CONFIG pins '" + key + "', not '" + kernel + "' (another kernel, or a typo of this one?)";
   return std::nullopt;
 }
 
@@ -128,8 +138,12 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
   ConfigLookup out;
 
   if (environment.pinned) {
-    if (const auto pinned = pinned_config(*environment.pinned, kernel.name)) {
-      out.config = overlay(space, kernel.default_config(problem, target), pinned->values, pinned->field, where);
+    std::string near_miss;
+    const auto pinned = pinned_config(*environment.pinned, kernel.name, &near_miss);
+    if (!near_miss.empty()) out.notes.push_back(near_miss);
+    if (pinned) {
+      out.config = overlay(space, [&] { return kernel.default_config(problem, target); }, pinned->values, pinned->field,
+                           where);
       if (const auto why = space.violation(out.config))
         throw InputError(kPinnedVariable, 0, pinned->field,
                          space.format(out.config) + " is not valid for " + where + ": " + *why);

@@ -76,6 +76,7 @@ struct ConfigLookup {
   std::optional<ProfileHit> profile;    // source == profile: the entry used (the nearer neighbour when interpolated)
   std::optional<SizePick> between;      // source == profile between two stored sizes: the interpolation
   std::vector<std::string> skipped;     // profile entries passed over, and why
+  std::vector<std::string> notes;       // for people: a MEMTUNE_CONFIG key two edits from this kernel's name
 };
 
 // `problem` must be complete (KernelDescription::complete). Throws
@@ -91,10 +92,12 @@ struct PinnedConfig {
   std::string field;     // where it is in the variable: "" (for every kernel) or the kernel's key
 };
 // The configuration MEMTUNE_CONFIG's `text` pins for `kernel`, or nullopt when
-// the text is keyed by kernel name and names other kernels only. Throws
-// InputError (file "MEMTUNE_CONFIG") when the text is not JSON, or not an object,
-// has a key twice, or has a key within two edits of `kernel` that is not it
-// ("filtr" for filter: a typo, not another kernel).
-[[nodiscard]] std::optional<PinnedConfig> pinned_config(const std::string& text, const std::string& kernel);
+// the text is keyed by kernel name and names other kernels only; then a key
+// within two edits of `kernel` ("filtr" for filter, or daxpy beside saxpy)
+// is described in `near_miss`, since it may be a typo or another kernel.
+// Throws InputError (file "MEMTUNE_CONFIG") when the text is not JSON, or
+// not an object, or has a key twice.
+[[nodiscard]] std::optional<PinnedConfig> pinned_config(const std::string& text, const std::string& kernel,
+                                                        std::string* near_miss = nullptr);
 
 } // namespace memtune

@@ -38,13 +38,16 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 int run(std::int64_t n, const std::string& profile, const std::filesystem::path& spec) {
   // The application's data: two positive signals (a block's share left out
   // would show as a relative error of 1/blocks, far above the tolerance).
+  // The description first: a size outside its problem's range is refused
+  // (naming n and the range) before the host vectors are allocated.
+  const memtune::KernelDescription description = memtune::load_description(spec);
+  (void)description.complete({{"n", n}});
   std::vector<float> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
     x[i] = static_cast<float>(1.0 + 0.5 * std::sin(i * 0.01));
     y[i] = static_cast<float>(0.5 + 0.25 * std::cos(i * 0.003));
   }
 
-  const memtune::KernelDescription description = memtune::load_description(spec);
   memtune::Session session; // the local GPU
   memtune::ProfileStore store(profile);
   memtune::LauncherOptions options;

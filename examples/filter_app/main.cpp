@@ -33,6 +33,9 @@ int run(std::int64_t n, const std::string& profile) {
   double sum = 0;
   for (int k = 0; k < kTaps; ++k) sum += taps[k] = static_cast<float>(std::exp(-0.5 * std::pow((k - kTaps / 2) / 3.0, 2)));
   for (float& c : taps) c = static_cast<float>(c / sum);
+  // A size outside the filter's range is refused (naming n and the range)
+  // before the signal is allocated.
+  const memtune::Problem problem = memtune::templates::filter_description().complete({{"n", n}, {"taps", kTaps}});
   // ... and its own signal: a noisy sine.
   std::vector<float> signal(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i)
@@ -46,7 +49,6 @@ int run(std::int64_t n, const std::string& profile) {
   memtune::TunedKernel<const float*, float*> fir(session, memtune::templates::filter_description(), &store, options);
   fir.set_constant("memtune_filter_taps", taps);
 
-  const memtune::Problem problem{{"n", n}, {"taps", kTaps}};
   const memtune::Choice& choice = fir.choice(problem);
   std::cout << "configuration (" << choice.origin << "): " << choice.formatted << "\nwhy: " << choice.rationale
             << "\n";

@@ -165,7 +165,9 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
         store->matches(fingerprint(target), kernel.name, problem, kernel.size_variables(), catalogue_names(target));
     std::optional<ProfileMatch> interpolated; // the kind of hits interpolation was tried on
     for (ProfileHit& hit : hits) {
-      if (hit.match != ProfileMatch::exact && interpolated != hit.match) {
+      // An entry of this very problem (another board of the same model) is
+      // taken as it is, not interpolated to itself.
+      if (hit.match != ProfileMatch::exact && interpolated != hit.match && hit.entry.problem != problem) {
         // Between two sizes of a sweep: the interpolated ranking, before the nearest size alone.
         interpolated = hit.match;
         std::vector<ProfileEntry> kind;

@@ -104,6 +104,15 @@ TEST_CASE("an entry tuned for a catalogue target (--target h100-sxm, modeled) se
   Target h200 = catalogue_target("h200");
   h200.display_name = "NVIDIA H200";
   CHECK(look_up_config(d, d.complete({{"n", 16 << 20}}), h200, &store, {}, {}).source == ConfigLookup::Source::tune);
+  // With a second size saved, the entry of the very size asked for is taken as it is, not interpolated to itself.
+  ProfileEntry larger = modeled;
+  larger.problem = d.complete({{"n", 64 << 20}});
+  larger.rationale = "the larger size";
+  ProfileStore(file).save(larger);
+  const ConfigLookup same = look_up_config(d, d.complete({{"n", 16 << 20}}), h100(), &store, {}, {});
+  CHECK(same.rationale == "modeled for h100-sxm");
+  CHECK(same.origin.find("interpolated") == std::string::npos);
+  CHECK(same.origin.rfind("profile (same GPU model", 0) == 0);
   std::filesystem::remove(file);
 }
 

@@ -54,8 +54,9 @@ nlohmann::json entry_row(const ProfileEntry& e, const std::string& file, std::si
           {"problem_text", problem_text(e)},
           {"config", e.config},
           {"mode", e.mode},
-          {"time_s", e.time_s},
-          {"gbps", e.gbps},
+          // No time (an entry saved without one): blank, not "0.00 us".
+          {"time_s", e.time_s > 0 ? nlohmann::json(e.time_s) : nlohmann::json()},
+          {"gbps", e.time_s > 0 ? nlohmann::json(e.gbps) : nlohmann::json()},
           {"saved_at", e.saved_at},
           {"tool", e.tool}};
 }

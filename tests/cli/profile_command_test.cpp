@@ -78,6 +78,16 @@ TEST_CASE("profile list: a template's choices by their labels in the table, numb
   CHECK(nlohmann::json::parse(r.out).at("entries").at(0).at("problem").at("op") == 1);
 }
 
+TEST_CASE("profile list: an entry without a time shows none, not 0.00 us") {
+  TempDir dir;
+  ProfileEntry untimed = entry("NVIDIA H100 80GB HBM3", 1 << 20, 0.0);
+  ProfileStore(dir.file("s.json")).save(untimed);
+  const auto r = run_cli({"profile", "list", dir.file("s.json").c_str(), "--format", "json"});
+  REQUIRE(r.code == 0);
+  CHECK(nlohmann::json::parse(r.out).at("entries").at(0).at("time_s").is_null());
+  CHECK(run_cli({"profile", "list", dir.file("s.json").c_str()}).out.find("0.00") == std::string::npos);
+}
+
 TEST_CASE("profile diff: same key, different pick; keys only in one store") {
   const auto r = run_cli({"profile", "diff", asset("a.json").c_str(), asset("b.json").c_str(), "--format", "json"});
   CHECK(r.code == cli::kExitError); // they differ

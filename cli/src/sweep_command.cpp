@@ -61,6 +61,22 @@ double log_size(const Problem& p, const std::vector<std::string>& swept) {
   return s;
 }
 
+// The options of one size's run: each file with the size in its name; with
+// --resume, the sizes journaled resume and the sizes not reached yet start
+// their journal.
+CommonOptions options_at(const CommonOptions& o, const std::map<std::string, std::int64_t>& point) {
+  CommonOptions po = o;
+  po.record = path_for_point(o.record, point);
+  po.report = path_for_point(o.report, point);
+  po.survival.journal = path_for_point(o.survival.journal, point);
+  po.survival.resume = path_for_point(o.survival.resume, point);
+  if (!po.survival.resume.empty() && !std::filesystem::exists(po.survival.resume)) {
+    po.survival.journal = po.survival.resume;
+    po.survival.resume.clear();
+  }
+  return po;
+}
+
 } // namespace
 
 std::string path_for_point(const std::string& file, const std::map<std::string, std::int64_t>& point) {
@@ -157,10 +173,8 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
   // Every size's files before the first size runs: a file that is not
   // memtune's own at the last size must not cost the sizes before it.
   for (const auto& point : points) {
-    const std::string resume = path_for_point(o.survival.resume, point);
-    const std::string journal =
-        !resume.empty() && !std::filesystem::exists(resume) ? resume : path_for_point(o.survival.journal, point);
-    check_output_files(path_for_point(o.record, point), o.save, path_for_point(o.report, point), journal);
+    const CommonOptions po = options_at(o, point);
+    check_output_files(po.record, po.save, po.report, po.survival.journal);
   }
 
   const output::Format format = chosen_format(o.format, o.json);
@@ -175,16 +189,7 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
   };
   const std::size_t planned = points.size();
   for (std::size_t i = 0; i < points.size(); ++i) {
-    CommonOptions po = o;
-    po.record = path_for_point(o.record, points[i]);
-    po.report = path_for_point(o.report, points[i]);
-    po.survival.journal = path_for_point(o.survival.journal, points[i]);
-    po.survival.resume = path_for_point(o.survival.resume, points[i]);
-    // --resume a sweep: the sizes journaled resume, the sizes not reached yet start their journal.
-    if (!po.survival.resume.empty() && !std::filesystem::exists(po.survival.resume)) {
-      po.survival.journal = po.survival.resume;
-      po.survival.resume.clear();
-    }
+    const CommonOptions po = options_at(o, points[i]);
     std::optional<ProgressLine> progress;
     TuneOptions t = tune_options(kernel, po, progress, err);
     // The sizes done so far, their bests: kept in this size's entry where

@@ -191,7 +191,7 @@ int run_exit_code(const TuningResult& result) { return exit_code(result); }
 
 int run_kernel(const KernelDescription& kernel, const Problem& problem, const CommonOptions& o, std::ostream& out,
                std::ostream& err) {
-  check_table_option(o.table, chosen_format(o.format, o.json), kRunTables);
+  check_table_option(o.table, chosen_format(o.format, o.json), kTuningTables);
   std::optional<ProgressLine> progress;
   const TuneOptions t = tune_options(kernel, o, progress, err);
 

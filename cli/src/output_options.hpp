@@ -20,8 +20,5 @@ void add_table_option(CLI::App& sub, std::string& table);
 // Throws ArgumentError when --table is given with another format than csv,
 // or names none of `tables` (the command's), before anything runs.
 void check_table_option(const std::string& table, output::Format format, const std::vector<std::string>& tables);
-// The tables of one tuning run's document (tuning_document.cpp), of which a
-// run prints those it has (failures only where a candidate failed, ...).
-inline const std::vector<std::string> kRunTables{"ranked", "failures", "occupancy", "baselines"};
 
 } // namespace memtune::cli

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace memtune {
 
@@ -14,5 +15,9 @@ namespace memtune {
 // explain() line. JSON: every field of to_json(result, top).
 [[nodiscard]] output::Document to_document(const TuningResult& result, std::size_t top = SIZE_MAX,
                                            const std::string& template_note = {});
+// The keys of the tables to_document may hold (a run holds those it has:
+// occupancy only where registers are known, baselines only with --compare),
+// for `--table` to be checked before a run.
+inline const std::vector<std::string> kTuningTables{"ranked", "failures", "occupancy", "baselines"};
 
 } // namespace memtune

@@ -11,6 +11,7 @@
 #include "tune_progress.hpp"
 
 #include <memtune/description/description_json.hpp>
+#include <memtune/io/atomic_file.hpp>
 #include <memtune/io/errors.hpp>
 #include <memtune/io/number_text.hpp>
 #include <memtune/output/printer.hpp>
@@ -170,6 +171,17 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
     throw ArgumentError("--resume " + o.survival.resume, "no size of this sweep has a journal (the first would be " +
                                                              path_for_point(o.survival.resume, points.front()) + ")");
 
+  // The names given, before each size is put in them: a device or a FIFO
+  // (--record /dev/null) or a folder is no name to derive files from.
+  for (const auto& [option, file] : {std::pair{"--record", o.record}, std::pair{"--report", o.report},
+                                     std::pair{"--journal", o.survival.journal}, std::pair{"--resume", o.survival.resume}})
+    if (!file.empty()) {
+      try {
+        (void)io::output_file(file);
+      } catch (const InputError& e) {
+        throw ArgumentError(std::string(option) + " " + file, e.message() + " (a sweep writes one file a size beside it)");
+      }
+    }
   // Every size's files before the first size runs: a file that is not
   // memtune's own at the last size must not cost the sizes before it.
   for (const auto& point : points) {

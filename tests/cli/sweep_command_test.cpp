@@ -134,6 +134,18 @@ TEST_CASE("memtune sweep: bad arguments are named before anything runs") {
   CHECK(r.err.find("'' is not a size") != std::string::npos);
 }
 
+TEST_CASE("memtune sweep: a device or a folder given as --record is refused, nothing written beside it") {
+  const memtune::testing::TempDir dir;
+  for (const std::string& record : {std::string("/dev/null"), dir.path.string()}) {
+    CAPTURE(record);
+    const auto r = cli_run({"sweep", "filter", "--over", "n=64K,256K", "--target", "h100-sxm", "--strategy", "random",
+                            "--budget", "2", "--record", record, "--cache-dir", cache_dir()});
+    CHECK(r.code == 2);
+    CHECK(r.err.find("--record " + record + ": ") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(record + ".n65536"));
+  }
+}
+
 TEST_CASE("memtune sweep: every size's files are checked before the first size runs") {
   const memtune::testing::TempDir dir;
   const std::string record = (dir.path / "r.json").string();

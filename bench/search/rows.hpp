@@ -21,6 +21,7 @@ struct Row {
   double seconds_per_run = 0.0;
   std::size_t within5 = 0; // recorded configs within 5% of the optimum
   std::size_t batch = 1;    // parallel workers replayed (bayes rows only)
+  bool marks_measured = true; // at10/at20 taken (false: the 20% mark lies past --max-evaluations)
   std::vector<std::vector<std::optional<double>>> best_so_far; // per seed: best / optimum after k evaluations
 };
 

@@ -15,7 +15,9 @@
 // is within 5% and within 1% of the recording's optimum, and the best found
 // (as time / optimum) after 10% and 20% of the grid's evaluations (the number
 // of valid configs). Each run stops once it is within 1% and past the 20%
-// mark, or when the space is exhausted.
+// mark, or when the space is exhausted, or after --max-evaluations (2000):
+// on a space of 10^5 the 10% and 20% marks lie past that cap, so they are not
+// measured there ("-") and a run stops once within 1%.
 //
 // `bayes+model` is bayes with the analytical model's prediction as the prior
 // mean: the recording's device is looked up in the target catalogue (by name,
@@ -266,6 +268,11 @@ static int bench_main(int argc, char** argv) {
                  "kernel description files (memtune tune --spec): bayes+model on their recordings, from their model "
                  "sections")
       ->check(CLI::ExistingFile);
+  std::size_t max_evaluations = 2000;
+  app.add_option("--max-evaluations", max_evaluations,
+                 "stop every run after this many evaluations; the best@10%/20% metrics of a space whose 20% mark lies "
+                 "past it are not measured")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 24));
   std::vector<std::size_t> step_cost_at;
   app.add_option("--step-cost", step_cost_at,
                  "instead of the search metrics: bayes's time per proposal at these numbers of observations (e.g. "
@@ -312,6 +319,8 @@ static int bench_main(int argc, char** argv) {
       const std::size_t configs = recorded_space_size(rec, file);
       const auto at10 = static_cast<std::size_t>(std::ceil(0.10 * static_cast<double>(configs)));
       const auto at20 = static_cast<std::size_t>(std::ceil(0.20 * static_cast<double>(configs)));
+      // Past the cap, the runs never reach the 10% and 20% marks: not measured.
+      const bool marks_measured = at20 <= max_evaluations;
       const search::Objective objective = search::replay_objective(rec);
       std::optional<std::function<double(const search::Config&)>> prior;
       if (std::find(strategies.begin(), strategies.end(), "bayes+model") != strategies.end()) {
@@ -342,6 +351,7 @@ static int bench_main(int argc, char** argv) {
           strategy_options.bayes.batch_size = batch;
           Row row{file, batch == 1 ? name : name + " q=" + std::to_string(batch), configs, *best->time_s, {}, {}, {}, {},
                   0.0, 0, batch};
+          row.marks_measured = marks_measured;
           for (const auto& t : rec.trials)
             if (t.ok() && *t.time_s <= 1.05 * *best->time_s) ++row.within5;
           const auto started = std::chrono::steady_clock::now();
@@ -350,16 +360,21 @@ static int bench_main(int argc, char** argv) {
             const auto strategy = search::make_strategy(strategy_name, rec.space, engine, strategy_options);
             const auto result = search::run_search(
                 *strategy, objective,
-                search::StopRules{}.add(batch_table_only ? MetricsComplete{*best->time_s * 1.05, 0, *best->time_s}
-                                                         : MetricsComplete{*best->time_s * 1.01, at20, *best->time_s}),
+                search::StopRules{}
+                    .add(batch_table_only ? MetricsComplete{*best->time_s * 1.05, 0, *best->time_s}
+                                          : MetricsComplete{*best->time_s * 1.01, marks_measured ? at20 : 0,
+                                                            *best->time_s})
+                    .add(search::EvaluationBudget{max_evaluations}),
                 batch);
             auto count = [](std::optional<std::size_t> n) {
               return n ? std::optional<double>(static_cast<double>(*n)) : std::nullopt;
             };
             row.to5.push_back(count(bench::evaluations_to_reach(result.trials, *best->time_s, 1.05)));
             row.to1.push_back(count(bench::evaluations_to_reach(result.trials, *best->time_s, 1.01)));
-            row.at10.push_back(bench::best_ratio_after(result.trials, *best->time_s, at10));
-            row.at20.push_back(bench::best_ratio_after(result.trials, *best->time_s, at20));
+            if (marks_measured) {
+              row.at10.push_back(bench::best_ratio_after(result.trials, *best->time_s, at10));
+              row.at20.push_back(bench::best_ratio_after(result.trials, *best->time_s, at20));
+            }
             std::vector<std::optional<double>> curve;
             for (std::size_t k = 1; k <= result.trials.size(); ++k)
               curve.push_back(bench::best_ratio_after(result.trials, *best->time_s, k));
@@ -392,8 +407,10 @@ static int bench_main(int argc, char** argv) {
                          {"optimum_s", r.optimum_s},
                          {"evaluations_to_within_5pct", to_json(bench::summarize(r.to5), r.to5)},
                          {"evaluations_to_within_1pct", to_json(bench::summarize(r.to1), r.to1)},
-                         {"best_over_optimum_at_10pct", to_json(bench::summarize(r.at10), r.at10)},
-                         {"best_over_optimum_at_20pct", to_json(bench::summarize(r.at20), r.at20)},
+                         {"best_over_optimum_at_10pct",
+                          r.marks_measured ? to_json(bench::summarize(r.at10), r.at10) : nlohmann::json(nullptr)},
+                         {"best_over_optimum_at_20pct",
+                          r.marks_measured ? to_json(bench::summarize(r.at20), r.at20) : nlohmann::json(nullptr)},
                          {"batch_size", r.batch},
                          {"seconds_per_run", r.seconds_per_run},
                          {"best_so_far", best_so_far_json(r)}});
@@ -414,8 +431,8 @@ static int bench_main(int argc, char** argv) {
         r.recording.size() > 28 ? "..." + r.recording.substr(r.recording.size() - 25) : r.recording;
     std::printf("%-28s %-16s %7zu %22s %22s %24s %24s %9.3f\n", shown.c_str(), r.strategy.c_str(), r.configs,
                 cell(bench::summarize(r.to5), 0).c_str(), cell(bench::summarize(r.to1), 0).c_str(),
-                cell(bench::summarize(r.at10), 3).c_str(), cell(bench::summarize(r.at20), 3).c_str(),
-                r.seconds_per_run);
+                r.marks_measured ? cell(bench::summarize(r.at10), 3).c_str() : "-",
+                r.marks_measured ? cell(bench::summarize(r.at20), 3).c_str() : "-", r.seconds_per_run);
     if (k + 1 < rows.size() && rows[k + 1].recording == r.recording) continue;
     // Kernel Tuner's rows for the same recording (matched by file name), side by side.
     if (!kernel_tuner.contains("results")) continue;
@@ -423,6 +440,7 @@ static int bench_main(int argc, char** argv) {
       if (std::filesystem::path(kt.value("recording", "")).filename() != std::filesystem::path(r.recording).filename())
         continue;
       auto kt_cell = [](const nlohmann::json& s, int precision) {
+        if (s.is_null()) return std::string("-"); // not measured (past the run's cap)
         auto num = [&](const nlohmann::json& x) {
           if (x.is_null()) return std::string("inf");
           char buf[32];

@@ -1,6 +1,7 @@
 #include "bounded_grid.hpp"
 
 #include <memtune/description/argument_values.hpp>
+#include <memtune/io/parallel_for.hpp>
 #include <memtune/tune/model_evaluator.hpp>
 
 #include <algorithm>
@@ -52,15 +53,22 @@ Evaluation model_estimate(const KernelDescription& kernel, const Problem& proble
 void run_bounded_grid(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
                       const TuneOptions& options, CompilePool& pool, TuningResult& result,
                       const std::function<Evaluation(Pending&)>& evaluate) {
+  std::vector<search::Config> configs = result.space.enumerate();
+  std::vector<Evaluation> bounds(configs.size());
+  parallel_for(static_cast<std::int64_t>(configs.size()), [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      bounds[k] = model_lower_bound(kernel, problem, target, configs[k], result.bytes_moved);
+    }
+  }, kPredictionsPerChunk);
   std::vector<std::pair<search::Config, double>> bounded;
-  for (search::Config& config : result.space.enumerate()) {
-    Evaluation b = model_lower_bound(kernel, problem, target, config, result.bytes_moved);
-    if (!b.timing) {
+  for (std::size_t k = 0; k < configs.size(); ++k) {
+    if (!bounds[k].timing) {
       // No block fits even without registers, or no launch: nothing to compile.
-      result.evaluations.push_back(std::move(b));
+      result.evaluations.push_back(std::move(bounds[k]));
       continue;
     }
-    bounded.emplace_back(std::move(config), b.timing->median_s);
+    bounded.emplace_back(std::move(configs[k]), bounds[k].timing->median_s);
   }
   // Two proposals per compile thread: enough to keep the pool busy, few
   // enough that little is compiled past the point where the cut-off closes.

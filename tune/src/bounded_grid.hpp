@@ -22,6 +22,8 @@
 
 #include <memtune/tune/search_loop.hpp>
 
+#include <cstdint>
+
 namespace memtune {
 
 // The model's prediction for `config` with no register limit: a lower bound
@@ -38,6 +40,11 @@ namespace memtune {
 // A configuration that cannot be launched (a zero grid) gets launch_failed.
 Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& problem, const Target& target,
                              const search::Config& config, std::uint64_t bytes_moved);
+
+// Configurations predicted per chunk when a whole space is predicted on all
+// cores (parallel_for): a description's model takes up to milliseconds a
+// configuration, so a chunk this size is worth a thread.
+inline constexpr std::int64_t kPredictionsPerChunk = 64;
 
 // The same configuration without registers (nothing compiled), predicted with
 // the model's own parameters: an estimate, not a bound (model_prior.hpp).

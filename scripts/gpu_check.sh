@@ -30,6 +30,9 @@
 #              TEMPLATES="filter fdtd" for some, ONLY="staging=direct" for one variant)
 #   devices    scripts/devices_gpu_check.sh (>= 2 GPUs: fdtd and filter grids and wide_scale on
 #              1, 2, 4, ... GPUs with each run's set-up, batch bayes against sequential; on 1 GPU: skipped)
+#   searchspace  bench/search/wide_stencil's whole space (106304 configurations) recorded on every
+#              GPU of the host, as in bench/data/spec (not in the default list: about 6 minutes on
+#              two H200s; a call cut at its limit is resumed by the same step, from the journal)
 #   energy     scripts/energy_gpu_check.sh: each template at its catalogue size tuned for energy,
 #              the time-best and the energy-best with their times and joules per launch
 #              (not in the default list: run it twice, in separate calls, for repeatability;
@@ -201,11 +204,30 @@ PY
       row "energy check (scripts/energy_gpu_check.sh)" "exit $?"
       grep '^==\|^energy:' "$out/energy.txt"
       grep '^|' "$out/energy.txt" | grep -v '^| run |\|^|---' >>"$out/$step.table" ;;
+    searchspace)
+      # The search benchmark's recorded user-kernel space, whole, on every GPU
+      # of the host (about 6 minutes on two H200s): a call cut at its limit
+      # leaves the record's journal, and the same step in the next call
+      # resumes it (keep $out between calls).
+      "$memtune" tune --spec bench/search/wide_stencil/wide_stencil.json --strategy grid --devices all -q \
+        --record "$out/${gpu}_wide_stencil.json" >"$out/searchspace.txt" 2>&1
+      status=$?
+      row "wide_stencil recorded whole (bench/search/wide_stencil)" \
+        "exit $status; $(grep -o '[0-9]* configurations evaluated.*wall' "$out/searchspace.txt")"
+      [ $status -eq 0 ] && python3 - "$out/${gpu}_wide_stencil.json" >>"$out/$step.table" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = [t["time_s"] for t in d["trials"] if t["status"] == "ok"]
+best = min(ok)
+print(f"| wide_stencil: trials, ok, best, within 5 % | {len(d['trials'])}, {len(ok)}, {best * 1e6:.2f} us, "
+      f"{sum(t <= 1.05 * best for t in ok)} |")
+PY
+      ;;
     devices)
       OUT="$out/devices" scripts/devices_gpu_check.sh "$build" >"$out/devices.txt" 2>&1
       row "devices check" "exit $?"
       last_table "$out/devices.txt" >>"$out/$step.table" ;;
-    *) echo "unknown step $step (build tests catalogue cost compile launcher realkernels transfer isolation shard sweep report sanitize probes devices energy)"; exit 2 ;;
+    *) echo "unknown step $step (build tests catalogue cost compile launcher realkernels transfer isolation shard sweep report sanitize probes devices energy searchspace)"; exit 2 ;;
   esac
   echo "   ($((SECONDS - start)) s)"
 done

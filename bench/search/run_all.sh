@@ -34,7 +34,7 @@ trap 'rm -rf "$generated"' EXIT
 
 recordings=() small=() large=()
 # Every recording under bench/data, its subfolders included (catalogue/, spec/, ...).
-# A large one is kept gzipped (the 10^5 user-kernel space: 14 MB of JSON):
+# A large one is kept gzipped (the 10^5 user-kernel space: 25 MB of JSON):
 # unpacked here under its own name.
 while IFS= read -r f; do
   if [[ "$f" == *.json.gz ]]; then

@@ -50,25 +50,30 @@ Evaluation model_estimate(const KernelDescription& kernel, const Problem& proble
   return without_registers(kernel, problem, target, config, bytes_moved, {}, CacheShare::resident_warps);
 }
 
+std::vector<Evaluation> predict_each(const std::vector<search::Config>& configs,
+                                     const std::function<Evaluation(const search::Config&)>& predict) {
+  std::vector<Evaluation> out(configs.size());
+  // 64 a chunk: each takes up to milliseconds, so a chunk is worth a thread.
+  parallel_for(static_cast<std::int64_t>(configs.size()), [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i)
+      out[static_cast<std::size_t>(i)] = predict(configs[static_cast<std::size_t>(i)]);
+  }, 64);
+  return out;
+}
+
 void run_bounded_grid(const KernelDescription& kernel, const Problem& problem, const Target& target, int compile_cc,
                       const TuneOptions& options, CompilePool& pool, TuningResult& result,
                       const std::function<Evaluation(Pending&)>& evaluate) {
-  std::vector<search::Config> configs = result.space.enumerate();
-  std::vector<Evaluation> bounds(configs.size());
-  parallel_for(static_cast<std::int64_t>(configs.size()), [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t i = begin; i < end; ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      bounds[k] = model_lower_bound(kernel, problem, target, configs[k], result.bytes_moved);
-    }
-  }, kPredictionsPerChunk);
   std::vector<std::pair<search::Config, double>> bounded;
-  for (std::size_t k = 0; k < configs.size(); ++k) {
-    if (!bounds[k].timing) {
+  for (Evaluation& b : predict_each(result.space.enumerate(), [&](const search::Config& c) {
+         return model_lower_bound(kernel, problem, target, c, result.bytes_moved);
+       })) {
+    if (!b.timing) {
       // No block fits even without registers, or no launch: nothing to compile.
-      result.evaluations.push_back(std::move(bounds[k]));
+      result.evaluations.push_back(std::move(b));
       continue;
     }
-    bounded.emplace_back(std::move(configs[k]), bounds[k].timing->median_s);
+    bounded.emplace_back(std::move(b.config), b.timing->median_s);
   }
   // Two proposals per compile thread: enough to keep the pool busy, few
   // enough that little is compiled past the point where the cut-off closes.

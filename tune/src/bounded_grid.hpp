@@ -23,6 +23,8 @@
 #include <memtune/tune/search_loop.hpp>
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 namespace memtune {
 
@@ -41,10 +43,11 @@ namespace memtune {
 Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& problem, const Target& target,
                              const search::Config& config, std::uint64_t bytes_moved);
 
-// Configurations predicted per chunk when a whole space is predicted on all
-// cores (parallel_for): a description's model takes up to milliseconds a
-// configuration, so a chunk this size is worth a thread.
-inline constexpr std::int64_t kPredictionsPerChunk = 64;
+// predict(c) for every config, on all cores, in the configs' order: a
+// description's model interprets its expressions for every thread of a
+// block, milliseconds a configuration, minutes for a space of 10^5 on one core.
+std::vector<Evaluation> predict_each(const std::vector<search::Config>& configs,
+                                     const std::function<Evaluation(const search::Config&)>& predict);
 
 // The same configuration without registers (nothing compiled), predicted with
 // the model's own parameters: an estimate, not a bound (model_prior.hpp).

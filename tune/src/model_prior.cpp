@@ -2,8 +2,6 @@
 
 #include "bounded_grid.hpp"
 
-#include <memtune/io/parallel_for.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -24,21 +22,11 @@ std::vector<Evaluation> estimates(const KernelDescription& kernel, const Problem
   if (!kernel.has_model())
     throw std::invalid_argument(kernel.name + " has no model (no access pattern), so the model cannot be a prior");
   const std::uint64_t bytes = kernel.bytes_moved(problem);
-  const std::vector<search::Config> configs = space.enumerate();
-  std::vector<std::optional<Evaluation>> predicted(configs.size());
-  // On all cores: a description's model interprets its expressions for every
-  // thread of a block, milliseconds a config, minutes for a space of 10^5 on one.
-  parallel_for(static_cast<std::int64_t>(configs.size()), [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t i = begin; i < end; ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      Evaluation e = model_estimate(kernel, problem, target, configs[k], bytes);
-      if (e.ok() && e.timing && e.timing->median_s > 0.0 && std::isfinite(e.timing->median_s))
-        predicted[k] = std::move(e);
-    }
-  }, kPredictionsPerChunk);
   std::vector<Evaluation> out;
-  for (auto& e : predicted)
-    if (e) out.push_back(std::move(*e));
+  for (Evaluation& e : predict_each(space.enumerate(), [&](const search::Config& c) {
+         return model_estimate(kernel, problem, target, c, bytes);
+       }))
+    if (e.ok() && e.timing && e.timing->median_s > 0.0 && std::isfinite(e.timing->median_s)) out.push_back(std::move(e));
   return out;
 }
 

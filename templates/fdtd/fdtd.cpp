@@ -82,9 +82,12 @@ KernelDescription describe() {
       .parameter(Axis::ordinal("by", {4, 8, 16}, "threads per block in y"))
       .parameter(Axis::ordinal("vx", {1, 2, 4},
                                "consecutive x points per thread, moved as one vector (float, float2, float4)"))
-      .parameter(Axis::ordinal("zsplit", {1, 2, 4, 8, 16},
+      // Every count up to 8 for the ring: the best count is the one that
+      // fills the last wave of blocks (tile columns x zsplit against the SMs'
+      // block slots), which powers of two hit only at sizes shaped for them.
+      .parameter(Axis::ordinal("zsplit", {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16},
                                "z-chunks per column: blocks per tile column, each marching nz/zsplit planes "
-                               "(classic: at most 8)"))
+                               "(classic: 1, 2, 4 or 8)"))
       .parameter(Axis::ordinal("prefetch", {0, 1, 2, 3, 4},
                                "planes of look-ahead: classic (0, 1, 2, 4): a thread issues the loads of plane "
                                "z+R+prefetch (and the halo of z+prefetch) before computing plane z, 0 = load and "
@@ -162,7 +165,8 @@ KernelDescription describe() {
       // size, and the ring's alternating march reads a chunk boundary's 2R
       // planes twice close in time (the second read from L2); the classic
       // kernel re-reads them a chunk's life apart, so it keeps at most 8.
-      .constraint("ring || zsplit <= 8", "classic: at most 8 z-chunks per column (each re-reads 2R planes from DRAM)")
+      .constraint("ring || zsplit == 1 || zsplit == 2 || zsplit == 4 || zsplit == 8",
+                  "classic: 1, 2, 4 or 8 z-chunks per column (each re-reads 2R planes from DRAM)")
       .constraint("ring || prefetch != 3", "classic look-ahead is 0, 1, 2 or 4 planes")
       .constraint("zu <= 2 * radius + 1", "the z loop unrolls at most 2R+1 planes (the queue's length)")
       .constraint("!ring || nx * ny < 1073741824", "the ring addresses a plane with 32-bit byte offsets (nx*ny*4 < 4 GiB)")

@@ -172,6 +172,15 @@ KernelDescription describe() {
       .constraint("!ring || nx * ny < 1073741824", "the ring addresses a plane with 32-bit byte offsets (nx*ny*4 < 4 GiB)")
       .constraint("!ring || ring_smem + 8 * (radius + 1 + prefetch) <= max_shared_memory_per_block_optin",
                   "the ring of planes exceeds the shared memory per block (opt-in limit)")
+      // __launch_bounds__ caps registers for min_blocks blocks an SM; where the
+      // ring's shared memory holds fewer (the driver reserves 1 KiB a block
+      // on sm_80+), the cap buys no occupancy and only spills: such
+      // configurations measured 1.003-1.50x the same one without the cap on
+      // the H100 and the H200, never faster (docs/results.md).
+      .constraint("!ring || shared_memory_per_sm == 0 || "
+                  "min_blocks * (ring_smem + 8 * (radius + 1 + prefetch) + 1024) <= shared_memory_per_sm",
+                  "min_warps asks for more ring blocks per SM than shared memory holds: the register cap would only "
+                  "spill")
       .constraint("min_warps % warps == 0", "min_warps must be a whole number of blocks")
       // One block of min_warps warps asks for nothing the block does not already have.
       .constraint("min_warps == 0 || min_warps >= 2 * warps", "min_warps of one block is the same kernel as "

@@ -49,7 +49,8 @@ search::Config default_configuration(const Problem& problem, const Target&) {
   const std::int64_t nz = problem.at("nz");
   return {{"bx", 32},       {"by", 8},  {"vx", 4},  {"zsplit", nz >= 4 ? 4 : nz >= 2 ? 2 : 1},
           {"prefetch", 1},  {"pad", 1}, {"min_warps", 0},
-          {"scheme", static_cast<std::int64_t>(FdtdScheme::classic)}, {"ky", 1}, {"zu", 3}, {"copy", 0}};
+          {"scheme", static_cast<std::int64_t>(FdtdScheme::classic)}, {"ky", 1}, {"zu", 3}, {"copy", 0},
+          {"zfill", 0}};
 }
 
 KernelDescription describe() {
@@ -82,12 +83,9 @@ KernelDescription describe() {
       .parameter(Axis::ordinal("by", {4, 8, 16}, "threads per block in y"))
       .parameter(Axis::ordinal("vx", {1, 2, 4},
                                "consecutive x points per thread, moved as one vector (float, float2, float4)"))
-      // Every count up to 8 for the ring: the best count is the one that
-      // fills the last wave of blocks (tile columns x zsplit against the SMs'
-      // block slots), which powers of two hit only at sizes shaped for them.
-      .parameter(Axis::ordinal("zsplit", {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16},
+      .parameter(Axis::ordinal("zsplit", {1, 2, 4, 8, 16},
                                "z-chunks per column: blocks per tile column, each marching nz/zsplit planes "
-                               "(classic: 1, 2, 4 or 8)"))
+                               "(classic: at most 8; ring: 1, zfill sets its count)"))
       .parameter(Axis::ordinal("prefetch", {0, 1, 2, 3, 4},
                                "planes of look-ahead: classic (0, 1, 2, 4): a thread issues the loads of plane "
                                "z+R+prefetch (and the halo of z+prefetch) before computing plane z, 0 = load and "
@@ -110,6 +108,14 @@ KernelDescription describe() {
                                    "cp.async, sm_80+) or bulk (one cp.async.bulk per box row by the copy engine, "
                                    "sm_90+; sizes with nx % 4 != 0 fall back to 4-byte cp.async); classic: "
                                    "cp_async (unused)"))
+      // The best chunk count fills the SMs' block slots: tile columns x
+      // chunks just under a multiple of the SMs. A fixed count does that at
+      // one size only (5 chunks: 1.005x the best at 202x202x141 on an H200,
+      // 1.45x at 234x234x156); a count per SM carries across sizes.
+      .parameter(Axis::ordinal("zfill", {0, 1, 2, 3, 4, 6, 8, 12, 16},
+                               "ring: z-chunks per tile column chosen for about zfill blocks per SM, "
+                               "floor(zfill x SMs / tile columns) (at least 1, at most nz), whatever the size; "
+                               "0: zsplit's fixed count (classic: 0)"))
       // fdtd.cu's arithmetic (FdtdGeometry reads it from here).
       .derived("threads", "bx * by")
       .derived("warps", "threads / 32")
@@ -123,7 +129,9 @@ KernelDescription describe() {
       .derived("halo_vectors", "y_halo_vectors + 2 * tile_y * (halo_x / vx)")
       .derived("halo_rounds", "ceil_div(halo_vectors, threads)")
       .derived("min_blocks", "max(1, min_warps / warps)") // __launch_bounds__'s minimum blocks per SM
-      .derived("chunk", "ceil_div(nz, zsplit)")           // planes per block
+      .derived("tile_columns", "ceil_div(nx, tile_x) * ceil_div(ny, tile_y)")
+      .derived("chunks", "zfill == 0 ? zsplit : max(1, min(nz, zfill * sm_count / tile_columns))")
+      .derived("chunk", "ceil_div(nz, chunks)")           // planes per block
       .derived("grid_x", "ceil_div(nx, tile_x)")
       .derived("grid_y", "ceil_div(ny, tile_y)")
       .derived("grid_z", "ceil_div(nz, chunk)")
@@ -161,12 +169,14 @@ KernelDescription describe() {
                   "&& min_warps <= 16",
                   "the ring's space: pad=0 (its rows are never padded), prefetch 3 or 4, at least 256 threads, vx 2 "
                   "or 4, tiles of 64 or 128 floats by at most 16 rows, min_warps <= 16")
-      // Many short z-chunks keep the last wave of blocks nearly full at any
-      // size, and the ring's alternating march reads a chunk boundary's 2R
-      // planes twice close in time (the second read from L2); the classic
-      // kernel re-reads them a chunk's life apart, so it keeps at most 8.
-      .constraint("ring || zsplit == 1 || zsplit == 2 || zsplit == 4 || zsplit == 8",
-                  "classic: 1, 2, 4 or 8 z-chunks per column (each re-reads 2R planes from DRAM)")
+      // The ring's alternating march reads a chunk boundary's 2R planes twice
+      // close in time (the second read from L2), so it takes as many chunks
+      // as fill the SMs (zfill); the classic kernel re-reads them a chunk's
+      // life apart, so it keeps at most 8.
+      .constraint("ring || zsplit <= 8", "classic: at most 8 z-chunks per column (each re-reads 2R planes from DRAM)")
+      .constraint("ring || zfill == 0", "zfill belongs to the ring scheme (classic: 0)")
+      .constraint("!ring || zsplit == 1", "the ring's z-chunks come from zfill, a count per SM (zsplit 1)")
+      .constraint("zfill == 0 || chunks > 1", "a zfill that gives one z-chunk at this size is zfill 0")
       .constraint("ring || prefetch != 3", "classic look-ahead is 0, 1, 2 or 4 planes")
       .constraint("zu <= 2 * radius + 1", "the z loop unrolls at most 2R+1 planes (the queue's length)")
       .constraint("!ring || nx * ny < 1073741824", "the ring addresses a plane with 32-bit byte offsets (nx*ny*4 < 4 GiB)")

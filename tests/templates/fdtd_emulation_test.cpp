@@ -223,7 +223,8 @@ void check_store_addresses(Size s, const memtune::search::Config& config, Run ru
 
 memtune::search::Config fdtd_config(int scheme, int bx, int by, int vx, int ky, int prefetch, int zu, int zsplit) {
   return {{"scheme", scheme}, {"bx", bx},           {"by", by},  {"vx", vx}, {"ky", ky},     {"prefetch", prefetch},
-          {"zu", zu},         {"zsplit", zsplit},   {"min_warps", 0}, {"pad", scheme == 1 ? 0 : 1}, {"copy", 0}};
+          {"zu", zu},         {"zsplit", zsplit},   {"min_warps", 0}, {"pad", scheme == 1 ? 0 : 1}, {"copy", 0},
+          {"zfill", 0}};
 }
 
 } // namespace

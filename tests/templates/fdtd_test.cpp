@@ -43,13 +43,13 @@ Problem default_problem() { return problem(512, 512, 256, 4); }
 search::Config config(std::int64_t bx, std::int64_t by, std::int64_t vx, std::int64_t zsplit, std::int64_t prefetch,
                       std::int64_t min_warps, std::int64_t pad = 1) {
   return {{"bx", bx},           {"by", by},   {"vx", vx}, {"zsplit", zsplit}, {"prefetch", prefetch},
-          {"min_warps", min_warps}, {"pad", pad}, {"scheme", 0}, {"ky", 1}, {"zu", 3}, {"copy", 0}};
+          {"min_warps", min_warps}, {"pad", pad}, {"scheme", 0}, {"ky", 1}, {"zu", 3}, {"copy", 0}, {"zfill", 0}};
 }
-// A ring configuration (scheme ring, pad 0).
+// A ring configuration (scheme ring, pad 0; its z-chunks from zfill).
 search::Config ring(std::int64_t bx, std::int64_t by, std::int64_t vx, std::int64_t ky, std::int64_t prefetch,
-                    std::int64_t zu, std::int64_t copy, std::int64_t zsplit = 1, std::int64_t min_warps = 0) {
-  return {{"bx", bx},       {"by", by},     {"vx", vx}, {"zsplit", zsplit}, {"prefetch", prefetch},
-          {"min_warps", min_warps}, {"pad", 0}, {"scheme", 1}, {"ky", ky}, {"zu", zu}, {"copy", copy}};
+                    std::int64_t zu, std::int64_t copy, std::int64_t zfill = 0, std::int64_t min_warps = 0) {
+  return {{"bx", bx},       {"by", by},     {"vx", vx}, {"zsplit", 1}, {"prefetch", prefetch},
+          {"min_warps", min_warps}, {"pad", 0}, {"scheme", 1}, {"ky", ky}, {"zu", zu}, {"copy", copy}, {"zfill", zfill}};
 }
 bool is_ring(const search::Config& c) { return c.at("scheme") == 1; }
 
@@ -102,13 +102,13 @@ TEST_CASE("fdtd space: axes, a few hundred configurations, constraints with reas
   const auto& t = templates::fdtd_description();
   const Problem p = default_problem();
   const search::Space s = t.space(p, h100_like());
-  REQUIRE(s.axes().size() == 11);
+  REQUIRE(s.axes().size() == 12);
   const auto configs = s.enumerate();
   const auto rings = std::count_if(configs.begin(), configs.end(), is_ring);
   MESSAGE("fdtd space at 512x512x256 r=4 on an sm_90-like target: " << configs.size() << " configurations, " << rings
                                                                       << " of them ring");
   CHECK(configs.size() - static_cast<std::size_t>(rings) == 896); // classic: the recorded space
-  CHECK(rings == 1188); // 108 per ring zsplit (1-8, 10, 12, 16): 112 less 4 whose min_warps shared memory cannot host
+  CHECK(rings == 672); // zfill 0 and each zfill that gives two or more chunks here, less the min_warps shared memory cannot host
   std::set<std::string> shapes, ring_shapes;
   for (const auto& c : configs) {
     if (is_ring(c)) {
@@ -136,15 +136,23 @@ TEST_CASE("fdtd space: axes, a few hundred configurations, constraints with reas
   // Ring configurations that measured best on the H100 (c1) and the H200 (c0), docs/results.md.
   CHECK(s.is_valid(ring(32, 16, 4, 1, 4, 9, 1)));
   CHECK(s.is_valid(ring(32, 16, 4, 1, 4, 9, 0)));
-  CHECK(s.is_valid(ring(16, 16, 4, 1, 3, 9, 0, 2, 16))); // 256x256x64
+  // zfill: chunks for about zfill blocks an SM, floor(zfill x 132 SMs / tile columns). 376^3 in
+  // 128x16 tiles is 72 columns: zfill 4 gives 7 chunks; 512x512 in 128x16 is 128 columns, where
+  // zfill 1 would give one chunk: that is zfill 0.
+  CHECK(t.environment(ring(32, 8, 4, 2, 4, 9, 0, 4), problem(376, 376, 376, 4), h100_like()).at("grid_z") == 7);
+  CHECK(s.violation(ring(32, 8, 4, 2, 4, 9, 0, 1))->find("zfill 0") != std::string::npos);
+  CHECK(s.is_valid(ring(32, 8, 4, 2, 4, 9, 0, 2)));
+  // 256x256x64's best: 64x16 tiles, 64 tile columns, zfill 1: two chunks on 132 SMs.
+  CHECK(t.space(problem(256, 256, 64, 4), h100_like()).is_valid(ring(16, 16, 4, 1, 3, 9, 0, 1, 16)));
+  CHECK(t.environment(ring(16, 16, 4, 1, 3, 9, 0, 1, 16), problem(256, 256, 64, 4), h100_like()).at("grid_z") == 2);
   // min_warps 16 asks two 256-thread blocks an SM of the register cap; 128x16
   // tiles with 4 planes of look-ahead (117 KB a block) fit one in 228 KB, so
   // that cap would only spill; with 3 planes (105 KB) two fit.
-  const auto why_smem = s.violation(ring(32, 8, 4, 2, 4, 9, 0, 1, 16));
+  const auto why_smem = s.violation(ring(32, 8, 4, 2, 4, 9, 0, 0, 16));
   REQUIRE(why_smem.has_value());
   CHECK(why_smem->find("only spill") != std::string::npos);
-  CHECK(s.is_valid(ring(32, 8, 4, 2, 3, 9, 0, 1, 16)));
-  CHECK(s.is_valid(ring(32, 8, 4, 2, 4, 9, 0, 1, 0)));
+  CHECK(s.is_valid(ring(32, 8, 4, 2, 3, 9, 0, 0, 16)));
+  CHECK(s.is_valid(ring(32, 8, 4, 2, 4, 9, 0, 0, 0)));
   // bulk copies need sm_90; the ring sm_80.
   const Target a100 = target_for(80, 163 * 1024);
   CHECK(t.space(p, a100).violation(ring(32, 16, 4, 1, 4, 9, 1))->find("sm_90") != std::string::npos);
@@ -200,7 +208,7 @@ TEST_CASE("fdtd launch: grid covers the volume, name expression, static shared m
     for (const auto& c : s.enumerate()) {
       const LaunchSpec l = t.launch(c, p, h100_like());
       const std::int64_t tx = c.at("bx") * c.at("vx"), ty = c.at("by") * c.at("ky");
-      const std::int64_t chunk = (p.at("nz") + c.at("zsplit") - 1) / c.at("zsplit");
+      const std::int64_t chunk = t.environment(c, p, h100_like()).at("chunk");
       CHECK(l.grid.x * tx >= static_cast<std::uint64_t>(p.at("nx")));
       CHECK((l.grid.x - 1) * tx < static_cast<std::uint64_t>(p.at("nx")));
       CHECK(l.grid.y * ty >= static_cast<std::uint64_t>(p.at("ny")));
@@ -380,8 +388,9 @@ TEST_CASE("fdtd ring: spill code runs once per unrolled loop body (zu planes), n
   const Problem p = default_problem();
   for (const std::int64_t zu : {3, 9}) {
     CAPTURE(zu);
-    const AccessPattern a = t.hooks.access_pattern(ring(32, 8, 4, 2, 3, zu, 1, 1, 16), p, h100_like());
+    const AccessPattern a = t.hooks.access_pattern(ring(32, 8, 4, 2, 3, zu, 1, 0, 16), p, h100_like());
     CHECK(a.main_loop_trips_per_thread == doctest::Approx(256.0 / static_cast<double>(zu)));
+    // zfill 2: 128 tile columns of 128x16 on 132 SMs, two chunks.
     CHECK(t.hooks.access_pattern(ring(32, 8, 4, 2, 3, zu, 1, 2, 16), p, h100_like()).main_loop_trips_per_thread ==
           doctest::Approx(128.0 / static_cast<double>(zu)));
   }

@@ -82,7 +82,7 @@ TEST_CASE("K20 stencil, the article's kernel: with NVRTC 11.8's registers 32x8 h
   // NVRTC 11.8 for sm_35: 45 registers (32x16) and 48 (32x8) for one float
   // per thread without look-ahead; a K20 SM's 65536 registers then hold 2
   // blocks of 512 threads (32 warps) or 5 of 256 (40 warps).
-  const std::string rest = " vx=1 zsplit=1 prefetch=0 pad=1 min_warps=0 ky=1 zu=3 copy=cp_async";
+  const std::string rest = " vx=1 zsplit=1 prefetch=0 pad=1 min_warps=0 ky=1 zu=3 copy=cp_async zfill=0";
   const Evaluation big = predict(f, problem, k20(), "scheme=classic bx=32 by=16" + rest, 45);
   const Evaluation small = predict(f, problem, k20(), "scheme=classic bx=32 by=8" + rest, 48);
   CHECK(small.occupancy.warps_per_sm > big.occupancy.warps_per_sm);

@@ -61,13 +61,13 @@ TEST_CASE("overlap units: a grid smaller than the resident capacity overlaps onl
   // per-plane compute with the copies, not 16 (ncu on the H100: 94.6 M
   // instructions from 8 warps per SM at 4.69 cycles each; 218 us measured
   // against 189 us for 16 warps of the same tile).
-  const std::string ring = "scheme=ring bx=32 by=8 vx=4 zsplit=1 prefetch=3 pad=0 min_warps=16 ky=2 zu=9 copy=bulk";
+  const std::string ring = "scheme=ring bx=32 by=8 vx=4 zsplit=1 prefetch=3 pad=0 min_warps=16 ky=2 zu=9 copy=bulk zfill=0";
   const Evaluation e = predict(fd, problem, h100, ring);
   REQUIRE(e.model.has_value());
   CHECK(e.occupancy.blocks_per_sm == 2);  // what the SM could hold
   CHECK(e.model->overlap_units_per_sm == 8); // what the grid gives it: one block of 8 warps
-  // Its 256-block twin (zsplit 2) fills both slots: 16 warps.
-  const Evaluation twice = predict(fd, problem, h100, "scheme=ring bx=32 by=8 vx=4 zsplit=2 prefetch=3 pad=0 min_warps=16 ky=2 zu=9 copy=bulk");
+  // Its 256-block twin (zfill 2: two chunks a column) fills both slots: 16 warps.
+  const Evaluation twice = predict(fd, problem, h100, "scheme=ring bx=32 by=8 vx=4 zsplit=1 prefetch=3 pad=0 min_warps=16 ky=2 zu=9 copy=bulk zfill=2");
   REQUIRE(twice.model.has_value());
   CHECK(twice.model->overlap_units_per_sm == 16);
   // The mat-vec without splits: 64 blocks of 4 warps on 132 SMs; one block on a working SM.

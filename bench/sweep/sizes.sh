@@ -20,7 +20,7 @@ sweep_set() {
   esac
 }
 # The search each size gets: bayes stops after `budget` candidates or
-# `patience` without a new best. fdtd's grid (2084 at 480x480x256) is 5-70x the
+# `patience` without a new best. fdtd's grid (1568 at 480x480x256) is 4-52x the
 # others': 40 candidates found a configuration within 5 % of the grid's best
 # at 4 of its 8 sizes on the H200, 180 reach it (scripts/gpu_check.sh sweep).
 # filter (384): with 40 and 15, 6 of 8 sizes in one run and 8 of 8 in another

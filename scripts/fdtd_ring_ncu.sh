@@ -37,7 +37,7 @@ if [ ! -x "$memtune" ]; then
 fi
 
 # name|--only list
-ring=scheme=ring,vx=4,zu=9,zsplit=1,pad=0
+ring=scheme=ring,vx=4,zu=9,zsplit=1,zfill=0,pad=0
 configs=("${@:3}")
 [ ${#configs[@]} -gt 0 ] || configs=(
   "128x16 bulk pf4 (H100 best)|$ring,bx=32,by=16,ky=1,prefetch=4,copy=bulk,min_warps=0"

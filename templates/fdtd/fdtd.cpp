@@ -115,7 +115,7 @@ KernelDescription describe() {
       .parameter(Axis::ordinal("zfill", {0, 1, 2, 3, 4, 6, 8, 12, 16},
                                "ring: z-chunks per tile column chosen for about zfill blocks per SM, "
                                "floor(zfill x SMs / tile columns) (at least 1, at most nz), whatever the size; "
-                               "0: zsplit's fixed count (classic: 0)"))
+                               "0: zsplit's count (the ring's: one chunk; classic: always 0)"))
       // fdtd.cu's arithmetic (FdtdGeometry reads it from here).
       .derived("threads", "bx * by")
       .derived("warps", "threads / 32")

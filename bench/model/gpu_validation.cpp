@@ -117,8 +117,8 @@ static int bench_main(int argc, char** argv) {
       try {
         const memtune::Target& target = catalog.find(g.target);
         const memtune::Problem problem = rec.problem.get<memtune::Problem>();
-        const auto measured = memtune::bench::measured_in_order(rec);
         const memtune::bench::Predictions predicted = memtune::bench::predict_recording(rec, problem, target);
+        const auto measured = memtune::bench::measured_in_order(rec, predicted.space);
         const auto model = memtune::bench::score(measured, predicted.seconds, predicted.rank);
         bool first = true;
         for (const auto& other : gpus) {

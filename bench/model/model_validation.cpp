@@ -101,14 +101,16 @@ static int bench_main(int argc, char** argv) {
     if (csv)
       for (const auto& t : rec.trials) {
         if (!t.ok()) continue;
-        auto it = p.seconds.find(rec.space.config_to_json(t.config).dump());
+        const auto key = memtune::bench::key_in(p.space, rec, t.config);
+        if (!key) continue;
+        auto it = p.seconds.find(*key);
         if (it == p.seconds.end()) continue;
         std::fprintf(csv, "%s,\"%s\",%g,%g,%s,%s\n", file.c_str(), rec.space.format(t.config).c_str(), *t.time_s,
                      it->second, p.bound.at(it->first).c_str(), p.facts.at(it->first).c_str());
       }
     memtune::bench::Score sc;
     try {
-      sc = memtune::bench::score(memtune::bench::measured_in_order(rec), p.seconds, p.rank);
+      sc = memtune::bench::score(memtune::bench::measured_in_order(rec, p.space), p.seconds, p.rank);
     } catch (const std::runtime_error& e) {
       std::cerr << file << ": " << e.what() << "\n";
       status = 1;

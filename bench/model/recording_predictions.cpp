@@ -44,6 +44,7 @@ std::map<std::string, std::size_t> rank_by_config(const TuningResult& result) {
 
 Predictions predict_recording(const search::Recording& rec, const Problem& problem, const Target& target) {
   Predictions p;
+  p.space = rec.space;
   if (auto prior = probe::probe_prior(rec.template_name, problem, target)) {
     for (const auto& t : rec.trials) {
       const std::string key = rec.space.config_to_json(t.config).dump();
@@ -57,6 +58,7 @@ Predictions predict_recording(const search::Recording& rec, const Problem& probl
   TuneOptions options;
   options.exact_top = 0; // predict every configuration, not just the model's top k
   const TuningResult predicted = tune_modeled(kernel, problem, target, options);
+  p.space = predicted.space;
   p.rank = rank_by_config(predicted);
   for (const auto& e : predicted.evaluations) {
     if (!e.ok()) continue;
@@ -79,10 +81,19 @@ Predictions predict_recording(const search::Recording& rec, const Problem& probl
   return p;
 }
 
-std::vector<std::pair<std::string, double>> measured_in_order(const search::Recording& rec) {
+std::optional<std::string> key_in(const search::Space& space, const search::Recording& rec, const search::Config& config) {
+  try {
+    return space.config_to_json(space.config_from_saved_json(rec.space.config_to_json(config))).dump();
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
+std::vector<std::pair<std::string, double>> measured_in_order(const search::Recording& rec, const search::Space& space) {
   std::vector<std::pair<std::string, double>> out;
   for (const auto& t : rec.trials)
-    if (t.ok()) out.emplace_back(rec.space.config_to_json(t.config).dump(), *t.time_s);
+    if (t.ok())
+      if (const auto key = key_in(space, rec, t.config)) out.emplace_back(*key, *t.time_s);
   return out;
 }
 

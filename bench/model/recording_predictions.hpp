@@ -9,6 +9,7 @@
 #include <memtune/output/tuning_result.hpp>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +31,7 @@ std::map<std::string, std::size_t> rank_by_config(const TuningResult& result);
 // registers), a probe's through the descriptions the probe runs with
 // (probe/prior.hpp).
 struct Predictions {
+  search::Space space; // the space the keys are written in (the description's today; a probe's recorded one)
   std::map<std::string, double> seconds;
   std::map<std::string, std::size_t> rank;  // the modeled run's ranking (rank_by_config; empty for probes)
   std::map<std::string, std::string> bound; // the binding bound ("" for probes)
@@ -37,8 +39,13 @@ struct Predictions {
 };
 Predictions predict_recording(const search::Recording& rec, const Problem& problem, const Target& target);
 
-// A recording's ok trials in its order (grid order): (configuration JSON text, time [s]).
-std::vector<std::pair<std::string, double>> measured_in_order(const search::Recording& rec);
+// A recorded configuration's key in `space`: an axis the space gained since
+// the recording takes its first value, the kernel the recording measured;
+// nullopt for a configuration `space` cannot hold (a value it lacks).
+std::optional<std::string> key_in(const search::Space& space, const search::Recording& rec, const search::Config& config);
+
+// A recording's ok trials in its order (grid order), keyed in `space`: (configuration JSON text, time [s]).
+std::vector<std::pair<std::string, double>> measured_in_order(const search::Recording& rec, const search::Space& space);
 
 // Measured against predicted over the configurations both have. The pick is
 // the measured configuration the prediction ranks first: by `rank` where

@@ -291,6 +291,28 @@ TEST_CASE("a configuration maps to another GPU's space on the axes both have") {
   CHECK_FALSE(corresponding_config(h100, *mapped, k20).has_value()); // the H100 has no bank mode to give
 }
 
+TEST_CASE("a configuration recorded before its space grew maps with the new axis at its first value") {
+  const auto& f = templates::filter_description();
+  const Problem problem = complete_problem(f.problem, {{"n", 1 << 24}});
+  const search::Space today = f.space(problem, catalog().find("h100-sxm"));
+  // The recording's space: today's without its last axis.
+  search::Space older;
+  for (std::size_t i = 0; i + 1 < today.axes().size(); ++i) older.add(today.axes()[i]);
+  const search::Axis& grown = today.axes().back();
+  bool checked = false;
+  for (const search::Config& c : today.enumerate()) {
+    if (c.at(grown.name) != grown.values.front()) continue;
+    checked = true;
+    search::Config recorded;
+    for (const auto& axis : older.axes()) recorded.set(axis.name, c.at(axis.name));
+    const auto mapped = corresponding_config(older, recorded, today);
+    REQUIRE(mapped.has_value());
+    CHECK(*mapped == c);
+    break;
+  }
+  CHECK(checked);
+}
+
 TEST_CASE("transferring a GPU's run to itself gives back its times; to another GPU, each scaled by the model's ratio") {
   const auto& f = templates::filter_description();
   const Problem problem = complete_problem(f.problem, {{"n", 1 << 22}});

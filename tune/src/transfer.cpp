@@ -164,14 +164,22 @@ std::optional<search::Config> corresponding_config(const search::Space& from, co
                        std::any_of(to.pruned().begin(), to.pruned().end(), named);
     if (!in_to && !axis.values.empty() && config.at(axis.name) != axis.values.front()) return std::nullopt;
   }
+  // An axis `from` never had (`to` gained it since the recording) takes its
+  // first value, the kernel the recording measured (config_from_saved_json);
+  // one `from` pruned for its GPU (every value the same kernel there) has no
+  // value to give.
   json mapped = json::object();
   for (const auto& axis : to.axes()) {
     const auto it = values.find(axis.name);
-    if (it == values.end()) return std::nullopt;
-    mapped[axis.name] = *it;
+    if (it != values.end()) {
+      mapped[axis.name] = *it;
+      continue;
+    }
+    const auto named = [&](const auto& a) { return a.name == axis.name; };
+    if (std::any_of(from.pruned().begin(), from.pruned().end(), named)) return std::nullopt;
   }
   try {
-    search::Config c = to.config_from_json(mapped);
+    search::Config c = to.config_from_saved_json(mapped);
     if (!to.is_valid(c)) return std::nullopt;
     return c;
   } catch (const std::invalid_argument&) {

@@ -4,6 +4,7 @@
 #include <memtune/probe/prior.hpp>
 #include <memtune/model/rank_correlation.hpp>
 #include <memtune/templates/catalogue.hpp>
+#include <memtune/tune/transfer.hpp>
 #include <memtune/tune/tuner.hpp>
 
 #include <algorithm>
@@ -82,11 +83,9 @@ Predictions predict_recording(const search::Recording& rec, const Problem& probl
 }
 
 std::optional<std::string> key_in(const search::Space& space, const search::Recording& rec, const search::Config& config) {
-  try {
-    return space.config_to_json(space.config_from_saved_json(rec.space.config_to_json(config))).dump();
-  } catch (const std::invalid_argument&) {
-    return std::nullopt;
-  }
+  const auto mapped = corresponding_config(rec.space, config, space); // the transfer's mapping between spaces
+  if (!mapped) return std::nullopt;
+  return space.config_to_json(*mapped).dump();
 }
 
 std::vector<std::pair<std::string, double>> measured_in_order(const search::Recording& rec, const search::Space& space) {

@@ -149,6 +149,7 @@ KernelDescription describe() {
       .derived("static_smem", "2 * 4 * rows * pitch") // classic: two plane buffers
       // The ring: R+1+prefetch stages of boxes of `rows` rows.
       .derived("ring_smem", "(radius + 1 + prefetch) * rows * ring_pitch * 4")
+      .derived("ring_block_smem", "ring_smem + 8 * (radius + 1 + prefetch)") // and its stages' mbarriers
       .constraint("threads <= min(512, max_threads_per_block)",
                   "at most 512 threads (and the device limit): a 1024-thread block leaves 64 registers per thread "
                   "and one block per SM; kept out to keep the space small")
@@ -180,7 +181,7 @@ KernelDescription describe() {
       .constraint("ring || prefetch != 3", "classic look-ahead is 0, 1, 2 or 4 planes")
       .constraint("zu <= 2 * radius + 1", "the z loop unrolls at most 2R+1 planes (the queue's length)")
       .constraint("!ring || nx * ny < 1073741824", "the ring addresses a plane with 32-bit byte offsets (nx*ny*4 < 4 GiB)")
-      .constraint("!ring || ring_smem + 8 * (radius + 1 + prefetch) <= max_shared_memory_per_block_optin",
+      .constraint("!ring || ring_block_smem <= max_shared_memory_per_block_optin",
                   "the ring of planes exceeds the shared memory per block (opt-in limit)")
       // __launch_bounds__ caps registers for min_blocks blocks an SM; where the
       // ring's shared memory holds fewer (the driver reserves 1 KiB a block
@@ -188,7 +189,7 @@ KernelDescription describe() {
       // configurations measured 1.003-1.50x the same one without the cap on
       // the H100 and the H200, never faster (docs/results.md).
       .constraint("!ring || shared_memory_per_sm == 0 || "
-                  "min_blocks * (ring_smem + 8 * (radius + 1 + prefetch) + 1024) <= shared_memory_per_sm",
+                  "min_blocks * (ring_block_smem + 1024) <= shared_memory_per_sm",
                   "min_warps asks for more ring blocks per SM than shared memory holds: the register cap would only "
                   "spill")
       .constraint("min_warps % warps == 0", "min_warps must be a whole number of blocks")

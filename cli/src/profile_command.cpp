@@ -115,7 +115,8 @@ std::pair<std::vector<ProfileEntry>, std::vector<std::string>> swept_with(const 
     if (k->name == e.template_name) keys = k->size_variables();
   if (keys.empty())
     for (const auto& [name, value] : e.problem)
-      if (std::any_of(group.begin(), group.end(), [&](const ProfileEntry& o) {
+      // Captured by name: clang before 16 cannot capture a structured binding.
+      if (std::any_of(group.begin(), group.end(), [&name = name, &value = value](const ProfileEntry& o) {
             const auto it = o.problem.find(name);
             return it == o.problem.end() || it->second != value;
           }))

@@ -137,14 +137,35 @@ std::pair<std::vector<ProfileEntry>, std::vector<std::string>> swept_with(const 
 void add_size_rule(output::Document& d, const ProfileEntry& e, const std::vector<ProfileEntry>& entries) {
   const auto [group, keys] = swept_with(e, entries);
   if (group.size() < 2 || keys.empty()) return;
-  const std::vector<SizeRuleRow> rows = size_rule_rows(group, keys);
+  // The launcher's model between sizes: a built-in template on a GPU the catalogue knows.
+  const KernelDescription* kernel = nullptr;
+  for (const KernelDescription* k : templates::descriptions())
+    if (k->name == e.template_name) kernel = k;
+  std::optional<Target> target;
+  if (kernel) {
+    try {
+      const model::TargetCatalog catalogue = load_targets();
+      if (const Target* t = catalogue.try_find(e.device.name)) {
+        target = *t;
+        target->sm_count = e.device.sm_count; // the board the entries were measured on
+      }
+    } catch (const std::exception&) {
+      // no catalogue here: the rule interpolates the times alone
+    }
+  }
+  const SizeRuleModel rule = target ? size_rule_model(*kernel, *target) : SizeRuleModel{};
+  const std::vector<SizeRuleRow> rows = size_rule_rows(group, keys, rule.valid, rule.predict);
+  const bool modeled = std::any_of(rows.begin(), rows.end(), [](const SizeRuleRow& r) { return r.midpoint && r.midpoint->modeled; });
   std::string sizes;
   for (const auto& k : keys) sizes += (sizes.empty() ? "" : ", ") + k;
   d.paragraph("per-call rule (" + std::to_string(group.size()) + " sizes of " + e.template_name + " on " +
               e.device.name + ", size variables " + sizes +
-              "): a call at a stored size takes that entry; between two stored sizes, the configuration with the "
-              "least time interpolated on a log-log scale between the two (of those both timed), with its expected "
-              "loss; outside them, the nearest size's. The pick at each midpoint:");
+              "): a call at a stored size takes that entry; between two stored sizes, of the configurations the two "
+              "kept, the one with the least time" +
+              (modeled ? std::string(": the model's at the call's size, corrected by what each of the two measured "
+                                     "against the model's there (" + target->display_name + ")")
+                       : std::string(" interpolated on a log-log scale between the two")) +
+              ", with its expected loss; outside them, the nearest size's. The pick at each midpoint:");
   output::Table& t = d.add_table("size_rule");
   t.columns = {{.key = "between", .header = "between", .left = true},
                {.key = "lower_best", .header = "best below", .json = false},

@@ -1,6 +1,7 @@
 #include <memtune/launch/config_lookup.hpp>
 #include <memtune/measure/device.hpp>
 #include <memtune/measure/target_resolver.hpp>
+#include <memtune/tune/model_evaluator.hpp>
 #include <memtune/io/json_document.hpp>
 #include <memtune/io/json_fields.hpp>
 
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 namespace memtune {
@@ -86,6 +88,35 @@ std::optional<std::pair<search::Config, std::size_t>> fastest_valid_runner_up(co
 
 } // namespace
 
+SizeRuleModel size_rule_model(const KernelDescription& kernel, const Target& target) {
+  // Spaces by problem (the call's and its neighbours'), shared by the callables' copies.
+  auto spaces = std::make_shared<std::map<Problem, search::Space>>();
+  const auto space_at = [&kernel, target, spaces](const Problem& at) -> const search::Space& {
+    auto it = spaces->find(at);
+    if (it == spaces->end()) it = spaces->emplace(at, kernel.space(at, target)).first;
+    return it->second;
+  };
+  SizeRuleModel out;
+  out.valid = [space_at](const nlohmann::json& saved, const Problem& at) {
+    return space_at(at).valid_saved_config(saved).has_value();
+  };
+  if (!kernel.has_model()) return out;
+  out.predict = [&kernel, target, space_at](const nlohmann::json& saved, const nlohmann::json& resources,
+                                            const Problem& at) -> std::optional<double> {
+    try {
+      const auto config = space_at(at).valid_saved_config(saved);
+      if (!config) return std::nullopt;
+      const Evaluation e = predict_with_resources(kernel, at, target, *config,
+                                                  resources_from_fields(io::JsonFields(resources)), kernel.bytes_moved(at));
+      if (!e.ok() || !e.timing) return std::nullopt;
+      return e.timing->median_s;
+    } catch (const std::exception&) {
+      return std::nullopt; // the model cannot say: the ranking interpolates the times alone
+    }
+  };
+  return out;
+}
+
 LookupEnvironment LookupEnvironment::from_process() {
   LookupEnvironment e;
   if (const char* pinned = std::getenv("MEMTUNE_CONFIG"); pinned && *pinned) e.pinned = pinned;
@@ -155,12 +186,9 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
   }
 
   if (store) {
-    std::map<Problem, search::Space> spaces; // the call's and its neighbours'
-    const ValidAtProblem valid_here = [&](const nlohmann::json& saved, const Problem& at) {
-      auto it = spaces.find(at);
-      if (it == spaces.end()) it = spaces.emplace(at, kernel.space(at, target)).first;
-      return it->second.valid_saved_config(saved).has_value();
-    };
+    // Between two swept sizes the model ranks the kept configurations at this
+    // size from the resources the entries kept (size_rule.hpp): no compile.
+    const SizeRuleModel rule = size_rule_model(kernel, target);
     std::vector<ProfileHit> hits =
         store->matches(fingerprint(target), kernel.name, problem, kernel.size_variables(), catalogue_names(target));
     std::optional<ProfileMatch> interpolated; // the kind of hits interpolation was tried on
@@ -173,7 +201,7 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
         std::vector<ProfileEntry> kind;
         for (const ProfileHit& h : hits)
           if (h.match == hit.match) kind.push_back(h.entry);
-        if (auto pick = interpolate_sizes(kind, problem, kernel.size_variables(), valid_here)) {
+        if (auto pick = interpolate_sizes(kind, problem, kernel.size_variables(), rule.valid, rule.predict)) {
           const std::string origin = "profile (" + describe(*pick, kernel.problem) + ")";
           try {
             const search::Config config = space.config_from_saved_json(pick->config);
@@ -183,7 +211,9 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
               out.config = config;
               out.source = ConfigLookup::Source::profile;
               out.origin = origin;
-              out.rationale = "best by the ranking interpolated between the two nearest swept sizes";
+              out.rationale = pick->modeled ? "best by the model's time at this size, corrected by what the two "
+                                              "nearest swept sizes measured against it"
+                                            : "best by the ranking interpolated between the two nearest swept sizes";
               out.profile = hit;
               out.between = std::move(pick);
               return out;

@@ -3,6 +3,7 @@
 #include <memtune/io/number_text.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -59,8 +60,48 @@ std::optional<double> position(const Problem& p, const Problem& a, const Problem
   return dot / norm;
 }
 
+// Each kept configuration's resources, by the same key as timed(): what the
+// model needs to predict it elsewhere (null: none kept).
+std::map<std::string, nlohmann::json> kept_resources(const ProfileEntry& e) {
+  std::map<std::string, nlohmann::json> out;
+  if (e.resources) out.emplace(e.config.dump(), resources_to_json(*e.resources));
+  for (const auto& r : e.runner_ups) {
+    const auto c = r.find("config");
+    const auto res = r.find("resources");
+    if (c != r.end() && res != r.end()) out.emplace(c->dump(), *res);
+  }
+  return out;
+}
+
+// The model's time of every configuration in `keys` at the three sizes, or
+// nullopt when it misses one: a ranking half modeled would compare unlike times.
+using ThreeTimes = std::array<double, 3>; // lower, upper, the call's
+std::optional<std::map<std::string, ThreeTimes>> predict_all(const std::vector<std::string>& keys,
+                                                             const ProfileEntry& lower, const ProfileEntry& upper,
+                                                             const Problem& call, const PredictAt& predict) {
+  if (!predict || keys.empty()) return std::nullopt;
+  auto resources = kept_resources(lower);
+  resources.merge(kept_resources(upper)); // the same kernel at either size
+  std::map<std::string, ThreeTimes> out;
+  for (const std::string& key : keys) {
+    const auto r = resources.find(key);
+    if (r == resources.end()) return std::nullopt;
+    const nlohmann::json config = nlohmann::json::parse(key);
+    ThreeTimes t{};
+    const Problem* at[3] = {&lower.problem, &upper.problem, &call};
+    for (int i = 0; i < 3; ++i) {
+      const auto p = predict(config, r->second, *at[i]);
+      if (!p || !(*p > 0) || !std::isfinite(*p)) return std::nullopt;
+      t[i] = *p;
+    }
+    out.emplace(key, t);
+  }
+  return out;
+}
+
 std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEntry& upper, double w,
-                                     const Problem* call = nullptr, const ValidAtProblem& valid = {}) {
+                                     const Problem* call = nullptr, const ValidAtProblem& valid = {},
+                                     const PredictAt& predict = {}) {
   const auto tl = timed(lower), tu = timed(upper);
   if (tl.empty() || tu.empty()) return std::nullopt;
   const auto by_time = [](const auto& x, const auto& y) { return x.second < y.second; };
@@ -78,21 +119,33 @@ std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEnt
   std::map<std::string, std::pair<std::optional<double>, std::optional<double>>> both;
   for (const auto& [key, t] : tl) both[key].first = t;
   for (const auto& [key, t] : tu) both[key].second = t;
+  if (valid)
+    std::erase_if(both, [&](const auto& item) {
+      const nlohmann::json config = nlohmann::json::parse(item.first);
+      return !valid(config, *call) || !valid(config, lower.problem) || !valid(config, upper.problem);
+    });
+  std::vector<std::string> keys;
+  for (const auto& item : both) keys.push_back(item.first);
+  const auto modeled = call ? predict_all(keys, lower, upper, *call, predict) : std::nullopt;
   SizePick out;
   out.lower = lower;
   out.upper = upper;
   out.position = w;
+  out.modeled = modeled.has_value();
   double least = std::numeric_limits<double>::infinity();
   for (const auto& [key, times] : both) {
     const bool exact = times.first && times.second;
-    if (valid) {
-      const nlohmann::json config = nlohmann::json::parse(key);
-      if (!valid(config, *call) || !valid(config, lower.problem) || !valid(config, upper.problem)) continue;
-    }
     out.compared += exact ? 1 : 0;
     const double l = times.first.value_or(floor_l), u = times.second.value_or(floor_u);
-    const double t = std::exp((1 - w) * std::log(times.first.value_or(beyond_l)) +
-                              w * std::log(times.second.value_or(beyond_u)));
+    double t = 0;
+    if (modeled) {
+      const ThreeTimes& p = modeled->at(key);
+      const double at_l = times.first ? *times.first / p[0] : *times.second / p[1];
+      const double at_u = times.second ? *times.second / p[1] : at_l;
+      t = p[2] * std::exp((1 - w) * std::log(at_l) + w * std::log(at_u));
+    } else {
+      t = std::exp((1 - w) * std::log(times.first.value_or(beyond_l)) + w * std::log(times.second.value_or(beyond_u)));
+    }
     if (t < least) {
       least = t;
       out.config = nlohmann::json::parse(key);
@@ -108,7 +161,8 @@ std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEnt
 } // namespace
 
 std::optional<SizePick> interpolate_sizes(const std::vector<ProfileEntry>& entries, const Problem& problem,
-                                          const std::vector<std::string>& size_keys, const ValidAtProblem& valid) {
+                                          const std::vector<std::string>& size_keys, const ValidAtProblem& valid,
+                                          const PredictAt& predict) {
   if (size_keys.empty()) return std::nullopt;
   std::optional<std::pair<std::size_t, std::size_t>> best_pair;
   double best_distance = std::numeric_limits<double>::infinity();
@@ -133,18 +187,20 @@ std::optional<SizePick> interpolate_sizes(const std::vector<ProfileEntry>& entri
     std::swap(lo, hi);
     w = 1 - w;
   }
-  return pick_between(entries[lo], entries[hi], w, &problem, valid);
+  return pick_between(entries[lo], entries[hi], w, &problem, valid, predict);
 }
 
 std::string describe(const SizePick& pick, const std::vector<ProblemParameter>& parameters) {
   const auto text = [&](const Problem& p) { return parameters.empty() ? format_problem(p) : format_problem(p, parameters); };
   return "interpolated between " + text(pick.lower.problem) + " and " + text(pick.upper.problem) +
-         number_text(" (w %.2f, ", pick.position) + std::to_string(pick.compared) + " configuration" +
+         (pick.modeled ? ", the model's time here corrected by theirs" : "") + number_text(" (w %.2f, ", pick.position) +
+         std::to_string(pick.compared) + " configuration" +
          (pick.compared == 1 ? "" : "s") + " in common): expected loss " + (pick.bounded ? "at least " : "") +
          number_text("%.1f %%", 100 * pick.expected_loss);
 }
 
-std::vector<SizeRuleRow> size_rule_rows(std::vector<ProfileEntry> group, const std::vector<std::string>& size_keys) {
+std::vector<SizeRuleRow> size_rule_rows(std::vector<ProfileEntry> group, const std::vector<std::string>& size_keys,
+                                        const ValidAtProblem& valid, const PredictAt& predict) {
   std::erase_if(group, [&](const ProfileEntry& e) { return !on_log_scale(e, size_keys); });
   std::sort(group.begin(), group.end(), [&](const ProfileEntry& a, const ProfileEntry& b) {
     double la = 0, lb = 0;
@@ -158,7 +214,11 @@ std::vector<SizeRuleRow> size_rule_rows(std::vector<ProfileEntry> group, const s
     r.upper = group[i + 1].problem;
     r.lower_best = group[i].config;
     r.upper_best = group[i + 1].config;
-    r.midpoint = pick_between(group[i], group[i + 1], 0.5);
+    // The log midpoint of the two sizes, for the model's time there.
+    Problem midpoint = group[i].problem;
+    for (const auto& k : size_keys)
+      midpoint[k] = std::llround(std::exp(0.5 * (log_of(group[i].problem, k) + log_of(group[i + 1].problem, k))));
+    r.midpoint = pick_between(group[i], group[i + 1], 0.5, &midpoint, valid, predict);
     rows.push_back(std::move(r));
   }
   return rows;

@@ -54,6 +54,18 @@ TEST_CASE("profile entries round-trip through JSON") {
   CHECK(back.config == e.config);
   CHECK(back.time_s == doctest::Approx(e.time_s));
   CHECK(back.rationale == e.rationale);
+  CHECK_FALSE(back.resources); // stores written before resources were kept
+  CHECK_FALSE(back.to_json().contains("resources"));
+
+  // The compiled resources the model needs to rank a kept configuration at another size.
+  ProfileEntry with = e;
+  with.resources = KernelResources{.registers = 40, .static_smem_bytes = 1024, .spill_store_bytes = 8};
+  const ProfileEntry again = ProfileEntry::from_json(with.to_json());
+  REQUIRE(again.resources);
+  CHECK(again.resources->registers == 40);
+  CHECK(again.resources->static_smem_bytes == 1024);
+  CHECK(again.resources->spill_store_bytes == 8);
+  CHECK(again.resources->spill_load_bytes == 0);
 }
 
 TEST_CASE("save adds and replaces by key; lookup is exact, then nearest size") {
@@ -186,6 +198,12 @@ TEST_CASE("wrong values name the file, the line and the field, and the store sta
             .find("field 'entries[0].runner_ups[0].time_s': must be a positive number of seconds") != std::string::npos);
   CHECK(with("runner_ups", R"([{"time_s": 1e-6}])").find("field 'entries[0].runner_ups[0]") != std::string::npos);
   CHECK(with("runner_ups", R"([7])").find("field 'entries[0].runner_ups[0]'") != std::string::npos);
+  CHECK(with("resources", R"({"registers": 300})").find("field 'entries[0].resources.registers': expected an integer in [0, 255]") !=
+        std::string::npos);
+  CHECK(with("resources", R"({"static_smem_bytes": -1})").find("field 'entries[0].resources.static_smem_bytes'") !=
+        std::string::npos);
+  CHECK(with("runner_ups", R"([{"config": {"block_size": 64}, "time_s": 1e-6, "resources": [1]}])")
+            .find("field 'entries[0].runner_ups[0].resources'") != std::string::npos);
   CHECK(error_for("{\"schema_version\": 1, \"entries\": [" + base + ",\n" + base + "]}")
             .find(":2: field 'entries[1]': the same GPU, kernel and problem as entries[0]") != std::string::npos);
   CHECK(with("mode", "\"guessed\"").find("field 'entries[0].mode'") != std::string::npos);

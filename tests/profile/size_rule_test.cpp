@@ -146,6 +146,81 @@ TEST_CASE("of several sizes, the two that enclose the call and are nearest") {
   CHECK(rows[1].midpoint->position == doctest::Approx(0.5));
 }
 
+TEST_CASE("with the model: its time at the call's size, corrected by what each neighbour measured against it") {
+  auto entries = two_sizes();
+  const nlohmann::json resources = resources_to_json({.registers = 32});
+  for (ProfileEntry& e : entries) {
+    e.resources = resources_from_fields(io::JsonFields(resources));
+    for (auto& r : e.runner_ups) r["resources"] = resources;
+  }
+  const Problem mid{{"n", 4 << 20}, {"taps", 21}};
+  // The model is 20 % fast on every configuration at both sizes (the
+  // corrections, 1.25), and at 4M puts 256 behind a step (a partial wave,
+  // say) that interpolating the times alone cannot see.
+  const auto model = [](const nlohmann::json& c, const Problem& at) {
+    const int block = c.at("block_size").get<int>();
+    const double measured_1m = block == 128 ? 10e-6 : block == 256 ? 11e-6 : 14e-6;
+    const double measured_16m = block == 512 ? 100e-6 : block == 256 ? 104e-6 : 130e-6;
+    if (at.at("n") == 1 << 20) return 0.8 * measured_1m;
+    if (at.at("n") == 16 << 20) return 0.8 * measured_16m;
+    return 0.8 * std::sqrt(measured_1m * measured_16m) * (block == 256 ? 1.3 : 1.0);
+  };
+  const PredictAt predict = [&](const nlohmann::json& c, const nlohmann::json& r, const Problem& at) -> std::optional<double> {
+    CHECK(r == resources); // what the entry kept for that configuration
+    return model(c, at);
+  };
+  const auto p = interpolate_sizes(entries, mid, {"n"}, {}, predict);
+  REQUIRE(p);
+  CHECK(p->modeled);
+  // 256 wins interpolated alone (above); behind its step 128 (36.06 us) beats 512 (37.42 us).
+  CHECK(p->config == cfg(128));
+  CHECK(p->predicted_time_s == doctest::Approx(std::sqrt(10e-6 * 130e-6)));
+  CHECK(p->expected_loss == doctest::Approx(0.5 * 0.0 + 0.5 * 0.3)); // still against each size's own best
+  CHECK(describe(*p).find("and n=16777216 taps=21, the model's time here corrected by theirs (w 0.50") != std::string::npos);
+  // The midpoint rows of `memtune profile show` rank the same way.
+  const auto rows = size_rule_rows(entries, {"n"}, {}, predict);
+  REQUIRE(rows.size() == 1);
+  REQUIRE(rows[0].midpoint);
+  CHECK(rows[0].midpoint->modeled);
+  CHECK(rows[0].midpoint->config == cfg(128));
+
+  // One configuration the model cannot predict (or one kept without its
+  // resources): the times interpolated alone rank all, as before.
+  const PredictAt partial = [&](const nlohmann::json& c, const nlohmann::json&, const Problem& at) -> std::optional<double> {
+    if (c.at("block_size") == 512) return std::nullopt;
+    return model(c, at);
+  };
+  const auto alone = interpolate_sizes(entries, mid, {"n"}, {}, partial);
+  REQUIRE(alone);
+  CHECK_FALSE(alone->modeled);
+  CHECK(alone->config == cfg(256));
+  const auto no_resources = interpolate_sizes(two_sizes(), mid, {"n"}, {}, predict);
+  REQUIRE(no_resources);
+  CHECK_FALSE(no_resources->modeled);
+  CHECK(no_resources->config == cfg(256));
+}
+
+TEST_CASE("size_rule_model: the model's time of a stored configuration from its kept resources, no compile") {
+  const KernelDescription& d = templates::filter_description();
+  const SizeRuleModel rule = size_rule_model(d, the_gpu());
+  const PredictAt& predict = rule.predict;
+  REQUIRE(predict);
+  const nlohmann::json resources = resources_to_json({.registers = 32});
+  const Problem small = d.complete({{"n", 1 << 20}, {"taps", 21}}), large = d.complete({{"n", 16 << 20}, {"taps", 21}});
+  const auto at_small = predict(cfg(256), resources, small), at_large = predict(cfg(256), resources, large);
+  REQUIRE(at_small);
+  REQUIRE(at_large);
+  CHECK(*at_large > 4 * *at_small); // 16x the bytes, past the launch's fixed cost
+  // Registers that leave no block room: no time, so the lookup falls back to the times alone.
+  CHECK_FALSE(predict(cfg(1024), resources_to_json({.registers = 255}), small));
+  // A configuration that is not one of this space.
+  nlohmann::json odd = cfg(256);
+  odd["block_size"] = 100;
+  CHECK_FALSE(predict(odd, resources, small));
+  CHECK_FALSE(rule.valid(odd, small));
+  CHECK(rule.valid(cfg(256), small));
+}
+
 TEST_CASE("the launcher's lookup: the exact size's entry, else the interpolated pick, with its loss stated") {
   memtune::testing::TempDir dir;
   const ProfileStore store = two_sizes_stored(dir);

@@ -10,29 +10,11 @@ namespace memtune {
 
 namespace {
 
+// No registers, no static shared memory: the most blocks per SM it can get.
 Evaluation without_registers(const KernelDescription& kernel, const Problem& problem, const Target& target,
                              const search::Config& config, std::uint64_t bytes_moved,
                              const model::TimeModelParams& params, CacheShare share) {
-  Evaluation e;
-  e.config = config;
-  LaunchSpec launch;
-  try {
-    launch = kernel.launch(config, problem, target);
-  } catch (const std::invalid_argument& err) {
-    e.status = Status::launch_failed;
-    e.reason = err.what();
-    return e;
-  }
-  if (auto why = description_detail::block_limit_violation(launch.block)) {
-    e.status = Status::exceeds_device_limits;
-    e.reason = *why;
-    return e;
-  }
-  e.block_threads = static_cast<int>(launch.block.count());
-  e.dynamic_smem_bytes = launch.dynamic_smem_bytes;
-  e.resources = {}; // no registers, no static shared memory: the most blocks per SM it can get
-  predict_candidate(e, kernel, problem, target, bytes_moved, params, share);
-  return e;
+  return predict_with_resources(kernel, problem, target, config, {}, bytes_moved, params, share);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include <memtune/model/store_combining.hpp>
 #include <memtune/model/traffic.hpp>
 #include <memtune/tune/model_evaluator.hpp>
+#include <memtune/description/argument_values.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -180,6 +181,31 @@ void predict_candidate(Evaluation& e, const KernelDescription& kernel, const Pro
   e.gbps = static_cast<double>(bytes_moved) / m.time.seconds / 1e9;
   e.fraction_of_peak = target.dram_bandwidth_gbs > 0 ? e.gbps / target.dram_bandwidth_gbs : 0.0;
   e.model = std::move(m);
+}
+
+Evaluation predict_with_resources(const KernelDescription& kernel, const Problem& problem, const Target& target,
+                                  const search::Config& config, const KernelResources& resources,
+                                  std::uint64_t bytes_moved, const model::TimeModelParams& params, CacheShare share) {
+  Evaluation e;
+  e.config = config;
+  LaunchSpec launch;
+  try {
+    launch = kernel.launch(config, problem, target);
+  } catch (const std::invalid_argument& err) {
+    e.status = Status::launch_failed;
+    e.reason = err.what();
+    return e;
+  }
+  if (auto why = description_detail::block_limit_violation(launch.block)) {
+    e.status = Status::exceeds_device_limits;
+    e.reason = *why;
+    return e;
+  }
+  e.block_threads = static_cast<int>(launch.block.count());
+  e.dynamic_smem_bytes = launch.dynamic_smem_bytes;
+  e.resources = resources;
+  predict_candidate(e, kernel, problem, target, bytes_moved, params, share);
+  return e;
 }
 
 void explain_measured_candidate(Evaluation& e, const KernelDescription& kernel, const Problem& problem,

@@ -86,6 +86,17 @@ struct ConfigLookup {
                                           const ProfileStore* store, const LauncherOptions& options,
                                           const LookupEnvironment& environment);
 
+// What the rule between swept sizes (size_rule.hpp) asks of `kernel` on
+// `target`: whether a stored configuration may run at a problem, and the
+// model's time for it there from the resources its profile entry kept (empty
+// when the kernel has no model). The two share one space per problem.
+// `kernel` must outlive them.
+struct SizeRuleModel {
+  ValidAtProblem valid;
+  PredictAt predict;
+};
+[[nodiscard]] SizeRuleModel size_rule_model(const KernelDescription& kernel, const Target& target);
+
 // MEMTUNE_CONFIG's configuration for one kernel.
 struct PinnedConfig {
   nlohmann::json values; // {"block_size": 128, ...}

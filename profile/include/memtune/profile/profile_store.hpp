@@ -9,6 +9,7 @@
 // rename), so processes saving at once, or killed while saving, lose nothing.
 // A store that does not parse is an error naming the file, the line and the
 // field, and is never overwritten.
+#include <memtune/compile/compile_request.hpp>
 #include <memtune/measure/device.hpp>
 #include <memtune/io/errors.hpp>
 #include <memtune/io/json_fields.hpp>
@@ -39,7 +40,12 @@ struct ProfileEntry {
   std::optional<double> joules_per_launch; // [J] when the run measured energy
   std::optional<double> mean_watts;        // [W] likewise
   std::string rationale;
-  nlohmann::json runner_ups = nlohmann::json::array(); // [{config, time_s, gbps}]
+  // The best's compiled resources (registers, shared memory, spills), and each
+  // runner-up's under its own "resources": what the model needs to predict a
+  // kept configuration at another size without compiling it (size_rule.hpp).
+  // Stores written before lack them: nullopt.
+  std::optional<KernelResources> resources;
+  nlohmann::json runner_ups = nlohmann::json::array(); // [{config, time_s, gbps, resources}]
   std::string tool;             // "memtune 0.1.0"
   std::string saved_at;         // ISO 8601 UTC
   // Members this memtune does not know (written by a newer one, or by hand):
@@ -51,6 +57,11 @@ struct ProfileEntry {
   static ProfileEntry from_json(const nlohmann::json& j);
   static ProfileEntry from_fields(const io::JsonFields& entry);
 };
+
+// A profile's "resources" object, and back: registers in [0, 255], byte
+// counts in [0, 1 GiB]; a field left out is 0. Throws InputError naming the field.
+[[nodiscard]] nlohmann::json resources_to_json(const KernelResources& r);
+[[nodiscard]] KernelResources resources_from_fields(const io::JsonFields& j);
 
 // How a stored entry matched a lookup, best first.
 enum class ProfileMatch {

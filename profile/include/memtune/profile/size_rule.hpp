@@ -12,7 +12,22 @@
 // and the least is the pick. Its expected loss is interpolated the same way
 // from what it loses at each neighbour against that size's best,
 //   loss = (1 - w) (t_lower(pick) / t_lower(best) - 1) + w (t_upper(pick) / t_upper(best) - 1),
-// so a pick that is best at both sizes states 0. A configuration only one
+// so a pick that is best at both sizes states 0.
+//
+// With the model (a PredictAt, and resources kept for every configuration
+// ranked), the time at the call's size is the model's there, corrected by
+// what each neighbour measured against what the model predicts for it,
+//
+//   t(c) = p_call(c) (t_lower(c) / p_lower(c))^(1 - w) (t_upper(c) / p_upper(c))^w,
+//
+// (a configuration one neighbour did not keep takes the other's correction).
+// Times interpolated alone miss what changes between the sizes by steps: how
+// many waves of blocks fill the SMs, how many chunks a column splits into. The
+// fdtd between 360x360x210 and 480x480x256 (H200) kept the larger size's
+// one-chunk ring, which fills 0.69 of a wave at 416x416x232: 1.196x that
+// size's best interpolated alone, 1.008x with the model (docs/sweep.md).
+//
+// A configuration only one
 // neighbour kept (each keeps its best and runner-ups) was slower, at the
 // other, than that one's slowest kept time: its loss there takes that lower
 // bound (and is stated "at least"), and it is ranked at slowest x slowest /
@@ -42,7 +57,14 @@ struct SizePick {
   double expected_loss = 0;    // fraction over the best (0.012: 1.2 % slower), see above
   std::size_t compared = 0;    // configurations both neighbours timed
   bool bounded = false;        // the pick was timed at one neighbour only: its loss is a lower bound
+  bool modeled = false;        // ranked by the model's time corrected by the neighbours (above)
 };
+
+// The model's time [seconds] for a stored configuration at `problem`, from the
+// compiled resources its entry kept with it (a "resources" object); nullopt
+// when the model cannot say (no model, no resources, cannot launch there).
+using PredictAt = std::function<std::optional<double>(const nlohmann::json& config, const nlohmann::json& resources,
+                                                      const Problem& problem)>;
 
 // Whether a stored configuration may run at a problem (a float4 load needs
 // rows that are a multiple of 4: the best of 8616 rows is not a configuration
@@ -57,13 +79,16 @@ using ValidAtProblem = std::function<bool(const nlohmann::json& config, const Pr
 // neighbours' are ranked: one a neighbour could not run has no time there,
 // not even the lower bound above (a float2 ring that wins at 64^3 is no
 // candidate at 74^3 by way of 85^3, where it cannot run). The expected loss
-// is still against each neighbour's own best. nullopt when no pair encloses
-// the problem or no configuration kept is valid at all three (the caller
-// then takes the nearest entry).
+// is still against each neighbour's own best. With `predict`, the ranking is
+// the model's corrected time when it predicts every configuration ranked at
+// all three sizes, else the times interpolated alone. nullopt when no pair
+// encloses the problem or no configuration kept is valid at all three (the
+// caller then takes the nearest entry).
 [[nodiscard]] std::optional<SizePick> interpolate_sizes(const std::vector<ProfileEntry>& entries,
                                                         const Problem& problem,
                                                         const std::vector<std::string>& size_keys,
-                                                        const ValidAtProblem& valid = {});
+                                                        const ValidAtProblem& valid = {},
+                                                        const PredictAt& predict = {});
 
 // "interpolated between n=1048576 and n=4194304 (w 0.40, 6 configurations in
 // common): expected loss 1.2 %"
@@ -77,6 +102,7 @@ struct SizeRuleRow {
   std::optional<SizePick> midpoint;      // nullopt: an entry without a time
 };
 [[nodiscard]] std::vector<SizeRuleRow> size_rule_rows(std::vector<ProfileEntry> group,
-                                                      const std::vector<std::string>& size_keys);
+                                                      const std::vector<std::string>& size_keys,
+                                                      const ValidAtProblem& valid = {}, const PredictAt& predict = {});
 
 } // namespace memtune

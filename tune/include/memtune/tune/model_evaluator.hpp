@@ -26,6 +26,18 @@ void predict_candidate(Evaluation& e, const KernelDescription& kernel, const Pro
                        std::uint64_t bytes_moved, const model::TimeModelParams& params = {},
                        CacheShare share = CacheShare::resident_warps);
 
+// One configuration predicted from compiled resources already known (a
+// profile entry keeps each kept configuration's registers and shared memory),
+// so nothing is compiled: what a launcher's lookup can afford. The launch
+// comes from the description at `problem`; status launch_failed or
+// exceeds_device_limits when it cannot run there. Zero resources (none
+// known) give the most blocks per SM the block can get.
+[[nodiscard]] Evaluation predict_with_resources(const KernelDescription& kernel, const Problem& problem,
+                                                const Target& target, const search::Config& config,
+                                                const KernelResources& resources, std::uint64_t bytes_moved,
+                                                const model::TimeModelParams& params = {},
+                                                CacheShare share = CacheShare::resident_warps);
+
 // A kernel without a model: e.occupancy (cuda_occupancy.h with the target's
 // limits and the candidate's real registers) and its limiter only, no time;
 // status exceeds_device_limits when no block fits.

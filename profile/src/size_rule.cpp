@@ -60,6 +60,10 @@ std::optional<double> position(const Problem& p, const Problem& a, const Problem
   return dot / norm;
 }
 
+// Run to run, two measurements of one configuration differ by up to about
+// 3 % (docs/model.md counts pairs further apart than that as ordered).
+constexpr double kModelMargin = 0.03;
+
 // Each kept configuration's resources, by the same key as timed(): what the
 // model needs to predict it elsewhere (null: none kept).
 std::map<std::string, nlohmann::json> kept_resources(const ProfileEntry& e) {
@@ -127,34 +131,56 @@ std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEnt
   std::vector<std::string> keys;
   for (const auto& item : both) keys.push_back(item.first);
   const auto modeled = call ? predict_all(keys, lower, upper, *call, predict) : std::nullopt;
+  // Each configuration's time at the call's size: interpolated alone, and
+  // (with the model) the model's corrected by the neighbours.
+  struct Ranked {
+    std::string key;
+    bool exact = false;
+    double expected_loss = 0, interpolated = 0, modeled = 0;
+  };
+  std::vector<Ranked> ranked;
+  for (const auto& [key, times] : both) {
+    Ranked r{key, times.first && times.second};
+    const double l = times.first.value_or(floor_l), u = times.second.value_or(floor_u);
+    r.expected_loss = (1 - w) * (l / best_l - 1) + w * (u / best_u - 1);
+    r.interpolated = std::exp((1 - w) * std::log(times.first.value_or(beyond_l)) + w * std::log(times.second.value_or(beyond_u)));
+    if (modeled) {
+      // Each neighbour's measured / predicted. One that did not keep the
+      // configuration measured it slower than its slowest kept (or never
+      // timed it): the other's correction, but never below that bound's.
+      const ThreeTimes& p = modeled->at(key);
+      const double at_l = times.first ? *times.first / p[0] : std::max(*times.second / p[1], floor_l / p[0]);
+      const double at_u = times.second ? *times.second / p[1] : std::max(at_l, floor_u / p[1]);
+      r.modeled = p[2] * std::exp((1 - w) * std::log(at_l) + w * std::log(at_u));
+    }
+    ranked.push_back(std::move(r));
+  }
+  if (ranked.empty()) return std::nullopt; // nothing either kept may run here
+  const auto least = [&](double Ranked::*time) {
+    return &*std::min_element(ranked.begin(), ranked.end(), [&](const Ranked& a, const Ranked& b) { return a.*time < b.*time; });
+  };
+  const Ranked* pick = least(&Ranked::interpolated);
+  bool by_model = false;
+  if (modeled) {
+    // The model overrides the times alone only where it sees them more
+    // than kModelMargin apart at this size: within it, the pick both
+    // neighbours support by measurement stands.
+    const Ranked* model_pick = least(&Ranked::modeled);
+    if (pick->modeled > model_pick->modeled * (1 + kModelMargin)) {
+      pick = model_pick;
+      by_model = true;
+    }
+  }
   SizePick out;
   out.lower = lower;
   out.upper = upper;
   out.position = w;
-  out.modeled = modeled.has_value();
-  double least = std::numeric_limits<double>::infinity();
-  for (const auto& [key, times] : both) {
-    const bool exact = times.first && times.second;
-    out.compared += exact ? 1 : 0;
-    const double l = times.first.value_or(floor_l), u = times.second.value_or(floor_u);
-    double t = 0;
-    if (modeled) {
-      const ThreeTimes& p = modeled->at(key);
-      const double at_l = times.first ? *times.first / p[0] : *times.second / p[1];
-      const double at_u = times.second ? *times.second / p[1] : at_l;
-      t = p[2] * std::exp((1 - w) * std::log(at_l) + w * std::log(at_u));
-    } else {
-      t = std::exp((1 - w) * std::log(times.first.value_or(beyond_l)) + w * std::log(times.second.value_or(beyond_u)));
-    }
-    if (t < least) {
-      least = t;
-      out.config = nlohmann::json::parse(key);
-      out.predicted_time_s = t;
-      out.expected_loss = (1 - w) * (l / best_l - 1) + w * (u / best_u - 1);
-      out.bounded = !exact;
-    }
-  }
-  if (!std::isfinite(least)) return std::nullopt; // nothing either kept may run here
+  out.compared = static_cast<std::size_t>(std::count_if(ranked.begin(), ranked.end(), [](const Ranked& r) { return r.exact; }));
+  out.config = nlohmann::json::parse(pick->key);
+  out.predicted_time_s = by_model ? pick->modeled : pick->interpolated;
+  out.expected_loss = pick->expected_loss;
+  out.bounded = !pick->exact;
+  out.modeled = by_model;
   return out;
 }
 

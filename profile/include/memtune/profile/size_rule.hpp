@@ -20,7 +20,12 @@
 //
 //   t(c) = p_call(c) (t_lower(c) / p_lower(c))^(1 - w) (t_upper(c) / p_upper(c))^w,
 //
-// (a configuration one neighbour did not keep takes the other's correction).
+// (a configuration one neighbour did not keep takes the other's correction,
+// but no less than that neighbour's slowest kept time over the model's: it
+// was slower there than everything kept). The model's pick replaces the pick
+// of the times alone only when the model puts the latter more than 3 %
+// behind it at the call's size (a measurement's run-to-run spread): within
+// that, the configuration both neighbours measured well stands.
 // Times interpolated alone miss what changes between the sizes by steps: how
 // many waves of blocks fill the SMs, how many chunks a column splits into. The
 // fdtd between 360x360x210 and 480x480x256 (H200) kept the larger size's
@@ -57,7 +62,7 @@ struct SizePick {
   double expected_loss = 0;    // fraction over the best (0.012: 1.2 % slower), see above
   std::size_t compared = 0;    // configurations both neighbours timed
   bool bounded = false;        // the pick was timed at one neighbour only: its loss is a lower bound
-  bool modeled = false;        // ranked by the model's time corrected by the neighbours (above)
+  bool modeled = false;        // the model's corrected time chose it over the times alone (above)
 };
 
 // The model's time [seconds] for a stored configuration at `problem`, from the

@@ -94,7 +94,7 @@ fi
 "$bench" "${recordings[@]}" --seeds "$seeds" "${spec_args[@]}" --batch-sizes 1,2,4,8 --batch-table-only
 
 # The cost of a bayes step, memtune's and Kernel Tuner's in the same run, on
-# the catalogue's fdtd grids (1232 configurations). memtune adds the recorded
+# the catalogue's fdtd grids (1232 and 1568 configurations). memtune adds the recorded
 # spaces of more than 20000 configurations and its synthetic 10^5 space, the
 # only ones 2000 observations fit; Kernel Tuner would list them whole. Both on one core: BLAS threads would count Kernel
 # Tuner's CPU on several.

@@ -8,6 +8,7 @@
 #include <memtune/measure/device.hpp>
 #include <memtune/tune/model_prior.hpp>
 #include <memtune/profile/size_rule.hpp>
+#include <memtune/templates/fdtd.hpp>
 #include <memtune/templates/filter.hpp>
 #include <memtune/tune/transfer.hpp>
 
@@ -231,6 +232,40 @@ TEST_CASE("size_rule_model: the model's time of a stored configuration from its 
   CHECK_FALSE(predict(odd, resources, small));
   CHECK_FALSE(rule.valid(odd, small));
   CHECK(rule.valid(cfg(256), small));
+}
+
+// Two sizes of an fdtd sweep on an H200 (`memtune sweep fdtd`, commit
+// eeb7ba7): 360x360x210's best takes 6 z-chunks a column, 480x480x256's one
+// (its 240 tile columns nearly fill the 264 block slots). At 416x416x232 the
+// one-chunk ring fills 0.69 of a wave: on that run's whole grid there it
+// measured 1.199x the best, the model's pick below 1.012x.
+TEST_CASE("the launcher between two fdtd sizes of an H200 sweep: the model sees the partial wave the times miss") {
+  const KernelDescription& d = templates::fdtd_description();
+  Target h200 = catalogue_target("h200");
+  h200.display_name = "NVIDIA H200"; // as the store's entries name it
+  const Problem mid = d.complete({{"nx", 416}, {"ny", 416}, {"nz", 232}, {"radius", 4}});
+  const std::filesystem::path stored = MEMTUNE_TEST_ASSETS_DIR "/profiles/fdtd_sweep_h200.memtune.json";
+
+  const ProfileStore store(stored);
+  const ConfigLookup with_model = look_up_config(d, mid, h200, &store, {}, {});
+  REQUIRE(with_model.between);
+  CHECK(with_model.between->modeled);
+  CHECK(with_model.config.at("zfill") != 0);
+  CHECK(with_model.origin.find("the model's time here corrected by theirs") != std::string::npos);
+  CHECK(with_model.rationale.find("the model's time at this size") != std::string::npos);
+
+  // The same store without the resources (as saved before entries kept them): the times alone.
+  memtune::testing::TempDir dir;
+  ProfileStore plain(dir.path / "plain.memtune.json");
+  for (ProfileEntry e : store.entries()) {
+    e.resources.reset();
+    for (auto& r : e.runner_ups) r.erase("resources");
+    plain.save(e);
+  }
+  const ConfigLookup alone = look_up_config(d, mid, h200, &plain, {}, {});
+  REQUIRE(alone.between);
+  CHECK_FALSE(alone.between->modeled);
+  CHECK(alone.config.at("zfill") == 0);
 }
 
 TEST_CASE("the launcher's lookup: the exact size's entry, else the interpolated pick, with its loss stated") {

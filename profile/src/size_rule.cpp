@@ -161,12 +161,14 @@ std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEnt
   };
   const Ranked* pick = least(&Ranked::interpolated);
   bool by_model = false;
+  double model_gain = 0;
   if (modeled) {
     // The model overrides the times alone only where it sees them more
     // than kModelMargin apart at this size: within it, the pick both
     // neighbours support by measurement stands.
     const Ranked* model_pick = least(&Ranked::modeled);
     if (pick->modeled > model_pick->modeled * (1 + kModelMargin)) {
+      model_gain = pick->modeled / model_pick->modeled - 1;
       pick = model_pick;
       by_model = true;
     }
@@ -181,6 +183,7 @@ std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEnt
   out.expected_loss = pick->expected_loss;
   out.bounded = !pick->exact;
   out.modeled = by_model;
+  out.model_gain = model_gain;
   return out;
 }
 
@@ -218,11 +221,14 @@ std::optional<SizePick> interpolate_sizes(const std::vector<ProfileEntry>& entri
 
 std::string describe(const SizePick& pick, const std::vector<ProblemParameter>& parameters) {
   const auto text = [&](const Problem& p) { return parameters.empty() ? format_problem(p) : format_problem(p, parameters); };
-  return "interpolated between " + text(pick.lower.problem) + " and " + text(pick.upper.problem) +
-         (pick.modeled ? ", the model's time here corrected by theirs" : "") + number_text(" (w %.2f, ", pick.position) +
-         std::to_string(pick.compared) + " configuration" +
-         (pick.compared == 1 ? "" : "s") + " in common): expected loss " + (pick.bounded ? "at least " : "") +
-         number_text("%.1f %%", 100 * pick.expected_loss);
+  std::string s = "interpolated between " + text(pick.lower.problem) + " and " + text(pick.upper.problem) +
+                  (pick.modeled ? ", the model's time here corrected by theirs" : "") +
+                  number_text(" (w %.2f, ", pick.position) + std::to_string(pick.compared) + " configuration" +
+                  (pick.compared == 1 ? "" : "s") + " in common): expected loss " + (pick.bounded ? "at least " : "") +
+                  number_text("%.1f %%", 100 * pick.expected_loss);
+  // The loss above is the pick's at the two sizes; the model chose it for what it sees between them.
+  if (pick.modeled) s += number_text(" there; here the model puts the times' pick %.1f %% behind it", 100 * pick.model_gain);
+  return s;
 }
 
 std::vector<SizeRuleRow> size_rule_rows(std::vector<ProfileEntry> group, const std::vector<std::string>& size_keys,

@@ -178,6 +178,10 @@ TEST_CASE("with the model: its time at the call's size, corrected by what each n
   CHECK(p->predicted_time_s == doctest::Approx(std::sqrt(10e-6 * 130e-6)));
   CHECK(p->expected_loss == doctest::Approx(0.5 * 0.0 + 0.5 * 0.3)); // still against each size's own best
   CHECK(describe(*p).find("and n=16777216 taps=21, the model's time here corrected by theirs (w 0.50") != std::string::npos);
+  // Behind its step, 256's corrected time is 1.3 sqrt(11 x 104) = 43.97 us against 128's 36.06: 21.95 % behind.
+  CHECK(p->model_gain == doctest::Approx(1.3 * std::sqrt(11.0 * 104.0) / std::sqrt(10.0 * 130.0) - 1));
+  CHECK(describe(*p).find("expected loss 15.0 % there; here the model puts the times' pick 22.0 % behind it") !=
+        std::string::npos);
   // The midpoint rows of `memtune profile show` rank the same way.
   const auto rows = size_rule_rows(entries, {"n"}, {}, predict);
   REQUIRE(rows.size() == 1);

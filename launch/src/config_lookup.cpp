@@ -106,8 +106,8 @@ SizeRuleModel size_rule_model(const KernelDescription& kernel, const Target& tar
     try {
       const auto config = space_at(at).valid_saved_config(saved);
       if (!config) return std::nullopt;
-      const Evaluation e = predict_with_resources(kernel, at, target, *config,
-                                                  resources_from_fields(io::JsonFields(resources)), kernel.bytes_moved(at));
+      const KernelResources kept = resources_from_fields(io::JsonFields(resources));
+      const Evaluation e = predict_with_resources(kernel, at, target, *config, kept, kernel.bytes_moved(at));
       if (!e.ok() || !e.timing) return std::nullopt;
       return e.timing->median_s;
     } catch (const std::exception&) {

@@ -143,7 +143,8 @@ std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEnt
     Ranked r{key, times.first && times.second};
     const double l = times.first.value_or(floor_l), u = times.second.value_or(floor_u);
     r.expected_loss = (1 - w) * (l / best_l - 1) + w * (u / best_u - 1);
-    r.interpolated = std::exp((1 - w) * std::log(times.first.value_or(beyond_l)) + w * std::log(times.second.value_or(beyond_u)));
+    r.interpolated = std::exp((1 - w) * std::log(times.first.value_or(beyond_l)) +
+                              w * std::log(times.second.value_or(beyond_u)));
     if (modeled) {
       // Each neighbour's measured / predicted. One that did not keep the
       // configuration measured it slower than its slowest kept (or never
@@ -157,7 +158,8 @@ std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEnt
   }
   if (ranked.empty()) return std::nullopt; // nothing either kept may run here
   const auto least = [&](double Ranked::*time) {
-    return &*std::min_element(ranked.begin(), ranked.end(), [&](const Ranked& a, const Ranked& b) { return a.*time < b.*time; });
+    return &*std::min_element(ranked.begin(), ranked.end(),
+                              [&](const Ranked& a, const Ranked& b) { return a.*time < b.*time; });
   };
   const Ranked* pick = least(&Ranked::interpolated);
   bool by_model = false;
@@ -177,7 +179,8 @@ std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEnt
   out.lower = lower;
   out.upper = upper;
   out.position = w;
-  out.compared = static_cast<std::size_t>(std::count_if(ranked.begin(), ranked.end(), [](const Ranked& r) { return r.exact; }));
+  out.compared =
+      static_cast<std::size_t>(std::count_if(ranked.begin(), ranked.end(), [](const Ranked& r) { return r.exact; }));
   out.config = nlohmann::json::parse(pick->key);
   out.predicted_time_s = by_model ? pick->modeled : pick->interpolated;
   out.expected_loss = pick->expected_loss;
@@ -227,7 +230,8 @@ std::string describe(const SizePick& pick, const std::vector<ProblemParameter>& 
                   (pick.compared == 1 ? "" : "s") + " in common): expected loss " + (pick.bounded ? "at least " : "") +
                   number_text("%.1f %%", 100 * pick.expected_loss);
   // The loss above is the pick's at the two sizes; the model chose it for what it sees between them.
-  if (pick.modeled) s += number_text(" there; here the model puts the times' pick %.1f %% behind it", 100 * pick.model_gain);
+  if (pick.modeled)
+    s += number_text(" there; here the model puts the times' pick %.1f %% behind it", 100 * pick.model_gain);
   return s;
 }
 

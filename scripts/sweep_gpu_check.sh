@@ -10,6 +10,10 @@
 #   scripts/sweep_gpu_check.sh MEMTUNE OUT        (TEMPLATES="filter" for some)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# This checkout's target catalogue, also for a memtune copied out of its build
+# tree (which would find none, and model the local GPU without its latency and
+# L2 figures).
+export MEMTUNE_TARGETS_DIR=${MEMTUNE_TARGETS_DIR:-$PWD/configs/targets}
 . bench/sweep/sizes.sh
 memtune=${1:?usage: sweep_gpu_check.sh MEMTUNE OUT}
 out=${2:?usage: sweep_gpu_check.sh MEMTUNE OUT}

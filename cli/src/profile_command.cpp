@@ -35,12 +35,18 @@ struct ProfileCommand {
 
 namespace {
 
+// The built-in template an entry was saved for; nullptr for a user's kernel.
+const KernelDescription* builtin_of(const ProfileEntry& e) {
+  for (const KernelDescription* d : templates::descriptions())
+    if (d->name == e.template_name) return d;
+  return nullptr;
+}
+
 // "n=16777216 op=write": a built-in template's choices by their labels, as
 // the CLI takes them; a user's kernel (no description here) by its numbers.
 std::string problem_text(const ProfileEntry& e) {
-  for (const KernelDescription* d : templates::descriptions())
-    if (d->name == e.template_name) return format_problem(e.problem, d->problem);
-  return format_problem(e.problem);
+  const KernelDescription* d = builtin_of(e);
+  return d ? format_problem(e.problem, d->problem) : format_problem(e.problem);
 }
 
 nlohmann::json entry_row(const ProfileEntry& e, const std::string& file, std::size_t index) {
@@ -111,8 +117,7 @@ std::pair<std::vector<ProfileEntry>, std::vector<std::string>> swept_with(const 
     group.push_back(other);
   }
   std::vector<std::string> keys;
-  for (const KernelDescription* k : templates::descriptions())
-    if (k->name == e.template_name) keys = k->size_variables();
+  if (const KernelDescription* k = builtin_of(e)) keys = k->size_variables();
   if (keys.empty())
     for (const auto& [name, value] : e.problem)
       // Captured by name: clang before 16 cannot capture a structured binding.
@@ -138,19 +143,14 @@ void add_size_rule(output::Document& d, const ProfileEntry& e, const std::vector
   const auto [group, keys] = swept_with(e, entries);
   if (group.size() < 2 || keys.empty()) return;
   // The launcher's model between sizes: a built-in template on a GPU the catalogue knows.
-  const KernelDescription* kernel = nullptr;
-  for (const KernelDescription* k : templates::descriptions())
-    if (k->name == e.template_name) kernel = k;
+  const KernelDescription* kernel = builtin_of(e);
   std::optional<Target> target;
   if (kernel) {
     try {
-      const model::TargetCatalog catalogue = load_targets();
-      if (const Target* t = catalogue.try_find(e.device.name)) {
-        target = *t;
-        target->sm_count = e.device.sm_count; // the board the entries were measured on
-      }
+      target = resolve_target(e.device.name, 0, /*predict=*/true).target; // the catalogue's entry, no CUDA
+      target->sm_count = e.device.sm_count; // the board the entries were measured on
     } catch (const std::exception&) {
-      // no catalogue here: the rule interpolates the times alone
+      // not in the catalogue, or no catalogue here: the rule interpolates the times alone
     }
   }
   const SizeRuleModel rule = target ? size_rule_model(*kernel, *target) : SizeRuleModel{};

@@ -101,13 +101,12 @@ SizeRuleModel size_rule_model(const KernelDescription& kernel, const Target& tar
     return space_at(at).valid_saved_config(saved).has_value();
   };
   if (!kernel.has_model()) return out;
-  out.predict = [&kernel, target, space_at](const nlohmann::json& saved, const nlohmann::json& resources,
+  out.predict = [&kernel, target, space_at](const nlohmann::json& saved, const KernelResources& resources,
                                             const Problem& at) -> std::optional<double> {
     try {
       const auto config = space_at(at).valid_saved_config(saved);
       if (!config) return std::nullopt;
-      const KernelResources kept = resources_from_fields(io::JsonFields(resources));
-      const Evaluation e = predict_with_resources(kernel, at, target, *config, kept, kernel.bytes_moved(at));
+      const Evaluation e = predict_with_resources(kernel, at, target, *config, resources, kernel.bytes_moved(at));
       if (!e.ok() || !e.timing) return std::nullopt;
       return e.timing->median_s;
     } catch (const std::exception&) {

@@ -65,14 +65,15 @@ std::optional<double> position(const Problem& p, const Problem& a, const Problem
 constexpr double kModelMargin = 0.03;
 
 // Each kept configuration's resources, by the same key as timed(): what the
-// model needs to predict it elsewhere (null: none kept).
-std::map<std::string, nlohmann::json> kept_resources(const ProfileEntry& e) {
-  std::map<std::string, nlohmann::json> out;
-  if (e.resources) out.emplace(e.config.dump(), resources_to_json(*e.resources));
+// model needs to predict it elsewhere (absent: none kept). A runner-up's
+// "resources" were range-checked when the store was read.
+std::map<std::string, KernelResources> kept_resources(const ProfileEntry& e) {
+  std::map<std::string, KernelResources> out;
+  if (e.resources) out.emplace(e.config.dump(), *e.resources);
   for (const auto& r : e.runner_ups) {
     const auto c = r.find("config");
     const auto res = r.find("resources");
-    if (c != r.end() && res != r.end()) out.emplace(c->dump(), *res);
+    if (c != r.end() && res != r.end()) out.emplace(c->dump(), resources_from_fields(io::JsonFields(*res)));
   }
   return out;
 }

@@ -166,8 +166,8 @@ TEST_CASE("with the model: its time at the call's size, corrected by what each n
     if (at.at("n") == 16 << 20) return 0.8 * measured_16m;
     return 0.8 * std::sqrt(measured_1m * measured_16m) * (block == 256 ? 1.3 : 1.0);
   };
-  const PredictAt predict = [&](const nlohmann::json& c, const nlohmann::json& r, const Problem& at) -> std::optional<double> {
-    CHECK(r == resources); // what the entry kept for that configuration
+  const PredictAt predict = [&](const nlohmann::json& c, const KernelResources& r, const Problem& at) -> std::optional<double> {
+    CHECK(resources_to_json(r) == resources); // what the entry kept for that configuration
     return model(c, at);
   };
   const auto p = interpolate_sizes(entries, mid, {"n"}, {}, predict);
@@ -192,7 +192,7 @@ TEST_CASE("with the model: its time at the call's size, corrected by what each n
   // A step that leaves 256 1.3 % behind the model's fastest, 128 (36.53
   // against 36.06 us), within 3 % (a measurement's run-to-run spread): the
   // pick both neighbours measured well stands.
-  const PredictAt small_step = [&](const nlohmann::json& c, const nlohmann::json&, const Problem& at) -> std::optional<double> {
+  const PredictAt small_step = [&](const nlohmann::json& c, const KernelResources&, const Problem& at) -> std::optional<double> {
     const double t = model(c, at);
     return c.at("block_size") == 256 && at.at("n") == 4 << 20 ? t / 1.3 * 1.08 : t;
   };
@@ -203,7 +203,7 @@ TEST_CASE("with the model: its time at the call's size, corrected by what each n
 
   // One configuration the model cannot predict (or one kept without its
   // resources): the times interpolated alone rank all, as before.
-  const PredictAt partial = [&](const nlohmann::json& c, const nlohmann::json&, const Problem& at) -> std::optional<double> {
+  const PredictAt partial = [&](const nlohmann::json& c, const KernelResources&, const Problem& at) -> std::optional<double> {
     if (c.at("block_size") == 512) return std::nullopt;
     return model(c, at);
   };
@@ -222,14 +222,14 @@ TEST_CASE("size_rule_model: the model's time of a stored configuration from its 
   const SizeRuleModel rule = size_rule_model(d, the_gpu());
   const PredictAt& predict = rule.predict;
   REQUIRE(predict);
-  const nlohmann::json resources = resources_to_json({.registers = 32});
+  const KernelResources resources{.registers = 32};
   const Problem small = d.complete({{"n", 1 << 20}, {"taps", 21}}), large = d.complete({{"n", 16 << 20}, {"taps", 21}});
   const auto at_small = predict(cfg(256), resources, small), at_large = predict(cfg(256), resources, large);
   REQUIRE(at_small);
   REQUIRE(at_large);
   CHECK(*at_large > 4 * *at_small); // 16x the bytes, past the launch's fixed cost
   // Registers that leave no block room: no time, so the lookup falls back to the times alone.
-  CHECK_FALSE(predict(cfg(1024), resources_to_json({.registers = 255}), small));
+  CHECK_FALSE(predict(cfg(1024), {.registers = 255}, small));
   // A configuration that is not one of this space.
   nlohmann::json odd = cfg(256);
   odd["block_size"] = 100;

@@ -1,6 +1,5 @@
 #include "bounded_grid.hpp"
 
-#include <memtune/description/argument_values.hpp>
 #include <memtune/io/parallel_for.hpp>
 #include <memtune/tune/model_evaluator.hpp>
 
@@ -8,28 +7,18 @@
 
 namespace memtune {
 
-namespace {
-
-// No registers, no static shared memory: the most blocks per SM it can get.
-Evaluation without_registers(const KernelDescription& kernel, const Problem& problem, const Target& target,
-                             const search::Config& config, std::uint64_t bytes_moved,
-                             const model::TimeModelParams& params, CacheShare share) {
-  return predict_with_resources(kernel, problem, target, config, {}, bytes_moved, params, share);
-}
-
-} // namespace
-
 Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& problem, const Target& target,
                              const search::Config& config, std::uint64_t bytes_moved) {
   model::TimeModelParams params;
   params.loaded_latency_gain = 0;
   params.whole_waves = false;
-  return without_registers(kernel, problem, target, config, bytes_moved, params, CacheShare::one_block);
+  // No registers, no static shared memory: the most blocks per SM it can get.
+  return predict_with_resources(kernel, problem, target, config, {}, bytes_moved, params, CacheShare::one_block);
 }
 
 Evaluation model_estimate(const KernelDescription& kernel, const Problem& problem, const Target& target,
                           const search::Config& config, std::uint64_t bytes_moved) {
-  return without_registers(kernel, problem, target, config, bytes_moved, {}, CacheShare::resident_warps);
+  return predict_with_resources(kernel, problem, target, config, {}, bytes_moved, {}, CacheShare::resident_warps);
 }
 
 std::vector<Evaluation> predict_each(const std::vector<search::Config>& configs,

@@ -67,9 +67,9 @@ struct SizePick {
 };
 
 // The model's time [seconds] for a stored configuration at `problem`, from the
-// compiled resources its entry kept with it (a "resources" object); nullopt
-// when the model cannot say (no model, no resources, cannot launch there).
-using PredictAt = std::function<std::optional<double>(const nlohmann::json& config, const nlohmann::json& resources,
+// compiled resources its entry kept with it; nullopt when the model cannot
+// say (no model, cannot launch there).
+using PredictAt = std::function<std::optional<double>(const nlohmann::json& config, const KernelResources& resources,
                                                       const Problem& problem)>;
 
 // Whether a stored configuration may run at a problem (a float4 load needs

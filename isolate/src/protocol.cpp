@@ -1,5 +1,6 @@
 #include <memtune/isolate/protocol.hpp>
 
+#include <memtune/compile/kernel_resources_json.hpp>
 #include <memtune/io/json_fields.hpp>
 
 #include <memtune/isolate/frame.hpp>
@@ -151,25 +152,6 @@ EnergyMeasurement energy_from_json(const json& j) {
     throw InputError("", 0, "source", e.what());
   }
   return m;
-}
-
-json resources_json(const KernelResources& r) {
-  return {{"registers", r.registers},
-          {"static_smem_bytes", r.static_smem_bytes},
-          {"stack_frame_bytes", r.stack_frame_bytes},
-          {"spill_store_bytes", r.spill_store_bytes},
-          {"spill_load_bytes", r.spill_load_bytes}};
-}
-
-KernelResources resources_from_json(const json& j) {
-  const io::JsonFields f(j);
-  KernelResources r;
-  r.registers = f.at("registers").integer<int>(0);
-  r.static_smem_bytes = f.at("static_smem_bytes").integer<std::size_t>();
-  r.stack_frame_bytes = f.at("stack_frame_bytes").integer<std::size_t>();
-  r.spill_store_bytes = f.at("spill_store_bytes").integer<std::size_t>();
-  r.spill_load_bytes = f.at("spill_load_bytes").integer<std::size_t>();
-  return r;
 }
 
 json ceiling_json(const CopyCeiling& c) {
@@ -393,7 +375,7 @@ LaunchRequest run_from_json(const json& j, std::span<const char> blob) {
 json result_json(std::uint64_t id, const LaunchOutcome& o) {
   json outcome{{"status", to_string(o.status)},
                {"reason", o.reason},
-               {"resources", resources_json(o.resources)},
+               {"resources", kernel_resources_to_json(o.resources)},
                {"driver_blocks_per_sm", o.driver_blocks_per_sm},
                {"max_abs_error", o.max_abs_error},
                {"cuda_error", o.cuda_error},
@@ -410,7 +392,7 @@ LaunchOutcome outcome_from_json(const json& j) {
   LaunchOutcome out;
   out.status = status_from_string(o.at("status").get<std::string>());
   out.reason = o.at("reason").get<std::string>();
-  out.resources = resources_from_json(o.at("resources"));
+  out.resources = kernel_resources_from_json(io::JsonFields(o.at("resources")));
   out.driver_blocks_per_sm = o.at("driver_blocks_per_sm").get<int>();
   // NaN and infinity travel as null (JSON has neither).
   out.max_abs_error = o.at("max_abs_error").is_null() ? std::nan("") : o.at("max_abs_error").get<double>();

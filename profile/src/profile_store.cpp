@@ -1,3 +1,4 @@
+#include <memtune/compile/kernel_resources_json.hpp>
 #include <memtune/io/atomic_file.hpp>
 #include <memtune/io/json_document.hpp>
 #include <memtune/profile/profile_store.hpp>
@@ -69,30 +70,6 @@ static const std::set<std::string, std::less<>> kEntryFields{"device", "template
                                                       "rationale", "runner_ups", "tool", "saved_at",
                                                       "objective", "joules_per_launch", "mean_watts", "resources"};
 
-nlohmann::json resources_to_json(const KernelResources& r) {
-  return {{"registers", r.registers},
-          {"static_smem_bytes", r.static_smem_bytes},
-          {"stack_frame_bytes", r.stack_frame_bytes},
-          {"spill_store_bytes", r.spill_store_bytes},
-          {"spill_load_bytes", r.spill_load_bytes}};
-}
-
-KernelResources resources_from_fields(const io::JsonFields& j) {
-  j.require_object();
-  constexpr std::size_t kMaxBytes = std::size_t{1} << 30; // far beyond any block's shared memory or frame
-  const auto bytes = [&](const char* name) {
-    const auto f = j.find(name);
-    return f ? f->integer<std::size_t>(0, kMaxBytes) : std::size_t{0};
-  };
-  KernelResources r;
-  if (const auto f = j.find("registers")) r.registers = f->integer<int>(0, 255); // ptxas's per-thread limit
-  r.static_smem_bytes = bytes("static_smem_bytes");
-  r.stack_frame_bytes = bytes("stack_frame_bytes");
-  r.spill_store_bytes = bytes("spill_store_bytes");
-  r.spill_load_bytes = bytes("spill_load_bytes");
-  return r;
-}
-
 nlohmann::json ProfileEntry::to_json() const {
   nlohmann::json j = unknown; // the known members below win over a stale copy
   j.update(nlohmann::json{{"device", device.to_json()}, {"template", template_name}, {"problem", problem},
@@ -105,7 +82,7 @@ nlohmann::json ProfileEntry::to_json() const {
   if (!(time_s > 0)) j.erase("time_s");
   // objective absent: time, as in stores written before.
   if (objective != "time") j["objective"] = objective;
-  if (resources) j["resources"] = resources_to_json(*resources);
+  if (resources) j["resources"] = kernel_resources_to_json(*resources);
   if (joules_per_launch) j["joules_per_launch"] = *joules_per_launch;
   if (mean_watts) j["mean_watts"] = *mean_watts;
   return j;
@@ -140,7 +117,7 @@ ProfileEntry ProfileEntry::from_fields(const io::JsonFields& j) {
   }
   if (const auto f = j.find("joules_per_launch")) e.joules_per_launch = f->number(0.0);
   if (const auto f = j.find("mean_watts")) e.mean_watts = f->number(0.0);
-  if (const auto f = j.find("resources")) e.resources = resources_from_fields(*f);
+  if (const auto f = j.find("resources")) e.resources = kernel_resources_from_json(*f);
   if (const auto f = j.find("runner_ups")) {
     // Each as the entry's own best: a configuration and a positive time.
     for (const io::JsonFields& r : f->elements()) {
@@ -149,7 +126,7 @@ ProfileEntry ProfileEntry::from_fields(const io::JsonFields& j) {
       const io::JsonFields time = r.at("time_s");
       if (!(time.number(0.0) > 0)) time.fail("must be a positive number of seconds");
       if (const auto g = r.find("gbps")) (void)g->number(0.0);
-      if (const auto g = r.find("resources")) (void)resources_from_fields(*g);
+      if (const auto g = r.find("resources")) (void)kernel_resources_from_json(*g);
     }
     e.runner_ups = f->value();
   }
@@ -316,7 +293,7 @@ ProfileEntry make_profile_entry(const TuningResult& r, std::size_t runner_ups, c
     nlohmann::json config = r.space.config_to_json(x.config);
     if (i > runner_ups && std::find(keep.begin(), keep.end(), config) == keep.end()) continue;
     e.runner_ups.push_back({{"config", std::move(config)}, {"time_s", x.timing->median_s}, {"gbps", x.gbps}});
-    if (compiled(x)) e.runner_ups.back()["resources"] = resources_to_json(x.resources);
+    if (compiled(x)) e.runner_ups.back()["resources"] = kernel_resources_to_json(x.resources);
   }
   e.tool = std::string("memtune ") + kVersion;
   e.saved_at = now_utc();

@@ -1,5 +1,6 @@
 #include <memtune/profile/size_rule.hpp>
 
+#include <memtune/compile/kernel_resources_json.hpp>
 #include <memtune/io/number_text.hpp>
 
 #include <algorithm>
@@ -73,7 +74,7 @@ std::map<std::string, KernelResources> kept_resources(const ProfileEntry& e) {
   for (const auto& r : e.runner_ups) {
     const auto c = r.find("config");
     const auto res = r.find("resources");
-    if (c != r.end() && res != r.end()) out.emplace(c->dump(), resources_from_fields(io::JsonFields(*res)));
+    if (c != r.end() && res != r.end()) out.emplace(c->dump(), kernel_resources_from_json(io::JsonFields(*res)));
   }
   return out;
 }

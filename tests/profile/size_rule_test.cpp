@@ -4,6 +4,7 @@
 // launcher's lookup taking it (config_lookup.hpp). Also the sweep's warm
 // start: a finished size as the next size's bayes prior (sweep_source,
 // transfer_prior).
+#include <memtune/compile/kernel_resources_json.hpp>
 #include <memtune/launch/config_lookup.hpp>
 #include <memtune/measure/device.hpp>
 #include <memtune/tune/model_prior.hpp>
@@ -149,9 +150,9 @@ TEST_CASE("of several sizes, the two that enclose the call and are nearest") {
 
 TEST_CASE("with the model: its time at the call's size, corrected by what each neighbour measured against it") {
   auto entries = two_sizes();
-  const nlohmann::json resources = resources_to_json({.registers = 32});
+  const nlohmann::json resources = kernel_resources_to_json({.registers = 32});
   for (ProfileEntry& e : entries) {
-    e.resources = resources_from_fields(io::JsonFields(resources));
+    e.resources = kernel_resources_from_json(io::JsonFields(resources));
     for (auto& r : e.runner_ups) r["resources"] = resources;
   }
   const Problem mid{{"n", 4 << 20}, {"taps", 21}};
@@ -167,7 +168,7 @@ TEST_CASE("with the model: its time at the call's size, corrected by what each n
     return 0.8 * std::sqrt(measured_1m * measured_16m) * (block == 256 ? 1.3 : 1.0);
   };
   const PredictAt predict = [&](const nlohmann::json& c, const KernelResources& r, const Problem& at) -> std::optional<double> {
-    CHECK(resources_to_json(r) == resources); // what the entry kept for that configuration
+    CHECK(kernel_resources_to_json(r) == resources); // what the entry kept for that configuration
     return model(c, at);
   };
   const auto p = interpolate_sizes(entries, mid, {"n"}, {}, predict);

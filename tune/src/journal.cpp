@@ -6,6 +6,7 @@
 #include <memtune/io/json_document.hpp>
 #include <memtune/io/json_fields.hpp>
 
+#include <memtune/compile/kernel_resources_json.hpp>
 #include <memtune/io/digest.hpp>
 #include <memtune/isolate/protocol.hpp>
 #include <memtune/io/utc_time.hpp>
@@ -79,7 +80,7 @@ json journal_line(const search::Space& space, const Evaluation& e, std::size_t i
          {"config", space.config_to_json(e.config)},
          {"status", to_string(e.status)},
          {"reason", e.reason},
-         {"resources", isolation::resources_json(e.resources)},
+         {"resources", kernel_resources_to_json(e.resources)},
          {"compile_seconds", e.compile_seconds},
          {"compile_cached", e.compile_cached},
          {"dynamic_smem_bytes", e.dynamic_smem_bytes},
@@ -111,7 +112,7 @@ Evaluation evaluation_from_journal_line(const search::Space& space, const json& 
     e.status = status_from_string(f.at(field).string());
     field = "";
     e.reason = f.at("reason").string();
-    e.resources = isolation::resources_from_json(f.at("resources").value());
+    e.resources = kernel_resources_from_json(f.at("resources"));
     e.compile_seconds = f.at("compile_seconds").number(0.0);
     e.compile_cached = f.at("compile_cached").boolean();
     e.dynamic_smem_bytes = f.at("dynamic_smem_bytes").integer<std::size_t>();

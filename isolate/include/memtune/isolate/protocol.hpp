@@ -112,8 +112,6 @@ nlohmann::json timing_json(const Timing& t);
 Timing timing_from_json(const nlohmann::json& j);
 nlohmann::json energy_json(const EnergyMeasurement& m);
 EnergyMeasurement energy_from_json(const nlohmann::json& j); // range-checked: journals are read from files
-nlohmann::json resources_json(const KernelResources& r);
-KernelResources resources_from_json(const nlohmann::json& j);
 nlohmann::json ceiling_json(const CopyCeiling& c);
 CopyCeiling ceiling_from_json(const nlohmann::json& j);
 nlohmann::json target_wire_json(const Target& t);

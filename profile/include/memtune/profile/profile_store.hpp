@@ -58,11 +58,6 @@ struct ProfileEntry {
   static ProfileEntry from_fields(const io::JsonFields& entry);
 };
 
-// A profile's "resources" object, and back: registers in [0, 255], byte
-// counts in [0, 1 GiB]; a field left out is 0. Throws InputError naming the field.
-[[nodiscard]] nlohmann::json resources_to_json(const KernelResources& r);
-[[nodiscard]] KernelResources resources_from_fields(const io::JsonFields& j);
-
 // How a stored entry matched a lookup, best first.
 enum class ProfileMatch {
   exact,          // this device (name, compute capability, SM count), this problem

@@ -1,10 +1,19 @@
 #include <memtune/output/tuning_recording.hpp>
 
+#include <memtune/compile/kernel_resources_json.hpp>
 #include <memtune/io/version.hpp>
 
 #include <nlohmann/json.hpp>
 
 namespace memtune {
+
+nlohmann::json trial_facts(const Evaluation& e) {
+  nlohmann::json facts = nlohmann::json::object();
+  if (e.resources.registers > 0) facts["resources"] = kernel_resources_to_json(e.resources); // 0: not compiled
+  if (e.ok()) add_energy_json(facts, e);
+  if (e.device >= 0) facts["device"] = e.device; // the GPU it ran on
+  return facts;
+}
 
 search::Recording to_recording(const TuningResult& r) {
   search::Recording rec;
@@ -25,18 +34,15 @@ search::Recording to_recording(const TuningResult& r) {
   rec.space = r.space;
   for (const Evaluation& e : r.evaluations) {
     search::Trial t{e.config, std::nullopt, to_string(e.status), e.reason};
-    nlohmann::json others = nlohmann::json::object();
     if (e.ok()) {
       if (e.timing) t.time_s = e.timing->median_s;
       else {
         t.status = "not_modeled";
         t.reason = "compiled and fits the GPU; its time is not modeled (the description has no \"model\" section)";
       }
-      add_energy_json(others, e);
     }
-    if (e.device >= 0) others["device"] = e.device; // the GPU it ran on
     rec.trials.push_back(std::move(t));
-    rec.trial_annotations.push_back(std::move(others));
+    rec.trial_annotations.push_back(trial_facts(e));
   }
   return rec;
 }

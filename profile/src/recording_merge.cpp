@@ -1,3 +1,5 @@
+#include <memtune/compile/kernel_resources_json.hpp>
+#include <memtune/io/json_fields.hpp>
 #include <memtune/io/number_text.hpp>
 #include <memtune/profile/recording_merge.hpp>
 
@@ -190,6 +192,14 @@ MergedRecording merge_one_model(const std::vector<const RecordingPart*>& parts) 
     for (std::size_t i = 0; i < rec.trials.size(); ++i) {
       const Trial& t = rec.trials[i];
       const nlohmann::json others = i < rec.trial_annotations.size() ? rec.trial_annotations[i] : nlohmann::json::object();
+      if (others.contains("resources")) { // read into the merged best's profile entry: checked here, in its file
+        try {
+          (void)kernel_resources_from_json(
+              io::JsonFields(others.at("resources"), "trials[" + std::to_string(i) + "].resources"));
+        } catch (const InputError& e) {
+          throw e.located(p->file, 0);
+        }
+      }
       const auto [it, added] = seen.emplace(t.config, Kept{t, p, others});
       if (added) continue;
       const Trial& other = it->second.trial;
@@ -260,6 +270,11 @@ ProfileEntry profile_entry_from_merge(const MergedRecording& merged, std::size_t
   for (const std::size_t i : rec.ranking()) {
     Evaluation e;
     e.config = rec.trials[i].config;
+    // Its compiled resources, where the recording kept them: the entry keeps
+    // them so the launcher can model it between swept sizes.
+    // (merge_recordings checked them against their files.)
+    if (i < rec.trial_annotations.size() && rec.trial_annotations[i].contains("resources"))
+      e.resources = kernel_resources_from_json(io::JsonFields(rec.trial_annotations[i].at("resources")));
     e.timing = Timing{.median_s = *rec.trials[i].time_s};
     e.gbps = bytes > 0 ? bytes / e.timing->median_s / 1e9 : 0.0;
     e.fraction_of_ceiling = ceiling > 0 ? e.gbps / ceiling : 0.0;

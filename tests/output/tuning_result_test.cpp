@@ -87,7 +87,7 @@ TEST_CASE("rationale: a modeled tie on the next bound too says the model does no
   CHECK(s.find("further below") == std::string::npos); // not "7 us against 7 us"
 }
 
-TEST_CASE("to_recording: every evaluation a trial, with its energy and GPU, and read back as written") {
+TEST_CASE("to_recording: every evaluation a trial, with its energy, GPU and resources, and read back as written") {
   TuningResult r = testing::synthetic_result();
   REQUIRE(r.evaluations.size() >= 2);
   EnergyMeasurement m;
@@ -96,12 +96,19 @@ TEST_CASE("to_recording: every evaluation a trial, with its energy and GPU, and 
   r.evaluations[0].energy = m;
   r.evaluations[0].device = 1;
   r.evaluations[1].timing.reset(); // compiled and fits, no time: modeled without a model section
+  r.evaluations[0].resources = {.registers = 40, .static_smem_bytes = 512, .spill_store_bytes = 8};
+  r.evaluations[1].resources = {}; // not compiled: nothing to keep
   const search::Recording rec = to_recording(r);
   REQUIRE(rec.trials.size() == r.evaluations.size());
   REQUIRE(rec.trial_annotations.size() == rec.trials.size());
   CHECK(rec.trials[0].ok());
   CHECK(rec.trial_annotations[0]["joules_per_launch"] == doctest::Approx(0.0271));
   CHECK(rec.trial_annotations[0]["device"] == 1);
+  // ptxas' figures, so the model can predict the trial again (a merged run's profile entry).
+  CHECK(rec.trial_annotations[0]["resources"] == nlohmann::json{{"registers", 40}, {"static_smem_bytes", 512},
+                                                                 {"stack_frame_bytes", 0}, {"spill_store_bytes", 8},
+                                                                 {"spill_load_bytes", 0}});
+  CHECK_FALSE(rec.trial_annotations[1].contains("resources"));
   if (r.evaluations[1].ok()) {
     CHECK(rec.trials[1].status == "not_modeled");
     CHECK_FALSE(rec.trials[1].ok());

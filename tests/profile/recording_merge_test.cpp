@@ -253,7 +253,7 @@ TEST_CASE("merge_recordings: facts the parts agree on are kept; the parts' times
   CHECK(merged.front().dropped_annotations == std::vector<std::string>{"strategy"});
 }
 
-TEST_CASE("profile_entry_from_merge: the merged best with runner-ups, GB/s and ceiling, and where it came from") {
+TEST_CASE("profile_entry_from_merge: the merged best with runner-ups, GB/s, ceiling and resources, and where it came from") {
   Recording whole = filter_recording();
   whole.annotations = {{"bytes_moved", 134217728}, {"copy_ceiling_gbps", 2823.0}};
   const auto merged = merge_recordings(shards_of(whole, 3));
@@ -270,6 +270,32 @@ TEST_CASE("profile_entry_from_merge: the merged best with runner-ups, GB/s and c
   REQUIRE(e.runner_ups.size() == 2);
   CHECK(e.runner_ups[0].at("config") == whole.space.config_to_json(whole.trials[whole.ranking()[1]].config));
   CHECK(e.rationale.find("merged by memtune merge from 3 recordings (shards 1-3 of 3)") != std::string::npos);
+  CHECK_FALSE(e.resources); // this recording kept none
+
+  // Trials that kept their resources: the entry keeps the best's and its
+  // runner-ups', for the launcher's model between swept sizes.
+  Recording compiled = whole;
+  compiled.trial_annotations.assign(compiled.trials.size(), nlohmann::json::object());
+  for (std::size_t i = 0; i < compiled.trials.size(); ++i)
+    compiled.trial_annotations[i]["resources"] = {{"registers", 20 + static_cast<int>(i % 100)}};
+  const ProfileEntry kept = profile_entry_from_merge(merge_recordings(shards_of(compiled, 3)).front(), 2);
+  const auto registers_of = [&](const search::Config& c) {
+    const auto at = std::find_if(compiled.trials.begin(), compiled.trials.end(),
+                                 [&](const search::Trial& t) { return t.config == c; });
+    return 20 + static_cast<int>(static_cast<std::size_t>(at - compiled.trials.begin()) % 100);
+  };
+  REQUIRE(kept.resources);
+  CHECK(kept.resources->registers == registers_of(best->config));
+  CHECK(kept.runner_ups[0].at("resources").at("registers") ==
+        registers_of(whole.trials[whole.ranking()[1]].config));
+
+  // A part's resources out of range: refused, naming the part and the field.
+  std::vector<RecordingPart> parts = shards_of(compiled, 3);
+  parts[1].recording.trial_annotations[2]["resources"]["registers"] = 300;
+  const std::string why = refusal(parts);
+  CHECK(why.find("shard2.json") != std::string::npos);
+  CHECK(why.find("trials[2].resources.registers") != std::string::npos);
+  CHECK(why.find("[0, 255]") != std::string::npos);
 
   Recording none = whole;
   for (auto& t : none.trials) {

@@ -46,6 +46,7 @@ TuningResult write_journal(const fs::path& file, std::size_t count) {
       e.reason = "2 outputs wrong";
     } else {
       e.timing = Timing{.median_s = 1e-3 + 1e-4 * static_cast<double>(i), .samples = 10};
+      e.resources.registers = 32 + static_cast<int>(i);
     }
     journal.append(e);
     r.evaluations.push_back(e);
@@ -63,7 +64,7 @@ std::string read_text(const fs::path& p) {
 
 } // namespace
 
-TEST_CASE("a journal reads as the recording of its run: a trial per candidate, the ceiling, the bytes") {
+TEST_CASE("a journal reads as the recording of its run: a trial per candidate with its resources, the ceiling, the bytes") {
   const fs::path file = fresh_file("run.journal");
   const TuningResult run = write_journal(file, 12);
   const search::Recording r = load_journal_as_recording(file);
@@ -78,6 +79,11 @@ TEST_CASE("a journal reads as the recording of its run: a trial per candidate, t
     CHECK(r.trials[i].config == run.evaluations[i].config);
     CHECK(r.trials[i].ok() == run.evaluations[i].ok());
     if (!r.trials[i].ok()) CHECK(r.trials[i].status == "wrong_result");
+    // Its compiled resources where it compiled: a merged run's profile entry keeps them.
+    if (run.evaluations[i].resources.registers > 0)
+      CHECK(r.trial_annotations.at(i).at("resources").at("registers") == run.evaluations[i].resources.registers);
+    else
+      CHECK_FALSE(r.trial_annotations.at(i).contains("resources"));
   }
   CHECK(*r.best()->time_s == doctest::Approx(1e-3));
   // It is a recording like any other: it saves and loads.

@@ -1,5 +1,7 @@
 #include <memtune/tune/journal_recording.hpp>
 
+#include <memtune/output/tuning_recording.hpp>
+
 #include <set>
 
 namespace memtune {
@@ -64,6 +66,7 @@ search::Recording recording_from_journal(const JournalContents& journal, const s
       t.reason = "no time in the journal";
     }
     r.trials.push_back(std::move(t));
+    r.trial_annotations.push_back(trial_facts(e));
   }
   return r;
 }

@@ -61,8 +61,9 @@ struct MergedRecording {
 // The profile entry of a merged recording's best configuration, as
 // `--save` writes it from a tuning run (make_profile_entry): runner-ups,
 // GB/s and the fraction of the copy ceiling from the recording's
-// bytes_moved and copy_ceiling_gbps. The rationale says where the pick
-// came from (a recording keeps no resources or model facts to explain it).
+// bytes_moved and copy_ceiling_gbps, and the trials' compiled resources
+// where the recording kept them. The rationale says where the pick came
+// from (a recording keeps no model facts to explain it).
 // Throws std::invalid_argument when no candidate succeeded; InputError when
 // the recording's device or problem cannot make an entry.
 [[nodiscard]] ProfileEntry profile_entry_from_merge(const MergedRecording& merged, std::size_t runner_ups = 5);

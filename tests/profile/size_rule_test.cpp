@@ -332,7 +332,7 @@ TEST_CASE("the launcher's lookup: a nearest size whose best may not run here giv
   CHECK(outside.skipped.front().find("is not valid here") != std::string::npos);
 }
 
-TEST_CASE("warm start: a finished size is the next size's prior, its ranking carried by the model's size ratio") {
+TEST_CASE("warm start: a finished size is the next size's prior, its ranking carried by the model's size ratio, with the registers it compiled") {
   const Target& h100 = catalogue_target("h100-sxm");
   const KernelDescription& filter = templates::filter_description();
   const Problem small = filter.complete({{"n", 1 << 20}, {"taps", 21}});
@@ -383,6 +383,30 @@ TEST_CASE("warm start: a finished size is the next size's prior, its ranking car
   // Elsewhere the prior is the model's time at the large size (ratio 1 at the small one).
   const search::Config other = predicted.front().config == favourite ? predicted.back().config : predicted.front().config;
   CHECK(prior(other) == doctest::Approx(plain(other)).epsilon(0.02));
+
+  // A configuration the size done compiled but did not time (it failed
+  // there): the model's time here takes ptxas' registers, so 255 of them
+  // (one block of 8 warps per SM at most) put it behind the same
+  // configuration without them. The others have none: no build to share.
+  const auto wide = std::find_if(predicted.begin(), predicted.end(), [&](const Evaluation& e) {
+    return e.config != favourite && space.config_to_json(e.config).at("block_size") == 256;
+  });
+  REQUIRE(wide != predicted.end());
+  TuningResult failed = done;
+  for (Evaluation& e : failed.evaluations)
+    if (e.config == wide->config) {
+      e.status = Status::wrong_result;
+      e.timing.reset();
+    }
+  TuningResult compiled = failed;
+  for (Evaluation& e : compiled.evaluations)
+    if (e.config == wide->config) e.resources.registers = 255;
+  const TransferSource with_registers = sweep_source(compiled, "n=1048576");
+  REQUIRE(with_registers.compiled.size() == 1);
+  const auto without = transfer_prior(filter, large, h100, sweep_source(failed, "n=1048576"), space);
+  const auto with = transfer_prior(filter, large, h100, with_registers, space);
+  CHECK(with(wide->config) > without(wide->config) + std::log(1.2));
+  CHECK(with(other) == doctest::Approx(without(other)));
 
   TuningResult empty = done;
   empty.evaluations.clear();

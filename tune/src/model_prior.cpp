@@ -2,6 +2,8 @@
 
 #include "bounded_grid.hpp"
 
+#include <memtune/tune/model_evaluator.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -25,6 +27,52 @@ std::vector<Evaluation> estimates(const KernelDescription& kernel, const Problem
   std::vector<Evaluation> out;
   for (Evaluation& e : predict_each(space.enumerate(), [&](const search::Config& c) {
          return model_estimate(kernel, problem, target, c, bytes);
+       }))
+    if (e.ok() && e.timing && e.timing->median_s > 0.0 && std::isfinite(e.timing->median_s)) out.push_back(std::move(e));
+  return out;
+}
+
+// What makes two configurations one compiled kernel: the instantiation and
+// the compile options (defines from the problem among them).
+std::string build_of(const KernelDescription& kernel, const Problem& problem, const Target& target,
+                     const search::Config& config) {
+  const CompileRequest r = kernel.compile_request(kernel.launch(config, problem, target), target.compute_capability());
+  std::string key = r.name_expression;
+  for (const std::string& option : r.options) key += "\n" + option;
+  return key;
+}
+
+// The source's compiled resources by build (TransferSource::compiled), for
+// configurations valid at the source's problem.
+std::map<std::string, KernelResources> builds_of(const KernelDescription& kernel, const TransferSource& source,
+                                                 const Target& target, const search::Space& source_space) {
+  std::map<std::string, KernelResources> builds;
+  for (const auto& [saved, resources] : source.compiled)
+    if (const auto c = source_space.valid_saved_config(saved)) {
+      try {
+        builds.emplace(build_of(kernel, *source.problem, target, *c), resources);
+      } catch (const std::exception&) {
+        // A configuration the description cannot launch there: no build to share.
+      }
+    }
+  return builds;
+}
+
+// estimates(), with ptxas' figures for a configuration whose build the
+// source compiled: registers then limit the occupancy as they will.
+std::vector<Evaluation> estimates(const KernelDescription& kernel, const Problem& problem, const Target& target,
+                                  const search::Space& space, const std::map<std::string, KernelResources>& builds) {
+  if (builds.empty()) return estimates(kernel, problem, target, space);
+  const std::uint64_t bytes = kernel.bytes_moved(problem);
+  std::vector<Evaluation> out;
+  for (Evaluation& e : predict_each(space.enumerate(), [&](const search::Config& c) {
+         KernelResources known;
+         try {
+           if (const auto it = builds.find(build_of(kernel, problem, target, c)); it != builds.end()) known = it->second;
+         } catch (const std::exception&) {
+           // Not launchable here: the estimate below says so.
+         }
+         return predict_with_resources(kernel, problem, target, c, known, bytes);
        }))
     if (e.ok() && e.timing && e.timing->median_s > 0.0 && std::isfinite(e.timing->median_s)) out.push_back(std::move(e));
   return out;
@@ -105,8 +153,13 @@ std::function<double(const search::Config&)> transfer_prior(const KernelDescript
                                       "'s space here");
     }
     const search::Space source_space = kernel.space(*source.problem, target);
-    return log_prior(transfer_predictions(same_gpu, target, space, estimates(kernel, problem, target, space),
-                                          source_space, estimates(kernel, *source.problem, target, source_space))
+    // Registers where the size done compiled the same kernel: the model's
+    // ratio between the sizes then sees the occupancy each will have (the
+    // fdtd ring's z-chunk count that fills the last wave at this size is a
+    // launch axis of a kernel the size done compiled).
+    const auto builds = builds_of(kernel, source, target, source_space);
+    return log_prior(transfer_predictions(same_gpu, target, space, estimates(kernel, problem, target, space, builds),
+                                          source_space, estimates(kernel, *source.problem, target, source_space, builds))
                          .seconds,
                      "warm start: the model predicts no config of " + kernel.name + " on " + target.name);
   }

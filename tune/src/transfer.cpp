@@ -143,8 +143,10 @@ TransferSource sweep_source(const TuningResult& done, const std::string& label) 
   s.problem = done.problem;
   for (const auto& axis : done.space.axes()) s.axes.push_back(axis.name);
   std::sort(s.axes.begin(), s.axes.end());
-  for (const Evaluation& e : done.evaluations)
+  for (const Evaluation& e : done.evaluations) {
     if (e.ok() && e.timing && e.timing->median_s > 0) s.trials.emplace_back(done.space.config_to_json(e.config), e.timing->median_s);
+    if (e.resources.registers > 0) s.compiled.emplace_back(done.space.config_to_json(e.config), e.resources); // 0: not compiled
+  }
   if (done.ceiling) s.copy_ceiling_gbps = done.ceiling->gbps;
   if (s.trials.empty())
     throw TransferError(label + ": no configuration of " + done.template_name + " has a time to start from");

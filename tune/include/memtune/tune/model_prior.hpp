@@ -46,7 +46,10 @@ namespace memtune {
 // (transfer_by_bandwidth): the first GPU's ranking. A source with
 // TransferSource::problem set (another size on this GPU, sweep_source) is
 // carried by the model's ratio between the two problems on `target` (without
-// a model: its times x the ratio of bytes moved).
+// a model: its times x the ratio of bytes moved), each side predicted with
+// ptxas' registers where the source compiled the same kernel instantiation
+// (TransferSource::compiled: a configuration that differs only in launch
+// axes shares them), without them elsewhere.
 [[nodiscard]] std::function<double(const search::Config&)> transfer_prior(const KernelDescription& kernel,
                                                                           const Problem& problem,
                                                                           const Target& target,

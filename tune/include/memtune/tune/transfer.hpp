@@ -57,6 +57,11 @@ struct TransferSource {
   // earlier size, sweep_source): the model's ratio is then taken between the
   // two problems on the same GPU. nullopt: the target's problem.
   std::optional<Problem> problem;
+  // Where `problem` is set: every configuration the run compiled, as JSON,
+  // with ptxas' figures. Another configuration built from the same kernel
+  // instantiation (it differs only in launch axes, such as the fdtd's z-chunk
+  // count) has the same ones, so the warm start models both with registers.
+  std::vector<std::pair<nlohmann::json, KernelResources>> compiled;
 
   // The measured time of a configuration of `space` (the target's space):
   // compared on the axes both spaces have (an axis only the target has, such
@@ -79,7 +84,8 @@ private:
 
 // A finished run as a source for another problem size on the same GPU (a
 // sweep's warm start): its successful trials, measured or modeled, with
-// `problem` set to the run's. Throws TransferError when it has none.
+// `problem` set to the run's, and the resources of all it compiled. Throws
+// TransferError when it has no successful trial.
 //
 //   TransferSource s = sweep_source(result_at_1M, "n=1048576");
 //   options.warm_start = std::make_shared<const TransferSource>(s); // the next size's prior

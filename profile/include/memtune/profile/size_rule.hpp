@@ -24,8 +24,9 @@
 // but no less than that neighbour's slowest kept time over the model's: it
 // was slower there than everything kept). The model's pick replaces the pick
 // of the times alone only when the model puts the latter more than 3 %
-// behind it at the call's size (a measurement's run-to-run spread): within
-// that, the configuration both neighbours measured well stands.
+// behind it at the call's size (a measurement's run-to-run spread), and by
+// more than the neighbours measured the model's pick losing against the
+// times' pick: otherwise the configuration both neighbours measured well stands.
 // Times interpolated alone miss what changes between the sizes by steps: how
 // many waves of blocks fill the SMs, how many chunks a column splits into. The
 // fdtd between 360x360x210 and 480x480x256 (H200) kept the larger size's

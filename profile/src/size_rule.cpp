@@ -167,20 +167,20 @@ std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEnt
   bool by_model = false;
   double model_gain = 0;
   if (modeled) {
-    // The model overrides the times alone only where it sees them more
-    // than kModelMargin apart at this size: within it, the pick both
-    // neighbours support by measurement stands.
-    // Nor where the step it predicts at this size is smaller than what the
-    // neighbours measured its pick losing against the times' pick: a
-    // configuration both measured well behind needs a step at least that
-    // large to win here; a smaller one is within the model's own error (on
-    // an H200, a transpose tile both neighbours measured 23-28 % behind
-    // their best, taken by the model between them, measured 22 % behind).
+    // The model overrides the times alone only where the step it predicts
+    // at this size puts the times' pick more than kModelMargin behind its
+    // own (within it, the pick both neighbours support by measurement
+    // stands), and more than the neighbours measured its own pick losing
+    // against the times' pick: a configuration both measured well behind
+    // needs a step at least that large to win here, a smaller one is within
+    // the model's error (on an H200, a transpose tile both neighbours
+    // measured 23-28 % behind their best, taken by the model between them,
+    // measured 22 % behind).
     const Ranked* model_pick = least(&Ranked::modeled);
+    const double gain = pick->modeled / model_pick->modeled - 1;
     const double measured_deficit = model_pick->expected_loss - pick->expected_loss;
-    if (pick->modeled > model_pick->modeled * (1 + kModelMargin) &&
-        pick->modeled / model_pick->modeled - 1 > measured_deficit) {
-      model_gain = pick->modeled / model_pick->modeled - 1;
+    if (gain > kModelMargin && gain > measured_deficit) {
+      model_gain = gain;
       pick = model_pick;
       by_model = true;
     }

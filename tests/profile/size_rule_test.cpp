@@ -190,27 +190,27 @@ TEST_CASE("with the model: its time at the call's size, corrected by what each n
   CHECK(rows[0].midpoint->modeled);
   CHECK(rows[0].midpoint->config == cfg(128));
 
+  // The model with 256's step at 4M scaled to `step` (the model above: 1.3).
+  const auto with_step = [&](double step) -> PredictAt {
+    return [&model, step](const nlohmann::json& c, const KernelResources&, const Problem& at) -> std::optional<double> {
+      const double t = model(c, at);
+      return c.at("block_size") == 256 && at.at("n") == 4 << 20 ? t / 1.3 * step : t;
+    };
+  };
+
   // A step that leaves 256 1.3 % behind the model's fastest, 128 (36.53
   // against 36.06 us), within 3 % (a measurement's run-to-run spread): the
   // pick both neighbours measured well stands.
-  const PredictAt small_step = [&](const nlohmann::json& c, const KernelResources&, const Problem& at) -> std::optional<double> {
-    const double t = model(c, at);
-    return c.at("block_size") == 256 && at.at("n") == 4 << 20 ? t / 1.3 * 1.08 : t;
-  };
-  const auto within = interpolate_sizes(entries, mid, {"n"}, {}, small_step);
+  const auto within = interpolate_sizes(entries, mid, {"n"}, {}, with_step(1.08));
   REQUIRE(within);
   CHECK_FALSE(within->modeled);
   CHECK(within->config == cfg(256));
 
   // A step that leaves 256 6 % behind 128 at this size (38.22 against
-  // 36.06 us): beyond 3 %, but less than the 8 % by
-  // which the neighbours measured 128 behind 256 (expected loss 15 against
-  // 7 %): the measured pick stands.
-  const PredictAt short_step = [&](const nlohmann::json& c, const KernelResources&, const Problem& at) -> std::optional<double> {
-    const double t = model(c, at);
-    return c.at("block_size") == 256 && at.at("n") == 4 << 20 ? t / 1.3 * 1.1302 : t;
-  };
-  const auto deficit = interpolate_sizes(entries, mid, {"n"}, {}, short_step);
+  // 36.06 us): beyond 3 %, but less than the 8 % by which the neighbours
+  // measured 128 behind 256 (expected loss 15 against 7 %): the measured
+  // pick stands.
+  const auto deficit = interpolate_sizes(entries, mid, {"n"}, {}, with_step(1.1302));
   REQUIRE(deficit);
   CHECK_FALSE(deficit->modeled);
   CHECK(deficit->config == cfg(256));

@@ -16,22 +16,6 @@
 namespace memtune {
 namespace {
 
-// The no-register-limit estimate of every config of `space` on `target`
-// (bounded_grid.hpp, model_estimate): no compile. Only those with a finite
-// positive time.
-std::vector<Evaluation> estimates(const KernelDescription& kernel, const Problem& problem, const Target& target,
-                                  const search::Space& space) {
-  if (!kernel.has_model())
-    throw std::invalid_argument(kernel.name + " has no model (no access pattern), so the model cannot be a prior");
-  const std::uint64_t bytes = kernel.bytes_moved(problem);
-  std::vector<Evaluation> out;
-  for (Evaluation& e : predict_each(space.enumerate(), [&](const search::Config& c) {
-         return model_estimate(kernel, problem, target, c, bytes);
-       }))
-    if (e.ok() && e.timing && e.timing->median_s > 0.0 && std::isfinite(e.timing->median_s)) out.push_back(std::move(e));
-  return out;
-}
-
 // What makes two configurations one compiled kernel: the instantiation and
 // the compile options (defines from the problem among them).
 std::string build_of(const KernelDescription& kernel, const Problem& problem, const Target& target,
@@ -58,19 +42,25 @@ std::map<std::string, KernelResources> builds_of(const KernelDescription& kernel
   return builds;
 }
 
-// estimates(), with ptxas' figures for a configuration whose build the
-// source compiled: registers then limit the occupancy as they will.
+// The estimate of every config of `space` on `target` (bounded_grid.hpp):
+// nothing compiled; without a register limit, except for a config whose
+// build is in `builds` (a run compiled it), which takes ptxas' figures, so
+// registers limit its occupancy as they will. Only those with a finite
+// positive time.
 std::vector<Evaluation> estimates(const KernelDescription& kernel, const Problem& problem, const Target& target,
-                                  const search::Space& space, const std::map<std::string, KernelResources>& builds) {
-  if (builds.empty()) return estimates(kernel, problem, target, space);
+                                  const search::Space& space, const std::map<std::string, KernelResources>& builds = {}) {
+  if (!kernel.has_model())
+    throw std::invalid_argument(kernel.name + " has no model (no access pattern), so the model cannot be a prior");
   const std::uint64_t bytes = kernel.bytes_moved(problem);
   std::vector<Evaluation> out;
   for (Evaluation& e : predict_each(space.enumerate(), [&](const search::Config& c) {
-         KernelResources known;
-         try {
-           if (const auto it = builds.find(build_of(kernel, problem, target, c)); it != builds.end()) known = it->second;
-         } catch (const std::exception&) {
-           // Not launchable here: the estimate below says so.
+         KernelResources known; // none: model_estimate's no-register estimate
+         if (!builds.empty()) {
+           try {
+             if (const auto it = builds.find(build_of(kernel, problem, target, c)); it != builds.end()) known = it->second;
+           } catch (const std::exception&) {
+             // Not launchable here: the prediction says so.
+           }
          }
          return predict_with_resources(kernel, problem, target, c, known, bytes);
        }))

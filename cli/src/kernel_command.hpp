@@ -6,6 +6,7 @@
 #include "transfer_options.hpp"
 
 #include <memtune/description/kernel_description.hpp>
+#include <memtune/profile/profile_store.hpp>
 #include <memtune/tune/tuner.hpp>
 
 #include "devices_option.hpp"
@@ -79,7 +80,7 @@ std::vector<TuningResult> run_tuning(const KernelDescription& kernel, const Prob
 struct RunFiles {
   std::string record, report;
   bool per_model = false;         // one of several GPU models' results (--mixed-devices)
-  std::size_t runner_ups = 5;     // kept with the --save entry
+  std::size_t runner_ups = kProfileRunnerUps; // kept with the --save entry
   std::vector<nlohmann::json> keep; // kept too where timed (a sweep: the other sizes' bests)
   bool quiet_save = false;        // no "saved to" line (a sweep says it once)
 };

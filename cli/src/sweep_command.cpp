@@ -29,10 +29,6 @@
 namespace memtune::cli {
 namespace {
 
-// Profile entries of a sweep keep more runner-ups than a single run's: the
-// per-call rule interpolates the times both neighbouring sizes hold.
-constexpr std::size_t kSweepRunnerUps = 16;
-
 const KernelDescription* builtin(const std::string& name) {
   std::string known;
   for (const KernelDescription* k : templates::descriptions()) {
@@ -251,7 +247,6 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
     RunFiles files;
     files.record = po.record;
     files.report = po.report;
-    files.runner_ups = kSweepRunnerUps;
     files.keep = bests;
     files.quiet_save = true;
     write_run_files(kernel, r, po, t, files, table, out, err);
@@ -261,7 +256,7 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
       std::vector<const TuningResult*> sorted;
       for (const TuningResult& d : done) sorted.push_back(&d);
       std::sort(sorted.begin(), sorted.end(), [&](const TuningResult* a, const TuningResult* b) { return by_size(*a, *b); });
-      if (const auto mid = refinement_point(sorted, swept, kSweepRunnerUps)) {
+      if (const auto mid = refinement_point(sorted, swept, kProfileRunnerUps)) {
         try {
           problems.push_back(problem_at(*mid));
           points.push_back(*mid);
@@ -291,7 +286,7 @@ int run_sweep_command(const SweepCommand& c, std::ostream& out, std::ostream& er
     const std::vector<nlohmann::json> bests = best_configs(all);
     ProfileStore store(o.save);
     for (const TuningResult& r : by_size_done)
-      if (r.best()) store.save(make_profile_entry(r, kSweepRunnerUps, bests));
+      if (r.best()) store.save(make_profile_entry(r, kProfileRunnerUps, bests));
   }
   if (!o.report.empty() && table) out << "reports: " << path_for_point(o.report, points.front()) << " .. (one per size)\n";
   const output::Document document = sweep_document(kernel, swept, by_size_done, refined, o.save);

@@ -271,6 +271,9 @@ TEST_CASE("profile_entry_from_merge: the merged best with runner-ups, GB/s, ceil
   CHECK(e.runner_ups[0].at("config") == whole.space.config_to_json(whole.trials[whole.ranking()[1]].config));
   CHECK(e.rationale.find("merged by memtune merge from 3 recordings (shards 1-3 of 3)") != std::string::npos);
   CHECK_FALSE(e.resources); // this recording kept none
+  // By default as many runner-ups as every profile entry keeps (a sweep's too).
+  REQUIRE(whole.ranking().size() > kProfileRunnerUps + 1);
+  CHECK(profile_entry_from_merge(merged.front()).runner_ups.size() == kProfileRunnerUps);
 
   // Trials that kept their resources: the entry keeps the best's and its
   // runner-ups', for the launcher's model between swept sizes.

@@ -132,13 +132,19 @@ private:
   std::filesystem::path file_;
 };
 
+// The runner-ups every profile entry keeps, whichever command wrote it (a
+// run's --save, a sweep, memtune merge --save): the per-call rule between two
+// sizes models and interpolates the configurations both entries hold, and
+// with 5 a merged or single-run entry often shared none with its neighbour.
+inline constexpr std::size_t kProfileRunnerUps = 16;
+
 // The entry for a tuning run's best configuration with its `runner_ups`
 // fastest runner-ups, and further down the ranking the configurations `keep`
 // names (as saved: Space::config_to_json) where the run timed them: a sweep
 // keeps the other sizes' bests, which the per-call rule between two sizes
 // needs timed at both. Runner-ups stay in rank order. Throws
 // std::invalid_argument when the run has no successful candidate.
-ProfileEntry make_profile_entry(const TuningResult& result, std::size_t runner_ups = 5,
+ProfileEntry make_profile_entry(const TuningResult& result, std::size_t runner_ups = kProfileRunnerUps,
                                 const std::vector<nlohmann::json>& keep = {});
 
 } // namespace memtune

@@ -66,6 +66,6 @@ struct MergedRecording {
 // from (a recording keeps no model facts to explain it).
 // Throws std::invalid_argument when no candidate succeeded; InputError when
 // the recording's device or problem cannot make an entry.
-[[nodiscard]] ProfileEntry profile_entry_from_merge(const MergedRecording& merged, std::size_t runner_ups = 5);
+[[nodiscard]] ProfileEntry profile_entry_from_merge(const MergedRecording& merged, std::size_t runner_ups = kProfileRunnerUps);
 
 } // namespace memtune

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <tuple>
 
 namespace memtune {
 
@@ -14,20 +16,68 @@ std::filesystem::path targets_folder() {
 
 model::TargetCatalog load_targets() { return model::TargetCatalog::load_directory(targets_folder()); }
 
+namespace {
+
+// The catalogue entry closest to `local`'s architecture: the same compute
+// capability first, then the same major version, then the nearest capability
+// (an older one before a newer one at the same distance), then the nearest SM
+// count. A catalogue holds at least one target (load_directory).
+const Target& nearest_architecture(const model::TargetCatalog& catalog, const Target& local) {
+  const Target* best = &catalog.targets().front();
+  auto key = [&](const Target& t) {
+    const int cc_distance = std::abs(t.compute_capability() - local.compute_capability());
+    return std::tuple{cc_distance != 0, t.cc_major != local.cc_major, cc_distance,
+                      t.compute_capability() > local.compute_capability(), std::abs(t.sm_count - local.sm_count)};
+  };
+  for (const Target& t : catalog.targets())
+    if (key(t) < key(*best)) best = &t;
+  return *best;
+}
+
+// The figures the time model needs and the driver does not report, with where
+// each came from.
+void take_figures(Target& local, const Target& from, const std::string& how) {
+  local.memory_latency_ns = from.memory_latency_ns;
+  local.schedulers_per_sm = from.schedulers_per_sm;
+  local.sources["memory_latency_ns"] = how + from.origin;
+  local.sources["schedulers_per_sm"] = how + from.origin;
+}
+
+} // namespace
+
 Target with_catalogue_figures(Target local) {
+  std::string no_catalogue;
   try {
     const model::TargetCatalog catalog = load_targets();
     if (const Target* known = catalog.try_find(local.display_name)) {
-      local.memory_latency_ns = known->memory_latency_ns;
-      local.schedulers_per_sm = known->schedulers_per_sm;
+      take_figures(local, *known, "");
       local.l2_bandwidth_gbs = known->l2_bandwidth_gbs;
       const auto source = known->sources.find("memory_latency_ns");
-      local.sources["memory_latency_ns"] =
-          known->origin + (source != known->sources.end() ? ": " + source->second : std::string{});
+      if (source != known->sources.end()) local.sources["memory_latency_ns"] += ": " + source->second;
+      return local;
     }
-  } catch (const std::exception&) {
-    // No catalogue (moved install): the model's time bounds are then skipped.
+    // A GPU the catalogue does not name (a newer model, a variant): the
+    // latency and schedulers of its architecture's nearest entry, which are
+    // properties of the architecture more than of the board. Not its L2
+    // bandwidth, which scales with the board's SMs and clocks: that bound
+    // stays unmodelled (memtune probe measures one).
+    const Target& kin = nearest_architecture(catalog, local);
+    take_figures(local, kin, "borrowed from ");
+    local.figures_note = "the target catalogue (" + catalog.directory().string() + ") has no entry for " +
+                         local.display_name + ": the model takes the memory latency and schedulers of " +
+                         kin.display_name + " (" + kin.arch() + ", its nearest architecture) and leaves L2 "
+                         "unmodelled (`memtune probe --save-target FILE` into that folder gives this GPU its own entry)";
+    return local;
+  } catch (const std::exception& e) {
+    no_catalogue = e.what(); // no catalogue where the program lies (a moved binary): says where it looked
   }
+  // Without a catalogue: what every GPU in it has within 10 %, stated.
+  local.memory_latency_ns = 450;
+  local.schedulers_per_sm = 4;
+  local.sources["memory_latency_ns"] = "assumed: 450 ns (the catalogue's GPUs: 400-500 ns)";
+  local.sources["schedulers_per_sm"] = "assumed: 4 warp schedulers per SM (every architecture since Maxwell)";
+  local.figures_note = no_catalogue + ": the model assumes a 450 ns memory latency and 4 schedulers per SM and leaves L2 "
+                                      "unmodelled (set MEMTUNE_TARGETS_DIR to the catalogue's folder)";
   return local;
 }
 

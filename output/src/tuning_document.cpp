@@ -108,6 +108,7 @@ void add_facts(output::Document& d, const TuningResult& r) {
       d.fact("predicted by the analytical model, not measured (target \"" + r.target_name + "\")");
     d.fact(registers_source(r));
   }
+  if (!r.model_figures.empty()) d.fact("model figures: " + r.model_figures);
   for (const auto& p : r.space.pruned()) d.fact("axis " + p.name + " pruned: " + p.reason);
   if (!r.shard.empty()) d.fact(r.shard + "; the other shards' jobs run the rest");
   if (r.measured && !r.isolation.empty()) {
@@ -163,6 +164,7 @@ void add_data(output::Document& d, const TuningResult& r) {
   j["transferred_from"] = r.transferred_from;
   if (!r.transfer_scaling.empty()) j["transfer_scaling"] = r.transfer_scaling;
   j["peak_dram_gbps"] = r.peak_dram_gbs;
+  if (!r.model_figures.empty()) j["model_figures"] = r.model_figures;
   j["strategy"] = r.strategy;
   // Absent: time, no energy (the documents of runs before energy was measured read the same).
   if (r.objective != Objective::time) j["objective"] = to_string(r.objective);

@@ -79,6 +79,7 @@ TuningResult new_tuning_result(const KernelDescription& kernel, const Problem& p
   }
   result.bytes_moved = kernel.bytes_moved(problem);
   result.peak_dram_gbs = target.dram_bandwidth_gbs;
+  result.model_figures = target.figures_note;
   if (options.on_start) options.on_start(result);
   return result;
 }

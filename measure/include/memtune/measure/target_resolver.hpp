@@ -18,7 +18,10 @@ model::TargetCatalog load_targets();
 
 // The local GPU's description from the driver, completed with the figures the
 // driver does not report (memory latency, schedulers per SM, L2 bandwidth)
-// from the catalogue entry of the same GPU, when there is one.
+// from the catalogue entry of the same GPU; for a GPU the catalogue does not
+// name, the latency and schedulers of the nearest architecture's entry; with
+// no catalogue found, stated assumptions. The last two say so in
+// Target::figures_note.
 Target with_catalogue_figures(Target local);
 
 // Every name the catalogue knows `t`'s GPU model by (its entry's name,

@@ -99,6 +99,11 @@ struct Target {
   std::map<std::string, std::string> sources;
   // Where the description came from: "configs/targets/k20.json" or "driver".
   std::string origin;
+  // A GPU read from the driver whose catalogue has no entry of its own: where
+  // the figures the driver does not report came from instead (another
+  // entry of its architecture, or stated assumptions), said with each run.
+  // Empty for catalogue targets and GPUs the catalogue knows.
+  std::string figures_note;
 
   [[nodiscard]] int compute_capability() const { return cc_major * 10 + cc_minor; } // 90 for sm_90
   [[nodiscard]] std::string arch() const { return "sm_" + std::to_string(compute_capability()); }

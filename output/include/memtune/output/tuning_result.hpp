@@ -56,6 +56,10 @@ struct TuningResult {
   // pattern one ratio for all (transfer_by_bandwidth).
   std::string transfer_scaling;
   double peak_dram_gbs = 0;    // [GB/s] the target's theoretical DRAM bandwidth
+  // Where the model's figures the driver does not report came from, when the
+  // target catalogue has no entry for this GPU (Target::figures_note); empty
+  // when it has.
+  std::string model_figures;
   std::string strategy;
   // Measured bayes runs: what the search used as its prior mean, "analytical
   // model" or "none (...why...)"; empty for other strategies.

@@ -63,6 +63,7 @@ Target with_catalogue_figures(Target local) {
     // stays unmodelled (memtune probe measures one).
     const Target& kin = nearest_architecture(catalog, local);
     take_figures(local, kin, "borrowed from ");
+    local.l2_bandwidth_gbs = 0;
     local.figures_note = "the target catalogue (" + catalog.directory().string() + ") has no entry for " +
                          local.display_name + ": the model takes the memory latency and schedulers of " +
                          kin.display_name + " (" + kin.arch() + ", its nearest architecture) and leaves L2 "
@@ -71,11 +72,12 @@ Target with_catalogue_figures(Target local) {
   } catch (const std::exception& e) {
     no_catalogue = e.what(); // no catalogue where the program lies (a moved binary): says where it looked
   }
-  // Without a catalogue: what every GPU in it has within 10 %, stated.
+  // Without a catalogue: the middle of what its GPUs have, stated.
   local.memory_latency_ns = 450;
   local.schedulers_per_sm = 4;
+  local.l2_bandwidth_gbs = 0;
   local.sources["memory_latency_ns"] = "assumed: 450 ns (the catalogue's GPUs: 400-500 ns)";
-  local.sources["schedulers_per_sm"] = "assumed: 4 warp schedulers per SM (every architecture since Maxwell)";
+  local.sources["schedulers_per_sm"] = "assumed: 4 warp schedulers per SM (every catalogue GPU but the P100)";
   local.figures_note = no_catalogue + ": the model assumes a 450 ns memory latency and 4 schedulers per SM and leaves L2 "
                                       "unmodelled (set MEMTUNE_TARGETS_DIR to the catalogue's folder)";
   return local;

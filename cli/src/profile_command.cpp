@@ -7,6 +7,7 @@
 #include "profile_tools.hpp"
 #include "option_checks.hpp"
 
+#include <memtune/description/description_json.hpp>
 #include <memtune/launch/config_lookup.hpp>
 #include <memtune/io/errors.hpp>
 #include <memtune/measure/target_resolver.hpp>
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 namespace memtune::cli {
 
@@ -29,6 +31,7 @@ struct ProfileCommand {
   std::string format = "table";
   int index = -1;
   std::string device, template_name, before;
+  std::string spec; // pick, show: a user's kernel description, for a store of its entries
   double older_than_days = -1;
   bool modeled = false, dry_run = false;
 };
@@ -106,10 +109,12 @@ int list(const ProfileCommand& c, std::ostream& out) {
 }
 
 // The entries swept with `e` (same device, template and problem variables;
-// equal non-size variables) and their size variables: the description's for
-// a built-in template, else the variables whose values differ among them.
+// equal non-size variables) and their size variables: the description's
+// (`kernel`, null where there is none here), else the variables whose values
+// differ among them.
 std::pair<std::vector<ProfileEntry>, std::vector<std::string>> swept_with(const ProfileEntry& e,
-                                                                          const std::vector<ProfileEntry>& entries) {
+                                                                          const std::vector<ProfileEntry>& entries,
+                                                                          const KernelDescription* kernel) {
   std::vector<ProfileEntry> group;
   for (const ProfileEntry& other : entries) {
     if (other.device != e.device || other.template_name != e.template_name || other.mode != e.mode) continue;
@@ -117,7 +122,7 @@ std::pair<std::vector<ProfileEntry>, std::vector<std::string>> swept_with(const 
     group.push_back(other);
   }
   std::vector<std::string> keys;
-  if (const KernelDescription* k = builtin_of(e)) keys = k->size_variables();
+  if (kernel) keys = kernel->size_variables();
   if (keys.empty())
     for (const auto& [name, value] : e.problem)
       // Captured by name: clang before 16 cannot capture a structured binding.
@@ -139,11 +144,13 @@ std::pair<std::vector<ProfileEntry>, std::vector<std::string>> swept_with(const 
 }
 
 // The per-call rule of a swept group: what a call between two stored sizes gets.
-void add_size_rule(output::Document& d, const ProfileEntry& e, const std::vector<ProfileEntry>& entries) {
-  const auto [group, keys] = swept_with(e, entries);
+// `kernel`: the entry's description (a built-in template's, or --spec's), null
+// where there is none here.
+void add_size_rule(output::Document& d, const ProfileEntry& e, const std::vector<ProfileEntry>& entries,
+                   const KernelDescription* kernel) {
+  const auto [group, keys] = swept_with(e, entries, kernel);
   if (group.size() < 2 || keys.empty()) return;
-  // The launcher's model between sizes: a built-in template on a GPU the catalogue knows.
-  const KernelDescription* kernel = builtin_of(e);
+  // The launcher's model between sizes: a described kernel with a model on a GPU the catalogue knows.
   std::optional<Target> target;
   if (kernel) {
     try {
@@ -166,7 +173,11 @@ void add_size_rule(output::Document& d, const ProfileEntry& e, const std::vector
               (modeled ? std::string(": the model's at the call's size, corrected by what each of the two measured "
                                      "against the model's there (" + target->display_name + ")")
                        : std::string(" interpolated on a log-log scale between the two")) +
-              ", with its expected loss; outside them, the nearest size's. The pick at each midpoint:");
+              ", with its expected loss; outside them, the nearest size's" +
+              (kernel ? std::string{}
+                      : std::string(" (the kernel's description is not here: with --spec FILE the rule models "
+                                    "between sizes as the launcher does)")) +
+              ". The pick at each midpoint:");
   output::Table& t = d.add_table("size_rule");
   t.columns = {{.key = "between", .header = "between", .left = true},
                {.key = "lower_best", .header = "best below", .json = false},
@@ -229,7 +240,14 @@ int show(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
                {.key = "gbps", .header = "GB/s", .format = "%.0f"}};
   for (const auto& r : e.runner_ups) t.rows.push_back(r);
   d.data.erase("runner_ups"); // the table carries them
-  add_size_rule(d, e, entries);
+  std::optional<KernelDescription> spec;
+  if (!c.spec.empty()) {
+    spec = load_description(c.spec);
+    if (spec->name != e.template_name)
+      throw ArgumentError("--spec " + c.spec, "describes " + spec->name + ", and entry " +
+                                                  std::to_string(match.front()) + " is of " + e.template_name);
+  }
+  add_size_rule(d, e, entries, spec ? &*spec : builtin_of(e));
   output::print(out, d, chosen_format(c.format));
   return kExitOk;
 }
@@ -307,14 +325,23 @@ int merge(const ProfileCommand& c, std::ostream& out) {
 // on one GPU: look_up_config with tuning off, as an application with
 // MEMTUNE_NO_TUNE=1 would decide it.
 int pick(const ProfileCommand& c, std::ostream& out) {
-  if (c.template_name.empty()) throw ArgumentError("--template", "names the built-in template to choose for");
+  if (c.template_name.empty() == c.spec.empty())
+    throw ArgumentError("pick", "takes --template NAME (a built-in template) or --spec FILE (your kernel's description)");
+  std::optional<KernelDescription> spec;
   const KernelDescription* kernel = nullptr;
-  std::string known;
-  for (const KernelDescription* k : templates::descriptions()) {
-    if (k->name == c.template_name) kernel = k;
-    known += (known.empty() ? "" : ", ") + k->name;
+  if (!c.spec.empty()) {
+    spec = load_description(c.spec);
+    kernel = &*spec;
+  } else {
+    std::string known;
+    for (const KernelDescription* k : templates::descriptions()) {
+      if (k->name == c.template_name) kernel = k;
+      known += (known.empty() ? "" : ", ") + k->name;
+    }
+    if (!kernel)
+      throw ArgumentError("--template " + c.template_name,
+                          "is not a built-in template (" + known + "); a kernel of your own: --spec FILE");
   }
-  if (!kernel) throw ArgumentError("--template " + c.template_name, "is not a built-in template (" + known + ")");
   std::map<std::string, std::optional<std::string>> typed;
   for (const std::string& set : c.sets) {
     const auto eq = set.find('=');
@@ -429,7 +456,11 @@ std::shared_ptr<ProfileCommand> add_profile_command(CLI::App& app) {
   c.pick->add_option("--target", c.target, "the GPU: local (this machine's) or a name from `memtune targets`")
       ->transform(local_target_name())
       ->capture_default_str();
-  c.pick->add_option("--template", c.template_name, "the built-in template")->required();
+  c.pick->add_option("--template", c.template_name, "the built-in template (or --spec)");
+  for (CLI::App* sub : {c.pick, c.show})
+    sub->add_option("--spec", c.spec, "your kernel's description (JSON), for a store of its entries: its problem "
+                                      "variables and model, as the launcher has them")
+        ->check(CLI::ExistingFile);
   for (CLI::App* sub : {c.show, c.prune}) {
     sub->add_option("--device", c.device, "device name (case-insensitive substring)");
     sub->add_option("--template", c.template_name, "template name");

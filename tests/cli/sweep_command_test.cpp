@@ -306,3 +306,44 @@ TEST_CASE("memtune sweep: a size without a best says why, and nothing saved is n
   CHECK(r.out.find("saved one entry per size") == std::string::npos);
   CHECK_FALSE(std::filesystem::exists(store));
 }
+
+TEST_CASE("memtune profile pick/show --spec: a user's kernel swept, picked between sizes and its rule shown") {
+  memtune::testing::TempDir dir;
+  const std::string store = (dir.path / "sweep.memtune.json").string();
+  const std::string spec = std::string(MEMTUNE_TEST_EXAMPLES_DIR) + "/kernels/transpose/transpose.json";
+  auto r = cli_run({"sweep", "--spec", spec, "--over", "rows=1K:16K,cols=1K:16K", "--points", "3", "--target",
+                    "h100-sxm", "--save", store, "--cache-dir", cache_dir(), "-q"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  REQUIRE(ProfileStore(store).entries().size() == 3);
+
+  r = cli_run({"profile", "pick", store, "--spec", spec, "--set", "rows=2000,cols=3000", "--target", "h100-sxm",
+               "--format", "json"});
+  REQUIRE(r.code == 0);
+  const auto pick = nlohmann::json::parse(r.out);
+  CHECK(pick.at("origin").get<std::string>().rfind("profile (interpolated between cols=1024 rows=1024 and cols=4096 "
+                                                   "rows=4096", 0) == 0);
+  CHECK(pick.at("config").contains("TILE"));
+
+  // A user's kernel is not a built-in template; --template and --spec are one or the other.
+  r = cli_run({"profile", "pick", store, "--template", "user_transpose", "--set", "rows=2000"});
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("a kernel of your own: --spec FILE") != std::string::npos);
+  r = cli_run({"profile", "pick", store, "--spec", spec, "--template", "transpose"});
+  CHECK(r.code == kExitUsage);
+  r = cli_run({"profile", "pick", store});
+  CHECK(r.code == kExitUsage);
+
+  // show: the rule with the description says nothing of a missing one; another kernel's is refused.
+  r = cli_run({"profile", "show", store, "--index", "0", "--spec", spec});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("per-call rule (3 sizes of user_transpose") != std::string::npos);
+  CHECK(r.out.find("description is not here") == std::string::npos);
+  r = cli_run({"profile", "show", store, "--index", "0"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("description is not here: with --spec FILE") != std::string::npos);
+  r = cli_run({"profile", "show", store, "--index", "0", "--spec",
+               std::string(MEMTUNE_TEST_EXAMPLES_DIR) + "/kernels/haxpy/haxpy.json"});
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("describes user_haxpy, and entry 0 is of user_transpose") != std::string::npos);
+}

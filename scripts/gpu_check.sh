@@ -37,7 +37,8 @@
 #              the time-best and the energy-best with their times and joules per launch
 #              (not in the default list: run it twice, in separate calls, for repeatability;
 #              ENERGY_PREVIOUS=<an earlier call's OUT>/energy compares with that call)
-#   sweep      scripts/sweep_gpu_check.sh: per template (TEMPLATES="filter" for some), a bayes
+#   sweep      scripts/sweep_gpu_check.sh: per template and per example --spec kernel
+#              (bench/sweep/sizes.sh; TEMPLATES="filter" for some), a bayes
 #              sweep of 8 sizes saved to a store, then the whole grid at those sizes and 4 between;
 #              the launcher's choice (memtune profile pick) within 5 % of each swept size's best,
 #              10 % in between; bench/sweep/sweep_cost.sh's figures come from the same runs

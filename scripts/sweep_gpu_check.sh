@@ -7,6 +7,8 @@
 # each, the launcher's choice (memtune profile pick: the lookup TunedKernel
 # makes) against that size's whole-grid best. The bar: within 5 % at a swept
 # size, within 10 % in between. Prints a table; exit 1 when a size misses it.
+# A kernel description (a path ending in .json) is swept with --spec and
+# picked with `profile pick --spec`, as a user's kernel.
 #   scripts/sweep_gpu_check.sh MEMTUNE OUT        (TEMPLATES="filter" for some)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,14 +23,16 @@ mkdir -p "$out"
 status=0
 echo "| template | size | swept | launcher's choice | from | its time / grid best | bar | ok |"
 echo "|---|---|---|---|---|---|---|---|"
-for t in ${TEMPLATES:-$SWEEP_TEMPLATES}; do
+for t in ${TEMPLATES:-$SWEEP_TEMPLATES $SWEEP_SPECS}; do
   over=$(sweep_over "$t") || exit 2
   set_args=$(sweep_set "$t")
-  d="$out/$t"
+  # A built-in template by name; a description by --spec, named by its file.
+  if [[ $t == *.json ]]; then kernel="--spec $t" name=$(basename "$t" .json); else kernel=$t name=$t; fi
+  d="$out/$name"
   rm -rf "$d" && mkdir -p "$d"
   start=$SECONDS
   # shellcheck disable=SC2086
-  "$memtune" sweep "$t" --over "$over" $set_args --points 8 --refine "${REFINE:-1}" --strategy bayes $(sweep_search "$t") \
+  "$memtune" sweep $kernel --over "$over" $set_args --points 8 --refine "${REFINE:-1}" --strategy bayes $(sweep_search "$t") \
     --save "$d/store.json" --json -q >"$d/sweep.json" 2>"$d/sweep.err" || { status=1; tail -5 "$d/sweep.err"; continue; }
   sweep_s=$((SECONDS - start))
   # The 8 swept sizes and 4 between, as one --over list per variable.
@@ -48,12 +52,13 @@ PY
 )
   start=$SECONDS
   # shellcheck disable=SC2086
-  "$memtune" sweep "$t" --over "$all" $set_args --strategy grid --record "$d/grid.json" --json -q \
+  "$memtune" sweep $kernel --over "$all" $set_args --strategy grid --record "$d/grid.json" --json -q \
     >"$d/grid_sweep.json" 2>"$d/grid.err" || { status=1; tail -5 "$d/grid.err"; }
   grid_s=$((SECONDS - start))
-  python3 - "$t" "$d" "$memtune" "$set_args" <<'PY' || status=1
+  python3 - "$name" "$d" "$memtune" "$set_args" "$kernel" <<'PY' || status=1
 import json, os, subprocess, sys
-t, d, memtune, set_args = sys.argv[1:]
+t, d, memtune, set_args, kernel = sys.argv[1:]
+which = kernel.split() if kernel.startswith("--spec") else ["--template", t]
 sweep = json.load(open(f"{d}/sweep.json"))
 grid = json.load(open(f"{d}/grid_sweep.json"))
 names = sweep["swept"]
@@ -65,7 +70,7 @@ for row in grid["sizes"]:
     rec = json.load(open(f"{d}/grid.{tag}.json"))
     times = {json.dumps(tr["config"], sort_keys=True): tr["time_s"] for tr in rec["trials"] if tr.get("status") == "ok"}
     best = min(times.values())
-    args = [memtune, "profile", "pick", f"{d}/store.json", "--template", t, "--format", "json"]
+    args = [memtune, "profile", "pick", f"{d}/store.json", *which, "--format", "json"]
     for n in names:
         args += ["--set", f"{n}={size[n]}"]
     args += set_args.split()
@@ -86,7 +91,7 @@ for row in grid["sizes"]:
           f"{origin} | {shown} | {bar:.2f} | {'ok' if ok else 'MISS'} |")
 sys.exit(1 if bad else 0)
 PY
-  python3 - "$t" "$d/sweep.json" "$sweep_s" "$grid_s" <<'PY'
+  python3 - "$name" "$d/sweep.json" "$sweep_s" "$grid_s" <<'PY'
 import json, sys
 t, f, ss, gs = sys.argv[1:]
 s = json.load(open(f))

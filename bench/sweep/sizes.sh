@@ -9,6 +9,8 @@ sweep_over() {
     matvec) echo "rows=1K:12K,cols=1K:12K" ;;
     transpose) echo "rows=1K:12K,cols=1K:12K" ;;
     fdtd) echo "nx=64:480,ny=64:480,nz=64:256" ;;
+    */transpose/transpose.json) echo "rows=1K:12K,cols=1K:12K" ;; # examples/kernels: user kernels
+    */stencil/stencil.json) echo "nx=1K:12K,ny=1K:12K" ;;
     *) echo "sizes.sh: no sweep for template $1" >&2; return 1 ;;
   esac
 }
@@ -33,3 +35,5 @@ sweep_search() {
   esac
 }
 SWEEP_TEMPLATES="filter aos_soa matvec transpose fdtd"
+# Kernels described as a user would (--spec): the same check for them.
+SWEEP_SPECS="examples/kernels/transpose/transpose.json examples/kernels/stencil/stencil.json"

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <tuple>
+#include <vector>
 
 namespace memtune {
 
@@ -34,13 +35,27 @@ const Target& nearest_architecture(const model::TargetCatalog& catalog, const Ta
   return *best;
 }
 
-// The figures the time model needs and the driver does not report, with where
-// each came from.
+// The figures of the SM's architecture the model needs and the driver does not
+// report, with where each came from: latency, schedulers and pipes, which
+// caches global loads go through, and the unified L1's size and shared-memory
+// carve-outs where its shared memory per SM is the driver's.
 void take_figures(Target& local, const Target& from, const std::string& how) {
   local.memory_latency_ns = from.memory_latency_ns;
   local.schedulers_per_sm = from.schedulers_per_sm;
-  local.sources["memory_latency_ns"] = how + from.origin;
-  local.sources["schedulers_per_sm"] = how + from.origin;
+  local.dispatch_per_scheduler = from.dispatch_per_scheduler;
+  local.fp32_lanes_per_sm = from.fp32_lanes_per_sm;
+  local.l1_caches_global_loads = from.l1_caches_global_loads;
+  local.read_only_cache_bytes = from.read_only_cache_bytes;
+  local.l1_write_combining_lines = from.l1_write_combining_lines;
+  std::vector<std::string> fields{"memory_latency_ns",      "schedulers_per_sm",     "dispatch_per_scheduler",
+                                  "fp32_lanes_per_sm",      "l1_caches_global_loads", "read_only_cache_bytes",
+                                  "l1_write_combining_lines"};
+  if (from.smem_per_sm == local.smem_per_sm) {
+    local.l1_bytes = from.l1_bytes;
+    local.smem_carveouts_kb = from.smem_carveouts_kb;
+    fields.insert(fields.end(), {"l1_bytes", "smem_carveouts_kb"});
+  }
+  for (const std::string& f : fields) local.sources[f] = how + from.origin;
 }
 
 } // namespace
@@ -51,21 +66,23 @@ Target with_catalogue_figures(Target local) {
     const model::TargetCatalog catalog = load_targets();
     if (const Target* known = catalog.try_find(local.display_name)) {
       take_figures(local, *known, "");
+      // The board's own: its L2 bandwidth, and what memtune probe measured on it.
       local.l2_bandwidth_gbs = known->l2_bandwidth_gbs;
+      local.measured = known->measured;
       const auto source = known->sources.find("memory_latency_ns");
       if (source != known->sources.end()) local.sources["memory_latency_ns"] += ": " + source->second;
       return local;
     }
-    // A GPU the catalogue does not name (a newer model, a variant): the
-    // latency and schedulers of its architecture's nearest entry, which are
-    // properties of the architecture more than of the board. Not its L2
+    // A GPU the catalogue does not name (a newer model, a variant): the SM's
+    // figures of its architecture's nearest entry, which are properties of
+    // the architecture more than of the board. Not its L2
     // bandwidth, which scales with the board's SMs and clocks: that bound
     // stays unmodelled (memtune probe measures one).
     const Target& kin = nearest_architecture(catalog, local);
     take_figures(local, kin, "borrowed from ");
     local.l2_bandwidth_gbs = 0;
     local.figures_note = "the target catalogue (" + catalog.directory().string() + ") has no entry for " +
-                         local.display_name + ": the model takes the memory latency and schedulers of " +
+                         local.display_name + ": the model takes the SM's figures (memory latency, schedulers, caches) of " +
                          kin.display_name + " (" + kin.arch() + ", its nearest architecture) and leaves L2 "
                          "unmodelled (`memtune probe --save-target FILE` into that folder gives this GPU its own entry)";
     return local;
@@ -78,8 +95,8 @@ Target with_catalogue_figures(Target local) {
   local.l2_bandwidth_gbs = 0;
   local.sources["memory_latency_ns"] = "assumed: 450 ns (the catalogue's GPUs: 400-500 ns)";
   local.sources["schedulers_per_sm"] = "assumed: 4 warp schedulers per SM (every catalogue GPU but the P100)";
-  local.figures_note = no_catalogue + ": the model assumes a 450 ns memory latency and 4 schedulers per SM and leaves L2 "
-                                      "unmodelled (set MEMTUNE_TARGETS_DIR to the catalogue's folder)";
+  local.figures_note = no_catalogue + ": the model assumes a 450 ns memory latency and 4 schedulers per SM and leaves L1 "
+                                      "and L2 unmodelled (set MEMTUNE_TARGETS_DIR to the catalogue's folder)";
   return local;
 }
 

@@ -17,9 +17,10 @@ std::filesystem::path targets_folder();
 model::TargetCatalog load_targets();
 
 // The local GPU's description from the driver, completed with the figures the
-// driver does not report (memory latency, schedulers per SM, L2 bandwidth)
-// from the catalogue entry of the same GPU; for a GPU the catalogue does not
-// name, the latency and schedulers of the nearest architecture's entry; with
+// driver does not report (memory latency, schedulers and pipes, the L1's size
+// and caching, L2 bandwidth, what memtune probe measured) from the catalogue
+// entry of the same GPU; for a GPU the catalogue does not name, the SM's
+// figures of the nearest architecture's entry (not L2's); with
 // no catalogue found, stated assumptions. The last two say so in
 // Target::figures_note.
 Target with_catalogue_figures(Target local);

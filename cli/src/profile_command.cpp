@@ -205,6 +205,12 @@ void add_size_rule(output::Document& d, const ProfileEntry& e, const std::vector
   }
 }
 
+// --spec's description, where given (pick, show).
+std::optional<KernelDescription> spec_description(const ProfileCommand& c) {
+  if (c.spec.empty()) return std::nullopt;
+  return load_description(c.spec);
+}
+
 int show(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
   const auto entries = ProfileStore(c.files.front()).entries();
   std::vector<std::size_t> match;
@@ -240,13 +246,10 @@ int show(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
                {.key = "gbps", .header = "GB/s", .format = "%.0f"}};
   for (const auto& r : e.runner_ups) t.rows.push_back(r);
   d.data.erase("runner_ups"); // the table carries them
-  std::optional<KernelDescription> spec;
-  if (!c.spec.empty()) {
-    spec = load_description(c.spec);
-    if (spec->name != e.template_name)
-      throw ArgumentError("--spec " + c.spec, "describes " + spec->name + ", and entry " +
-                                                  std::to_string(match.front()) + " is of " + e.template_name);
-  }
+  const std::optional<KernelDescription> spec = spec_description(c);
+  if (spec && spec->name != e.template_name)
+    throw ArgumentError("--spec " + c.spec, "describes " + spec->name + ", and entry " +
+                                                std::to_string(match.front()) + " is of " + e.template_name);
   add_size_rule(d, e, entries, spec ? &*spec : builtin_of(e));
   output::print(out, d, chosen_format(c.format));
   return kExitOk;
@@ -327,12 +330,9 @@ int merge(const ProfileCommand& c, std::ostream& out) {
 int pick(const ProfileCommand& c, std::ostream& out) {
   if (c.template_name.empty() == c.spec.empty())
     throw ArgumentError("pick", "takes --template NAME (a built-in template) or --spec FILE (your kernel's description)");
-  std::optional<KernelDescription> spec;
-  const KernelDescription* kernel = nullptr;
-  if (!c.spec.empty()) {
-    spec = load_description(c.spec);
-    kernel = &*spec;
-  } else {
+  const std::optional<KernelDescription> spec = spec_description(c);
+  const KernelDescription* kernel = spec ? &*spec : nullptr;
+  if (!spec) {
     std::string known;
     for (const KernelDescription* k : templates::descriptions()) {
       if (k->name == c.template_name) kernel = k;

@@ -19,15 +19,15 @@ model::TargetCatalog load_targets() { return model::TargetCatalog::load_director
 
 namespace {
 
-// The catalogue entry closest to `local`'s architecture: the same compute
-// capability first, then the same major version, then the nearest capability
+// The catalogue entry closest to `local`'s architecture: the same major
+// version first (the same compute capability, distance 0, leads it), then the nearest capability
 // (an older one before a newer one at the same distance), then the nearest SM
 // count. A catalogue holds at least one target (load_directory).
 const Target& nearest_architecture(const model::TargetCatalog& catalog, const Target& local) {
   const Target* best = &catalog.targets().front();
   auto key = [&](const Target& t) {
     const int cc_distance = std::abs(t.compute_capability() - local.compute_capability());
-    return std::tuple{cc_distance != 0, t.cc_major != local.cc_major, cc_distance,
+    return std::tuple{t.cc_major != local.cc_major, cc_distance,
                       t.compute_capability() > local.compute_capability(), std::abs(t.sm_count - local.sm_count)};
   };
   for (const Target& t : catalog.targets())

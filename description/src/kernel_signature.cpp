@@ -68,6 +68,15 @@ std::optional<ElementType> scalar_type(const std::string& type) {
   return element_type_from_string(bare);
 }
 
+// Whether a pointer to `pointee` can carry a buffer of `buffer`: the same lane
+// (signedness aside), however many lanes each has. A kernel that reads a float
+// buffer through float4* (or a float4 buffer through float*) is the usual
+// vector-load idiom, the bytes are the same; a double through float2* is not.
+bool lanes_fit(ElementType pointee, ElementType buffer) {
+  const ElementType a = lane_type(pointee), b = lane_type(buffer);
+  return a == b || (element_size(a) == element_size(b) && is_floating(a) == is_floating(b));
+}
+
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
@@ -115,16 +124,11 @@ std::optional<std::string> signature_mismatch(const KernelDescription& d, const 
         const auto labels = description_detail::labels_of(d, b->type_from);
         bool fits = !pointee || !labels;
         for (const auto& label : labels ? *labels : std::vector<std::string>{})
-          if (const auto t = element_type_from_string(label); t && pointee && element_size(*t) == element_size(*pointee) &&
-                                                              is_floating(*t) == is_floating(*pointee))
-            fits = true;
+          if (const auto t = element_type_from_string(label); t && pointee && lanes_fit(*pointee, *t)) fits = true;
         if (!fits) return mismatch("is a buffer of {" + b->type_from + "}");
         continue;
       }
-      if (pointee && *pointee != b->type && element_size(*pointee) != element_size(b->type))
-        return mismatch(std::string("is a buffer of ") + to_string(b->type));
-      if (pointee && *pointee != b->type && is_floating(*pointee) != is_floating(b->type))
-        return mismatch(std::string("is a buffer of ") + to_string(b->type));
+      if (pointee && !lanes_fit(*pointee, b->type)) return mismatch(std::string("is a buffer of ") + to_string(b->type));
       continue;
     }
     const auto& s = std::get<ScalarArgument>(d.arguments[i]);

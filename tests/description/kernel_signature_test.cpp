@@ -60,3 +60,24 @@ TEST_CASE("a description whose arguments do not match the kernel is refused, nam
 
   CHECK_FALSE(signature_mismatch(fewer, "transpose_extern_c").has_value());
 }
+
+TEST_CASE("a buffer read through a vector of its own lane type fits; another lane type does not") {
+  const KernelDescription d = load_description(kAssets / "transpose.json");
+  // transpose<32, 8, 1>(float*, float4 const*, int, int): the float input read as float4.
+  constexpr const char* kFloat4In = "_Z9transposeILi32ELi8ELi1EEvPfPK6float4ii";
+  REQUIRE(kernel_parameters(kFloat4In) == std::vector<std::string>{"float*", "float4 const*", "int", "int"});
+  CHECK_FALSE(signature_mismatch(d, kFloat4In).has_value());
+
+  KernelDescription float4_buffer = d; // and a float4 buffer read through float*
+  std::get<BufferArgument>(float4_buffer.arguments[1]).type = vector_type(ElementType::f32, 4);
+  CHECK_FALSE(signature_mismatch(float4_buffer, kTransposeMangled).has_value());
+
+  KernelDescription doubles = d; // 8-byte lanes through float4*: not the same data
+  std::get<BufferArgument>(doubles.arguments[1]).type = ElementType::f64;
+  CHECK(signature_mismatch(doubles, kFloat4In).value().find("('in') is a buffer of double, but the kernel's parameter 1 is "
+                                                            "'float4 const*'") != std::string::npos);
+
+  KernelDescription ints = d; // int lanes through float4*
+  std::get<BufferArgument>(ints.arguments[1]).type = ElementType::i32;
+  CHECK(signature_mismatch(ints, kFloat4In).has_value());
+}

@@ -4,47 +4,70 @@
 //
 // Background: NVIDIA's "Optimizing Matrix Transpose in CUDA" (Ruetsch and
 // Micikevicius, 2008). A naive transpose reads rows and writes columns: one
-// of the two is uncoalesced. The tiled kernel stages a TILE x TILE tile in
-// shared memory: a block reads the tile's rows coalesced, and writes the
+// of the two is uncoalesced. The tiled kernel stages a tile in shared memory: a block reads the tile's rows coalesced, and writes the
 // tile's columns, read from shared memory, as rows of the output, coalesced
-// too. Reading a column of a TILE x TILE float array puts the lanes of a warp
+// too. Reading a column of a tile of TILE-float rows puts the lanes of a warp
 // TILE words apart, all in one bank when TILE is a multiple of 32 (a 32-way
 // conflict); one float of padding per row (TILE + 1 words) spreads them over
 // all 32 banks. That padding is the PAD axis.
 //
 // Template parameters (the search axes):
-//   TILE  tile side in elements; the block is TILE x ROWS threads
-//   ROWS  block rows: each thread copies TILE / ROWS elements of its column
-//         of the tile (the article's BLOCK_ROWS)
-//   PAD   floats of padding per shared tile row (0, or 1 as in the article)
+//   TILE       tile width: columns of `in` per tile, rows of `out` it writes
+//   TILE_ROWS  tile height: rows of `in` per tile, the length of each output
+//              row segment a block writes
+//   ROWS       threads per block in y (the article's BLOCK_ROWS)
+//   PAD        floats of padding per shared tile row (0, or 1 as in the article)
+// The block is BX x ROWS threads, BX = min(TILE, 32): a thread reads TILE / BX
+// pieces of BX floats of a tile row (a warp: whole 32-float pieces, or two
+// rows' 16), and writes TILE_ROWS / BX pieces of an output row. The article's tiles are square; wider or taller ones give each
+// thread more copies in flight and a warp longer contiguous pieces (a 64 x 32
+// tile reads 256 bytes of each input row). Which shape wins depends on the
+// matrix and the GPU (docs/results.md has the times).
 //
-// Grid: (ceil(cols / TILE), ceil(rows / TILE)); block (TILE, ROWS). Tiles on
-// the right and bottom edges are partial: their threads past the matrix skip
-// the load, and the matching output elements do not exist.
+// Grid: (ceil(cols / TILE), ceil(rows / TILE_ROWS)). Tiles on the right and
+// bottom edges are partial: their threads past the matrix skip the load, and
+// the matching output elements do not exist.
 
-template <int TILE, int ROWS, int PAD>
-__global__ void __launch_bounds__(TILE * ROWS)
+template <int TILE, int TILE_ROWS, int ROWS, int PAD>
+__global__ void __launch_bounds__((TILE < 32 ? TILE : 32) * ROWS)
     transpose_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
-  static_assert(TILE % ROWS == 0, "a thread copies TILE / ROWS elements");
-  __shared__ float tile[TILE][TILE + PAD];
+  constexpr int BX = TILE < 32 ? TILE : 32; // threads per block in x
+  static_assert(TILE % BX == 0 && TILE_ROWS % BX == 0, "a warp copies whole BX-float pieces of a row, both ways");
+  static_assert(TILE_ROWS % ROWS == 0 && TILE % ROWS == 0, "each thread copies whole columns of pieces");
+  __shared__ float tile[TILE_ROWS][TILE + PAD];
 
   const int tx = threadIdx.x, ty = threadIdx.y;
-  // Read: the block's tile of `in`, rows row0 .. row0 + TILE, columns col0 .. col0 + TILE.
-  const int row0 = blockIdx.y * TILE, col0 = blockIdx.x * TILE;
-  const int col = col0 + tx;
+  // Read: the block's tile of `in`, rows row0 .. row0 + TILE_ROWS, columns col0 .. col0 + TILE.
+  const int row0 = blockIdx.y * TILE_ROWS, col0 = blockIdx.x * TILE;
+  // Every load is issued before the first shared store, so a thread has all
+  // its copies in flight at once: the same tiles with each load guarded
+  // together with its shared store measured 4-6 % slower on an H200 at
+  // 4096 x 3001 and 4096 x 3072.
+  float v[TILE_ROWS / ROWS][TILE / BX];
 #pragma unroll
-  for (int k = 0; k < TILE; k += ROWS) {
-    const int row = row0 + ty + k;
-    if (row < rows && col < cols) tile[ty + k][tx] = in[static_cast<long long>(row) * cols + col];
+  for (int k = 0; k < TILE_ROWS / ROWS; ++k) {
+    const int row = row0 + ty + k * ROWS;
+#pragma unroll
+    for (int c = 0; c < TILE / BX; ++c) {
+      const int col = col0 + tx + c * BX;
+      v[k][c] = row < rows && col < cols ? in[static_cast<long long>(row) * cols + col] : 0.0f;
+    }
   }
+#pragma unroll
+  for (int k = 0; k < TILE_ROWS / ROWS; ++k)
+#pragma unroll
+    for (int c = 0; c < TILE / BX; ++c) tile[ty + k * ROWS][tx + c * BX] = v[k][c]; // past the matrix: never read
   __syncthreads();
-  // Write: the same tile transposed. Thread (tx, ty) writes out(col0 + ty + k, row0 + tx),
-  // which is in(row0 + tx, col0 + ty + k): column tx of the shared tile.
-  const int out_col = row0 + tx; // a row index of `in`
+  // Write: the same tile transposed. Thread (tx, ty) writes out(col0 + ty + k, row0 + tx + r),
+  // which is in(row0 + tx + r, col0 + ty + k): the shared tile's column ty + k.
 #pragma unroll
   for (int k = 0; k < TILE; k += ROWS) {
     const int out_row = col0 + ty + k; // a column index of `in`
-    if (out_row < cols && out_col < rows) out[static_cast<long long>(out_row) * rows + out_col] = tile[tx][ty + k];
+#pragma unroll
+    for (int r = 0; r < TILE_ROWS; r += BX) {
+      const int out_col = row0 + tx + r; // a row index of `in`
+      if (out_row < cols && out_col < rows) out[static_cast<long long>(out_row) * rows + out_col] = tile[tx + r][ty + k];
+    }
   }
 }
 

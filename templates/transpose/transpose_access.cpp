@@ -19,24 +19,29 @@ using Address = std::optional<std::uint64_t>;
 
 namespace {
 
-// What a thread copies in iteration k: in(row, col) -> out(col, row), through
-// the shared tile at tile[ty + k ROWS][tx] (stored) and tile[tx][ty + k ROWS] (loaded).
+// One element a thread copies: in(row, col) -> out(col, row), through the
+// shared tile at tile[row - row0][col - col0].
 struct Copy {
-  std::int64_t tx, ty;           // thread in the block
-  std::int64_t row, col;         // element of `in` it loads
-  std::int64_t out_row, out_col; // element of `out` it stores
+  std::int64_t i, j;             // in the shared tile: row i (of the input's rows), column j
+  std::int64_t row, col;         // element of `in`
+  std::int64_t out_row, out_col; // element of `out`: (col, row)
 };
 
-Copy copy_of(const TransposeGeometry& g, std::int64_t row0, std::int64_t col0, int warp, int lane, std::int64_t k) {
-  Copy c{};
-  const std::int64_t t = std::int64_t{warp} * 32 + lane;
-  c.tx = t % g.tile;
-  c.ty = t / g.tile + k * g.block_rows;
-  c.row = row0 + c.ty;
-  c.col = col0 + c.tx;
-  c.out_row = col0 + c.ty;
-  c.out_col = row0 + c.tx;
-  return c;
+Copy element(std::int64_t row0, std::int64_t col0, std::int64_t i, std::int64_t j) {
+  return {i, j, row0 + i, col0 + j, col0 + j, row0 + i};
+}
+
+// Iteration k of the load loop (k = tile-row step x pieces + piece, as the
+// unrolled loops run): thread (tx, ty) reads tile[ty + step ROWS][tx + piece BX].
+Copy loaded_by(const TransposeGeometry& g, std::int64_t row0, std::int64_t col0, int warp, int lane, std::int64_t k) {
+  const std::int64_t t = std::int64_t{warp} * 32 + lane, pieces = g.tile / g.block_x;
+  return element(row0, col0, t / g.block_x + (k / pieces) * g.block_rows, t % g.block_x + (k % pieces) * g.block_x);
+}
+
+// Iteration k of the store loop: thread (tx, ty) writes tile[tx + piece BX][ty + step ROWS].
+Copy stored_by(const TransposeGeometry& g, std::int64_t row0, std::int64_t col0, int warp, int lane, std::int64_t k) {
+  const std::int64_t t = std::int64_t{warp} * 32 + lane, pieces = g.tile_rows / g.block_x;
+  return element(row0, col0, t % g.block_x + (k % pieces) * g.block_x, t / g.block_x + (k / pieces) * g.block_rows);
 }
 
 // Bytes moved (sectors x 32) per distinct byte used, over every warp and
@@ -62,16 +67,16 @@ AccessPattern transpose_access_pattern(const search::Config& config, const Probl
   a.blocks = g.grid_x * g.grid_y;
   a.barrier_between_load_and_compute = true; // load the tile, __syncthreads, write it transposed
   const int warps = static_cast<int>((g.threads() + 31) / 32);
-  const std::int64_t row0 = (g.grid_y / 2) * g.tile, col0 = (g.grid_x / 2) * g.tile;
+  const std::int64_t row0 = (g.grid_y / 2) * g.tile_rows, col0 = (g.grid_x / 2) * g.tile;
 
   const auto loaded = [g, row0, col0](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
-    const Copy c = copy_of(g, row0, col0, warp, lane, k);
-    if (c.ty >= g.tile || c.row >= g.rows || c.col >= g.cols) return std::nullopt;
+    const Copy c = loaded_by(g, row0, col0, warp, lane, k);
+    if (c.row >= g.rows || c.col >= g.cols) return std::nullopt;
     return c;
   };
   const auto stored = [g, row0, col0](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
-    const Copy c = copy_of(g, row0, col0, warp, lane, k);
-    if (c.ty >= g.tile || c.out_row >= g.cols || c.out_col >= g.rows) return std::nullopt;
+    const Copy c = stored_by(g, row0, col0, warp, lane, k);
+    if (c.out_row >= g.cols || c.out_col >= g.rows) return std::nullopt;
     return c;
   };
 
@@ -86,18 +91,23 @@ AccessPattern transpose_access_pattern(const search::Config& config, const Probl
   // Phase 1: rows of `in`, coalesced, into rows of the shared tile.
   a.global.push_back({"load tile rows", 4, AccessKind::load, g.copies,
                       at(loaded, [g](const Copy& c) { return (c.row * g.cols + c.col) * 4; })});
+  // Every thread stores all its copies to the tile, zeros past the matrix (never read back).
+  const auto staged = [g, row0, col0](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
+    return loaded_by(g, row0, col0, warp, lane, k);
+  };
   a.shared.push_back({"store tile rows", 4, AccessKind::store, g.copies,
-                      at(loaded, [g](const Copy& c) { return (c.ty * g.pitch + c.tx) * 4; })});
+                      at(staged, [g](const Copy& c) { return (c.i * g.pitch + c.j) * 4; })});
   // Phase 2: columns of the shared tile (lanes a pitch apart: the bank
   // conflict the padding removes) to rows of `out`, coalesced.
   a.shared.push_back({"load tile columns", 4, AccessKind::load, g.copies,
-                      at(stored, [g](const Copy& c) { return (c.tx * g.pitch + c.ty) * 4; })});
+                      at(stored, [g](const Copy& c) { return (c.i * g.pitch + c.j) * 4; })});
   a.global.push_back({"store transposed rows", 4, AccessKind::store, g.copies,
                       at(stored, [g](const Copy& c) { return (c.out_row * g.rows + c.out_col) * 4; })});
 
   // Traffic: every element is read once and written once; a tile row of
-  // TILE floats that does not start on a sector boundary (cols or rows not a
-  // multiple of 8) moves the partial sectors at its ends too.
+  // TILE floats (an output segment of TILE_ROWS) that does not start on a
+  // sector boundary (cols or rows not a multiple of 8) moves the partial
+  // sectors at its ends too.
   const double bytes = std::ceil(static_cast<double>(g.rows * g.cols) * 4 / 32.0) * 32.0;
   a.arrays.push_back({"in", bytes, bytes * moved_per_used(a.global[0], warps), 0, false});
   a.arrays.push_back({"out", bytes, bytes * moved_per_used(a.global[1], warps), 0, true});

@@ -15,21 +15,23 @@ namespace memtune::templates {
 
 struct TransposeGeometry {
   std::int64_t rows, cols;   // of the input
-  std::int64_t tile;         // TILE: tile side, threads per block in x
+  std::int64_t tile;         // TILE: tile width (input columns)
+  std::int64_t tile_rows;    // TILE_ROWS: tile height (input rows)
   std::int64_t block_rows;   // ROWS: threads per block in y
   std::int64_t pad;          // PAD: floats of padding per shared tile row
+  std::int64_t block_x;      // threads per block in x: min(tile, 32)
   std::int64_t pitch;        // [floats] shared tile row
-  std::int64_t copies;       // elements each thread copies: tile / block_rows
+  std::int64_t copies;       // elements each thread copies (each way)
   std::int64_t grid_x;       // tiles along the input's columns
   std::int64_t grid_y;       // tiles along the input's rows
 
   // `env`: geometry_environment(transpose_description(), config, problem, target).
   explicit TransposeGeometry(const search::Config& env)
-      : rows(env.at("rows")), cols(env.at("cols")), tile(env.at("tile")), block_rows(env.at("block_rows")),
-        pad(env.at("pad")), pitch(env.at("pitch")), copies(env.at("copies")), grid_x(env.at("grid_x")),
-        grid_y(env.at("grid_y")) {}
+      : rows(env.at("rows")), cols(env.at("cols")), tile(env.at("tile")), tile_rows(env.at("tile_rows")),
+        block_rows(env.at("block_rows")), pad(env.at("pad")), block_x(env.at("block_x")), pitch(env.at("pitch")),
+        copies(env.at("copies")), grid_x(env.at("grid_x")), grid_y(env.at("grid_y")) {}
 
-  [[nodiscard]] std::int64_t threads() const { return tile * block_rows; }
+  [[nodiscard]] std::int64_t threads() const { return block_x * block_rows; }
 };
 
 // The configuration's memory accesses for the analytical model (no GPU): transpose_access.cpp.

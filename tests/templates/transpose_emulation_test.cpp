@@ -28,8 +28,11 @@ struct Shape {
   int rows, cols;
 };
 
-template <int TILE, int ROWS, int PAD> void check_one(Shape s) {
+constexpr int block_x(int tile) { return tile < 32 ? tile : 32; }
+
+template <int TILE, int TILE_ROWS, int ROWS, int PAD> void check_one(Shape s) {
   CAPTURE(TILE);
+  CAPTURE(TILE_ROWS);
   CAPTURE(ROWS);
   CAPTURE(PAD);
   CAPTURE(s.rows);
@@ -45,9 +48,9 @@ template <int TILE, int ROWS, int PAD> void check_one(Shape s) {
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = i < n ? std::nanf("") : sentinel;
 
   const unsigned gx = static_cast<unsigned>((s.cols + TILE - 1) / TILE);
-  const unsigned gy = static_cast<unsigned>((s.rows + TILE - 1) / TILE);
-  cuda_emulation::run_grid({TILE, ROWS, 1}, {gx, gy, 1}, [&] {
-    transpose_kernel<TILE, ROWS, PAD>(in.data(), out.data(), s.rows, s.cols);
+  const unsigned gy = static_cast<unsigned>((s.rows + TILE_ROWS - 1) / TILE_ROWS);
+  cuda_emulation::run_grid({block_x(TILE), ROWS, 1}, {gx, gy, 1}, [&] {
+    transpose_kernel<TILE, TILE_ROWS, ROWS, PAD>(in.data(), out.data(), s.rows, s.cols);
   });
 
   bool tail_intact = true;
@@ -63,14 +66,21 @@ template <int TILE, int ROWS, int PAD> void check_one(Shape s) {
   CHECK(bad == 0);
 }
 
-// Every block_rows a tile allows (whole warps, at most 1024 threads), padded and not.
-template <int TILE, int ROWS = 1> void check_tile(Shape s) {
-  if constexpr (ROWS <= TILE && TILE * ROWS <= 1024) {
-    if constexpr (TILE * ROWS >= 32) {
-      check_one<TILE, ROWS, 0>(s);
-      check_one<TILE, ROWS, 1>(s);
+// Every configuration of the space (transpose.cpp's constraints): tile rows a
+// whole number of min(TILE, 32) pieces, every block_rows that leaves each
+// thread a tile row and an output row, whole warps, at most 1024 threads;
+// padded and not.
+template <int TILE, int TILE_ROWS = 16, int ROWS = 1> void check_tile(Shape s) {
+  if constexpr (TILE_ROWS <= 64) {
+    if constexpr (ROWS <= TILE && ROWS <= TILE_ROWS && block_x(TILE) * ROWS <= 1024) {
+      if constexpr (TILE_ROWS % block_x(TILE) == 0 && block_x(TILE) * ROWS >= 32) {
+        check_one<TILE, TILE_ROWS, ROWS, 0>(s);
+        check_one<TILE, TILE_ROWS, ROWS, 1>(s);
+      }
+      check_tile<TILE, TILE_ROWS, ROWS * 2>(s);
+    } else {
+      check_tile<TILE, TILE_ROWS * 2, 1>(s);
     }
-    check_tile<TILE, ROWS * 2>(s);
   }
 }
 
@@ -79,8 +89,9 @@ template <int TILE, int ROWS = 1> void check_tile(Shape s) {
 // its store instruction names are the ones the block writes, and the input
 // elements its load names are the ones it reads. Each input element holds its
 // own index, so a written output tells which input element was read.
-template <int TILE, int ROWS, int PAD> void check_model_addresses(Shape s) {
+template <int TILE, int TILE_ROWS, int ROWS, int PAD> void check_model_addresses(Shape s) {
   CAPTURE(TILE);
+  CAPTURE(TILE_ROWS);
   CAPTURE(ROWS);
   CAPTURE(PAD);
   CAPTURE(s.rows);
@@ -90,9 +101,9 @@ template <int TILE, int ROWS, int PAD> void check_model_addresses(Shape s) {
   for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<float>(i); // exact below 2^24
   std::vector<float> out(n, std::nanf(""));
   const unsigned gx = static_cast<unsigned>((s.cols + TILE - 1) / TILE);
-  const unsigned gy = static_cast<unsigned>((s.rows + TILE - 1) / TILE);
-  cuda_emulation::run_blocks({TILE, ROWS, 1}, {gx, gy, 1}, {{gx / 2, gy / 2, 0}}, [&] {
-    transpose_kernel<TILE, ROWS, PAD>(in.data(), out.data(), s.rows, s.cols);
+  const unsigned gy = static_cast<unsigned>((s.rows + TILE_ROWS - 1) / TILE_ROWS);
+  cuda_emulation::run_blocks({block_x(TILE), ROWS, 1}, {gx, gy, 1}, {{gx / 2, gy / 2, 0}}, [&] {
+    transpose_kernel<TILE, TILE_ROWS, ROWS, PAD>(in.data(), out.data(), s.rows, s.cols);
   });
   std::set<std::uint64_t> written, read; // [bytes] from each matrix's base
   for (std::size_t i = 0; i < n; ++i)
@@ -102,13 +113,13 @@ template <int TILE, int ROWS, int PAD> void check_model_addresses(Shape s) {
     }
 
   const memtune::Problem problem{{"rows", s.rows}, {"cols", s.cols}};
-  const memtune::search::Config config{{"tile", TILE}, {"block_rows", ROWS}, {"pad", PAD}};
+  const memtune::search::Config config{{"tile", TILE}, {"tile_rows", TILE_ROWS}, {"block_rows", ROWS}, {"pad", PAD}};
   const memtune::AccessPattern a =
       memtune::templates::transpose_description().hooks.access_pattern(config, problem, memtune::Target{});
   REQUIRE(a.global.size() == 2);
   const auto named = [&](const memtune::GlobalInstruction& g) {
     std::set<std::uint64_t> bytes;
-    for (int warp = 0; warp < (TILE * ROWS + 31) / 32; ++warp)
+    for (int warp = 0; warp < (block_x(TILE) * ROWS + 31) / 32; ++warp)
       for (int lane = 0; lane < 32; ++lane)
         for (std::int64_t it = 0; it < g.iterations; ++it)
           if (const auto address = g.address(warp, lane, it)) bytes.insert(*address);
@@ -125,11 +136,12 @@ template <int TILE, int ROWS, int PAD> void check_model_addresses(Shape s) {
 
 TEST_CASE("transpose.cu on the CPU: the model's load and store addresses are those the middle block touches") {
   for (const Shape s : {Shape{1, 37}, Shape{33, 17}, Shape{70, 131}, Shape{96, 64}}) {
-    check_model_addresses<16, 4, 1>(s);
-    check_model_addresses<32, 8, 1>(s);
-    check_model_addresses<32, 1, 0>(s);
-    check_model_addresses<64, 4, 1>(s);
-    check_model_addresses<64, 16, 0>(s);
+    check_model_addresses<16, 16, 4, 1>(s);
+    check_model_addresses<16, 64, 2, 0>(s);
+    check_model_addresses<32, 32, 8, 1>(s);
+    check_model_addresses<32, 64, 1, 0>(s);
+    check_model_addresses<64, 32, 4, 1>(s);
+    check_model_addresses<64, 64, 16, 0>(s);
   }
 }
 

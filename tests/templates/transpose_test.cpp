@@ -37,45 +37,52 @@ model::InstructionTotals shared_totals(const search::Config& c, const Problem& p
 
 } // namespace
 
-TEST_CASE("transpose space: tile x block_rows blocks of whole warps within the device limit, padded or not") {
+TEST_CASE("transpose space: tiles square or wider than tall, blocks of whole warps within the device limit, padded "
+          "or not") {
   const Problem p = transpose().complete({});
   CHECK(p.at("rows") == 4096);
   CHECK(p.at("cols") == 4096);
   const search::Space s = transpose().space(p, target("h100-sxm"));
-  REQUIRE(s.axes().size() == 3);
+  REQUIRE(s.axes().size() == 4);
   CHECK(s.pruned().empty());
   const auto configs = s.enumerate();
-  // tile 16: block_rows 2..16; tile 32: 1..32; tile 64: 1..16 (1024 threads); each with pad 0 and 1.
-  CHECK(configs.size() == (4 + 6 + 5) * 2);
+  // tile 16 (16 threads in x): tile_rows 16, 32, 64 x block_rows 2..16; tile 32 and 64 (32 threads in x):
+  // tile_rows 32, 64 x block_rows 1..32; each with pad 0 and 1.
+  CHECK(configs.size() == (3 * 4 + 2 * 6 + 2 * 6) * 2);
   for (const auto& c : configs) {
-    CHECK(c.at("tile") % c.at("block_rows") == 0);
-    CHECK(c.at("tile") * c.at("block_rows") % 32 == 0);
-    CHECK(c.at("tile") * c.at("block_rows") <= 1024);
+    const std::int64_t block_x = std::min<std::int64_t>(c.at("tile"), 32);
+    CHECK(c.at("tile_rows") % block_x == 0);
+    CHECK(c.at("block_rows") <= std::min(c.at("tile"), c.at("tile_rows")));
+    CHECK(block_x * c.at("block_rows") % 32 == 0);
+    CHECK(block_x * c.at("block_rows") <= 1024);
   }
   CHECK(s.is_valid(transpose().default_config(p, target("h100-sxm"))));
-  CHECK(transpose().default_config(p, target("k20")) == search::Config{{"tile", 32}, {"block_rows", 8}, {"pad", 1}});
+  CHECK(transpose().default_config(p, target("k20")) ==
+        search::Config{{"tile", 32}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 1}});
   CHECK(transpose().bytes_moved(p) == 2ULL * 4096 * 4096 * 4);
   CHECK(transpose().has_model());
 
-  // A matrix taller than 65535 row tiles of 16 leaves only the larger tiles.
+  // A matrix taller than 65535 row tiles of 16 leaves only the taller tiles.
   const search::Space tall = transpose().space(transpose().complete({{"rows", 1048576}, {"cols", 1}}), target("a100"));
-  for (const auto& c : tall.enumerate()) CHECK(c.at("tile") >= 32);
+  for (const auto& c : tall.enumerate()) CHECK(c.at("tile_rows") >= 32);
   CHECK_FALSE(tall.enumerate().empty());
 }
 
-TEST_CASE("transpose launch: the grid covers every element of odd matrices with tiles, the block is tile x rows") {
+TEST_CASE("transpose launch: the grid covers every element of odd matrices with tiles, the block is min(tile, 32) x "
+          "rows") {
   for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 1}, {33, 17}, {100, 1000}}) {
     const Problem p = transpose().complete({{"rows", rows}, {"cols", cols}});
     for (const auto& c : transpose().space(p, target("h100-sxm")).enumerate()) {
       const LaunchSpec l = transpose().launch(c, p, target("h100-sxm"));
-      const std::int64_t tile = c.at("tile");
-      CHECK(l.name_expression == "transpose_kernel<" + std::to_string(tile) + ", " +
+      const std::int64_t tile = c.at("tile"), tile_rows = c.at("tile_rows");
+      CHECK(l.name_expression == "transpose_kernel<" + std::to_string(tile) + ", " + std::to_string(tile_rows) + ", " +
                                      std::to_string(c.at("block_rows")) + ", " + std::to_string(c.at("pad")) + ">");
-      CHECK(l.block == Dim3{static_cast<unsigned>(tile), static_cast<unsigned>(c.at("block_rows")), 1});
+      CHECK(l.block == Dim3{static_cast<unsigned>(std::min<std::int64_t>(tile, 32)),
+                            static_cast<unsigned>(c.at("block_rows")), 1});
       CHECK(static_cast<std::int64_t>(l.grid.x) * tile >= cols);
       CHECK(static_cast<std::int64_t>(l.grid.x - 1) * tile < cols);
-      CHECK(static_cast<std::int64_t>(l.grid.y) * tile >= rows);
-      CHECK(static_cast<std::int64_t>(l.grid.y - 1) * tile < rows);
+      CHECK(static_cast<std::int64_t>(l.grid.y) * tile_rows >= rows);
+      CHECK(static_cast<std::int64_t>(l.grid.y - 1) * tile_rows < rows);
       CHECK(l.dynamic_smem_bytes == 0); // the tile is a static __shared__ array
       CHECK(l.options.empty());
     }
@@ -112,8 +119,8 @@ TEST_CASE("transpose access pattern: the tile's column reads conflict 32 ways un
   const Problem p = transpose().complete({{"rows", 1024}, {"cols", 1024}});
   for (std::int64_t tile : {32, 64}) {
     CAPTURE(tile);
-    const search::Config bare{{"tile", tile}, {"block_rows", 8}, {"pad", 0}};
-    const search::Config padded{{"tile", tile}, {"block_rows", 8}, {"pad", 1}};
+    const search::Config bare{{"tile", tile}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 0}};
+    const search::Config padded{{"tile", tile}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 1}};
     CHECK(shared_totals(bare, p, "load tile columns").worst_ways == 32);
     CHECK(shared_totals(padded, p, "load tile columns").worst_ways == 1);
     // Row stores are conflict-free either way.
@@ -122,13 +129,13 @@ TEST_CASE("transpose access pattern: the tile's column reads conflict 32 ways un
   }
   // 16-wide tiles: a warp spans two tile rows; unpadded, its column reads land
   // on 4 banks (8 ways), padded on 31 (one bank shared by the two rows' ends).
-  const search::Config bare16{{"tile", 16}, {"block_rows", 4}, {"pad", 0}};
-  const search::Config padded16{{"tile", 16}, {"block_rows", 4}, {"pad", 1}};
+  const search::Config bare16{{"tile", 16}, {"tile_rows", 16}, {"block_rows", 4}, {"pad", 0}};
+  const search::Config padded16{{"tile", 16}, {"tile_rows", 16}, {"block_rows", 4}, {"pad", 1}};
   CHECK(shared_totals(bare16, p, "load tile columns").worst_ways == 8);
   CHECK(shared_totals(padded16, p, "load tile columns").worst_ways == 2);
 
   // Global accesses: a warp of a 32-wide tile reads and writes 128 contiguous bytes.
-  const search::Config c{{"tile", 32}, {"block_rows", 8}, {"pad", 1}};
+  const search::Config c{{"tile", 32}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 1}};
   const AccessPattern a = transpose().hooks.access_pattern(c, p, target("h100-sxm"));
   CHECK(a.block_threads == 256);
   CHECK(a.blocks == 32 * 32);

@@ -24,10 +24,10 @@ ReferenceKernel reference_kernel() {
 
 KernelDescription describe() {
   return KernelBuilder("transpose")
-      .summary("out = in^T for a rows x cols float matrix (row-major), through a padded tile in shared memory, square "
-               "or wider than tall")
+      .summary("out = in^T for a rows x cols float matrix (row-major), through a padded tile in shared memory; output "
+               "rows written in sector-aligned segments")
       .source("transpose.cu", embedded::transpose_cu)
-      .kernel("transpose_kernel<{tile}, {tile_rows}, {block_rows}, {pad}, {align}>")
+      .kernel("transpose_kernel<{tile}, {tile_rows}, {block_rows}, {pad}>")
       .size("rows", 4096, "rows of the input (columns of the output)", 1, kMaxSide)
       .size("cols", 4096, "columns of the input (rows of the output)", 1, kMaxSide)
       .parameter(Axis::ordinal("tile", {16, 32, 64},
@@ -39,22 +39,17 @@ KernelDescription describe() {
       .parameter(Axis::ordinal("pad", {0, 1},
                                "floats of padding per shared tile row: 1 puts a column of the tile in 32 different "
                                "banks (the article's TILE_DIM + 1); 0 = one bank for a tile of 32 or 64"))
-      .parameter(Axis::ordinal("align", {0, 1},
-                               "1: each output row segment starts on a 32-byte sector (the tile reads 8 input rows "
-                               "more); only where rows is not a multiple of 8"))
       // transpose.cu's arithmetic (TransposeGeometry reads it from here).
       .derived("block_x", "min(tile, 32)")                            // threads per block in x
       .derived("pitch", "tile + pad")                                 // [floats] shared tile row
-      .derived("halo", "8 * align")                                   // input rows above the tile's own
-      .derived("load_copies", "(tile_rows + halo) * tile / (block_x * block_rows)") // elements each thread loads
+      .derived("halo", "rows % 8 != 0 ? 8 : 0")                       // input rows loaded above the tile's own
+      .derived("load_steps", "ceil_div(tile_rows + 8, block_rows)")   // load loop steps (the halo's guarded)
       .derived("copies", "tile * tile_rows / (block_x * block_rows)") // elements each thread stores
       .derived("grid_x", "ceil_div(cols, tile)")                      // tiles along the input's columns
-      .derived("grid_y", "ceil_div(rows + 7 * align, tile_rows)")     // tiles along the input's rows
+      .derived("grid_y", "ceil_div(rows + (halo > 0 ? 7 : 0), tile_rows)") // tile rows: one more where shifted segments end past
       .constraint("tile_rows % block_x == 0", "a warp writes whole pieces of min(tile, 32) floats of an output row")
       .constraint("block_rows <= tile && block_rows <= tile_rows",
                   "each thread reads at least one tile row and writes at least one output row")
-      .constraint("align == 0 || rows % 8 != 0", "rows a multiple of 8: every output row already starts on a sector")
-      .constraint("align == 0 || block_rows <= 8", "the tile's rows with the 8 above: a whole number of block rows")
       .constraint("block_x * block_rows >= 32", "blocks of whole warps (a 16 x 1 block is half a warp)")
       .constraint("block_x * block_rows <= max_threads_per_block", "threads per block above the device limit")
       .constraint("grid_y <= 65535", "more row tiles than the grid's y dimension holds (65535)")
@@ -67,7 +62,7 @@ KernelDescription describe() {
       .verify_with_kernel(reference_kernel(), {0.0, 0.0}) // a copy: exact
       .access_pattern(transpose_access_pattern)
       // The article's configuration: 32 x 32 tiles, 8 rows of threads, padded.
-      .default_config(nlohmann::json{{"tile", 32}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 1}, {"align", 0}})
+      .default_config(nlohmann::json{{"tile", 32}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 1}})
       .build();
 }
 } // namespace

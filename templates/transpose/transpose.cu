@@ -17,7 +17,6 @@
 //              row segment a block writes
 //   ROWS       threads per block in y (the article's BLOCK_ROWS)
 //   PAD        floats of padding per shared tile row (0, or 1 as in the article)
-//   ALIGN      1: output segments start on 32-byte sectors (below); 0: at the tile
 // The block is BX x ROWS threads, BX = min(TILE, 32): a thread reads TILE / BX
 // pieces of BX floats of a tile row (a warp: whole 32-float pieces, or two
 // rows' 16), and writes TILE_ROWS / BX pieces of an output row. The article's
@@ -25,58 +24,66 @@
 // flight and a warp longer contiguous pieces. Which shape wins depends on the
 // matrix and the GPU (docs/results.md has the times).
 //
-// ALIGN: where rows is not a multiple of 8, output row c starts c * rows
-// floats into `out`, off a sector boundary, and a tile's segment of it begins
-// and ends in the middle of sectors that the neighbouring tiles write the rest
-// of. Those partial-sector stores measured 20 % slower than a copy on an H200
-// (3001 x 4096). With ALIGN the block of tile row b writes output row c from
-// b * TILE_ROWS - m to b * TILE_ROWS + TILE_ROWS - m, m = (c * rows) % 8: every
-// segment starts on a sector, the segments still tile each output row, and the
-// tile holds 8 more input rows above (read twice, the second time from L2).
-// The grid gets one more tile row where the last segment would stop short.
+// Output segments start on 32-byte sectors. Where rows is not a multiple of 8,
+// output row c starts c * rows floats into `out`, off a sector boundary, and a
+// tile's segment of it would begin and end in the middle of sectors that the
+// neighbouring tiles write the rest of: those partial-sector stores measured
+// 20 % slower than a copy on an H200 (3001 x 4096). So the block of tile row b
+// writes output row c from b * TILE_ROWS - m to b * TILE_ROWS + TILE_ROWS - m,
+// m = (c * rows) % 8: every segment starts on a sector and the segments still
+// tile each output row. The shared tile holds the 8 input rows above its own,
+// loaded only where rows is not a multiple of 8 (m is 0 for every c
+// otherwise), the second read of them from L2; the grid then has one more
+// tile row where the last segment would stop short. This is decided per
+// launch from rows, not a search axis, so a configuration measured at one
+// size keeps its meaning at every other.
 //
-// Grid: (ceil(cols / TILE), ceil((rows + 7 ALIGN) / TILE_ROWS)). Tiles on the
-// right and bottom edges are partial: their threads past the matrix skip the
-// load, and the matching output elements do not exist.
+// Grid: (ceil(cols / TILE), ceil((rows + (rows % 8 ? 7 : 0)) / TILE_ROWS)).
+// Tiles on the right and bottom edges are partial: their threads past the
+// matrix skip the load, and the matching output elements do not exist.
 
-template <int TILE, int TILE_ROWS, int ROWS, int PAD, int ALIGN>
+template <int TILE, int TILE_ROWS, int ROWS, int PAD>
 __global__ void __launch_bounds__((TILE < 32 ? TILE : 32) * ROWS)
     transpose_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
-  constexpr int BX = TILE < 32 ? TILE : 32; // threads per block in x
-  constexpr int HALO = ALIGN ? 8 : 0;       // input rows above the tile's own
-  constexpr int SROWS = TILE_ROWS + HALO;   // rows of the shared tile
+  constexpr int BX = TILE < 32 ? TILE : 32;            // threads per block in x
+  constexpr int HALO = 8;                              // input rows above the tile's own
+  constexpr int SROWS = TILE_ROWS + HALO;              // rows of the shared tile
+  constexpr int STEPS = (SROWS + ROWS - 1) / ROWS;     // load steps of ROWS rows (the last may be partial)
   static_assert(TILE % BX == 0 && TILE_ROWS % BX == 0, "a warp copies whole BX-float pieces of a row, both ways");
-  static_assert(SROWS % ROWS == 0 && TILE % ROWS == 0, "each thread copies whole columns of pieces");
+  static_assert(TILE_ROWS % ROWS == 0 && TILE % ROWS == 0, "each thread copies whole columns of pieces");
   __shared__ float tile[SROWS][TILE + PAD];
 
   const int tx = threadIdx.x, ty = threadIdx.y;
-  // Read: rows row0 .. row0 + SROWS of `in`, columns col0 .. col0 + TILE.
+  // Read: rows row0 .. row0 + SROWS of `in` (the halo only where rows % 8 != 0), columns col0 .. col0 + TILE.
   const int base = blockIdx.y * TILE_ROWS, row0 = base - HALO, col0 = blockIdx.x * TILE;
+  const int row_lo = (rows & 7) != 0 ? 0 : base;
   // Every load is issued before the first shared store, so a thread has all
   // its copies in flight at once: the same tiles with each load guarded
   // together with its shared store measured 4-6 % slower on an H200 at
   // 4096 x 3001 and 4096 x 3072.
-  float v[SROWS / ROWS][TILE / BX];
+  float v[STEPS][TILE / BX];
 #pragma unroll
-  for (int k = 0; k < SROWS / ROWS; ++k) {
-    const int row = row0 + ty + k * ROWS;
+  for (int k = 0; k < STEPS; ++k) {
+    const int r = ty + k * ROWS, row = row0 + r;
 #pragma unroll
     for (int c = 0; c < TILE / BX; ++c) {
       const int col = col0 + tx + c * BX;
-      v[k][c] = row >= 0 && row < rows && col < cols ? in[static_cast<long long>(row) * cols + col] : 0.0f;
+      v[k][c] = r < SROWS && row >= row_lo && row < rows && col < cols ? in[static_cast<long long>(row) * cols + col]
+                                                                        : 0.0f;
     }
   }
 #pragma unroll
-  for (int k = 0; k < SROWS / ROWS; ++k)
+  for (int k = 0; k < STEPS; ++k)
 #pragma unroll
-    for (int c = 0; c < TILE / BX; ++c) tile[ty + k * ROWS][tx + c * BX] = v[k][c]; // past the matrix: never read
+    for (int c = 0; c < TILE / BX; ++c)
+      if (ty + k * ROWS < SROWS) tile[ty + k * ROWS][tx + c * BX] = v[k][c]; // past the matrix: never read
   __syncthreads();
   // Write: the tile transposed. Thread (tx, ty) writes out(col0 + ty + k, base - m + tx + r),
   // which is in(base - m + tx + r, col0 + ty + k): the shared tile's column ty + k.
 #pragma unroll
   for (int k = 0; k < TILE; k += ROWS) {
     const int out_row = col0 + ty + k; // a column index of `in`
-    const int m = ALIGN ? static_cast<int>((static_cast<long long>(out_row) * rows) & 7) : 0;
+    const int m = static_cast<int>((static_cast<long long>(out_row) * rows) & 7);
 #pragma unroll
     for (int r = 0; r < TILE_ROWS; r += BX) {
       const int out_col = base - m + tx + r; // a row index of `in`

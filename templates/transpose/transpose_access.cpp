@@ -20,8 +20,7 @@ using Address = std::optional<std::uint64_t>;
 namespace {
 
 // One element a thread copies: in(row, col) -> out(col, row), through the
-// shared tile at tile[row - row0][col - col0] (row0: the tile's first row, the
-// halo's with align).
+// shared tile at tile[row - row0][col - col0] (row0: 8 rows above the tile's own).
 struct Copy {
   std::int64_t i, j;             // in the shared tile: row i (of the input's rows), column j
   std::int64_t row, col;         // element of `in`
@@ -33,19 +32,20 @@ Copy element(std::int64_t row0, std::int64_t col0, std::int64_t i, std::int64_t 
 }
 
 // Iteration k of the load loop (k = tile-row step x pieces + piece, as the
-// unrolled loops run): thread (tx, ty) reads tile[ty + step ROWS][tx + piece BX].
+// unrolled loops run): thread (tx, ty) reads tile[ty + step ROWS][tx + piece BX]
+// (the tile's rows are the 8 above its own first, then its own).
 Copy loaded_by(const TransposeGeometry& g, std::int64_t row0, std::int64_t col0, int warp, int lane, std::int64_t k) {
   const std::int64_t t = std::int64_t{warp} * 32 + lane, pieces = g.tile / g.block_x;
   return element(row0, col0, t / g.block_x + (k / pieces) * g.block_rows, t % g.block_x + (k % pieces) * g.block_x);
 }
 
-// Iteration k of the store loop: thread (tx, ty) writes tile[halo - m + tx + piece BX][ty + step ROWS],
-// m = (output row x rows) % 8 with align (the output segment's shift onto a sector), else 0.
+// Iteration k of the store loop: thread (tx, ty) writes tile[8 - m + tx + piece BX][ty + step ROWS],
+// m = (output row x rows) % 8: the output segment's shift onto a sector.
 Copy stored_by(const TransposeGeometry& g, std::int64_t row0, std::int64_t col0, int warp, int lane, std::int64_t k) {
   const std::int64_t t = std::int64_t{warp} * 32 + lane, pieces = g.tile_rows / g.block_x;
   const std::int64_t j = t / g.block_x + (k / pieces) * g.block_rows;
-  const std::int64_t m = g.align != 0 ? ((col0 + j) * g.rows) % 8 : 0;
-  return element(row0, col0, g.halo - m + t % g.block_x + (k % pieces) * g.block_x, j);
+  const std::int64_t m = ((col0 + j) * g.rows) % 8;
+  return element(row0, col0, 8 - m + t % g.block_x + (k % pieces) * g.block_x, j);
 }
 
 // Bytes moved (sectors x 32) per distinct byte used, over every warp and
@@ -71,11 +71,12 @@ AccessPattern transpose_access_pattern(const search::Config& config, const Probl
   a.blocks = g.grid_x * g.grid_y;
   a.barrier_between_load_and_compute = true; // load the tile, __syncthreads, write it transposed
   const int warps = static_cast<int>((g.threads() + 31) / 32);
-  const std::int64_t row0 = (g.grid_y / 2) * g.tile_rows - g.halo, col0 = (g.grid_x / 2) * g.tile;
+  const std::int64_t base = (g.grid_y / 2) * g.tile_rows, row0 = base - 8, col0 = (g.grid_x / 2) * g.tile;
+  const std::int64_t row_lo = g.halo > 0 ? 0 : base; // the 8 rows above are loaded only where segments shift
 
-  const auto loaded = [g, row0, col0](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
+  const auto loaded = [g, row0, col0, row_lo](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
     const Copy c = loaded_by(g, row0, col0, warp, lane, k);
-    if (c.row < 0 || c.row >= g.rows || c.col >= g.cols) return std::nullopt;
+    if (c.i >= g.tile_rows + 8 || c.row < row_lo || c.row >= g.rows || c.col >= g.cols) return std::nullopt;
     return c;
   };
   const auto stored = [g, row0, col0](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
@@ -93,13 +94,15 @@ AccessPattern transpose_access_pattern(const search::Config& config, const Probl
     };
   };
   // Phase 1: rows of `in`, coalesced, into rows of the shared tile.
-  a.global.push_back({"load tile rows", 4, AccessKind::load, g.load_copies,
+  a.global.push_back({"load tile rows", 4, AccessKind::load, g.load_iterations(),
                       at(loaded, [g](const Copy& c) { return (c.row * g.cols + c.col) * 4; })});
   // Every thread stores all its copies to the tile, zeros past the matrix (never read back).
   const auto staged = [g, row0, col0](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
-    return loaded_by(g, row0, col0, warp, lane, k);
+    const Copy c = loaded_by(g, row0, col0, warp, lane, k);
+    if (c.i >= g.tile_rows + 8) return std::nullopt;
+    return c;
   };
-  a.shared.push_back({"store tile rows", 4, AccessKind::store, g.load_copies,
+  a.shared.push_back({"store tile rows", 4, AccessKind::store, g.load_iterations(),
                       at(staged, [g](const Copy& c) { return (c.i * g.pitch + c.j) * 4; })});
   // Phase 2: columns of the shared tile (lanes a pitch apart: the bank
   // conflict the padding removes) to rows of `out`, coalesced.
@@ -111,23 +114,25 @@ AccessPattern transpose_access_pattern(const search::Config& config, const Probl
   // Traffic: every element is read once from DRAM and written once; a tile
   // row of TILE floats (an output segment of TILE_ROWS) that does not start on
   // a sector boundary (cols or rows not a multiple of 8) moves the partial
-  // sectors at its ends too. With align, the 8 rows above each tile are read
-  // a second time, from L2 (the tile above read them last).
+  // sectors at its ends too. Where rows % 8 != 0 the 8 rows above each tile
+  // are read a second time, from L2 (the tile above read them last); the
+  // shifted output segments then write whole sectors.
   const double bytes = std::ceil(static_cast<double>(g.rows * g.cols) * 4 / 32.0) * 32.0;
   const double reread = static_cast<double>(g.tile_rows + g.halo) / static_cast<double>(g.tile_rows);
   a.arrays.push_back({"in", bytes, bytes * moved_per_used(a.global[0], warps) * reread, 0, false});
   a.arrays.push_back({"out", bytes, bytes * moved_per_used(a.global[1], warps), 0, true});
 
   // The unrolled load loop issues all of a thread's copies before the barrier.
-  a.loads_in_flight_per_thread = static_cast<double>(g.load_copies);
+  const double load_copies = static_cast<double>((g.tile_rows + g.halo) * g.tile) / static_cast<double>(g.threads());
+  a.loads_in_flight_per_thread = load_copies;
   a.bytes_per_load = 4;
   // Issued instructions per thread, as the unrolled kernel compiles: per copy
   // a global load and a shared store, or a shared load and a global store,
   // each global access with its 64-bit address and bounds guard (about 4
-  // more); with align, the shift of each output row (a multiply and a mask);
-  // plus a fixed prologue (indices, barrier, exit).
-  const double per_thread = static_cast<double>(g.load_copies + g.copies) * (1.0 + 5.0) +
-                            (g.align != 0 ? 3.0 * static_cast<double>(g.tile / g.block_rows) : 0.0) + 15.0;
+  // more); the shift of each output row (a multiply and a mask); plus a
+  // fixed prologue (indices, barrier, exit).
+  const double per_thread = (load_copies + static_cast<double>(g.copies)) * (1.0 + 5.0) +
+                            3.0 * static_cast<double>(g.tile / g.block_rows) + 15.0;
   a.warp_instructions_per_block = per_thread * warps;
   return a;
 }

@@ -19,11 +19,10 @@ struct TransposeGeometry {
   std::int64_t tile_rows;    // TILE_ROWS: tile height (input rows)
   std::int64_t block_rows;   // ROWS: threads per block in y
   std::int64_t pad;          // PAD: floats of padding per shared tile row
-  std::int64_t align;        // ALIGN: output segments start on 32-byte sectors
   std::int64_t block_x;      // threads per block in x: min(tile, 32)
   std::int64_t pitch;        // [floats] shared tile row
-  std::int64_t halo;         // input rows above the tile's own (8 with align)
-  std::int64_t load_copies;  // elements each thread loads: (tile_rows + halo) x tile / threads
+  std::int64_t halo;         // input rows loaded above the tile's own: 8 where rows % 8 != 0, else 0
+  std::int64_t load_steps;   // steps of the load loop over the tile's rows and the 8 above (guarded)
   std::int64_t copies;       // elements each thread stores
   std::int64_t grid_x;       // tiles along the input's columns
   std::int64_t grid_y;       // tiles along the input's rows
@@ -31,11 +30,12 @@ struct TransposeGeometry {
   // `env`: geometry_environment(transpose_description(), config, problem, target).
   explicit TransposeGeometry(const search::Config& env)
       : rows(env.at("rows")), cols(env.at("cols")), tile(env.at("tile")), tile_rows(env.at("tile_rows")),
-        block_rows(env.at("block_rows")), pad(env.at("pad")), align(env.at("align")), block_x(env.at("block_x")),
-        pitch(env.at("pitch")), halo(env.at("halo")), load_copies(env.at("load_copies")), copies(env.at("copies")),
+        block_rows(env.at("block_rows")), pad(env.at("pad")), block_x(env.at("block_x")), pitch(env.at("pitch")),
+        halo(env.at("halo")), load_steps(env.at("load_steps")), copies(env.at("copies")),
         grid_x(env.at("grid_x")), grid_y(env.at("grid_y")) {}
 
   [[nodiscard]] std::int64_t threads() const { return block_x * block_rows; }
+  [[nodiscard]] std::int64_t load_iterations() const { return load_steps * (tile / block_x); }
 };
 
 // The configuration's memory accesses for the analytical model (no GPU): transpose_access.cpp.

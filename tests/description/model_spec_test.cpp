@@ -51,12 +51,16 @@ Replayed replay(const AccessPattern& a, const Target& t) {
 
 } // namespace
 
-TEST_CASE("the model section of the transpose asset gives the built-in transpose template's access pattern") {
+TEST_CASE("the model section of the transpose asset gives the built-in transpose template's global accesses") {
   const KernelDescription file = load_description(kAssets / "transpose.json");
   const KernelDescription& built_in = templates::transpose_description();
   REQUIRE(file.has_model());
   const Target& h100 = catalogue_target("h100");
-  for (const auto& [rows, cols] : {std::pair<std::int64_t, std::int64_t>{4096, 4096}, {1000, 777}, {20, 20}})
+  // Rows a multiple of 8: the template's output segments are not shifted and
+  // it loads no rows above its tiles, so its global accesses are the asset's;
+  // its shared tile has 8 rows more and each output row its shift, so shared
+  // stores and instructions differ.
+  for (const auto& [rows, cols] : {std::pair<std::int64_t, std::int64_t>{4096, 4096}, {1000, 777}, {24, 20}})
     for (const std::int64_t tile : {16, 32}) // square tiles; the template's 64-wide tile has 32 threads in x
       for (const std::int64_t block_rows : {2, 8, 16})
         for (const std::int64_t pad : {0, 1}) {
@@ -67,16 +71,13 @@ TEST_CASE("the model section of the transpose asset gives the built-in transpose
           CAPTURE(pad);
           const AccessPattern a = file.access_pattern({{"TILE", tile}, {"ROWS", block_rows}, {"PAD", pad}},
                                                       {{"rows", rows}, {"cols", cols}}, h100);
-          const AccessPattern b = built_in.hooks.access_pattern({{"tile", tile}, {"tile_rows", tile}, {"block_rows", block_rows}, {"pad", pad}, {"align", 0}},
+          const AccessPattern b = built_in.hooks.access_pattern({{"tile", tile}, {"tile_rows", tile}, {"block_rows", block_rows}, {"pad", pad}},
                                                                 {{"rows", rows}, {"cols", cols}}, h100);
           CHECK(a.block_threads == b.block_threads);
           CHECK(a.blocks == b.blocks);
           CHECK(a.loads_in_flight_per_thread == b.loads_in_flight_per_thread);
-          CHECK(a.warp_instructions_per_block == b.warp_instructions_per_block);
           CHECK(a.barrier_between_load_and_compute == b.barrier_between_load_and_compute);
           const Replayed x = replay(a, h100), y = replay(b, h100);
-          CHECK(x.wavefronts == y.wavefronts);
-          CHECK(x.ideal_wavefronts == y.ideal_wavefronts);
           CHECK(x.requested == y.requested);
           CHECK(x.moved == y.moved);
           CHECK(x.l2_loads == y.l2_loads);

@@ -43,9 +43,9 @@ TEST_CASE("transpose space: tiles square or wider than tall, blocks of whole war
   CHECK(p.at("rows") == 4096);
   CHECK(p.at("cols") == 4096);
   const search::Space s = transpose().space(p, target("h100-sxm"));
-  REQUIRE(s.axes().size() == 5);
+  REQUIRE(s.axes().size() == 4);
   CHECK(s.pruned().empty());
-  const auto configs = s.enumerate(); // rows a multiple of 8: align 0 only
+  const auto configs = s.enumerate();
   // tile 16 (16 threads in x): tile_rows 16, 32, 64 x block_rows 2..16; tile 32 and 64 (32 threads in x):
   // tile_rows 32, 64 x block_rows 1..32; each with pad 0 and 1.
   CHECK(configs.size() == (3 * 4 + 2 * 6 + 2 * 6) * 2);
@@ -55,16 +55,13 @@ TEST_CASE("transpose space: tiles square or wider than tall, blocks of whole war
     CHECK(c.at("block_rows") <= std::min(c.at("tile"), c.at("tile_rows")));
     CHECK(block_x * c.at("block_rows") % 32 == 0);
     CHECK(block_x * c.at("block_rows") <= 1024);
-    CHECK(c.at("align") == 0);
   }
-  // 3001 rows: output rows off sector boundaries, and align 1 with up to 8 block rows.
-  const auto odd = transpose().space(transpose().complete({{"rows", 3001}, {"cols", 4096}}), target("h100-sxm")).enumerate();
-  CHECK(odd.size() == configs.size() + (3 * 3 + 2 * 4 + 2 * 4) * 2);
-  for (const auto& c : odd)
-    if (c.at("align") == 1) CHECK(c.at("block_rows") <= 8);
+  // The same configurations where output rows start off sector boundaries.
+  CHECK(transpose().space(transpose().complete({{"rows", 3001}, {"cols", 4096}}), target("h100-sxm")).enumerate() ==
+        configs);
   CHECK(s.is_valid(transpose().default_config(p, target("h100-sxm"))));
   CHECK(transpose().default_config(p, target("k20")) ==
-        search::Config{{"tile", 32}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 1}, {"align", 0}});
+        search::Config{{"tile", 32}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 1}});
   CHECK(transpose().bytes_moved(p) == 2ULL * 4096 * 4096 * 4);
   CHECK(transpose().has_model());
 
@@ -81,10 +78,9 @@ TEST_CASE("transpose launch: the grid covers every element of odd matrices with 
     for (const auto& c : transpose().space(p, target("h100-sxm")).enumerate()) {
       const LaunchSpec l = transpose().launch(c, p, target("h100-sxm"));
       const std::int64_t tile = c.at("tile"), tile_rows = c.at("tile_rows");
-      const std::int64_t covered = rows + 7 * c.at("align"); // with align the last segment may end 7 rows later
+      const std::int64_t covered = rows + (rows % 8 != 0 ? 7 : 0); // shifted segments may end 7 rows later
       CHECK(l.name_expression == "transpose_kernel<" + std::to_string(tile) + ", " + std::to_string(tile_rows) + ", " +
-                                     std::to_string(c.at("block_rows")) + ", " + std::to_string(c.at("pad")) + ", " +
-                                     std::to_string(c.at("align")) + ">");
+                                     std::to_string(c.at("block_rows")) + ", " + std::to_string(c.at("pad")) + ">");
       CHECK(l.block == Dim3{static_cast<unsigned>(std::min<std::int64_t>(tile, 32)),
                             static_cast<unsigned>(c.at("block_rows")), 1});
       CHECK(static_cast<std::int64_t>(l.grid.x) * tile >= cols);
@@ -127,8 +123,8 @@ TEST_CASE("transpose access pattern: the tile's column reads conflict 32 ways un
   const Problem p = transpose().complete({{"rows", 1024}, {"cols", 1024}});
   for (std::int64_t tile : {32, 64}) {
     CAPTURE(tile);
-    const search::Config bare{{"tile", tile}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 0}, {"align", 0}};
-    const search::Config padded{{"tile", tile}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 1}, {"align", 0}};
+    const search::Config bare{{"tile", tile}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 0}};
+    const search::Config padded{{"tile", tile}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 1}};
     CHECK(shared_totals(bare, p, "load tile columns").worst_ways == 32);
     CHECK(shared_totals(padded, p, "load tile columns").worst_ways == 1);
     // Row stores are conflict-free either way.
@@ -137,13 +133,13 @@ TEST_CASE("transpose access pattern: the tile's column reads conflict 32 ways un
   }
   // 16-wide tiles: a warp spans two tile rows; unpadded, its column reads land
   // on 4 banks (8 ways), padded on 31 (one bank shared by the two rows' ends).
-  const search::Config bare16{{"tile", 16}, {"tile_rows", 16}, {"block_rows", 4}, {"pad", 0}, {"align", 0}};
-  const search::Config padded16{{"tile", 16}, {"tile_rows", 16}, {"block_rows", 4}, {"pad", 1}, {"align", 0}};
+  const search::Config bare16{{"tile", 16}, {"tile_rows", 16}, {"block_rows", 4}, {"pad", 0}};
+  const search::Config padded16{{"tile", 16}, {"tile_rows", 16}, {"block_rows", 4}, {"pad", 1}};
   CHECK(shared_totals(bare16, p, "load tile columns").worst_ways == 8);
   CHECK(shared_totals(padded16, p, "load tile columns").worst_ways == 2);
 
   // Global accesses: a warp of a 32-wide tile reads and writes 128 contiguous bytes.
-  const search::Config c{{"tile", 32}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 1}, {"align", 0}};
+  const search::Config c{{"tile", 32}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 1}};
   const AccessPattern a = transpose().hooks.access_pattern(c, p, target("h100-sxm"));
   CHECK(a.block_threads == 256);
   CHECK(a.blocks == 32 * 32);
@@ -154,13 +150,15 @@ TEST_CASE("transpose access pattern: the tile's column reads conflict 32 ways un
   // Rows of 1001 floats start off sector boundaries: the tile rows touch partial sectors.
   const Problem odd = transpose().complete({{"rows", 1001}, {"cols", 1001}});
   const AccessPattern square = transpose().hooks.access_pattern(c, odd, target("h100-sxm"));
-  CHECK(square.arrays[0].requested_bytes > 1001.0 * 1001 * 4 * 1.1);
-  CHECK(square.arrays[1].requested_bytes > 1001.0 * 1001 * 4 * 1.1);
-  // Output segments shifted onto sectors (align) write whole sectors, and read
-  // 8 rows more per 32-row tile.
-  const search::Config aligned{{"tile", 32}, {"tile_rows", 32}, {"block_rows", 8}, {"pad", 1}, {"align", 1}};
-  const AccessPattern shifted = transpose().hooks.access_pattern(aligned, odd, target("h100-sxm"));
-  CHECK(shifted.arrays[1].requested_bytes == doctest::Approx(square.arrays[1].footprint_bytes).epsilon(0.01));
-  CHECK(shifted.arrays[0].requested_bytes == doctest::Approx(square.arrays[0].requested_bytes * 40 / 32).epsilon(0.01));
-  CHECK(shifted.loads_in_flight_per_thread == 5);
+  // The reads: partial sectors at each tile row's ends, and the 8 rows above
+  // each 32-row tile read again. The writes: output segments shifted onto
+  // sectors, whole sectors only.
+  CHECK(square.arrays[0].requested_bytes > 1001.0 * 1001 * 4 * 1.1 * 40 / 32);
+  CHECK(square.arrays[1].requested_bytes == doctest::Approx(square.arrays[1].footprint_bytes).epsilon(0.01));
+  CHECK(square.loads_in_flight_per_thread == 5);
+  // Rows a multiple of 8: nothing shifted, nothing read twice.
+  const AccessPattern even = transpose().hooks.access_pattern(c, transpose().complete({{"rows", 1000}, {"cols", 1024}}),
+                                                              target("h100-sxm"));
+  CHECK(even.loads_in_flight_per_thread == 4);
+  CHECK(even.arrays[0].requested_bytes == doctest::Approx(even.arrays[0].footprint_bytes).epsilon(0.01));
 }

@@ -31,13 +31,15 @@ export MEMTUNE_CACHE_DIR="$out/compile-cache"
 
 # Small odd sizes: partial tiles, blocks and warps everywhere. fdtd twice:
 # nx=37 takes the ring's 4-byte cp.async path, nx=136 (rows 16-byte aligned)
-# its 16-byte cp.async and bulk-copy (copy engine, mbarrier) paths.
+# its 16-byte cp.async and bulk-copy (copy engine, mbarrier) paths. transpose
+# twice: 37 rows shift its output segments onto sectors (and read 8 rows above
+# each tile), 40 do not.
 declare -A sizes=(
   [filter]="--set n=1001|--set n=1001 --set taps=3"
   [matvec]="--set rows=37 --set cols=53 --set layout=col|--set rows=53 --set cols=37 --set layout=row"
   [aos_soa]="--set n=1001 --set op=read|--set n=1001 --set op=write|--set n=1001 --set op=readwrite"
   [fdtd]="--set nx=37 --set ny=19 --set nz=11|--set nx=136 --set ny=19 --set nz=11"
-  [transpose]="--set rows=37 --set cols=53"
+  [transpose]="--set rows=37 --set cols=53|--set rows=40 --set cols=19"
 )
 templates=${TEMPLATES:-$(bash scripts/catalogue_templates.sh)}
 tools="memcheck racecheck initcheck synccheck"

@@ -46,7 +46,8 @@ KernelDescription describe() {
       .derived("load_steps", "ceil_div(tile_rows + 8, block_rows)")   // load loop steps (the halo's guarded)
       .derived("copies", "tile * tile_rows / (block_x * block_rows)") // elements each thread stores
       .derived("grid_x", "ceil_div(cols, tile)")                      // tiles along the input's columns
-      .derived("grid_y", "ceil_div(rows + (halo > 0 ? 7 : 0), tile_rows)") // tile rows: one more where shifted segments end past
+      // Tiles along the input's rows: one more where shifted segments end past the last tile.
+      .derived("grid_y", "ceil_div(rows + (halo > 0 ? 7 : 0), tile_rows)")
       .constraint("tile_rows % block_x == 0", "a warp writes whole pieces of min(tile, 32) floats of an output row")
       .constraint("block_rows <= tile && block_rows <= tile_rows",
                   "each thread reads at least one tile row and writes at least one output row")

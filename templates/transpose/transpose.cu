@@ -4,12 +4,13 @@
 //
 // Background: NVIDIA's "Optimizing Matrix Transpose in CUDA" (Ruetsch and
 // Micikevicius, 2008). A naive transpose reads rows and writes columns: one
-// of the two is uncoalesced. The tiled kernel stages a tile in shared memory: a block reads the tile's rows coalesced, and writes the
-// tile's columns, read from shared memory, as rows of the output, coalesced
-// too. Reading a column of a tile of TILE-float rows puts the lanes of a warp
-// TILE words apart, all in one bank when TILE is a multiple of 32 (a 32-way
-// conflict); one float of padding per row (TILE + 1 words) spreads them over
-// all 32 banks. That padding is the PAD axis.
+// of the two is uncoalesced. The tiled kernel stages a tile in shared memory:
+// a block reads the tile's rows coalesced, and writes the tile's columns,
+// read from shared memory, as rows of the output, coalesced too. Reading a
+// column of a tile of TILE-float rows puts the lanes of a warp TILE words
+// apart, all in one bank when TILE is a multiple of 32 (a 32-way conflict);
+// one float of padding per row (TILE + 1 words) spreads them over all 32
+// banks. That padding is the PAD axis.
 //
 // Template parameters (the search axes):
 //   TILE       tile width: columns of `in` per tile, rows of `out` it writes

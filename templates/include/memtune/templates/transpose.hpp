@@ -6,8 +6,11 @@
 // off a single bank (NVIDIA, "Optimizing Matrix Transpose in CUDA", 2008).
 // Problem: rows, cols (default 4096 x 4096).
 //
-// Axes: tile (16, 32, 64), block_rows (threads per block in y: each thread
-// copies tile / block_rows elements), pad (0, 1 float per shared tile row).
+// Axes: tile (16, 32, 64: input columns per tile), tile_rows (16, 32, 64:
+// input rows per tile), block_rows (threads per block in y; the block is
+// min(tile, 32) x block_rows), pad (0, 1 float per shared tile row). Output
+// rows are written in segments that start on 32-byte sectors (shifted where
+// rows is not a multiple of 8).
 #include <memtune/description/kernel_description.hpp>
 
 #include <cstdint>

@@ -100,7 +100,9 @@ for step in "${steps[@]}"; do
       # bench/data's names for the grids the model and the search benchmark read.
       mkdir -p "$out/data"
       for pair in filter_16M:filter_16M aos_soa_read:aos_soa_read_16M aos_soa_write:aos_soa_write_16M \
-                  matvec_col:matvec_col_8192 matvec_row:matvec_row_8192 fdtd_512x512x256_r4:fdtd_512x512x256_r4; do
+                  matvec_col:matvec_col_8192 matvec_row:matvec_row_8192 fdtd_512x512x256_r4:fdtd_512x512x256_r4 \
+                  transpose_4096:transpose_4096x4096 transpose_4096x3001:transpose_4096x3001 \
+                  transpose_3001x4096:transpose_3001x4096; do
         [ -f "$out/catalogue/${pair%%:*}_record.json" ] && cp "$out/catalogue/${pair%%:*}_record.json" "$out/data/${gpu}_${pair##*:}.json"
       done
       # The model and the transfer: bench/data's recordings of other GPUs plus this run's.

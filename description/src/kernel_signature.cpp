@@ -128,7 +128,8 @@ std::optional<std::string> signature_mismatch(const KernelDescription& d, const 
         if (!fits) return mismatch("is a buffer of {" + b->type_from + "}");
         continue;
       }
-      if (pointee && !lanes_fit(*pointee, b->type)) return mismatch(std::string("is a buffer of ") + to_string(b->type));
+      if (pointee && !lanes_fit(*pointee, b->type))
+        return mismatch(std::string("is a buffer of ") + to_string(b->type));
       continue;
     }
     const auto& s = std::get<ScalarArgument>(d.arguments[i]);

@@ -19,16 +19,18 @@ using Address = std::optional<std::uint64_t>;
 
 namespace {
 
+constexpr std::int64_t kSectorFloats = 8; // an output segment shifts by up to 7 floats onto a 32-byte sector
+constexpr std::int64_t kHalo = 8;         // transpose.cu's HALO: the input rows the tile holds above its own
+
 // One element a thread copies: in(row, col) -> out(col, row), through the
-// shared tile at tile[row - row0][col - col0] (row0: 8 rows above the tile's own).
+// shared tile at tile[row - row0][col - col0] (row0: kHalo rows above the tile's own).
 struct Copy {
-  std::int64_t i, j;             // in the shared tile: row i (of the input's rows), column j
-  std::int64_t row, col;         // element of `in`
-  std::int64_t out_row, out_col; // element of `out`: (col, row)
+  std::int64_t i, j;     // in the shared tile: row i (of the input's rows), column j
+  std::int64_t row, col; // element of `in`; of `out`, (col, row)
 };
 
 Copy element(std::int64_t row0, std::int64_t col0, std::int64_t i, std::int64_t j) {
-  return {i, j, row0 + i, col0 + j, col0 + j, row0 + i};
+  return {i, j, row0 + i, col0 + j};
 }
 
 // Iteration k of the load loop (k = tile-row step x pieces + piece, as the
@@ -39,13 +41,13 @@ Copy loaded_by(const TransposeGeometry& g, std::int64_t row0, std::int64_t col0,
   return element(row0, col0, t / g.block_x + (k / pieces) * g.block_rows, t % g.block_x + (k % pieces) * g.block_x);
 }
 
-// Iteration k of the store loop: thread (tx, ty) writes tile[8 - m + tx + piece BX][ty + step ROWS],
+// Iteration k of the store loop: thread (tx, ty) writes tile[HALO - m + tx + piece BX][ty + step ROWS],
 // m = (output row x rows) % 8: the output segment's shift onto a sector.
 Copy stored_by(const TransposeGeometry& g, std::int64_t row0, std::int64_t col0, int warp, int lane, std::int64_t k) {
   const std::int64_t t = std::int64_t{warp} * 32 + lane, pieces = g.tile_rows / g.block_x;
   const std::int64_t j = t / g.block_x + (k / pieces) * g.block_rows;
-  const std::int64_t m = ((col0 + j) * g.rows) % 8;
-  return element(row0, col0, 8 - m + t % g.block_x + (k % pieces) * g.block_x, j);
+  const std::int64_t m = ((col0 + j) * g.rows) % kSectorFloats;
+  return element(row0, col0, kHalo - m + t % g.block_x + (k % pieces) * g.block_x, j);
 }
 
 // Bytes moved (sectors x 32) per distinct byte used, over every warp and
@@ -71,17 +73,24 @@ AccessPattern transpose_access_pattern(const search::Config& config, const Probl
   a.blocks = g.grid_x * g.grid_y;
   a.barrier_between_load_and_compute = true; // load the tile, __syncthreads, write it transposed
   const int warps = static_cast<int>((g.threads() + 31) / 32);
-  const std::int64_t base = (g.grid_y / 2) * g.tile_rows, row0 = base - 8, col0 = (g.grid_x / 2) * g.tile;
-  const std::int64_t row_lo = g.halo > 0 ? 0 : base; // the 8 rows above are loaded only where segments shift
+  const std::int64_t base = (g.grid_y / 2) * g.tile_rows, row0 = base - kHalo, col0 = (g.grid_x / 2) * g.tile;
+  const std::int64_t row_lo = g.halo > 0 ? 0 : base; // the rows above are loaded only where segments shift
 
-  const auto loaded = [g, row0, col0, row_lo](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
+  // Every thread stores all its copies to the tile, zeros past the matrix (never read back) ...
+  const auto staged = [g, row0, col0](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
     const Copy c = loaded_by(g, row0, col0, warp, lane, k);
-    if (c.i >= g.tile_rows + 8 || c.row < row_lo || c.row >= g.rows || c.col >= g.cols) return std::nullopt;
+    if (c.i >= g.tile_rows + kHalo) return std::nullopt;
+    return c;
+  };
+  // ... and loads the ones inside the matrix.
+  const auto loaded = [g, staged, row_lo](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
+    const std::optional<Copy> c = staged(warp, lane, k);
+    if (!c || c->row < row_lo || c->row >= g.rows || c->col >= g.cols) return std::nullopt;
     return c;
   };
   const auto stored = [g, row0, col0](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
     const Copy c = stored_by(g, row0, col0, warp, lane, k);
-    if (c.out_row >= g.cols || c.out_col < 0 || c.out_col >= g.rows) return std::nullopt;
+    if (c.col >= g.cols || c.row < 0 || c.row >= g.rows) return std::nullopt;
     return c;
   };
 
@@ -96,12 +105,6 @@ AccessPattern transpose_access_pattern(const search::Config& config, const Probl
   // Phase 1: rows of `in`, coalesced, into rows of the shared tile.
   a.global.push_back({"load tile rows", 4, AccessKind::load, g.load_iterations(),
                       at(loaded, [g](const Copy& c) { return (c.row * g.cols + c.col) * 4; })});
-  // Every thread stores all its copies to the tile, zeros past the matrix (never read back).
-  const auto staged = [g, row0, col0](int warp, int lane, std::int64_t k) -> std::optional<Copy> {
-    const Copy c = loaded_by(g, row0, col0, warp, lane, k);
-    if (c.i >= g.tile_rows + 8) return std::nullopt;
-    return c;
-  };
   a.shared.push_back({"store tile rows", 4, AccessKind::store, g.load_iterations(),
                       at(staged, [g](const Copy& c) { return (c.i * g.pitch + c.j) * 4; })});
   // Phase 2: columns of the shared tile (lanes a pitch apart: the bank
@@ -109,7 +112,7 @@ AccessPattern transpose_access_pattern(const search::Config& config, const Probl
   a.shared.push_back({"load tile columns", 4, AccessKind::load, g.copies,
                       at(stored, [g](const Copy& c) { return (c.i * g.pitch + c.j) * 4; })});
   a.global.push_back({"store transposed rows", 4, AccessKind::store, g.copies,
-                      at(stored, [g](const Copy& c) { return (c.out_row * g.rows + c.out_col) * 4; })});
+                      at(stored, [g](const Copy& c) { return (c.col * g.rows + c.row) * 4; })});
 
   // Traffic: every element is read once from DRAM and written once; a tile
   // row of TILE floats (an output segment of TILE_ROWS) that does not start on

@@ -74,8 +74,9 @@ TEST_CASE("a buffer read through a vector of its own lane type fits; another lan
 
   KernelDescription doubles = d; // 8-byte lanes through float4*: not the same data
   std::get<BufferArgument>(doubles.arguments[1]).type = ElementType::f64;
-  CHECK(signature_mismatch(doubles, kFloat4In).value().find("('in') is a buffer of double, but the kernel's parameter 1 is "
-                                                            "'float4 const*'") != std::string::npos);
+  CHECK(signature_mismatch(doubles, kFloat4In)
+            .value()
+            .find("('in') is a buffer of double, but the kernel's parameter 1 is 'float4 const*'") != std::string::npos);
 
   KernelDescription ints = d; // int lanes through float4*
   std::get<BufferArgument>(ints.arguments[1]).type = ElementType::i32;

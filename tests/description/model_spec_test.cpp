@@ -71,8 +71,9 @@ TEST_CASE("the model section of the transpose asset gives the built-in transpose
           CAPTURE(pad);
           const AccessPattern a = file.access_pattern({{"TILE", tile}, {"ROWS", block_rows}, {"PAD", pad}},
                                                       {{"rows", rows}, {"cols", cols}}, h100);
-          const AccessPattern b = built_in.hooks.access_pattern({{"tile", tile}, {"tile_rows", tile}, {"block_rows", block_rows}, {"pad", pad}},
-                                                                {{"rows", rows}, {"cols", cols}}, h100);
+          const AccessPattern b = built_in.hooks.access_pattern(
+              {{"tile", tile}, {"tile_rows", tile}, {"block_rows", block_rows}, {"pad", pad}},
+              {{"rows", rows}, {"cols", cols}}, h100);
           CHECK(a.block_threads == b.block_threads);
           CHECK(a.blocks == b.blocks);
           CHECK(a.loads_in_flight_per_thread == b.loads_in_flight_per_thread);

@@ -205,6 +205,19 @@ void add_size_rule(output::Document& d, const ProfileEntry& e, const std::vector
   }
 }
 
+// Whether entry `e` was tuned for `kernel` as it is now (`whose`: "--spec's"
+// or "this memtune's built-in"); nullptr: a user's kernel shown without --spec.
+std::string kernel_version_text(const ProfileEntry& e, const KernelDescription* kernel, const std::string& whose) {
+  if (e.kernel_fingerprint.empty()) return "kernel version: not recorded (saved before memtune recorded it)";
+  const std::string text = "kernel fingerprint " + e.kernel_fingerprint;
+  if (!kernel) return text + " (give --spec to compare it with the kernel's description)";
+  const std::string now = kernel->fingerprint();
+  return text + (now == e.kernel_fingerprint ? ": the same as " + whose + " " + kernel->name
+                                             : ": " + whose + " " + kernel->name + " is " + now +
+                                                   " (its description or source changed since; tune again to refresh "
+                                                   "the entry)");
+}
+
 // --spec's description, where given (pick, show).
 std::optional<KernelDescription> spec_description(const ProfileCommand& c) {
   if (c.spec.empty()) return std::nullopt;
@@ -239,6 +252,12 @@ int show(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
                                           "% of the copy ceiling"
                                     : std::string{}));
   d.fact("saved " + (e.saved_at.empty() ? std::string("(no date)") : e.saved_at) + " by " + e.tool);
+  const std::optional<KernelDescription> spec = spec_description(c);
+  if (spec && spec->name != e.template_name)
+    throw ArgumentError("--spec " + c.spec, "describes " + spec->name + ", and entry " +
+                                                std::to_string(match.front()) + " is of " + e.template_name);
+  const KernelDescription* kernel = spec ? &*spec : builtin_of(e);
+  d.fact(kernel_version_text(e, kernel, spec ? "--spec's" : "this memtune's built-in"));
   if (!e.rationale.empty()) d.paragraph("why: " + e.rationale);
   output::Table& t = d.add_table("runner_ups");
   t.columns = {{.key = "config", .header = "runner-up"},
@@ -246,11 +265,7 @@ int show(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
                {.key = "gbps", .header = "GB/s", .format = "%.0f"}};
   for (const auto& r : e.runner_ups) t.rows.push_back(r);
   d.data.erase("runner_ups"); // the table carries them
-  const std::optional<KernelDescription> spec = spec_description(c);
-  if (spec && spec->name != e.template_name)
-    throw ArgumentError("--spec " + c.spec, "describes " + spec->name + ", and entry " +
-                                                std::to_string(match.front()) + " is of " + e.template_name);
-  add_size_rule(d, e, entries, spec ? &*spec : builtin_of(e));
+  add_size_rule(d, e, entries, kernel);
   output::print(out, d, chosen_format(c.format));
   return kExitOk;
 }

@@ -1,5 +1,6 @@
 #include <memtune/io/digest.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 
@@ -25,6 +26,11 @@ std::string hex(std::uint64_t v) {
 
 std::string digest128(std::string_view text) {
   return hex(fnv1a(text, 0xcbf29ce484222325ULL)) + hex(fnv1a(text, 0x84222325cbf29ce4ULL));
+}
+
+bool is_digest128(std::string_view text) {
+  return text.size() == 32 &&
+         std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 } // namespace memtune

@@ -70,6 +70,19 @@ std::string describe_hit(const KernelDescription& kernel, const ProfileHit& hit)
   return "profile";
 }
 
+// A note when `entry` was tuned for another version of `kernel` (its
+// description or source text changed since): the configuration still runs
+// where it is valid, but its measurements were not of this kernel. Entries
+// saved before memtune recorded the version say nothing.
+std::optional<std::string> other_version_note(const KernelDescription& kernel, const ProfileEntry& entry) {
+  if (entry.kernel_fingerprint.empty()) return std::nullopt;
+  const std::string now = kernel.fingerprint();
+  if (entry.kernel_fingerprint == now) return std::nullopt;
+  return "the profile entry for " + format_problem(entry.problem, kernel.problem) + " was tuned for another version of " +
+         kernel.name + " (kernel fingerprint " + entry.kernel_fingerprint + ", this one " + now +
+         "): its description or source changed since; tune again with --save to refresh it";
+}
+
 // The fastest of `entry`'s runner-ups that may run in `space`, and its rank
 // (1: the fastest runner-up), or nullopt when none may.
 std::optional<std::pair<search::Config, std::size_t>> fastest_valid_runner_up(const search::Space& space,
@@ -213,6 +226,8 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
               out.rationale = pick->modeled ? "best by the model's time at this size, corrected by what the two "
                                               "nearest swept sizes measured against it"
                                             : "best by the ranking interpolated between the two nearest swept sizes";
+              for (const ProfileEntry* e : {&pick->lower, &pick->upper})
+                if (auto note = other_version_note(kernel, *e)) out.notes.push_back(std::move(*note));
               out.profile = hit;
               out.between = std::move(pick);
               return out;
@@ -240,6 +255,7 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
         out.skipped.push_back(origin + ": " + e.what());
         continue;
       }
+      if (auto note = other_version_note(kernel, hit.entry)) out.notes.push_back(std::move(*note));
       out.source = ConfigLookup::Source::profile;
       out.origin = origin;
       out.rationale = hit.entry.rationale;

@@ -86,8 +86,9 @@ Choice Session::tune_or_load(const KernelDescription& kernel, const Problem& giv
                         "): the description's default configuration";
     }
   }
-  // Notes (a MEMTUNE_CONFIG key two edits from this kernel's name) reach
-  // the application with the rationale it prints.
+  // Notes (a MEMTUNE_CONFIG key two edits from this kernel's name, an entry
+  // tuned for another version of the kernel) reach the application with the
+  // rationale it prints.
   for (const std::string& note : found.notes) found.rationale += " (" + note + ")";
   Choice c = load(kernel, problem, found.config, std::move(found.origin), std::move(found.rationale), options.tune);
   c.seconds.lookup = seconds.lookup;

@@ -1,5 +1,6 @@
 #include <memtune/compile/kernel_resources_json.hpp>
 #include <memtune/io/atomic_file.hpp>
+#include <memtune/io/digest.hpp>
 #include <memtune/io/json_document.hpp>
 #include <memtune/profile/profile_store.hpp>
 #include <memtune/io/version.hpp>
@@ -68,7 +69,8 @@ bool same_profile_key(const ProfileEntry& a, const ProfileEntry& b) {
 static const std::set<std::string, std::less<>> kEntryFields{"device", "template",  "problem",    "config",
                                                       "mode",   "time_s",    "gbps",       "fraction_of_ceiling",
                                                       "rationale", "runner_ups", "tool", "saved_at",
-                                                      "objective", "joules_per_launch", "mean_watts", "resources"};
+                                                      "objective", "joules_per_launch", "mean_watts", "resources",
+                                                      "kernel_fingerprint"};
 
 nlohmann::json ProfileEntry::to_json() const {
   nlohmann::json j = unknown; // the known members below win over a stale copy
@@ -85,6 +87,7 @@ nlohmann::json ProfileEntry::to_json() const {
   if (resources) j["resources"] = kernel_resources_to_json(*resources);
   if (joules_per_launch) j["joules_per_launch"] = *joules_per_launch;
   if (mean_watts) j["mean_watts"] = *mean_watts;
+  if (!kernel_fingerprint.empty()) j["kernel_fingerprint"] = kernel_fingerprint;
   return j;
 }
 
@@ -129,6 +132,11 @@ ProfileEntry ProfileEntry::from_fields(const io::JsonFields& j) {
       if (const auto g = r.find("resources")) (void)kernel_resources_from_json(*g);
     }
     e.runner_ups = f->value();
+  }
+  if (const auto f = j.find("kernel_fingerprint")) {
+    e.kernel_fingerprint = f->string();
+    if (!is_digest128(e.kernel_fingerprint))
+      f->fail("expected the 32 hexadecimal digits memtune writes, got " + io::shown(f->value()));
   }
   if (const auto f = j.find("tool")) e.tool = f->string();
   if (const auto f = j.find("saved_at")) e.saved_at = f->string();
@@ -295,6 +303,9 @@ ProfileEntry make_profile_entry(const TuningResult& r, std::size_t runner_ups, c
     e.runner_ups.push_back({{"config", std::move(config)}, {"time_s", x.timing->median_s}, {"gbps", x.gbps}});
     if (compiled(x)) e.runner_ups.back()["resources"] = kernel_resources_to_json(x.resources);
   }
+  // A recording edited by hand may carry any text: an entry the store could
+  // not read back is worse than one without the version.
+  if (is_digest128(r.kernel_fingerprint)) e.kernel_fingerprint = r.kernel_fingerprint;
   e.tool = std::string("memtune ") + kVersion;
   e.saved_at = now_utc();
   return e;

@@ -1,6 +1,8 @@
 #include "profile_tools.hpp"
 #include "run_cli.hpp"
 
+#include <memtune/templates/filter.hpp>
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -59,6 +61,26 @@ TEST_CASE("profile list and show: what a store holds, and one entry in full") {
   r = run_cli({"profile", "show", asset("a.json").c_str(), "--template", "filter"});
   CHECK(r.code == cli::kExitUsage); // two filter entries: it names them
   CHECK(r.err.find("2 entries match") != std::string::npos);
+}
+
+TEST_CASE("profile show: whether the entry was tuned for the kernel memtune holds now") {
+  TempDir dir;
+  const std::string store = dir.file("p.json");
+  ProfileEntry e = entry("NVIDIA H100 80GB HBM3", 1 << 20, 5e-6);
+  const auto shown = [&](const std::string& kernel_fingerprint) {
+    e.kernel_fingerprint = kernel_fingerprint;
+    ProfileStore(store).save(e);
+    const auto r = run_cli({"profile", "show", store.c_str(), "--index", "0"});
+    CHECK(r.code == 0);
+    return r.out;
+  };
+  const std::string now = templates::filter_description().fingerprint();
+  CHECK(shown("").find("kernel version: not recorded") != std::string::npos);
+  CHECK(shown(now).find("kernel fingerprint " + now + ": the same as this memtune's built-in filter") !=
+        std::string::npos);
+  const std::string other(32, '7');
+  CHECK(shown(other).find("kernel fingerprint " + other + ": this memtune's built-in filter is " + now) !=
+        std::string::npos);
 }
 
 TEST_CASE("profile list: a template's choices by their labels in the table, numbers in JSON") {

@@ -131,6 +131,36 @@ TEST_CASE("an entry whose configuration is not valid for this problem is passed 
         ConfigLookup::Source::profile);
 }
 
+TEST_CASE("an entry tuned for another version of the kernel is used, and the lookup says so") {
+  const KernelDescription& d = templates::filter_description();
+  const Problem problem = d.complete({{"n", 1 << 20}});
+  const auto file = std::filesystem::temp_directory_path() / ("memtune-version-" + std::to_string(getpid()) + ".json");
+  std::filesystem::remove(file);
+  ProfileStore store(file);
+  ProfileEntry e = ProfileStore(kProfiles / "launcher.memtune.json").entries().front();
+  e.device = fingerprint(h100());
+  e.problem = problem;
+  auto lookup_with = [&](const std::string& kernel_fingerprint) {
+    e.kernel_fingerprint = kernel_fingerprint;
+    store.save(e);
+    return look_up_config(d, problem, h100(), &store, {}, {});
+  };
+  // Saved by this kernel, or before memtune recorded the version: nothing to say.
+  CHECK(lookup_with(d.fingerprint()).notes.empty());
+  CHECK(lookup_with("").notes.empty());
+  const std::string other(32, 'a');
+  const ConfigLookup l = lookup_with(other);
+  CHECK(l.source == ConfigLookup::Source::profile);
+  REQUIRE(l.notes.size() == 1);
+  CAPTURE(l.notes[0]);
+  CHECK(l.notes[0].find("was tuned for another version of filter (kernel fingerprint " + other + ", this one " +
+                        d.fingerprint() + ")") != std::string::npos);
+  // The nearest size's entry too.
+  CHECK(look_up_config(d, d.complete({{"n", 1 << 21}}), h100(), &store, {}, {}).notes.size() == 1);
+  std::filesystem::remove(file);
+  std::filesystem::remove(file.string() + ".lock");
+}
+
 TEST_CASE("without a usable entry: tune, unless MEMTUNE_NO_TUNE or allow_tuning says no; then the default") {
   const Problem nine_taps{{"n", 1 << 20}, {"taps", 9}};
   const ConfigLookup tune = filter_lookup(nine_taps, h100());

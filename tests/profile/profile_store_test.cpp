@@ -66,6 +66,13 @@ TEST_CASE("profile entries round-trip through JSON") {
   CHECK(again.resources->static_smem_bytes == 1024);
   CHECK(again.resources->spill_store_bytes == 8);
   CHECK(again.resources->spill_load_bytes == 0);
+
+  // The kernel's fingerprint: written when known, absent in stores written before.
+  CHECK(back.kernel_fingerprint.empty());
+  CHECK_FALSE(e.to_json().contains("kernel_fingerprint"));
+  ProfileEntry versioned = e;
+  versioned.kernel_fingerprint = "0123456789abcdef0123456789abcdef";
+  CHECK(ProfileEntry::from_json(versioned.to_json()).kernel_fingerprint == versioned.kernel_fingerprint);
 }
 
 TEST_CASE("save adds and replaces by key; lookup is exact, then nearest size") {
@@ -207,6 +214,10 @@ TEST_CASE("wrong values name the file, the line and the field, and the store sta
   CHECK(error_for("{\"schema_version\": 1, \"entries\": [" + base + ",\n" + base + "]}")
             .find(":2: field 'entries[1]': the same GPU, kernel and problem as entries[0]") != std::string::npos);
   CHECK(with("mode", "\"guessed\"").find("field 'entries[0].mode'") != std::string::npos);
+  CHECK(with("kernel_fingerprint", "\"abc\"")
+            .find("field 'entries[0].kernel_fingerprint': expected the 32 hexadecimal digits memtune writes") !=
+        std::string::npos);
+  CHECK(with("kernel_fingerprint", "7").find("field 'entries[0].kernel_fingerprint'") != std::string::npos);
   CHECK(with("problem", "{\"n\": 1.5}").find("field 'entries[0].problem.n'") != std::string::npos);
   CHECK(with("device", R"({"name": "x", "compute_capability": "9", "sm_count": 1})")
             .find("field 'entries[0].device.compute_capability'") != std::string::npos);

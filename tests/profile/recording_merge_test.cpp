@@ -271,6 +271,10 @@ TEST_CASE("profile_entry_from_merge: the merged best with runner-ups, GB/s, ceil
   CHECK(e.runner_ups[0].at("config") == whole.space.config_to_json(whole.trials[whole.ranking()[1]].config));
   CHECK(e.rationale.find("merged by memtune merge from 3 recordings (shards 1-3 of 3)") != std::string::npos);
   CHECK_FALSE(e.resources); // this recording kept none
+  CHECK(e.kernel_fingerprint == whole.kernel_fingerprint); // the version of the kernel it timed
+  Recording edited = whole;
+  edited.kernel_fingerprint = "abc123"; // not what memtune writes: the entry goes without a version
+  CHECK(profile_entry_from_merge(merge_recordings(shards_of(edited, 3)).front(), 2).kernel_fingerprint.empty());
   // By default as many runner-ups as every profile entry keeps (a sweep's too).
   REQUIRE(whole.ranking().size() > kProfileRunnerUps + 1);
   CHECK(profile_entry_from_merge(merged.front()).runner_ups.size() == kProfileRunnerUps);

@@ -9,5 +9,7 @@
 namespace memtune {
 
 std::string digest128(std::string_view text);
+// Whether `text` has digest128's form: 32 lowercase hexadecimal digits.
+bool is_digest128(std::string_view text);
 
 } // namespace memtune

@@ -76,7 +76,9 @@ struct ConfigLookup {
   std::optional<ProfileHit> profile;    // source == profile: the entry used (the nearer neighbour when interpolated)
   std::optional<SizePick> between;      // source == profile between two stored sizes: the interpolation
   std::vector<std::string> skipped;     // profile entries passed over, and why
-  std::vector<std::string> notes;       // for people: a MEMTUNE_CONFIG key two edits from this kernel's name
+  // For people: a MEMTUNE_CONFIG key two edits from this kernel's name; a
+  // profile entry tuned for another version of the kernel.
+  std::vector<std::string> notes;
 };
 
 // `problem` must be complete (KernelDescription::complete). Throws

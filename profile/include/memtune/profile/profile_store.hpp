@@ -46,6 +46,10 @@ struct ProfileEntry {
   // Stores written before lack them: nullopt.
   std::optional<KernelResources> resources;
   nlohmann::json runner_ups = nlohmann::json::array(); // [{config, time_s, gbps, resources}]
+  // KernelDescription::fingerprint() of the kernel tuned (its description
+  // and source text): a launcher whose kernel has another one says the entry
+  // was tuned for another version. Empty in stores written before.
+  std::string kernel_fingerprint;
   std::string tool;             // "memtune 0.1.0"
   std::string saved_at;         // ISO 8601 UTC
   // Members this memtune does not know (written by a newer one, or by hand):

@@ -258,6 +258,9 @@ int show(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
                                                 std::to_string(match.front()) + " is of " + e.template_name);
   const KernelDescription* kernel = spec ? &*spec : builtin_of(e);
   d.fact(kernel_version_text(e, kernel, spec ? "--spec's" : "this memtune's built-in"));
+  // For scripts: whether the entry timed the kernel as it is now (null: not known).
+  d.data["same_kernel"] = e.kernel_fingerprint.empty() || !kernel ? nlohmann::json()
+                                                                 : nlohmann::json(kernel->fingerprint() == e.kernel_fingerprint);
   if (!e.rationale.empty()) d.paragraph("why: " + e.rationale);
   output::Table& t = d.add_table("runner_ups");
   t.columns = {{.key = "config", .header = "runner-up"},

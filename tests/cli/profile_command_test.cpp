@@ -81,6 +81,8 @@ TEST_CASE("profile show: whether the entry was tuned for the kernel memtune hold
   const std::string other(32, '7');
   CHECK(shown(other).find("kernel fingerprint " + other + ": this memtune's built-in filter is " + now) !=
         std::string::npos);
+  const auto json = run_cli({"profile", "show", store.c_str(), "--index", "0", "--format", "json"});
+  CHECK(nlohmann::json::parse(json.out).at("same_kernel") == false);
 }
 
 TEST_CASE("profile list: a template's choices by their labels in the table, numbers in JSON") {

@@ -205,19 +205,6 @@ void add_size_rule(output::Document& d, const ProfileEntry& e, const std::vector
   }
 }
 
-// Whether entry `e` was tuned for `kernel` as it is now (`whose`: "--spec's"
-// or "this memtune's built-in"); nullptr: a user's kernel shown without --spec.
-std::string kernel_version_text(const ProfileEntry& e, const KernelDescription* kernel, const std::string& whose) {
-  if (e.kernel_fingerprint.empty()) return "kernel version: not recorded (saved before memtune recorded it)";
-  const std::string text = "kernel fingerprint " + e.kernel_fingerprint;
-  if (!kernel) return text + " (give --spec to compare it with the kernel's description)";
-  const std::string now = kernel->fingerprint();
-  return text + (now == e.kernel_fingerprint ? ": the same as " + whose + " " + kernel->name
-                                             : ": " + whose + " " + kernel->name + " is " + now +
-                                                   " (its description or source changed since; tune again to refresh "
-                                                   "the entry)");
-}
-
 // --spec's description, where given (pick, show).
 std::optional<KernelDescription> spec_description(const ProfileCommand& c) {
   if (c.spec.empty()) return std::nullopt;
@@ -259,8 +246,8 @@ int show(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
   const KernelDescription* kernel = spec ? &*spec : builtin_of(e);
   d.fact(kernel_version_text(e, kernel, spec ? "--spec's" : "this memtune's built-in"));
   // For scripts: whether the entry timed the kernel as it is now (null: not known).
-  d.data["same_kernel"] = e.kernel_fingerprint.empty() || !kernel ? nlohmann::json()
-                                                                 : nlohmann::json(kernel->fingerprint() == e.kernel_fingerprint);
+  const std::optional<bool> same = kernel ? same_kernel(e, kernel->fingerprint()) : std::nullopt;
+  d.data["same_kernel"] = same ? nlohmann::json(*same) : nlohmann::json();
   if (!e.rationale.empty()) d.paragraph("why: " + e.rationale);
   output::Table& t = d.add_table("runner_ups");
   t.columns = {{.key = "config", .header = "runner-up"},

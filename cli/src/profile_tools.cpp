@@ -159,4 +159,14 @@ StoreDiff diff_stores(const std::vector<ProfileEntry>& a, const std::vector<Prof
   return d;
 }
 
+std::string kernel_version_text(const ProfileEntry& e, const KernelDescription* kernel, const std::string& whose) {
+  if (e.kernel_fingerprint.empty()) return "kernel version: not recorded (saved before memtune recorded it)";
+  const std::string text = "kernel fingerprint " + e.kernel_fingerprint;
+  if (!kernel) return text + " (give --spec to compare it with the kernel's description)";
+  const std::string now = kernel->fingerprint();
+  return text + (*same_kernel(e, now) ? ": the same as " + whose + " " + kernel->name
+                                      : ": " + whose + " " + kernel->name + " is " + now +
+                                            " (its description or source changed since; tune again to refresh the entry)");
+}
+
 } // namespace memtune::cli

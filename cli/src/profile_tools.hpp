@@ -2,6 +2,7 @@
 // What `memtune profile merge|prune|diff` decide, apart from the command
 // line: the rules are tested on entries in memory; the command applies them
 // through ProfileStore::update (its lock and atomic replace).
+#include <memtune/description/kernel_description.hpp>
 #include <memtune/profile/profile_store.hpp>
 
 #include <cstdint>
@@ -66,5 +67,10 @@ struct StoreDiff {
   double largest_time_ratio = 1.0;
 };
 [[nodiscard]] StoreDiff diff_stores(const std::vector<ProfileEntry>& a, const std::vector<ProfileEntry>& b);
+
+// `memtune profile show`'s line on whether entry `e` was tuned for `kernel`
+// as it is now (`whose`: "--spec's" or "this memtune's built-in"); nullptr:
+// a user's kernel shown without --spec.
+std::string kernel_version_text(const ProfileEntry& e, const KernelDescription* kernel, const std::string& whose);
 
 } // namespace memtune::cli

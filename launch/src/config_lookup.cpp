@@ -75,9 +75,8 @@ std::string describe_hit(const KernelDescription& kernel, const ProfileHit& hit)
 // where it is valid, but its measurements were not of this kernel. Entries
 // saved before memtune recorded the version say nothing.
 std::optional<std::string> other_version_note(const KernelDescription& kernel, const ProfileEntry& entry) {
-  if (entry.kernel_fingerprint.empty()) return std::nullopt;
   const std::string now = kernel.fingerprint();
-  if (entry.kernel_fingerprint == now) return std::nullopt;
+  if (same_kernel(entry, now).value_or(true)) return std::nullopt;
   return "the profile entry for " + format_problem(entry.problem, kernel.problem) + " was tuned for another version of " +
          kernel.name + " (kernel fingerprint " + entry.kernel_fingerprint + ", this one " + now +
          "): its description or source changed since; tune again with --save to refresh it";

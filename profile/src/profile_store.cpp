@@ -266,6 +266,11 @@ std::string config_text(const nlohmann::json& config) {
   return s;
 }
 
+std::optional<bool> same_kernel(const ProfileEntry& e, const std::string& now) {
+  if (e.kernel_fingerprint.empty()) return std::nullopt;
+  return e.kernel_fingerprint == now;
+}
+
 std::string entry_key_text(const ProfileEntry& e) {
   std::string problem;
   for (const auto& [k, v] : e.problem) problem += " " + k + "=" + std::to_string(v);

@@ -82,6 +82,10 @@ struct ProfileHit {
 // the date and the tool may differ).
 [[nodiscard]] bool same_pick(const ProfileEntry& a, const ProfileEntry& b);
 
+// Whether `e` timed the kernel whose fingerprint (KernelDescription::
+// fingerprint()) is `now`; nullopt for an entry that does not record it.
+[[nodiscard]] std::optional<bool> same_kernel(const ProfileEntry& e, const std::string& now);
+
 // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs) filter n=16777216 taps=21"
 [[nodiscard]] std::string entry_key_text(const ProfileEntry& e);
 // "block_size=256 packing=1" from a profile's config object.

@@ -121,11 +121,11 @@ std::optional<CompileResult> CompileCache::load(const CompileRequest& request) c
     r.from_cache = true;
     r.lowered_name = meta.at("lowered_name").get<std::string>();
     r.log = meta.at("log").get<std::string>();
-    r.resources = parse_ptxas_report(r.log, r.lowered_name);
     r.compiler = resolved_identity(request, kind);
     r.warnings = compiler_warnings(r.log);
     r.cubin.assign(std::istreambuf_iterator<char>(cubin_in), std::istreambuf_iterator<char>());
     if (r.cubin.size() != meta.at("cubin_bytes").get<std::size_t>()) return std::nullopt; // truncated
+    r.resources = compiled_kernel_resources(r.log, r.lowered_name, r.cubin);
     return r;
   } catch (const std::exception&) {
     return std::nullopt; // a damaged entry is a miss; the store overwrites it

@@ -2,12 +2,21 @@
 
 namespace memtune {
 
+std::optional<std::string> block_bound_violation(int block_threads, int max_threads, int registers) {
+  if (max_threads <= 0 || block_threads <= max_threads) return std::nullopt;
+  return "blocks of " + std::to_string(block_threads) + " threads, but the compiled kernel allows at most " +
+         std::to_string(max_threads) + " (its __launch_bounds__, or " + std::to_string(registers) +
+         " registers per thread)";
+}
+
 nlohmann::json kernel_resources_to_json(const KernelResources& r) {
-  return {{"registers", r.registers},
-          {"static_smem_bytes", r.static_smem_bytes},
-          {"stack_frame_bytes", r.stack_frame_bytes},
-          {"spill_store_bytes", r.spill_store_bytes},
-          {"spill_load_bytes", r.spill_load_bytes}};
+  nlohmann::json j = {{"registers", r.registers},
+                      {"static_smem_bytes", r.static_smem_bytes},
+                      {"stack_frame_bytes", r.stack_frame_bytes},
+                      {"spill_store_bytes", r.spill_store_bytes},
+                      {"spill_load_bytes", r.spill_load_bytes}};
+  if (r.max_threads_per_block > 0) j["max_threads_per_block"] = r.max_threads_per_block; // absent: no bound
+  return j;
 }
 
 KernelResources kernel_resources_from_json(const io::JsonFields& j) {
@@ -23,6 +32,7 @@ KernelResources kernel_resources_from_json(const io::JsonFields& j) {
   r.stack_frame_bytes = bytes("stack_frame_bytes");
   r.spill_store_bytes = bytes("spill_store_bytes");
   r.spill_load_bytes = bytes("spill_load_bytes");
+  if (const auto f = j.find("max_threads_per_block")) r.max_threads_per_block = f->integer<int>(1, 1 << 20);
   return r;
 }
 

@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <cxxabi.h>
-#include <elf.h>
 #include <fstream>
 #include <memory>
 #include <regex>
@@ -124,37 +123,6 @@ std::string demangle(const std::string& symbol) {
 
 } // namespace
 
-std::vector<std::string> cubin_kernel_symbols(const std::vector<char>& cubin) {
-  const auto fail = [] { throw std::invalid_argument("not a 64-bit ELF CUBIN"); };
-  if (cubin.size() < sizeof(Elf64_Ehdr) || std::memcmp(cubin.data(), ELFMAG, SELFMAG) != 0 || cubin[EI_CLASS] != ELFCLASS64)
-    fail();
-  Elf64_Ehdr header;
-  std::memcpy(&header, cubin.data(), sizeof header);
-  const auto section = [&](std::size_t i) {
-    Elf64_Shdr s;
-    const std::size_t at = header.e_shoff + i * sizeof(Elf64_Shdr);
-    if (at + sizeof s > cubin.size()) fail();
-    std::memcpy(&s, cubin.data() + at, sizeof s);
-    return s;
-  };
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < header.e_shnum; ++i) {
-    const Elf64_Shdr symtab = section(i);
-    if (symtab.sh_type != SHT_SYMTAB) continue;
-    const Elf64_Shdr strtab = section(symtab.sh_link);
-    if (symtab.sh_offset + symtab.sh_size > cubin.size() || strtab.sh_offset + strtab.sh_size > cubin.size()) fail();
-    for (std::size_t at = 0; at + sizeof(Elf64_Sym) <= symtab.sh_size; at += sizeof(Elf64_Sym)) {
-      Elf64_Sym sym;
-      std::memcpy(&sym, cubin.data() + symtab.sh_offset + at, sizeof sym);
-      // STO_CUDA_ENTRY (0x10 in st_other) marks a __global__ function.
-      if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || (sym.st_other & 0x10) == 0 || sym.st_name >= strtab.sh_size) continue;
-      const char* name = cubin.data() + strtab.sh_offset + sym.st_name;
-      out.emplace_back(name, strnlen(name, strtab.sh_size - sym.st_name));
-    }
-  }
-  return out;
-}
-
 std::string find_kernel_symbol(const std::vector<std::string>& symbols, const std::string& name_expression) {
   std::string wanted = name_expression;
   wanted.erase(std::remove_if(wanted.begin(), wanted.end(), [](unsigned char c) { return std::isspace(c); }), wanted.end());
@@ -237,7 +205,7 @@ CompileResult nvcc_compile(const CompileRequest& request) {
     result.seconds = elapsed();
     return result;
   }
-  result.resources = parse_ptxas_report(result.log, result.lowered_name);
+  result.resources = compiled_kernel_resources(result.log, result.lowered_name, result.cubin);
   result.ok = true;
   result.seconds = elapsed();
   return result;

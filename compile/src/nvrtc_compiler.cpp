@@ -1,3 +1,4 @@
+#include <memtune/compile/cubin_elf.hpp>
 #include <memtune/compile/nvrtc_compiler.hpp>
 #include <memtune/compile/nvrtc_error.hpp>
 #include <memtune/compile/nvrtc_library.hpp>
@@ -121,7 +122,7 @@ CompileResult api_compile(const NvrtcApi& api, const std::string& compiler, cons
   check(api, api.GetCUBINSize(program.handle, &cubin_size), "nvrtcGetCUBINSize");
   result.cubin.resize(cubin_size);
   check(api, api.GetCUBIN(program.handle, result.cubin.data()), "nvrtcGetCUBIN");
-  result.resources = parse_ptxas_report(result.log, result.lowered_name);
+  result.resources = compiled_kernel_resources(result.log, result.lowered_name, result.cubin);
   result.compiler = compiler;
   result.ok = true;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -172,6 +173,18 @@ KernelResources parse_ptxas_report(const std::string& log, const std::string& lo
   if (std::regex_search(section, m, std::regex(R"((\d+) bytes stack frame)"))) r.stack_frame_bytes = to_size(m[1]);
   if (std::regex_search(section, m, std::regex(R"((\d+) bytes spill stores)"))) r.spill_store_bytes = to_size(m[1]);
   if (std::regex_search(section, m, std::regex(R"((\d+) bytes spill loads)"))) r.spill_load_bytes = to_size(m[1]);
+  return r;
+}
+
+KernelResources compiled_kernel_resources(const std::string& log, const std::string& lowered_name,
+                                          const std::vector<char>& cubin) {
+  KernelResources r = parse_ptxas_report(log, lowered_name);
+  try {
+    r.max_threads_per_block = cubin_max_threads_per_block(cubin, lowered_name);
+  } catch (const std::invalid_argument&) {
+    // Not an ELF memtune reads: the bound stays unknown here, and the driver
+    // still refuses a block past it when the kernel is loaded.
+  }
   return r;
 }
 

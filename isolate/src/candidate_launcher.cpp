@@ -1,4 +1,5 @@
 #include <memtune/isolate/candidate_launcher.hpp>
+#include <memtune/compile/compile_request.hpp>
 
 #include <memtune/measure/copy_ceiling.hpp>
 #include <memtune/cuda/context.hpp>
@@ -222,11 +223,8 @@ LaunchOutcome CandidateLauncher::run(const LaunchRequest& c) {
     // __launch_bounds__ (or the registers the kernel needs) cap the block size
     // below the device's: launching past it is an error, not a measurement.
     const int max_threads = function_attribute(fn, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-    if (block_threads > max_threads)
-      return failed(std::move(o), Status::exceeds_device_limits,
-                    "blocks of " + std::to_string(block_threads) + " threads, but the compiled kernel allows at most " +
-                        std::to_string(max_threads) + " (its __launch_bounds__, or " +
-                        std::to_string(o.resources.registers) + " registers per thread)");
+    if (auto why = block_bound_violation(block_threads, max_threads, o.resources.registers))
+      return failed(std::move(o), Status::exceeds_device_limits, std::move(*why));
     cuda::allow_dynamic_smem(fn, l);
     // The driver's count is the truth; the tuning process's occupancy calculator says what limits it.
     MEMTUNE_CU(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&o.driver_blocks_per_sm, fn, block_threads,

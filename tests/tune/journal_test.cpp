@@ -134,6 +134,7 @@ TEST_CASE("a journal line round-trips every fact of an evaluation but the recomp
   e.max_abs_error = 1.5e-7;
   e.fraction_of_ceiling = 0.9;
   e.resources.spill_store_bytes = 12;
+  e.resources.max_threads_per_block = 128;
   const Evaluation back = evaluation_from_journal_line(space, journal_line(space, e, 4), "j", 5);
   CHECK(back.config == e.config);
   CHECK(back.status == e.status);
@@ -146,6 +147,7 @@ TEST_CASE("a journal line round-trips every fact of an evaluation but the recomp
   CHECK(back.max_abs_error == 1.5e-7);
   CHECK(back.fraction_of_ceiling == 0.9);
   CHECK(back.resources.spill_store_bytes == 12);
+  CHECK(back.resources.max_threads_per_block == 128);
 
   Evaluation wrong = answer({{"a", 1}, {"b", 1}});
   wrong.status = Status::wrong_result;
@@ -178,6 +180,10 @@ TEST_CASE("a damaged candidate line is an error naming the file, the line and th
   line["timing"]["samples"] = 1e300; // a float where an int is read: an error, never a cast
   CHECK_THROWS_WITH_AS((void)evaluation_from_journal_line(space, line, "run.journal", 3),
                        doctest::Contains("field 'timing.samples'"), JournalError);
+  line = journal_line(space, answer({{"a", 2}, {"b", 3}}), 0);
+  line["resources"]["max_threads_per_block"] = 0; // absent means no bound; 0 is not a bound
+  CHECK_THROWS_WITH_AS((void)evaluation_from_journal_line(space, line, "run.journal", 3),
+                       doctest::Contains("field 'resources.max_threads_per_block'"), JournalError);
   line = journal_line(space, answer({{"a", 2}, {"b", 3}}), 0);
   line["status"] = "timeout";
   CHECK_THROWS_WITH_AS((void)evaluation_from_journal_line(space, line, "run.journal", 3),

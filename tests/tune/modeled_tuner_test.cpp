@@ -129,3 +129,29 @@ TEST_CASE("a block over 1024 x 1024 x 64 exceeds the device's limits; a grid ove
     }
   }
 }
+
+TEST_CASE("a block over the kernel's own __launch_bounds__ exceeds its limits in a modeled run, as on a GPU") {
+  const KernelDescription d = KernelBuilder("bounded")
+                                  .source("k.cu", "__global__ void __launch_bounds__(128) k(float* y, int n) {"
+                                                  " int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 1.0f; }")
+                                  .kernel("k")
+                                  .size("n", 1 << 20, "elements")
+                                  .parameter(search::Axis::ordinal("B", {64, 128, 256}))
+                                  .block("B")
+                                  .grid("ceil_div(n, B)")
+                                  .buffer("y", ElementType::f32, "n", BufferRole::out)
+                                  .scalar("n", ElementType::i32, "n")
+                                  .build();
+  const TuningResult r = tune_modeled(d, {}, catalogue_target("h200"), no_cache());
+  REQUIRE(r.evaluations.size() == 3);
+  for (const Evaluation& e : r.evaluations) {
+    CAPTURE(r.space.format(e.config));
+    CHECK(e.resources.max_threads_per_block == 128);
+    if (e.config.at("B") <= 128) {
+      CHECK(e.ok());
+    } else {
+      CHECK(e.status == Status::exceeds_device_limits);
+      CHECK(e.reason.find("blocks of 256 threads, but the compiled kernel allows at most 128 (its __launch_bounds__") == 0);
+    }
+  }
+}

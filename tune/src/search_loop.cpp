@@ -128,6 +128,10 @@ std::optional<std::string> resource_limit_violation(const Evaluation& e, const T
   if (e.block_threads > target.max_threads_per_block)
     return std::to_string(e.block_threads) + " threads per block exceed the " + std::to_string(target.max_threads_per_block) +
            " the GPU allows";
+  // The kernel's own __launch_bounds__, read from its CUBIN: what the driver
+  // would refuse at launch, known without a GPU (modeled runs).
+  if (auto why = block_bound_violation(e.block_threads, e.resources.max_threads_per_block, e.resources.registers))
+    return why;
   if (static_cast<long long>(e.resources.registers) * e.block_threads > target.max_regs_per_block)
     return std::to_string(e.resources.registers) + " registers x " + std::to_string(e.block_threads) +
            " threads exceed " + std::to_string(target.max_regs_per_block) + " registers per block";

@@ -4,11 +4,12 @@
 // journals, recordings' trials and profile stores.
 //
 //   {"registers": 40, "static_smem_bytes": 0, "stack_frame_bytes": 0,
-//    "spill_store_bytes": 0, "spill_load_bytes": 0}
+//    "spill_store_bytes": 0, "spill_load_bytes": 0, "max_threads_per_block": 128}
 //
-// Read back range-checked (these come from files a user may edit): registers
-// in [0, 255] (ptxas' per-thread limit), bytes in [0, 1 GiB]; a field left
-// out is 0. Errors are InputError naming the field.
+// max_threads_per_block only where the kernel bounds its blocks. Read back
+// range-checked (these come from files a user may edit): registers in
+// [0, 255] (ptxas' per-thread limit), bytes in [0, 1 GiB], the bound in
+// [1, 2^20]; a field left out is 0. Errors are InputError naming the field.
 #include <memtune/compile/compile_request.hpp>
 #include <memtune/io/json_fields.hpp>
 

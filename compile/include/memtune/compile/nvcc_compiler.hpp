@@ -11,6 +11,7 @@
 // demangled name is the expression (`ns::tile<32, float>`), or the only one
 // of that function name.
 #include <memtune/compile/compile_request.hpp>
+#include <memtune/compile/cubin_elf.hpp> // cubin_kernel_symbols
 
 #include <filesystem>
 #include <string>
@@ -24,10 +25,6 @@ CompileResult nvcc_compile(const CompileRequest& request);
 
 // "nvcc 13.0 (/usr/local/cuda/bin/nvcc)"; throws like nvcc_compile().
 std::string nvcc_identity();
-
-// The kernel entry points (mangled names) of a CUBIN, in symbol-table order.
-// Throws std::invalid_argument for bytes that are not a 64-bit ELF.
-std::vector<std::string> cubin_kernel_symbols(const std::vector<char>& cubin);
 
 // The symbol among `symbols` that `name_expression` names (see above); throws
 // std::invalid_argument listing the kernels when none or several match.

@@ -12,7 +12,8 @@ namespace memtune::cli {
 std::unique_ptr<SpecCommand> add_spec_command(CLI::App& app) {
   auto c = std::make_unique<SpecCommand>();
   c->app = app.add_subcommand("tune", "tune your own kernel from its description file (docs/kernel-description.md)");
-  c->app->add_option("--spec", c->spec, "the kernel description (JSON)")->required();
+  // Also positional: `memtune tune k.json` is what a new user types first.
+  c->app->add_option("spec,--spec", c->spec, "the kernel description (JSON); --spec may be left out")->required();
   c->app->add_option("--set", c->sets, "a problem variable, NAME=VALUE (sizes take K, M, G; choices their label); repeatable")
       ->delimiter(',');
   c->app->add_option("--compiler", c->compiler,

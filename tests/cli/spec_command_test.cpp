@@ -47,6 +47,16 @@ TEST_CASE("tune --spec predicts a user's kernel from its model section: ranking,
   CHECK(r.out.find("DRAM-bound") != std::string::npos);
 }
 
+TEST_CASE("tune takes the description without --spec too; without either it says which is missing") {
+  const Run plain = run_cli({"tune", kAssets + "/saxpy.json", "--target", "h100", "--cache-dir", cache_dir(), "-q"});
+  CAPTURE(plain.err);
+  CHECK(plain.code == kExitOk);
+  CHECK(plain.out.find("16 configurations compiled") != std::string::npos);
+  const Run none = run_cli({"tune", "--target", "h100"});
+  CHECK(none.code == kExitUsage);
+  CHECK(none.err.find("spec") != std::string::npos);
+}
+
 TEST_CASE("tune --spec without a model section predicts registers and occupancy, and says time is not modeled") {
   const Run r = run_cli({"tune", "--spec", kAssets + "/saxpy.json", "--target", "h100", "--cache-dir", cache_dir(), "-q"});
   CAPTURE(r.err);

@@ -9,7 +9,7 @@ enum Fault {
   too_much_shared_memory,  // exceeds_device_limits: 1 MiB of dynamic shared memory per block (the description's launch)
   too_many_threads,        // exceeds_device_limits: blocks of 2048 threads (the description's launch)
   too_many_registers,      // exceeds_device_limits: ~100 registers per thread x 1024 threads > the register file
-  launch_bounds,           // exceeds_device_limits: __launch_bounds__(256) launched with 512 threads (bounded_kernel)
+  launch_bounds,           // exceeds_device_limits: __launch_bounds__(256) launched with 512 threads (bounded_kernel; known from the CUBIN, before any launch)
   illegal_read,            // launch_failed: CUDA_ERROR_ILLEGAL_ADDRESS
   illegal_write,           // launch_failed: CUDA_ERROR_ILLEGAL_ADDRESS
   misaligned,              // launch_failed: CUDA_ERROR_MISALIGNED_ADDRESS (a v4.f32 load from in + 1)

@@ -29,6 +29,8 @@ TEST_CASE("fault corpus, modeled: compile and limit faults are classified, with 
       {"too_much_shared_memory", {Status::exceeds_device_limits, "1048576 bytes of shared memory exceed"}},
       {"too_many_threads", {Status::exceeds_device_limits, "launch.block[0] is 2048 threads: a block has at most 1024 in x"}},
       {"too_many_registers", {Status::exceeds_device_limits, "threads exceed 65536 registers per block"}},
+      // The kernel's __launch_bounds__ is in its CUBIN: known without a GPU.
+      {"launch_bounds", {Status::exceeds_device_limits, "blocks of 512 threads, but the compiled kernel allows at most 256"}},
   };
   const search::Axis& fault = r.space.axis("fault");
   const search::Axis& variant = r.space.axis("variant");

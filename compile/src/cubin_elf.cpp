@@ -30,7 +30,7 @@ public:
   // The name of section `s`, from the section-name string table.
   [[nodiscard]] std::string name(const Elf64_Shdr& s) const { return string_in(at(header_.e_shstrndx), s.sh_name); }
   [[nodiscard]] std::string string_in(const Elf64_Shdr& table, std::size_t offset) const {
-    if (offset >= table.sh_size) return {};
+    if (table.sh_type == SHT_NOBITS || offset >= table.sh_size) return {}; // NOBITS: no bytes in the file
     const char* p = bytes_.data() + table.sh_offset + offset;
     return {p, strnlen(p, table.sh_size - offset)};
   }
@@ -41,9 +41,10 @@ private:
   Elf64_Ehdr header_{};
 };
 
-// The records of an .nv.info section: one byte of format, one of attribute,
-// then by format nothing (EIFMT_NVAL, 1), one byte (EIFMT_BVAL, 2), a 16-bit
-// value (EIFMT_HVAL, 3) or a 16-bit size and that many bytes (EIFMT_SVAL, 4).
+// The records of an .nv.info section, each 4-byte aligned: one byte of
+// format, one of attribute, then by format a value in the next 2 bytes
+// (EIFMT_NVAL 1: none, EIFMT_BVAL 2: one byte, EIFMT_HVAL 3: 16 bits) or a
+// 16-bit size and that many bytes (EIFMT_SVAL 4).
 constexpr std::uint8_t kFormatSizedValue = 4;
 constexpr std::uint8_t kAttributeMaxThreads = 0x05; // EIATTR_MAX_THREADS
 
@@ -72,14 +73,15 @@ int cubin_max_threads_per_block(const std::vector<char>& cubin, const std::strin
   const std::string wanted = ".nv.info." + lowered_name;
   for (std::size_t i = 0; i < sections.count(); ++i) {
     const Elf64_Shdr info = sections.at(i);
-    if (sections.name(info) != wanted) continue;
+    if (info.sh_type == SHT_NOBITS || sections.name(info) != wanted) continue; // NOBITS: no bytes to read
     const auto* p = reinterpret_cast<const std::uint8_t*>(sections.data(info));
     std::size_t at = 0;
     while (at + 2 <= info.sh_size) {
       const std::uint8_t format = p[at], attribute = p[at + 1];
-      if (format == 1) { at += 2; continue; }
-      if (format == 2) { at += 3; continue; }
-      if (format == 3) { at += 4; continue; }
+      if (format >= 1 && format < kFormatSizedValue) {
+        at += 4;
+        continue;
+      }
       if (format != kFormatSizedValue || at + 4 > info.sh_size) return 0; // a record this reader does not know
       std::uint16_t size = 0;
       std::memcpy(&size, p + at + 2, sizeof size);
@@ -90,7 +92,7 @@ int cubin_max_threads_per_block(const std::vector<char>& cubin, const std::strin
         const std::uint64_t threads = std::uint64_t{dims[0]} * dims[1] * dims[2];
         return threads > 0 && threads <= (1u << 20) ? static_cast<int>(threads) : 0;
       }
-      at += 4 + size;
+      at += (4u + size + 3u) & ~std::size_t{3}; // records are 4-byte aligned
     }
     return 0;
   }

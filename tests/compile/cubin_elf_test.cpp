@@ -46,6 +46,23 @@ TEST_CASE("bytes that are not a CUBIN are refused, a cut one too, never read pas
   CHECK_THROWS_AS(cubin_kernel_symbols(cut), std::invalid_argument);
 }
 
+TEST_CASE("a CUBIN damaged anywhere gives a bound in range or an invalid_argument, never a read out of bounds") {
+  const CompileResult r = compile("__global__ void __launch_bounds__(64) k(float* p) { p[0] = 1.0f; }", "k");
+  REQUIRE(r.ok);
+  // Every byte of the ELF and section headers set to 0xff in turn, and every
+  // 16th byte elsewhere (offsets, sizes, record formats and lengths).
+  for (std::size_t at = 0; at < r.cubin.size(); at += at < 64 || at % 16 == 0 ? 1 : 16 - at % 16) {
+    std::vector<char> damaged = r.cubin;
+    damaged[at] = static_cast<char>(0xff);
+    try {
+      const int bound = cubin_max_threads_per_block(damaged, r.lowered_name);
+      CHECK(bound >= 0);
+      CHECK(bound <= (1 << 20));
+    } catch (const std::invalid_argument&) {
+    }
+  }
+}
+
 TEST_CASE("a block over the kernel's bound is refused in one wording, none without a bound") {
   CHECK_FALSE(block_bound_violation(256, 0, 30));
   CHECK_FALSE(block_bound_violation(128, 128, 30));

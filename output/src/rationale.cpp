@@ -30,14 +30,17 @@ std::string conflicts_text(const ModelBreakdown& m) {
 }
 
 std::string bandwidth_text(const TuningResult& r, const Evaluation& e) {
-  std::string s = fmt("%.0f GB/s", e.gbps);
+  // Three significant digits below 10 GB/s: a problem of a few bytes moves
+  // 0.0153 GB/s, not "0 GB/s".
+  const auto gbps = [](double v) { return fmt(v < 10 ? "%.3g GB/s" : "%.0f GB/s", v); };
+  std::string s = gbps(e.gbps);
   if (r.peak_dram_gbs > 0) s += " = " + fmt("%.0f%%", 100.0 * e.fraction_of_peak) + " of the " +
                                 fmt("%.0f GB/s", r.peak_dram_gbs) + " peak";
   if (r.measured && r.ceiling) s += ", " + fmt("%.1f%%", 100.0 * e.fraction_of_ceiling) + " of the copy ceiling (" +
                                     fmt("%.0f GB/s", r.ceiling->gbps) + ") measured in this run";
   if (r.measured && r.same_size_copy && e.fraction_of_same_size_copy > 0)
     s += ", " + fmt("%.1f%%", 100.0 * e.fraction_of_same_size_copy) + " of a copy of the same bytes (" +
-         fmt("%.0f GB/s", r.same_size_copy->gbps) + ")" +
+         gbps(r.same_size_copy->gbps) + ")" +
          (e.fraction_of_same_size_copy >= 0.9 ? ": the size, not the kernel, is the limit" : "");
   return s;
 }

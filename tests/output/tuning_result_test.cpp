@@ -120,3 +120,18 @@ TEST_CASE("to_recording: every evaluation a trial, with its energy, GPU and reso
   CHECK(back.to_json() == rec.to_json());
   CHECK(trials_to_json(r) == rec.to_json()["trials"]);
 }
+
+TEST_CASE("rationale: a problem of a few bytes gives its GB/s in three digits, not 0 GB/s") {
+  TuningResult r = testing::synthetic_result();
+  r.bytes_moved = 60; // three options of five floats
+  r.same_size_copy->bytes = 60;
+  r.same_size_copy->gbps = 0.0156;
+  r.evaluations.resize(1);
+  r.evaluations[0] = testing::synthetic_evaluation({{"block_size", 128}, {"layout", 0}}, 3.9e-6, r.ceiling->gbps, 60);
+  add_copy_fractions(r);
+  const std::string s = rationale(r);
+  CAPTURE(s);
+  CHECK(s.find("0.0154 GB/s = 0% of the 3352 GB/s peak") != std::string::npos);
+  CHECK(s.find("of a copy of the same bytes (0.0156 GB/s)") != std::string::npos);
+  CHECK(s.find("(0 GB/s)") == std::string::npos);
+}

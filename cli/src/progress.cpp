@@ -30,7 +30,7 @@ double ProgressLine::seconds_since(std::chrono::steady_clock::time_point t) cons
   return std::chrono::duration<double>(clock_() - t).count();
 }
 
-void ProgressLine::phase(const std::string& name, std::size_t total, const std::string& unit, bool counts_failures) {
+void ProgressLine::phase(const std::string& name, std::optional<std::size_t> total, const std::string& unit, bool counts_failures) {
   if (open_) finish();
   phase_ = name;
   unit_ = unit;
@@ -43,7 +43,7 @@ void ProgressLine::phase(const std::string& name, std::size_t total, const std::
   drawn_ = false;
   open_ = true;
   if (terminal_) draw(true);
-  else out_ << "memtune: " << phase_ << ": " << (total_ ? std::to_string(total_) + " " : std::string{}) << unit_ << "\n"
+  else out_ << "memtune: " << phase_ << ": " << (total_ ? std::to_string(*total_) + " " : std::string{}) << unit_ << "\n"
             << std::flush;
 }
 
@@ -58,16 +58,16 @@ void ProgressLine::update(std::size_t done, std::size_t failures, std::optional<
 void ProgressLine::note(const std::string& now) {
   now_ = now;
   if (terminal_) draw(true);
-  else out_ << "memtune: " << phase_ << " " << done_ + 1 << (total_ ? "/" + std::to_string(total_) : std::string{})
+  else out_ << "memtune: " << phase_ << " " << done_ + 1 << (total_ ? "/" + std::to_string(*total_) : std::string{})
             << ": " << now_ << "\n" << std::flush;
 }
 
 std::string ProgressLine::text() const {
   std::string s = phase_ + ": " + std::to_string(done_);
-  if (total_) {
+  if (total_ && *total_ > 0) {
     char pct[16];
-    std::snprintf(pct, sizeof pct, " (%.0f%%)", 100.0 * static_cast<double>(done_) / static_cast<double>(total_));
-    s += "/" + std::to_string(total_) + " " + unit_ + pct;
+    std::snprintf(pct, sizeof pct, " (%.0f%%)", 100.0 * static_cast<double>(done_) / static_cast<double>(*total_));
+    s += "/" + std::to_string(*total_) + " " + unit_ + pct;
   } else {
     s += " " + unit_;
   }
@@ -80,9 +80,9 @@ std::string ProgressLine::text() const {
   s += ", " + duration_text(seconds_since(started_));
   // The rate is taken from the first finished step on: compiles and the copy
   // ceiling before it would make the first estimates far too long.
-  if (total_ && done_ >= 2 && done_ < total_) {
+  if (total_ && done_ >= 2 && done_ < *total_) {
     const double per_step = seconds_since(first_step_) / static_cast<double>(done_ - 1);
-    s += ", ETA " + duration_text(per_step * static_cast<double>(total_ - done_));
+    s += ", ETA " + duration_text(per_step * static_cast<double>(*total_ - done_));
   }
   if (!now_.empty()) s += ": " + now_;
   return s;

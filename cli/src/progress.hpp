@@ -26,9 +26,10 @@ public:
   using Clock = std::function<std::chrono::steady_clock::time_point()>;
   ProgressLine(std::ostream& out, bool terminal, double redraws_per_second = 5.0, Clock clock = {});
 
-  // Starts a phase of `total` steps (0: unknown). A pending line is finished
-  // first. counts_failures: show "N failed" (candidates can fail; probes abort).
-  void phase(const std::string& name, std::size_t total, const std::string& unit = "candidates",
+  // Starts a phase of `total` steps (nullopt: unknown; 0: none, every
+  // configuration pruned). A pending line is finished first.
+  // counts_failures: show "N failed" (candidates can fail; probes abort).
+  void phase(const std::string& name, std::optional<std::size_t> total, const std::string& unit = "candidates",
              bool counts_failures = true);
   // After a step: how many are done, failed so far, and the best time so far [s].
   void update(std::size_t done, std::size_t failures, std::optional<double> best_s);
@@ -52,7 +53,8 @@ private:
   Clock clock_;
   std::string phase_, unit_, now_;
   bool counts_failures_ = true;
-  std::size_t total_ = 0, done_ = 0, failures_ = 0;
+  std::optional<std::size_t> total_;
+  std::size_t done_ = 0, failures_ = 0;
   std::optional<double> best_s_;
   std::chrono::steady_clock::time_point started_, first_step_, last_draw_;
   bool drawn_ = false, open_ = false;

@@ -6,6 +6,7 @@
 
 #include <memtune/description/argument_values.hpp>
 #include <memtune/description/description_internal.hpp>
+#include <memtune/search/constraint_census.hpp>
 
 #include <algorithm>
 #include <stdexcept>
@@ -294,7 +295,7 @@ search::Config KernelDescription::default_config(const Problem& given, const Tar
                                 std::to_string(n) + " for " + format_problem(given, problem) + " on " + target.name +
                                 ": give the description a \"default\" that is valid there");
   throw std::invalid_argument(name + ": no configuration is valid for " + format_problem(given, problem) + " on " +
-                              target.name);
+                              target.name + " (" + search::constraint_census(s).describe() + ")");
 }
 
 search::Config KernelDescription::reference_configuration(const Problem& given, const Target& target) const {

@@ -1,6 +1,7 @@
 #include <memtune/io/number_text.hpp>
 #include <memtune/output/printer.hpp>
 #include <memtune/output/tuning_document.hpp>
+#include <memtune/search/constraint_census.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -133,6 +134,8 @@ void add_facts(output::Document& d, const TuningResult& r) {
          (r.measured ? "evaluated, " : r.time_modeled ? "compiled and predicted, " : "compiled, ") + std::to_string(r.configs_pruned) +
          " pruned by constraints before compiling, " + std::to_string(r.compile_cache_hits) + " compile-cache hits, " +
          number_text("%.2f s", r.wall_seconds) + " wall");
+  if (nothing_valid(r))
+    d.fact("no configuration is valid for this problem: " + search::constraint_census(r.space).describe());
   if (r.setup_times) d.fact(describe_setup_times(*r.setup_times));
   if (r.configs_not_compiled)
     d.fact(std::to_string(r.configs_not_compiled) +
@@ -328,9 +331,10 @@ void add_occupancy(output::Document& d, const TuningResult& r, std::size_t top) 
 void add_best(output::Document& d, const TuningResult& r, std::size_t top) {
   const Evaluation* best = r.best();
   if (!best) {
-    d.paragraph(empty_shard(r) ? "this shard holds no valid configuration of the space: an empty part, nothing to "
-                                 "rank (the other shards hold the whole space)."
-                               : "no configuration succeeded.");
+    d.paragraph(empty_shard(r)    ? "this shard holds no valid configuration of the space: an empty part, nothing to "
+                                    "rank (the other shards hold the whole space)."
+                : nothing_valid(r) ? "nothing ran: the constraints leave no configuration for this problem (above)."
+                                   : "no configuration succeeded.");
     return;
   }
   d.data["best"] = evaluation_to_json(r.space, *best);

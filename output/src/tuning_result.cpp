@@ -150,6 +150,11 @@ bool empty_shard(const TuningResult& r) {
   return !r.shard.empty() && r.evaluations.empty() && r.stop_reason.empty() && r.aborted.empty();
 }
 
+bool nothing_valid(const TuningResult& r) {
+  return r.shard.empty() && r.evaluations.empty() && r.stop_reason.empty() && r.aborted.empty() &&
+         r.configs_pruned > 0 && r.configs_pruned == r.space.cross_product_size();
+}
+
 void add_copy_fractions(TuningResult& result) {
   if (!result.ceiling) return;
   const CopyCeiling& same = result.same_size_copy ? *result.same_size_copy : *result.ceiling;

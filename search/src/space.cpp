@@ -147,22 +147,23 @@ ValidCount Space::count_valid(std::size_t exact_limit) const {
     while (walk.next()) ++count.value;
     return count;
   }
-  // The golden-ratio Weyl sequence k * 2^64 / phi (mod 2^64), scaled onto
-  // [0, n): evenly spread over the grid and unrelated to its axis periods.
-  constexpr std::size_t kSamples = 65536;
-  constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
   Config point;
   count.exact = false;
   count.sampled = kSamples;
   for (std::size_t k = 0; k < kSamples; ++k) {
-    const std::uint64_t u = kGolden * (k + 1);
-    const auto index = static_cast<std::size_t>((static_cast<unsigned __int128>(u) * n) >> 64);
-    at_index(index, point);
+    at_index(sample_index(k), point);
     if (admits(point)) ++count.hits;
   }
   count.value = static_cast<std::size_t>(
       std::llround(static_cast<long double>(n) * static_cast<long double>(count.hits) / kSamples));
   return count;
+}
+
+std::size_t Space::sample_index(std::size_t k) const {
+  // k * 2^64 / phi (mod 2^64), scaled onto [0, n).
+  constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
+  const std::uint64_t u = kGolden * (k + 1);
+  return static_cast<std::size_t>((static_cast<unsigned __int128>(u) * cross_product_size()) >> 64);
 }
 
 bool Space::is_valid(const Config& config) const { return !violation(config).has_value(); }

@@ -50,6 +50,20 @@ TEST_CASE("progress on a terminal: redrawn in place, at most 5 times a second, w
   CHECK(out.str().ends_with("\r\x1b[Kmeasuring filter (grid): 100 evaluated\n"));
 }
 
+TEST_CASE("a phase of no candidates (every configuration pruned) says 0, not a count left blank") {
+  FakeClock clock;
+  std::ostringstream out;
+  ProgressLine line(out, /*terminal=*/false, 5.0, clock.fn());
+  line.phase("measuring conv (grid)", 0);
+  line.finish("0 evaluated");
+  CHECK(out.str().starts_with("memtune: measuring conv (grid): 0 candidates\n"));
+  ProgressLine on_terminal(out, /*terminal=*/true, 5.0, clock.fn());
+  on_terminal.phase("measuring conv (grid)", 0);
+  CHECK(on_terminal.text().starts_with("measuring conv (grid): 0 candidates, 0 failed"));
+  on_terminal.phase("probe", std::nullopt, "probes", false); // unknown: no count
+  CHECK(on_terminal.text().starts_with("probe: 0 probes, "));
+}
+
 TEST_CASE("progress elsewhere: a plain line when a phase starts and when it ends, nothing in between") {
   FakeClock clock;
   std::ostringstream out;

@@ -177,6 +177,11 @@ TEST_CASE("the JSON default is used where valid, else the first valid configurat
   small.max_threads_per_block = 64;
   CHECK_THROWS_WITH_AS(d.default_config(d.complete({}), small), doctest::Contains("no configuration is valid"),
                        std::invalid_argument);
+  // ... and says which rule rejected them, with the target's limit in it.
+  CHECK_THROWS_WITH_AS(d.default_config(d.complete({}), small),
+                       doctest::Contains("it fails): 9 fail threads per block above the device limit "
+                                         "(BLOCK <= 64))"),
+                       std::invalid_argument);
   CHECK_THROWS_WITH_AS(d.reference_configuration(d.complete({}), small), doctest::Contains("no configuration is valid"),
                        std::invalid_argument);
 }

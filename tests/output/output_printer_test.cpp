@@ -128,3 +128,18 @@ TEST_CASE("printers: a modeled table says its ties, shows the next bound, and wr
   CHECK(best.at("max_abs_error").is_null());
   CHECK(best.at("time_s").is_number());
 }
+
+TEST_CASE("printers: a problem the constraints leave no configuration for says which rules rejected them") {
+  TuningResult r = testing::synthetic_result();
+  r.evaluations.clear();
+  r.journal.clear();
+  r.space.require((search::Expr(7) % search::axis("block_size") == 0).because("whole blocks"));
+  r.configs_pruned = r.space.cross_product_size();
+  std::ostringstream text;
+  output::print(text, to_document(r, 10, ""), output::Format::table);
+  CAPTURE(text.str());
+  CHECK(text.str().find("no configuration is valid for this problem: of 4 configurations (each counted under the "
+                        "first rule it fails): 4 fail whole blocks") != std::string::npos);
+  CHECK(text.str().find("nothing ran: the constraints leave no configuration for this problem") != std::string::npos);
+  CHECK(text.str().find("no configuration succeeded") == std::string::npos);
+}

@@ -125,6 +125,9 @@ struct TuningResult {
 // A shard that holds no valid configuration of the space (searched to the
 // end, nothing evaluated, no error): a valid, empty result, not a failure.
 [[nodiscard]] bool empty_shard(const TuningResult& result);
+// The constraints left no configuration of the whole space for this problem
+// (an odd size that no tile divides): nothing was compiled or run.
+[[nodiscard]] bool nothing_valid(const TuningResult& result);
 
 // The rationale for the best configuration: what it achieved, what limits it,
 // and why it beats the runner-up. Empty when nothing succeeded.

@@ -104,6 +104,11 @@ public:
   // `exact_limit`, else estimated from a deterministic, evenly spread sample
   // of 65536 cross-product points (a Weyl sequence: no engine, same every time).
   [[nodiscard]] ValidCount count_valid(std::size_t exact_limit = kExactCountLimit) const;
+  // How many points count_valid samples above its walk limit, and the k-th
+  // of them (k < kSamples): the golden-ratio Weyl sequence scaled onto the
+  // cross product, evenly spread and unrelated to its axis periods.
+  static constexpr std::size_t kSamples = 65536;
+  [[nodiscard]] std::size_t sample_index(std::size_t k) const;
   // The config at a cross-product index (grid order), valid or not.
   // Precondition: index < cross_product_size().
   [[nodiscard]] Config at_index(std::size_t index) const;

@@ -3,6 +3,7 @@
 #include <memtune/compile/compiler.hpp>
 #include <memtune/compile/cuda_toolkit.hpp>
 #include <memtune/compile/include_scan.hpp>
+#include <memtune/compile/kernel_resources.hpp>
 #include <memtune/compile/nvcc_compiler.hpp>
 #include <memtune/compile/nvrtc_compiler.hpp>
 

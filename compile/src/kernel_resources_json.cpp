@@ -2,13 +2,6 @@
 
 namespace memtune {
 
-std::optional<std::string> block_bound_violation(int block_threads, int max_threads, int registers) {
-  if (max_threads <= 0 || block_threads <= max_threads) return std::nullopt;
-  return "blocks of " + std::to_string(block_threads) + " threads, but the compiled kernel allows at most " +
-         std::to_string(max_threads) + " (its __launch_bounds__, or " + std::to_string(registers) +
-         " registers per thread)";
-}
-
 nlohmann::json kernel_resources_to_json(const KernelResources& r) {
   nlohmann::json j = {{"registers", r.registers},
                       {"static_smem_bytes", r.static_smem_bytes},

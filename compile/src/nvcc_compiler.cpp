@@ -1,6 +1,6 @@
 #include <memtune/compile/cuda_toolkit.hpp>
+#include <memtune/compile/kernel_resources.hpp>
 #include <memtune/compile/nvcc_compiler.hpp>
-#include <memtune/compile/nvrtc_compiler.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,6 @@
 #include <memtune/isolate/candidate_launcher.hpp>
 #include <memtune/compile/compile_request.hpp>
+#include <memtune/compile/kernel_resources.hpp>
 
 #include <memtune/measure/copy_ceiling.hpp>
 #include <memtune/cuda/context.hpp>

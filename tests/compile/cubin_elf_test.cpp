@@ -62,12 +62,3 @@ TEST_CASE("a CUBIN damaged anywhere gives a bound in range or an invalid_argumen
     }
   }
 }
-
-TEST_CASE("a block over the kernel's bound is refused in one wording, none without a bound") {
-  CHECK_FALSE(block_bound_violation(256, 0, 30));
-  CHECK_FALSE(block_bound_violation(128, 128, 30));
-  const auto why = block_bound_violation(256, 128, 26);
-  REQUIRE(why);
-  CHECK(*why == "blocks of 256 threads, but the compiled kernel allows at most 128 (its __launch_bounds__, or 26 "
-                "registers per thread)");
-}

@@ -70,22 +70,3 @@ TEST_CASE("nearest supported architecture") {
   CHECK(nearest_supported_arch(35) == archs.front()); // sm_35 is gone from NVRTC 12+: the oldest left
   CHECK(nearest_supported_arch(10000) == archs.back());
 }
-
-TEST_CASE("ptxas report parsing") {
-  const std::string log = "ptxas info    : Compiling entry function '_Z1aPf' for 'sm_90'\n"
-                          "ptxas         .     8 bytes stack frame, 4 bytes spill stores, 12 bytes spill loads\n"
-                          "ptxas info    : Used 40 registers, used 1 barriers, 2048 bytes smem\n"
-                          "ptxas info    : Compiling entry function '_Z1bPf' for 'sm_90'\n"
-                          "ptxas info    : Used 7 registers\n";
-  const KernelResources a = parse_ptxas_report(log, "_Z1aPf");
-  CHECK(a.registers == 40);
-  CHECK(a.static_smem_bytes == 2048);
-  CHECK(a.stack_frame_bytes == 8);
-  CHECK(a.spill_store_bytes == 4);
-  CHECK(a.spill_load_bytes == 12);
-  CHECK(a.spills());
-  const KernelResources b = parse_ptxas_report(log, "_Z1bPf");
-  CHECK(b.registers == 7);
-  CHECK(b.static_smem_bytes == 0);
-  CHECK_FALSE(b.spills());
-}

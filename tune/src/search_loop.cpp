@@ -2,6 +2,7 @@
 
 #include "only_axes.hpp"
 
+#include <memtune/compile/kernel_resources.hpp>
 #include <memtune/description/argument_values.hpp>
 #include <memtune/description/description_json.hpp>
 #include <memtune/description/kernel_signature.hpp>

@@ -2,6 +2,8 @@
 // What to compile and what came out. A compile error is data (ok == false with
 // the compiler log), never an exception: a candidate that does not compile is
 // a result like any other.
+#include <memtune/compile/kernel_resources.hpp>
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -42,24 +44,6 @@ struct CompileRequest {
   // 11.8 for Kepler), by path; empty: the NVRTC memtune links.
   std::string nvrtc_library;
 };
-
-// Resources of the compiled kernel, from ptxas' verbose report and the CUBIN.
-struct KernelResources {
-  int registers = 0;                  // per thread
-  std::size_t static_smem_bytes = 0;  // per block, besides dynamic shared memory
-  std::size_t stack_frame_bytes = 0;  // per thread (local memory)
-  std::size_t spill_store_bytes = 0;
-  std::size_t spill_load_bytes = 0;
-  // The most threads a block may have as compiled (__launch_bounds__: the
-  // CUBIN's .maxntid); 0 where the kernel sets no bound.
-  int max_threads_per_block = 0;
-  [[nodiscard]] bool spills() const { return spill_store_bytes + spill_load_bytes > 0; }
-};
-
-// Why a block of `block_threads` cannot launch a kernel compiled to allow at
-// most `max_threads` (0: no bound), or nothing. One wording for the driver's
-// bound on a GPU and the CUBIN's for a target that is not here.
-std::optional<std::string> block_bound_violation(int block_threads, int max_threads, int registers);
 
 struct CompileResult {
   bool ok = false;

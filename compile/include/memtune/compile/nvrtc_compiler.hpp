@@ -28,12 +28,4 @@ std::vector<int> nvrtc_supported_archs();
 // the newest below it.
 int nearest_supported_arch(int compute_capability);
 
-// Parses ptxas' "-v" report for one kernel (by lowered name).
-KernelResources parse_ptxas_report(const std::string& log, const std::string& lowered_name);
-// A compiled kernel's resources: ptxas' report and the block-size bound its
-// CUBIN records (cubin_elf.hpp; unknown, 0, where the CUBIN is not an ELF
-// memtune reads). Every compiler back end and the compile cache read them here.
-KernelResources compiled_kernel_resources(const std::string& log, const std::string& lowered_name,
-                                          const std::vector<char>& cubin);
-
 } // namespace memtune

@@ -9,9 +9,11 @@
 #include <cxxabi.h>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -121,15 +123,46 @@ std::string demangle(const std::string& symbol) {
   return status == 0 && d ? std::string(d.get()) : symbol; // extern "C": the name itself
 }
 
+constexpr std::string_view kMarker = "memtune_kernel_marker";
+
+// The kernel a marker names, as the demangler spells it: "void
+// memtune_kernel_marker<&(void k<unsigned char>(unsigned char*))>()" -> "void
+// k<unsigned char>(unsigned char*)"; nullopt for any other symbol.
+std::optional<std::string> marked_kernel(const std::string& demangled) {
+  const std::string head = "void " + std::string(kMarker) + "<";
+  if (demangled.rfind(head, 0) != 0 || !demangled.ends_with(">()")) return std::nullopt;
+  std::string arg = demangled.substr(head.size(), demangled.size() - head.size() - 3);
+  if (arg.starts_with("&")) arg.erase(0, 1);
+  if (arg.size() >= 2 && arg.front() == '(' && arg.back() == ')') arg = arg.substr(1, arg.size() - 2);
+  return arg;
+}
+
 } // namespace
 
 std::string find_kernel_symbol(const std::vector<std::string>& symbols, const std::string& name_expression) {
   std::string wanted = name_expression;
   wanted.erase(std::remove_if(wanted.begin(), wanted.end(), [](unsigned char c) { return std::isspace(c); }), wanted.end());
   if (wanted.rfind("::", 0) == 0) wanted.erase(0, 2);
+  std::optional<std::string> marked;
+  std::vector<std::string> kernels;
+  for (const auto& s : symbols) {
+    const std::string d = demangle(s);
+    if (auto k = marked_kernel(d)) marked = std::move(k);
+    else kernels.push_back(s);
+  }
+  if (marked) { // as the compiler resolved the expression: the whole signature, else the name (extern "C")
+    std::vector<std::string> same_signature, same_name;
+    for (const auto& s : kernels) {
+      const std::string d = demangle(s);
+      if (d == *marked) same_signature.push_back(s);
+      if (plain_name(d) == plain_name(*marked)) same_name.push_back(s);
+    }
+    if (same_signature.size() == 1) return same_signature.front();
+    if (same_name.size() == 1) return same_name.front();
+  }
   std::vector<std::string> same_base, exact;
   std::string listed;
-  for (const auto& s : symbols) {
+  for (const auto& s : kernels) {
     const std::string plain = plain_name(demangle(s));
     listed += (listed.empty() ? "" : ", ") + plain;
     if (plain == wanted) exact.push_back(s);
@@ -177,7 +210,12 @@ CompileResult nvcc_compile(const CompileRequest& request) {
   write_file(folder.path / unit, "#include \"" + source_file + "\"\n" +
                                      "// Taking the address instantiates the kernel and keeps it in the CUBIN.\n"
                                      "__attribute__((unused)) static const void* const memtune_kernel_address = (const void*)&" +
-                                     request.name_expression + ";\n");
+                                     request.name_expression + ";\n" +
+                                     "// The marker that names it as resolved (find_kernel_symbol).\n"
+                                     "#if __cplusplus >= 201703L\n"
+                                     "template <auto F> __global__ void " + std::string(kMarker) + "() {}\n"
+                                     "template __global__ void " + std::string(kMarker) + "<&" + request.name_expression + ">();\n"
+                                     "#endif\n");
   std::vector<std::string> args{nvcc.string(), "--cubin", "-arch=sm_" + std::to_string(request.compute_capability),
                                 "-Xptxas", "-v", "-o", (folder.path / "kernel.cubin").string()};
   for (const auto& o : request.options) args.push_back(o);

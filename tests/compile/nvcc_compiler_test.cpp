@@ -50,7 +50,7 @@ TEST_CASE("nvcc compiles a file with host code and cooperative groups to a CUBIN
   CHECK(r.resources.registers > 0);
   CHECK(r.compiler.rfind("nvcc ", 0) == 0);
   const auto symbols = cubin_kernel_symbols(r.cubin);
-  CHECK(symbols.size() == 3); // the file's own instantiation and plain() are in the CUBIN too
+  CHECK(symbols.size() == 4); // the file's own instantiation, plain() and the marker are in the CUBIN too
   CHECK(nvcc_compile(sample("plain")).lowered_name == "_Z5plainPf");
 }
 
@@ -73,4 +73,30 @@ TEST_CASE("the kernel symbol is found by demangled name, or the only one of that
   CHECK_THROWS_WITH_AS(find_kernel_symbol(symbols, "missing"), doctest::Contains("ns::tr<64,double>"),
                        std::invalid_argument);
   CHECK_THROWS_AS(cubin_kernel_symbols({'n', 'o'}), std::invalid_argument);
+}
+
+TEST_CASE("the marker names the kernel as the compiler resolved it: a typedef, an extern \"C\" kernel") {
+  // copy<uint8> with `typedef unsigned char uint8`: its symbol says unsigned
+  // char, which the expression as written never matches; the marker's does.
+  const std::vector<std::string> symbols{"_Z4copyIiEvPT_PKS0_", "_Z4copyIhEvPT_PKS0_",
+                                         "_Z21memtune_kernel_markerIXadL_Z4copyIhEvPT_PKS1_EEEvv"};
+  CHECK(find_kernel_symbol(symbols, "copy<uint8>") == "_Z4copyIhEvPT_PKS0_");
+  const std::vector<std::string> plain{"saxpy", "_Z21memtune_kernel_markerIXadL_Z5saxpyPfEEEvv"};
+  CHECK(find_kernel_symbol(plain, "saxpy") == "saxpy");
+  // Without a marker, two instantiations of one name cannot be told apart.
+  CHECK_THROWS_WITH_AS(find_kernel_symbol({symbols[0], symbols[1]}, "copy<uint8>"),
+                       doctest::Contains("2 are named like it"), std::invalid_argument);
+}
+
+TEST_CASE("nvcc picks the typedef'd instantiation among those the file's own host code makes") {
+  CompileRequest r = sample("sample::scale<8, real>");
+  r.source = "typedef float real;\n" + r.source +
+             "void launch_all(float* f, double* d) {\n"
+             "  sample::scale<8, float><<<1, 8>>>(f, 8);\n"
+             "  sample::scale<8, double><<<1, 8>>>(d, 8);\n"
+             "}\n";
+  const CompileResult result = nvcc_compile(r);
+  INFO(result.log);
+  REQUIRE(result.ok);
+  CHECK(result.lowered_name == "_ZN6sample5scaleILi8EfEEvPT0_i");
 }

@@ -169,3 +169,18 @@ TEST_CASE("the loop on two GPUs starts no candidate past the budget") {
   CHECK(result.stop_reason.find("evaluation budget of 3") != std::string::npos);
   CHECK(result.aborted.empty());
 }
+
+TEST_CASE("a compile failure's reason: the error lines and memtune's own, else the log's end, not ptxas' report") {
+  const std::string report = "ptxas info    : Compiling entry function '_Z1aPf' for 'sm_90'\n"
+                             "ptxas info    : Used 32 registers\n";
+  CHECK(summarize_log(report + "k.cu(3): error: identifier \"x\" is undefined\n") ==
+        "k.cu(3): error: identifier \"x\" is undefined");
+  CHECK(summarize_log(report + "memtune: cannot tell which kernel of the CUBIN is k<int>") ==
+        "memtune: cannot tell which kernel of the CUBIN is k<int>");
+  std::string long_report;
+  for (int i = 0; i < 20; ++i) long_report += report;
+  const std::string reason = summarize_log(long_report + "Killed");
+  CHECK(reason.starts_with("..."));
+  CHECK(reason.ends_with("Killed"));
+  CHECK(reason.size() == 303);
+}

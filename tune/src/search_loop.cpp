@@ -150,14 +150,18 @@ std::string summarize_log(const std::string& log) {
   while (pos < log.size() && lines < 3) {
     const std::size_t end = log.find('\n', pos);
     const std::string line = log.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-    if (line.find("error") != std::string::npos) {
+    if (line.find("error") != std::string::npos || line.rfind("memtune: ", 0) == 0) {
       out += (out.empty() ? "" : " | ") + line;
       ++lines;
     }
     if (end == std::string::npos) break;
     pos = end + 1;
   }
-  return out.empty() ? log.substr(0, 300) : out;
+  if (!out.empty()) return out;
+  // No error line: the end of the log, where a compiler says why it stopped
+  // (its head is ptxas' resource report of the kernels that did compile).
+  constexpr std::size_t kTail = 300;
+  return log.size() <= kTail ? log : "..." + log.substr(log.size() - kTail);
 }
 
 namespace {

@@ -57,7 +57,8 @@ std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Eva
 // shared memory per block over the limit); nullopt when it fits.
 std::optional<std::string> resource_limit_violation(const Evaluation& e, const Target& target);
 
-// The first lines of a compiler log that carry errors, for the reason column.
+// The first lines of a compiler log that carry errors (or memtune's own
+// word on the compile), else its end, for the reason column.
 std::string summarize_log(const std::string& log);
 
 // Restricts `space` to the given value of each named axis (TuneOptions::only).

@@ -72,8 +72,12 @@ std::optional<ElementType> scalar_type(const std::string& type) {
 // (signedness aside), however many lanes each has. A kernel that reads a float
 // buffer through float4* (or a float4 buffer through float*) is the usual
 // vector-load idiom, the bytes are the same; a double through float2* is not.
+// A buffer of single bytes (int8, uint8) is raw memory and fits any pointer:
+// the CUDA samples' `unsigned char* d_idata` passed as `TData*` for every
+// TData of a templated copy; it is compared byte by byte.
 bool lanes_fit(ElementType pointee, ElementType buffer) {
   const ElementType a = lane_type(pointee), b = lane_type(buffer);
+  if (element_size(buffer) == 1) return true;
   return a == b || (element_size(a) == element_size(b) && is_floating(a) == is_floating(b));
 }
 

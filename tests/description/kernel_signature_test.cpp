@@ -81,4 +81,12 @@ TEST_CASE("a buffer read through a vector of its own lane type fits; another lan
   KernelDescription ints = d; // int lanes through float4*
   std::get<BufferArgument>(ints.arguments[1]).type = ElementType::i32;
   CHECK(signature_mismatch(ints, kFloat4In).has_value());
+
+  KernelDescription bytes = d; // raw bytes (the samples' unsigned char* cast to TData*) fit any pointer
+  std::get<BufferArgument>(bytes.arguments[0]).type = ElementType::u8;
+  std::get<BufferArgument>(bytes.arguments[1]).type = ElementType::i8;
+  CHECK_FALSE(signature_mismatch(bytes, kFloat4In).has_value());
+  KernelDescription byte_vectors = d; // but char4 lanes are bytes read four at a time, not raw memory
+  std::get<BufferArgument>(byte_vectors.arguments[1]).type = vector_type(ElementType::u8, 4);
+  CHECK(signature_mismatch(byte_vectors, kFloat4In).has_value());
 }

@@ -4,6 +4,7 @@
 #include <memtune/output/tuning_result.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 namespace memtune {
@@ -15,10 +16,25 @@ std::string fmt(const char* format, double a) {
   return buf;
 }
 
-std::string occupancy_text(const Evaluation& e) {
+// One SM's occupancy, and where the grid has fewer blocks than the GPU's
+// block slots, what the launch leaves: the calculator's warps/SM are then a
+// limit the grid never reaches (the CUDA samples' <<<64, 256>>> copy).
+std::string occupancy_text(const TuningResult& r, const Evaluation& e) {
   std::string s = e.occupancy.describe();
   if (e.driver_blocks_per_sm >= 0 && e.driver_blocks_per_sm != e.occupancy.blocks_per_sm)
     s += " (the driver reports " + std::to_string(e.driver_blocks_per_sm) + " blocks/SM)";
+  const std::uint64_t sms = r.device.sm_count > 0 ? static_cast<std::uint64_t>(r.device.sm_count) : 0;
+  const std::uint64_t per_sm = e.occupancy.blocks_per_sm > 0 ? static_cast<std::uint64_t>(e.occupancy.blocks_per_sm) : 0;
+  if (e.grid_blocks == 0 || sms == 0 || per_sm == 0 || e.grid_blocks >= sms * per_sm) return s;
+  const std::uint64_t busiest = (e.grid_blocks + sms - 1) / sms;
+  const std::uint64_t warps = busiest * static_cast<std::uint64_t>(e.occupancy.warps_per_block);
+  s += "; but the grid has " + std::to_string(e.grid_blocks) + (e.grid_blocks == 1 ? " block" : " blocks") + " for " +
+       std::to_string(sms) + " SMs: ";
+  if (e.grid_blocks < sms)
+    s += std::to_string(e.grid_blocks) + " SMs hold one block (" + std::to_string(warps) + " warps), " +
+         std::to_string(sms - e.grid_blocks) + " are idle";
+  else
+    s += "at most " + std::to_string(busiest) + " blocks (" + std::to_string(warps) + " warps) an SM";
   return s;
 }
 
@@ -111,7 +127,7 @@ std::string why_better(const TuningResult& r, const Evaluation& best, const Eval
 } // namespace
 
 std::string describe_candidate(const TuningResult& r, const Evaluation& e) {
-  std::string s = r.space.format(e.config) + ": " + occupancy_text(e);
+  std::string s = r.space.format(e.config) + ": " + occupancy_text(r, e);
   if (e.model) s += "; " + conflicts_text(*e.model) + "; " + fmt("%.0f%%", 100 * e.model->sector_efficiency()) +
                     " sector efficiency";
   if (e.timing) s += "; " + bandwidth_text(r, e);
@@ -140,7 +156,7 @@ std::string rationale(const TuningResult& r) {
   if (!r.measured)
     s += " (compiled for sm_" + std::to_string(r.compiled_for_cc) + (r.compiler.empty() ? "" : " by " + r.compiler) + ")";
   s += ", " + std::to_string(best.dynamic_smem_bytes + best.resources.static_smem_bytes) +
-       " bytes of shared memory/block; " + occupancy_text(best) + ".";
+       " bytes of shared memory/block; " + occupancy_text(r, best) + ".";
   if (best.resources.spills()) s += " It spills registers to local memory.";
   if (best.model) {
     const ModelBreakdown& m = *best.model;

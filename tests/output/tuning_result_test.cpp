@@ -135,3 +135,17 @@ TEST_CASE("rationale: a problem of a few bytes gives its GB/s in three digits, n
   CHECK(s.find("of a copy of the same bytes (0.0156 GB/s)") != std::string::npos);
   CHECK(s.find("(0 GB/s)") == std::string::npos);
 }
+
+TEST_CASE("rationale: a grid of fewer blocks than the GPU's slots says how many SMs it leaves idle") {
+  TuningResult r = testing::synthetic_result(); // 132 SMs; block_size 256: 8 warps a block, 8 blocks/SM
+  const auto rationale_with_grid = [&](std::uint64_t blocks) {
+    for (auto& e : r.evaluations) e.grid_blocks = blocks;
+    return rationale(r);
+  };
+  CHECK(rationale_with_grid(64).find("; but the grid has 64 blocks for 132 SMs: 64 SMs hold one block (8 warps), "
+                                     "68 are idle") != std::string::npos);
+  CHECK(rationale_with_grid(264).find("; but the grid has 264 blocks for 132 SMs: at most 2 blocks (16 warps) an SM") !=
+        std::string::npos);
+  CHECK(rationale_with_grid(132 * 8).find("but the grid") == std::string::npos); // every slot filled
+  CHECK(rationale_with_grid(0).find("but the grid") == std::string::npos);       // not known
+}

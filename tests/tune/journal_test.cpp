@@ -135,6 +135,7 @@ TEST_CASE("a journal line round-trips every fact of an evaluation but the recomp
   e.fraction_of_ceiling = 0.9;
   e.resources.spill_store_bytes = 12;
   e.resources.max_threads_per_block = 128;
+  e.grid_blocks = 64;
   const Evaluation back = evaluation_from_journal_line(space, journal_line(space, e, 4), "j", 5);
   CHECK(back.config == e.config);
   CHECK(back.status == e.status);
@@ -148,6 +149,7 @@ TEST_CASE("a journal line round-trips every fact of an evaluation but the recomp
   CHECK(back.fraction_of_ceiling == 0.9);
   CHECK(back.resources.spill_store_bytes == 12);
   CHECK(back.resources.max_threads_per_block == 128);
+  CHECK(back.grid_blocks == 64);
 
   Evaluation wrong = answer({{"a", 1}, {"b", 1}});
   wrong.status = Status::wrong_result;
@@ -157,6 +159,11 @@ TEST_CASE("a journal line round-trips every fact of an evaluation but the recomp
   CHECK(w.status == Status::wrong_result);
   CHECK_FALSE(w.timing);
   CHECK(std::isnan(w.max_abs_error));
+  CHECK(w.grid_blocks == 0); // none written: not known
+
+  nlohmann::json zero_grid = journal_line(space, e, 4); // a grid of no blocks is damage
+  zero_grid["grid_blocks"] = 0;
+  CHECK_THROWS_AS((void)evaluation_from_journal_line(space, zero_grid, "j", 5), JournalError);
 }
 
 TEST_CASE("a damaged candidate line is an error naming the file, the line and the field") {

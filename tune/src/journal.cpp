@@ -90,6 +90,7 @@ json journal_line(const search::Space& space, const Evaluation& e, std::size_t i
          {"gbps", e.gbps},
          {"fraction_of_ceiling", e.fraction_of_ceiling},
          {"fraction_of_peak", e.fraction_of_peak}};
+  if (e.grid_blocks > 0) j["grid_blocks"] = e.grid_blocks;
   if (e.device >= 0) j["device"] = e.device; // the GPU it ran on (--devices)
   if (!e.compiler.empty()) j["compiler"] = e.compiler;
   if (!e.compile_warnings.empty()) j["compile_warnings"] = e.compile_warnings;
@@ -123,6 +124,8 @@ Evaluation evaluation_from_journal_line(const search::Space& space, const json& 
     e.gbps = f.at("gbps").number(0.0);
     e.fraction_of_ceiling = f.at("fraction_of_ceiling").number(0.0);
     e.fraction_of_peak = f.at("fraction_of_peak").number(0.0);
+    if (j.contains("grid_blocks")) // a Dim3's product: at most (2^31 - 1) x 65535 x 65535
+      e.grid_blocks = f.at("grid_blocks").integer<std::uint64_t>(1, std::uint64_t{1} << 63);
     if (j.contains("device")) e.device = f.at("device").integer<int>(0, 1023); // older journals: not known
     if (j.contains("compiler")) e.compiler = f.at("compiler").string();
     if (j.contains("compile_warnings")) e.compile_warnings = f.at("compile_warnings").string();

@@ -202,6 +202,7 @@ Evaluation predict_with_resources(const KernelDescription& kernel, const Problem
     return e;
   }
   e.block_threads = static_cast<int>(launch.block.count());
+  e.grid_blocks = launch.grid.count();
   e.dynamic_smem_bytes = launch.dynamic_smem_bytes;
   e.resources = resources;
   predict_candidate(e, kernel, problem, target, bytes_moved, params, share);

@@ -98,6 +98,7 @@ std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Eva
     return std::nullopt;
   }
   e.block_threads = static_cast<int>(p.launch.block.count());
+  e.grid_blocks = p.launch.grid.count();
   e.dynamic_smem_bytes = p.launch.dynamic_smem_bytes;
   CompileResult compiled;
   try {

@@ -49,6 +49,10 @@ struct Evaluation {
   std::string compile_warnings;  // the compiler's warnings, kept (shown for the best)
   std::size_t dynamic_smem_bytes = 0;
   int block_threads = 0;
+  // Blocks the launch has (0: not known, a journal of an older memtune): a
+  // grid of fewer than the GPU's block slots leaves SMs idle, whatever the
+  // occupancy calculator allows one SM.
+  std::uint64_t grid_blocks = 0;
   model::Occupancy occupancy;     // cuda_occupancy.h with the target's limits: count and limiter
   int driver_blocks_per_sm = -1;  // cuOccupancyMaxActiveBlocksPerMultiprocessor, when measured
 

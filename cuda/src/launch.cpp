@@ -13,8 +13,11 @@ void allow_dynamic_smem(CUfunction function, const LaunchSpec& launch) {
 void launch_kernel(CUfunction function, const LaunchSpec& launch, CUstream stream, void** args) {
   const Dim3& g = launch.grid;
   const Dim3& b = launch.block;
-  MEMTUNE_CU(driver_api().cuLaunchKernel(function, g.x, g.y, g.z, b.x, b.y, b.z,
-                                         static_cast<unsigned>(launch.dynamic_smem_bytes), stream, args, nullptr));
+  const auto smem = static_cast<unsigned>(launch.dynamic_smem_bytes);
+  if (launch.cooperative)
+    MEMTUNE_CU(driver_api().cuLaunchCooperativeKernel(function, g.x, g.y, g.z, b.x, b.y, b.z, smem, stream, args));
+  else
+    MEMTUNE_CU(driver_api().cuLaunchKernel(function, g.x, g.y, g.z, b.x, b.y, b.z, smem, stream, args, nullptr));
 }
 
 } // namespace memtune::cuda

@@ -256,7 +256,7 @@ private:
   }
 
   void read_launch(const ordered_json& j, LaunchExprs& l) const {
-    fields(j, "launch", {"block", "grid", "shared_memory"});
+    fields(j, "launch", {"block", "grid", "shared_memory", "cooperative"});
     const auto block = dims(required(j, "block", "launch"), "launch.block");
     const auto grid = dims(required(j, "grid", "launch"), "launch.grid");
     l.block_x = block[0];
@@ -266,6 +266,7 @@ private:
     if (grid.size() > 1) l.grid_y = grid[1];
     if (grid.size() > 2) l.grid_z = grid[2];
     if (j.contains("shared_memory")) l.shared_memory = expr(j.at("shared_memory"), "launch.shared_memory");
+    if (j.contains("cooperative")) l.cooperative = boolean(j.at("cooperative"), "launch.cooperative");
   }
 
   ElementType type(const ordered_json& j, const std::string& path) const {

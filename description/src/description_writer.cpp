@@ -223,6 +223,7 @@ nlohmann::ordered_json KernelDescription::to_json() const {
   j["launch"] = {{"block", dims_json({l.block_x, l.block_y, l.block_z})},
                  {"grid", dims_json({l.grid_x, l.grid_y, l.grid_z})},
                  {"shared_memory", expr_json(l.shared_memory)}};
+  if (l.cooperative) j["launch"]["cooperative"] = true; // absent otherwise: older fingerprints stay
   ordered_json args = ordered_json::array();
   for (const auto& a : arguments) args.push_back(argument_json(a));
   j["arguments"] = std::move(args);

@@ -117,6 +117,11 @@ KernelBuilder& KernelBuilder::shared_memory(std::string_view bytes) {
   return *this;
 }
 
+KernelBuilder& KernelBuilder::cooperative(bool on) {
+  d_.launch_exprs.cooperative = on;
+  return *this;
+}
+
 KernelBuilder& KernelBuilder::buffer(std::string name, ElementType type, std::string_view count, BufferRole role,
                                      Fill fill) {
   search::Expr n = parse(d_, count, "arguments[" + std::to_string(d_.arguments.size()) + "].count");

@@ -226,6 +226,7 @@ LaunchSpec KernelDescription::launch(const search::Config& config, const Problem
             launch_dimension(*this, e.grid_y, env, "launch.grid[1]", true, 1),
             launch_dimension(*this, e.grid_z, env, "launch.grid[2]", true, 2)};
   l.dynamic_smem_bytes = shared_memory_bytes(*this, e.shared_memory, env, "launch.shared_memory");
+  l.cooperative = e.cooperative;
   return l;
 }
 

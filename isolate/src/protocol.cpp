@@ -53,8 +53,10 @@ search::Config config_from_values(const json& j) {
 }
 
 json launch_json(const LaunchSpec& l) {
-  return {{"name_expression", l.name_expression}, {"options", l.options},        {"grid", dim3_json(l.grid)},
-          {"block", dim3_json(l.block)},          {"dynamic_smem_bytes", l.dynamic_smem_bytes}};
+  json j = {{"name_expression", l.name_expression}, {"options", l.options},        {"grid", dim3_json(l.grid)},
+            {"block", dim3_json(l.block)},          {"dynamic_smem_bytes", l.dynamic_smem_bytes}};
+  if (l.cooperative) j["cooperative"] = true;
+  return j;
 }
 
 LaunchSpec launch_from_json(const json& j) {
@@ -64,6 +66,7 @@ LaunchSpec launch_from_json(const json& j) {
   l.grid = dim3_from_json(j.at("grid"));
   l.block = dim3_from_json(j.at("block"));
   l.dynamic_smem_bytes = j.at("dynamic_smem_bytes").get<std::size_t>();
+  l.cooperative = j.contains("cooperative") && j.at("cooperative").get<bool>();
   return l;
 }
 

@@ -184,6 +184,24 @@ TEST_CASE("type mismatches say what was expected and what was found") {
   doc = transpose();
   doc["arguments"][1]["fill"] = {{"random", {0, 1}}, {"constant", 1}};
   CHECK_FAILS(doc, "arguments[1].fill", "one of random or constant");
+  doc = transpose();
+  doc["launch"]["cooperative"] = "yes";
+  CHECK_FAILS(doc, "launch.cooperative", "expected true or false, got string");
+}
+
+TEST_CASE("a cooperative launch is read, written back, reaches the launch and changes the fingerprint") {
+  ordered_json doc = transpose();
+  const KernelDescription plain = read(doc);
+  doc["launch"]["cooperative"] = true;
+  const KernelDescription cooperative = read(doc);
+  const Problem p = cooperative.complete({});
+  const search::Config c = cooperative.default_config(p, catalogue_target("h100"));
+  CHECK(cooperative.launch(c, p, catalogue_target("h100")).cooperative);
+  CHECK_FALSE(plain.launch(c, p, catalogue_target("h100")).cooperative);
+  CHECK(cooperative.to_json().at("launch").at("cooperative") == true);
+  CHECK_FALSE(plain.to_json().at("launch").contains("cooperative")); // older descriptions keep their fingerprint
+  CHECK(cooperative.fingerprint() != plain.fingerprint());
+  CHECK(read(cooperative.to_json()).launch(c, p, catalogue_target("h100")).cooperative);
 }
 
 TEST_CASE("names: unknown, clashing, or read where they cannot be") {

@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -61,4 +62,22 @@ TEST_CASE("memtune tune --spec measures, ranks against the copy ceiling and save
   CHECK(out.str().find("%ceil") != std::string::npos);
   CHECK(out.str().find("best: TILE=") != std::string::npos);
   CHECK(std::filesystem::exists(store));
+}
+
+TEST_CASE("a grid.sync() kernel is launched cooperatively and verified; a grid the GPU cannot hold at once is refused") {
+  const memtune::KernelDescription d = memtune::load_description(kAssets / "grid_sum.json");
+  const memtune::TuningResult r = memtune::tune(d, {{"n", 1000003}}, quick_options());
+  check_whole_space_verified(r); // no wrong result, no failed launch
+  for (const auto& e : r.evaluations) {
+    CAPTURE(r.space.format(e.config));
+    CAPTURE(e.reason);
+    if (!e.ok()) {
+      CHECK(e.status == memtune::Status::exceeds_device_limits);
+      CHECK(e.reason.find("a cooperative launch of ") == 0);
+    }
+  }
+  // 132 blocks of 256 threads fit every GPU memtune runs on: at least that one ran.
+  CHECK(std::any_of(r.evaluations.begin(), r.evaluations.end(), [](const memtune::Evaluation& e) {
+    return e.ok() && e.config.at("BLOCK") == 256 && e.config.at("GRID") == 132;
+  }));
 }

@@ -56,6 +56,10 @@ TEST_CASE("hello, setup and run requests round-trip") {
   CHECK(rb.launch.dynamic_smem_bytes == 65536);
   CHECK(rb.launch.options == r.launch.options);
   CHECK(rb.lowered_name == r.lowered_name);
+  CHECK_FALSE(rb.launch.cooperative);
+  r.launch.cooperative = true; // a grid.sync() kernel's launch travels to the worker as one
+  CHECK(run_from_json(run_json(9, r), cubin).launch.cooperative);
+  r.launch.cooperative = false;
 
   // Two references (a depends_on axis): their cubins one after another in the blob.
   SetupRequest s;

@@ -155,3 +155,24 @@ TEST_CASE("a block over the kernel's own __launch_bounds__ exceeds its limits in
     }
   }
 }
+
+TEST_CASE("a cooperative grid larger than the GPU holds at once exceeds its limits, modeled as on a GPU") {
+  const KernelDescription d = load_description(kAssets / "grid_sum.json");
+  CHECK(d.launch({{"BLOCK", 256}, {"GRID", 132}}, d.complete({}), catalogue_target("h100")).cooperative);
+  const TuningResult r = tune_modeled(d, {}, catalogue_target("h100"), no_cache());
+  REQUIRE(r.evaluations.size() == 9);
+  for (const Evaluation& e : r.evaluations) {
+    CAPTURE(r.space.format(e.config));
+    CAPTURE(e.reason);
+    // 132 SMs: 1024 threads fit 2 blocks an SM (264), 256 fit 8 (1056), 128 fit 16 (2112).
+    const std::int64_t block = e.config.at("BLOCK"), grid = e.config.at("GRID");
+    const std::int64_t resident = 132 * (2048 / block > 16 ? 16 : 2048 / block);
+    if (grid <= resident) {
+      CHECK(e.ok());
+    } else {
+      CHECK(e.status == Status::exceeds_device_limits);
+      CHECK(e.reason.find("a cooperative launch of " + std::to_string(grid) + " blocks, but only " +
+                          std::to_string(resident) + " fit on the GPU at once") == 0);
+    }
+  }
+}

@@ -6,6 +6,7 @@
 #include <memtune/description/argument_values.hpp>
 #include <memtune/description/description_json.hpp>
 #include <memtune/description/kernel_signature.hpp>
+#include <memtune/model/occupancy.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/search/first_then.hpp>
 #include <memtune/search/run_search.hpp>
@@ -123,7 +124,25 @@ std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Eva
     e.reason = *why;
     return std::nullopt;
   }
+  if (auto why = cooperative_grid_violation(p.launch, e, target)) {
+    e.status = Status::exceeds_device_limits;
+    e.reason = *why;
+    return std::nullopt;
+  }
   return compiled;
+}
+
+std::optional<std::string> cooperative_grid_violation(const LaunchSpec& launch, const Evaluation& e,
+                                                      const Target& target) {
+  if (!launch.cooperative) return std::nullopt;
+  const model::Occupancy o = model::compute_occupancy(
+      target, {e.block_threads, e.resources.registers, e.resources.static_smem_bytes, e.dynamic_smem_bytes});
+  const std::uint64_t resident = static_cast<std::uint64_t>(std::max(0, o.blocks_per_sm)) *
+                                 static_cast<std::uint64_t>(std::max(0, target.sm_count));
+  if (launch.grid.count() <= resident) return std::nullopt;
+  return "a cooperative launch of " + std::to_string(launch.grid.count()) + " blocks, but only " +
+         std::to_string(resident) + " fit on the GPU at once (" + std::to_string(o.blocks_per_sm) + " an SM x " +
+         std::to_string(target.sm_count) + " SMs): grid.sync() needs every block resident";
 }
 
 std::optional<std::string> resource_limit_violation(const Evaluation& e, const Target& target) {

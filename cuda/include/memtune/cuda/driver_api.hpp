@@ -40,6 +40,7 @@ namespace memtune::cuda {
   X(cuFuncGetAttribute)                                                                                               \
   X(cuFuncSetAttribute)                                                                                               \
   X(cuLaunchKernel)                                                                                                   \
+  X(cuLaunchCooperativeKernel)                                                                                        \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                                                      \
   X(cuMemAlloc)                                                                                                       \
   X(cuMemFree)                                                                                                        \

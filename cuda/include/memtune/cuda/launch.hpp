@@ -21,7 +21,8 @@ inline constexpr std::size_t kDefaultDynamicSmemLimit = 48 * 1024;
 void allow_dynamic_smem(CUfunction function, const LaunchSpec& launch);
 
 // Launches `function` with the grid, block and dynamic shared memory of
-// `launch` on `stream`, `args` as cuLaunchKernel takes them.
+// `launch` on `stream`, `args` as cuLaunchKernel takes them; a cooperative
+// launch through cuLaunchCooperativeKernel.
 void launch_kernel(CUfunction function, const LaunchSpec& launch, CUstream stream, void** args);
 
 } // namespace memtune::cuda

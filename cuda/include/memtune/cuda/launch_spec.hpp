@@ -20,6 +20,9 @@ struct LaunchSpec {
   Dim3 grid;
   Dim3 block;
   std::size_t dynamic_smem_bytes = 0; // [bytes]
+  // Launched with cuLaunchCooperativeKernel: every block resident at once, so
+  // the kernel may synchronise the whole grid (cooperative_groups' grid.sync()).
+  bool cooperative = false;
 };
 
 } // namespace memtune

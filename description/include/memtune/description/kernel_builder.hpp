@@ -57,6 +57,8 @@ public:
   KernelBuilder& block(std::string_view x, std::string_view y = "1", std::string_view z = "1");
   KernelBuilder& grid(std::string_view x, std::string_view y = "1", std::string_view z = "1");
   KernelBuilder& shared_memory(std::string_view bytes);
+  // Launch with cuLaunchCooperativeKernel (a kernel that calls grid.sync()).
+  KernelBuilder& cooperative(bool on = true);
 
   KernelBuilder& buffer(std::string name, ElementType type, std::string_view count, BufferRole role, Fill fill = {});
   // The out buffer `name` (declared before) is written only in part

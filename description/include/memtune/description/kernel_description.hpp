@@ -363,6 +363,7 @@ struct LaunchExprs {
   search::Expr block_x = 1, block_y = 1, block_z = 1;
   search::Expr grid_x = 1, grid_y = 1, grid_z = 1;
   search::Expr shared_memory = 0; // [bytes] dynamic shared memory per block
+  bool cooperative = false;       // cuLaunchCooperativeKernel (LaunchSpec::cooperative)
 };
 
 // The device attributes an expression can read, by name, from a target:

@@ -56,6 +56,11 @@ std::optional<CompileResult> take_compiled(Pending& p, const Target& target, Eva
 // Why a compiled candidate cannot run on the target (threads, registers or
 // shared memory per block over the limit); nullopt when it fits.
 std::optional<std::string> resource_limit_violation(const Evaluation& e, const Target& target);
+// A cooperative launch (LaunchSpec::cooperative) of more blocks than the GPU
+// holds at once with these resources: the driver would refuse it
+// (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE), known here without a GPU too.
+std::optional<std::string> cooperative_grid_violation(const LaunchSpec& launch, const Evaluation& e,
+                                                      const Target& target);
 
 // The first lines of a compiler log that carry errors (or memtune's own
 // word on the compile), else its end, for the reason column.

@@ -34,7 +34,8 @@ std::string occupancy_text(const TuningResult& r, const Evaluation& e) {
     s += std::to_string(e.grid_blocks) + " SMs hold one block (" + std::to_string(warps) + " warps), " +
          std::to_string(sms - e.grid_blocks) + " are idle";
   else
-    s += "at most " + std::to_string(busiest) + " blocks (" + std::to_string(warps) + " warps) an SM";
+    s += "at most " + std::to_string(busiest) + (busiest == 1 ? " block (" : " blocks (") + std::to_string(warps) +
+         " warps) an SM";
   return s;
 }
 

@@ -146,6 +146,8 @@ TEST_CASE("rationale: a grid of fewer blocks than the GPU's slots says how many 
                                      "68 are idle") != std::string::npos);
   CHECK(rationale_with_grid(264).find("; but the grid has 264 blocks for 132 SMs: at most 2 blocks (16 warps) an SM") !=
         std::string::npos);
+  CHECK(rationale_with_grid(132).find("; but the grid has 132 blocks for 132 SMs: at most 1 block (8 warps) an SM") !=
+        std::string::npos);
   CHECK(rationale_with_grid(132 * 8).find("but the grid") == std::string::npos); // every slot filled
   CHECK(rationale_with_grid(0).find("but the grid") == std::string::npos);       // not known
 }

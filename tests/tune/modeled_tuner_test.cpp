@@ -3,6 +3,7 @@
 // can cause (no launch, arguments that do not match the kernel).
 #include <memtune/description/description_json.hpp>
 #include <memtune/description/kernel_builder.hpp>
+#include <memtune/tune/model_evaluator.hpp>
 #include <memtune/tune/tuner.hpp>
 
 #include "../support/catalogue_target.hpp"
@@ -175,4 +176,16 @@ TEST_CASE("a cooperative grid larger than the GPU holds at once exceeds its limi
                           std::to_string(resident) + " fit on the GPU at once") == 0);
     }
   }
+}
+
+TEST_CASE("a prediction for a cooperative grid the GPU cannot hold at once is refused, not predicted") {
+  // What the launcher's size lookup and the model prior see: a grid.sync()
+  // kernel's configuration is no candidate where its grid outgrows the GPU.
+  const KernelDescription d = load_description(kAssets / "grid_sum.json");
+  KernelResources r;
+  r.registers = 23;
+  const Evaluation e = predict_with_resources(d, d.complete({}), catalogue_target("h100"),
+                                              {{"BLOCK", 1024}, {"GRID", 2112}}, r, 4000012);
+  CHECK(e.status == Status::exceeds_device_limits);
+  CHECK(e.reason.find("a cooperative launch of 2112 blocks, but only 264 fit") == 0);
 }

@@ -5,6 +5,7 @@
 #include <memtune/model/store_combining.hpp>
 #include <memtune/model/traffic.hpp>
 #include <memtune/tune/model_evaluator.hpp>
+#include <memtune/tune/search_loop.hpp>
 #include <memtune/description/argument_values.hpp>
 
 #include <algorithm>
@@ -205,6 +206,11 @@ Evaluation predict_with_resources(const KernelDescription& kernel, const Problem
   e.grid_blocks = launch.grid.count();
   e.dynamic_smem_bytes = launch.dynamic_smem_bytes;
   e.resources = resources;
+  if (auto why = cooperative_grid_violation(launch, e, target)) { // a grid.sync() kernel at a size its grid outgrows
+    e.status = Status::exceeds_device_limits;
+    e.reason = *why;
+    return e;
+  }
   predict_candidate(e, kernel, problem, target, bytes_moved, params, share);
   return e;
 }

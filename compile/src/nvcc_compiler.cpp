@@ -143,30 +143,32 @@ std::string find_kernel_symbol(const std::vector<std::string>& symbols, const st
   std::string wanted = name_expression;
   wanted.erase(std::remove_if(wanted.begin(), wanted.end(), [](unsigned char c) { return std::isspace(c); }), wanted.end());
   if (wanted.rfind("::", 0) == 0) wanted.erase(0, 2);
+  struct Kernel {
+    std::string symbol, demangled;
+  };
   std::optional<std::string> marked;
-  std::vector<std::string> kernels;
+  std::vector<Kernel> kernels; // every entry point but the marker, demangled once
   for (const auto& s : symbols) {
-    const std::string d = demangle(s);
+    std::string d = demangle(s);
     if (auto k = marked_kernel(d)) marked = std::move(k);
-    else kernels.push_back(s);
+    else kernels.push_back({s, std::move(d)});
   }
   if (marked) { // as the compiler resolved the expression: the whole signature, else the name (extern "C")
     std::vector<std::string> same_signature, same_name;
-    for (const auto& s : kernels) {
-      const std::string d = demangle(s);
-      if (d == *marked) same_signature.push_back(s);
-      if (plain_name(d) == plain_name(*marked)) same_name.push_back(s);
+    for (const auto& k : kernels) {
+      if (k.demangled == *marked) same_signature.push_back(k.symbol);
+      if (plain_name(k.demangled) == plain_name(*marked)) same_name.push_back(k.symbol);
     }
     if (same_signature.size() == 1) return same_signature.front();
     if (same_name.size() == 1) return same_name.front();
   }
   std::vector<std::string> same_base, exact;
   std::string listed;
-  for (const auto& s : kernels) {
-    const std::string plain = plain_name(demangle(s));
+  for (const auto& k : kernels) {
+    const std::string plain = plain_name(k.demangled);
     listed += (listed.empty() ? "" : ", ") + plain;
-    if (plain == wanted) exact.push_back(s);
-    if (base_name(plain) == base_name(wanted)) same_base.push_back(s);
+    if (plain == wanted) exact.push_back(k.symbol);
+    if (base_name(plain) == base_name(wanted)) same_base.push_back(k.symbol);
   }
   if (exact.size() == 1) return exact.front();
   if (same_base.size() == 1) return same_base.front();

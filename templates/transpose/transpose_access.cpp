@@ -7,6 +7,7 @@
 #include "transpose_geometry.hpp"
 
 #include <memtune/model/global_access.hpp>
+#include <memtune/model/time_model.hpp>
 #include <memtune/templates/transpose.hpp>
 
 #include <algorithm>
@@ -129,13 +130,20 @@ AccessPattern transpose_access_pattern(const search::Config& config, const Probl
   const double load_copies = static_cast<double>((g.tile_rows + g.halo) * g.tile) / static_cast<double>(g.threads());
   a.loads_in_flight_per_thread = load_copies;
   a.bytes_per_load = 4;
-  // Issued instructions per thread, as the unrolled kernel compiles: per copy
-  // a global load and a shared store, or a shared load and a global store,
-  // each global access with its 64-bit address and bounds guard (about 4
-  // more); the shift of each output row (a multiply and a mask); plus a
-  // fixed prologue (indices, barrier, exit).
-  const double per_thread = (load_copies + static_cast<double>(g.copies)) * (1.0 + 5.0) +
-                            3.0 * static_cast<double>(g.tile / g.block_rows) + 15.0;
+  // Issued instructions per thread, as the unrolled kernel compiles. Every
+  // step of the load loop (the 8 rows above the tile's own included: guarded,
+  // not skipped) computes its row's 64-bit offset and guards, each load adds
+  // its column, loads and stores to the tile; every output row computes its
+  // sector shift m (a 64-bit multiply) and offsets, each store its guards, a
+  // shared load and a global store. Fitted to what Nsight Compute issued on
+  // eight configurations at 4096x4096 on an H200 (docs/model.md: 183 to 2881
+  // warp instructions per warp, 1-16 warps a block), within 12 %: 12 per load
+  // step, 4 per load, 15 per output row, 4 per store. The time model
+  // multiplies its instruction_overhead back, so they are counted here
+  // divided by it.
+  const double issued = static_cast<double>(g.load_steps) * (12.0 + 4.0 * static_cast<double>(g.tile / g.block_x)) +
+                        static_cast<double>(g.tile / g.block_rows) * (15.0 + 4.0 * static_cast<double>(g.tile_rows / g.block_x));
+  const double per_thread = issued / model::TimeModelParams{}.instruction_overhead;
   a.warp_instructions_per_block = per_thread * warps;
   return a;
 }

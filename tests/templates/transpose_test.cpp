@@ -4,6 +4,7 @@
 // padded, the lesson of NVIDIA's 2008 article).
 #include <memtune/model/bank_replay.hpp>
 #include <memtune/model/target_catalog.hpp>
+#include <memtune/model/time_model.hpp>
 #include <memtune/templates/transpose.hpp>
 
 #include "../support/catalogue_target.hpp"
@@ -161,4 +162,28 @@ TEST_CASE("transpose access pattern: the tile's column reads conflict 32 ways un
                                                               target("h100-sxm"));
   CHECK(even.loads_in_flight_per_thread == 4);
   CHECK(even.arrays[0].requested_bytes == doctest::Approx(even.arrays[0].footprint_bytes).epsilon(0.01));
+}
+
+TEST_CASE("transpose instructions: the count follows what Nsight Compute issued, per load step and per output row") {
+  // Warp instructions per warp issued on an H200 at 4096 x 4096 (ncu
+  // smsp__inst_executed over the launch's warps; docs/model.md, "Known
+  // misses"): a block of one warp over a 32x32 tile issues 3.6x as much per
+  // warp as one of 8 warps over a 64x64 tile, though it copies only half as
+  // many elements per thread; the old count (6 per copy) said 2.2x.
+  struct Measured {
+    std::int64_t tile, tile_rows, block_rows;
+    double issued_per_warp;
+  };
+  const Problem p = transpose().complete({{"rows", 4096}, {"cols", 4096}});
+  const double overhead = model::TimeModelParams{}.instruction_overhead; // the time model multiplies it back
+  for (const Measured m : {Measured{64, 64, 8, 326}, {64, 64, 16, 183}, {32, 32, 1, 1184}, {64, 64, 1, 2881},
+                           {32, 32, 2, 677}, {16, 64, 4, 421}, {32, 64, 2, 921}, {64, 32, 2, 995}}) {
+    CAPTURE(m.tile);
+    CAPTURE(m.tile_rows);
+    CAPTURE(m.block_rows);
+    const search::Config c{{"tile", m.tile}, {"tile_rows", m.tile_rows}, {"block_rows", m.block_rows}, {"pad", 1}};
+    const AccessPattern a = transpose().hooks.access_pattern(c, p, target("h200"));
+    const double per_warp = a.warp_instructions_per_block / ((a.block_threads + 31) / 32) * overhead;
+    CHECK(per_warp == doctest::Approx(m.issued_per_warp).epsilon(0.12));
+  }
 }

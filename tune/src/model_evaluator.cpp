@@ -139,10 +139,24 @@ ModelBreakdown analyze(const Evaluation& e, const AccessPattern& pattern, const 
   // H100: 94.6 M instructions from 8 warps at 4.69 cycles each, 218 us
   // against 189 us for the same tile with 16 warps; docs/model.md, Time).
   // The same rule as warps_per_sm's for Little's law, above.
+  //
+  // A block with fewer warps than the SM has schedulers runs its SM phase on
+  // that many of them only (each warp stays on one), so it takes that much
+  // longer and the other blocks hide a smaller share of it: such a block
+  // counts as warps / schedulers of a unit. The transpose on an H200 (13
+  // shapes, docs/model.md): its best block of one warp (a 32- or 64-wide
+  // tile) measured 3.5-26 % behind the best, one of 4-16 warps the best at
+  // every shape, and a 32-wide tile's block of one warp 2-24 % behind a
+  // 64-wide tile's block of two, whose warps do the same work; counted whole,
+  // the blocks of one warp ranked first.
   const double grid_blocks_per_sm = std::max(1.0, std::ceil(blocks / static_cast<double>(sms)));
   const int held_blocks = static_cast<int>(std::min<double>(e.occupancy.blocks_per_sm, grid_blocks_per_sm));
+  const double schedulers_covered =
+      std::min(1.0, e.occupancy.warps_per_block / static_cast<double>(std::max(1, target.schedulers_per_sm)));
   m.overlap_units_per_sm =
-      pattern.barrier_between_load_and_compute ? held_blocks : held_blocks * e.occupancy.warps_per_block;
+      pattern.barrier_between_load_and_compute
+          ? std::max(1, static_cast<int>(std::lround(held_blocks * schedulers_covered)))
+          : held_blocks * e.occupancy.warps_per_block;
   facts.blocks_held_per_sm = held_blocks;
   facts.overlap_units_per_sm = m.overlap_units_per_sm;
   facts.instructions_per_warp = pattern.warp_instructions_per_block / std::max(1, warps);

@@ -42,7 +42,10 @@ TEST_CASE("tune --spec predicts a user's kernel from its model section: ranking,
   CHECK(r.out.find("predicted by the analytical model, not measured") != std::string::npos);
   CHECK(r.out.find("pred us") != std::string::npos);
   // The padding column is what the model's bank replay rewards: every ranked configuration has it.
-  CHECK(r.out.find("best: TILE=32 ROWS=2 PAD=1") != std::string::npos);
+  const auto best = r.out.find("best: ");
+  REQUIRE(best != std::string::npos);
+  const std::string best_line = r.out.substr(best, r.out.find('\n', best) - best);
+  CHECK(best_line.find("PAD=1") != std::string::npos);
   CHECK(r.out.find("limited by") != std::string::npos);
   CHECK(r.out.find("DRAM-bound") != std::string::npos);
 }

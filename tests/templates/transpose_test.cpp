@@ -169,8 +169,8 @@ TEST_CASE("transpose instructions: the count follows what Nsight Compute issued,
   // Warp instructions per warp issued on an H200 at 4096 x 4096 (ncu
   // smsp__inst_executed over the launch's warps; docs/model.md, "Known
   // misses"): a block of one warp over a 32x32 tile issues 3.6x as much per
-  // warp as one of 8 warps over a 64x64 tile, though it copies only half as
-  // many elements per thread; the old count (6 per copy) said 2.2x.
+  // warp as one of 8 warps over a 64x64 tile, though each of its threads
+  // copies only twice as many elements; the old count (6 per copy) said 2.2x.
   struct Measured {
     std::int64_t tile, tile_rows, block_rows;
     double issued_per_warp;

@@ -42,9 +42,10 @@ struct KernelFacts {
   double instructions_per_warp = 0;   // warp instructions one warp issues in its life
   // Independent units per SM whose memory and compute phases are serial
   // within each unit but overlap across units: resident blocks when a barrier
-  // separates loads from compute, else resident warps; a grid that cannot
-  // fill every SM holds ceil(blocks / SMs) blocks on a working SM, not the
-  // occupancy's (model_evaluator.cpp). 0 = perfect overlap.
+  // separates loads from compute (a block of fewer warps than the SM's
+  // schedulers counts as warps / schedulers of one), else resident warps; a
+  // grid that cannot fill every SM holds ceil(blocks / SMs) blocks on a
+  // working SM, not the occupancy's (model_evaluator.cpp). 0 = perfect overlap.
   int overlap_units_per_sm = 0;
   // Hopper's bulk copies (cp.async.bulk) in the launch and their bytes (0: none).
   double bulk_copies = 0;

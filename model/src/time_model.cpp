@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -55,10 +56,11 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   if (p.dram_efficiency <= 0 || p.dram_efficiency > 1 || p.smem_wavefronts_per_clock <= 0 ||
       p.block_launch_ns_per_sm < 0 || p.l2_write_request_reads <= 0 || p.l2_efficiency <= 0 || p.l2_efficiency > 1 ||
       p.instruction_overhead < 1 || p.loaded_latency_gain < 0 || p.bulk_copy_cycles_per_request < 0 ||
-      p.bulk_copy_bytes_per_cycle <= 0)
+      p.bulk_copy_bytes_per_cycle <= 0 || !(p.knee_exponent >= 0))
     throw std::invalid_argument("time model: dram_efficiency must be in (0, 1], wavefronts per clock > 0, "
                                 "block launch ns >= 0, L2 write request cost > 0, l2_efficiency in (0, 1], "
-                                "instruction_overhead >= 1, loaded_latency_gain >= 0, bulk copy cycles >= 0 and bytes per cycle > 0");
+                                "instruction_overhead >= 1, loaded_latency_gain >= 0, bulk copy cycles >= 0, bytes per cycle > 0 "
+                                "and knee_exponent >= 0");
 
   const double sms = t.sm_count;
   const double clock_hz = t.sm_clock_mhz * 1e6;
@@ -275,6 +277,19 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
     const double sm_side = std::max(smem.seconds, issue.seconds);
     r.exposed_seconds = std::min(memory, sm_side) / f.overlap_units_per_sm;
     r.seconds = std::max(r.seconds, std::max(memory, sm_side) + r.exposed_seconds);
+  }
+  // The knee where the memory time, the block pipeline and the block launch
+  // meet (TimeModelParams::knee_exponent). The SM side is left to the
+  // overlap term above: it already charges the part resident units cannot hide.
+  if (p.knee_exponent > 0) {
+    const double memory = std::max(dram.seconds, l2.modelled ? l2.seconds : 0.0); // DRAM and L2 count once
+    const double parts[] = {memory, pipeline.modelled ? pipeline.seconds : 0.0, launch.modelled ? launch.seconds : 0.0};
+    const double largest = *std::max_element(std::begin(parts), std::end(parts));
+    if (largest > 0) {
+      double sum = 0;
+      for (double t : parts) sum += std::pow(t / largest, p.knee_exponent); // scaled: no overflow at any exponent
+      r.seconds = std::max(r.seconds, largest * std::pow(sum, 1.0 / p.knee_exponent));
+    }
   }
   return r;
 }

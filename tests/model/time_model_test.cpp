@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -243,6 +245,36 @@ TEST_CASE("a dependent round trip waits longer in a busy memory system: loaded l
   // DRAM is the next bound, so the utilisation is near 1 and the latency nearly doubles.
   CHECK(busy.bound(Bound::block_pipeline).seconds > 1.8 * (idle - 100 * 1.5 / 1980e6));
   CHECK(busy.bound(Bound::block_pipeline).detail.find("loaded latency") != std::string::npos);
+}
+
+TEST_CASE("the knee: where the memory time and the block pipeline meet, the time is their p-norm") {
+  const Target& h100 = catalog().find("h100");
+  KernelFacts f = copy(32, 4, 16);
+  f.blocks = 4 * 132 * 8; // eight waves of 4 blocks of 8 warps per SM
+  f.blocks_per_sm = 4;
+  f.instructions_per_warp = 100;
+  TimeModelParams max_only;
+  max_only.knee_exponent = 0;
+  // Far from the knee (one round trip a block) the p-norm is the max within 0.1 %.
+  f.memory_round_trips_per_block = 1;
+  const TimePrediction far = predict_time(h100, f);
+  CHECK(far.bound(Bound::block_pipeline).seconds < 0.5 * far.bound(Bound::dram).seconds);
+  CHECK(far.seconds == doctest::Approx(predict_time(h100, f, max_only).seconds).epsilon(1e-3));
+  // Enough dependent round trips that the pipeline reaches the DRAM time.
+  while (predict_time(h100, f, max_only).bound(Bound::block_pipeline).seconds <
+         0.9 * predict_time(h100, f, max_only).bound(Bound::dram).seconds)
+    f.memory_round_trips_per_block += 1;
+  const TimePrediction at = predict_time(h100, f);
+  const double memory = std::max(at.bound(Bound::dram).seconds, at.bound(Bound::l2).seconds);
+  const double pipeline = at.bound(Bound::block_pipeline).seconds;
+  const double launch = at.bound(Bound::block_launch).seconds;
+  const double norm = std::pow(std::pow(memory, 8) + std::pow(pipeline, 8) + std::pow(launch, 8), 1.0 / 8);
+  CHECK(at.seconds == doctest::Approx(norm));
+  CHECK(at.seconds > 1.05 * std::max(memory, pipeline)); // both near the crossing: up to 2^(1/8) = 1.09x
+  CHECK(predict_time(h100, f, max_only).seconds == doctest::Approx(std::max(memory, pipeline)));
+  TimeModelParams negative;
+  negative.knee_exponent = -1;
+  CHECK_THROWS_AS((void)predict_time(h100, f, negative), std::invalid_argument);
 }
 
 TEST_CASE("the busiest SM sets the SM-side bounds: 133 blocks on 132 SMs take two blocks' time") {

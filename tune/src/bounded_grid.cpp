@@ -12,6 +12,7 @@ Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& pro
   model::TimeModelParams params;
   params.loaded_latency_gain = 0;
   params.whole_waves = false;
+  params.knee_exponent = 0; // the max of the bounds: never above the knee's p-norm
   // No registers, no static shared memory: the most blocks per SM it can get.
   return predict_with_resources(kernel, problem, target, config, {}, bytes_moved, params, CacheShare::one_block);
 }

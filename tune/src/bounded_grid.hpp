@@ -39,6 +39,8 @@ namespace memtune {
 // the DRAM utilisation, which a higher occupancy can raise), and a part-filled
 // last wave costs its fraction of a block's life (whole_waves off: more blocks
 // per SM can round 1.9 waves up to 2 of longer lives where fewer gave 3 short ones).
+// The knee where bounds meet is left out (knee_exponent 0): the max of the
+// bounds is never above their p-norm.
 // A configuration that cannot be launched (a zero grid) gets launch_failed.
 Evaluation model_lower_bound(const KernelDescription& kernel, const Problem& problem, const Target& target,
                              const search::Config& config, std::uint64_t bytes_moved);

@@ -1,7 +1,8 @@
 #pragma once
-// Predicted kernel time on a Target: the largest of four throughput bounds,
+// Predicted kernel time on a Target: the largest of its throughput bounds,
 // with DRAM bandwidth itself capped by Little's law so that occupancy and
-// loads in flight matter (docs/model.md gives the formulas and sources).
+// loads in flight matter, and raised where bounds meet (imperfect overlap,
+// the knee); docs/model.md gives the formulas and sources.
 //
 //   KernelFacts f{.dram_bytes = 2 * 64e6, .warp_instructions = 4e6, .warps_per_sm = 32,
 //                 .loads_in_flight_per_thread = 1, .bytes_per_load = 4};
@@ -118,6 +119,15 @@ struct TimeModelParams {
   // 12 cycles + 39 B/cycle gives 29, 39, 39 and 52.
   double bulk_copy_cycles_per_request = 12.0;
   double bulk_copy_bytes_per_cycle = 39.0;
+  // Where two of the memory time (DRAM or L2), the block pipeline and the
+  // block launch come close, neither is the whole story: warps waiting out a
+  // round trip leave the DRAM queue short now and then, and blocks waiting to
+  // be launched leave it idle at the start. A closed queueing network's
+  // throughput bends below both of its asymptotes near where they cross;
+  // the time is at least the p-norm (sum t^p)^(1/p) of the three, which is
+  // the max far from the crossing and 2^(1/p) x either at it. p = 8 fitted
+  // on 60 whole-grid recordings (H100, H200; docs/model.md, *p*). 0: the max.
+  double knee_exponent = 8.0;
 };
 
 enum class Bound { dram, l2, shared_memory, issue, block_pipeline, block_launch, copy_engine };
@@ -132,7 +142,7 @@ struct BoundTime {
 };
 
 struct TimePrediction {
-  double seconds = 0;            // [s] max over the modelled bounds
+  double seconds = 0;            // [s] max over the modelled bounds, raised where they meet (exposed, knee)
   Bound binding = Bound::dram;   // the bound that sets `seconds`
   std::vector<BoundTime> bounds; // every Bound, in enum order
   double peak_dram_gbs = 0;              // [GB/s] the target's theoretical peak

@@ -87,6 +87,22 @@ TEST_CASE("rationale: a modeled tie on the next bound too says the model does no
   CHECK(s.find("further below") == std::string::npos); // not "7 us against 7 us"
 }
 
+TEST_CASE("rationale: a runner-up whose block pipeline comes close to its memory time says so (the knee)") {
+  TuningResult r = modeled_result();
+  r.evaluations.push_back(modeled(128, 10e-6, model::Bound::block_pipeline, 4.0e-6));
+  r.evaluations.push_back(modeled(64, 10e-6, model::Bound::block_pipeline, 9.5e-6));
+  r.evaluations[1].model->time.seconds = 10.9e-6; // the knee's p-norm raises it
+  r.evaluations[1].timing->median_s = 10.9e-6;
+  r.evaluations[1].occupancy = r.evaluations[0].occupancy; // nothing else tells them apart
+  const std::string s = rationale(r);
+  INFO(s);
+  CHECK(s.find("(block pipeline 9.5 us) take 95% of its memory time (10 us), where the two overlap imperfectly; "
+               "here they take 40%.") != std::string::npos);
+  // A runner-up far from the knee gets no such words.
+  r.evaluations[1].model->time.bounds[static_cast<std::size_t>(model::Bound::block_pipeline)].seconds = 5.0e-6;
+  CHECK(rationale(r).find("overlap imperfectly") == std::string::npos);
+}
+
 TEST_CASE("to_recording: every evaluation a trial, with its energy, GPU and resources, and read back as written") {
   TuningResult r = testing::synthetic_result();
   REQUIRE(r.evaluations.size() >= 2);

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The model's pick against the measured best on the whole grids recorded at
+# sizes off the catalogue's (bench/sizes/, gzipped), plus the catalogue's own
+# (bench/data/catalogue/), without a GPU. Prints memtune_model_validation's
+# rows for each folder and a summary line per folder: the mean of the pick's
+# loss against the best and how many picks are more than 5 % behind.
+#   h200_fit/    48 H200 grids the model's constants were chosen on (with the catalogue's 12)
+#   h200_check/  18 H200 grids recorded after, to check them
+# Usage: bench/model/sizes_validation.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+validation=$build/bench/model/memtune_model_validation
+[[ -x "$validation" ]] || {
+  echo "sizes_validation.sh: $validation not built (cmake --build $build --target memtune_model_validation)" >&2
+  exit 1
+}
+export MEMTUNE_TARGETS_DIR=${MEMTUNE_TARGETS_DIR:-$PWD/configs/targets}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The pick's loss is the last column ("+5.0%"); the summary reads it from there.
+summarise() {
+  awk -v name="$1" '$NF ~ /%$/ { v = $NF; sub(/%$/, "", v); s += v; n++; if (v + 0 > 5) over++ }
+    END { if (n) printf "%s: %d recordings, mean pick loss %.2f %%, %d more than 5 %% behind\n\n", name, n, s / n, over }'
+}
+
+for folder in bench/sizes/h200_fit bench/sizes/h200_check; do
+  mkdir -p "$work/$(basename "$folder")"
+  for f in "$folder"/*.json.gz; do gzip -dc "$f" > "$work/$(basename "$folder")/$(basename "${f%.gz}")"; done
+  "$validation" "$work/$(basename "$folder")"/*.json --target h200 | tee "$work/out.txt"
+  summarise "$(basename "$folder")" < "$work/out.txt"
+done
+{
+  "$validation" bench/data/catalogue/h200_*.json --target h200
+  "$validation" bench/data/catalogue/h100_*.json --target h100-sxm | tail -n +2
+} | tee "$work/out.txt"
+summarise "catalogue" < "$work/out.txt"

@@ -35,7 +35,9 @@ CompileRequest request(int cc) {
   return r;
 }
 
-// Unsets MEMTUNE_NVRTC_KEPLER for the test, restoring it afterwards.
+// Unsets MEMTUNE_NVRTC_KEPLER for the test, restoring it afterwards (unset
+// again if it was: a test that sets it to a fake NVRTC must not hand that to
+// the tests after it in the same process, which model Kepler with it).
 struct NoEnvironmentSetting {
   std::string saved;
   bool had = false;
@@ -48,6 +50,7 @@ struct NoEnvironmentSetting {
   }
   ~NoEnvironmentSetting() {
     if (had) ::setenv("MEMTUNE_NVRTC_KEPLER", saved.c_str(), 1);
+    else ::unsetenv("MEMTUNE_NVRTC_KEPLER");
   }
 };
 

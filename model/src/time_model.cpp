@@ -272,8 +272,8 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   // resident units can fill one's gaps. With k units per SM the exposed part
   // of the smaller side is about 1/k of it (k = 1: the phases add up; k
   // large: the max-of-bounds roofline).
+  const double memory = r.memory_seconds();
   if (f.overlap_units_per_sm > 0) {
-    const double memory = std::max(dram.seconds, l2.modelled ? l2.seconds : 0.0);
     const double sm_side = std::max(smem.seconds, issue.seconds);
     r.exposed_seconds = std::min(memory, sm_side) / f.overlap_units_per_sm;
     r.seconds = std::max(r.seconds, std::max(memory, sm_side) + r.exposed_seconds);
@@ -282,7 +282,6 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
   // meet (TimeModelParams::knee_exponent). The SM side is left to the
   // overlap term above: it already charges the part resident units cannot hide.
   if (p.knee_exponent > 0) {
-    const double memory = std::max(dram.seconds, l2.modelled ? l2.seconds : 0.0); // DRAM and L2 count once
     const double parts[] = {memory, pipeline.modelled ? pipeline.seconds : 0.0, launch.modelled ? launch.seconds : 0.0};
     const double largest = *std::max_element(std::begin(parts), std::end(parts));
     if (largest > 0) {
@@ -292,6 +291,11 @@ TimePrediction predict_time(const Target& t, const KernelFacts& f, const TimeMod
     }
   }
   return r;
+}
+
+double TimePrediction::memory_seconds() const {
+  const BoundTime& l2 = bound(Bound::l2);
+  return std::max(bound(Bound::dram).seconds, l2.modelled ? l2.seconds : 0.0);
 }
 
 const BoundTime* TimePrediction::runner_up() const {

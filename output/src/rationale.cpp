@@ -129,18 +129,15 @@ std::string why_better(const TuningResult& r, const Evaluation& best, const Eval
              " more instructions for the same outputs.";
     // The knee (TimeModelParams::knee_exponent): the same memory time, but
     // the runner-up's dependent round trips come close to it.
-    const auto memory = [](const ModelBreakdown& m) {
-      const model::BoundTime& l2 = m.time.bound(model::Bound::l2);
-      return std::max(m.time.bound(model::Bound::dram).seconds, l2.modelled ? l2.seconds : 0.0);
-    };
-    const auto pipeline_share = [&](const ModelBreakdown& m) {
+    const auto pipeline_share = [](const ModelBreakdown& m) {
       const model::BoundTime& p = m.time.bound(model::Bound::block_pipeline);
-      return p.modelled && memory(m) > 0 ? p.seconds / memory(m) : 0.0;
+      const double memory = m.time.memory_seconds();
+      return p.modelled && memory > 0 ? p.seconds / memory : 0.0;
     };
     if (pipeline_share(n) >= 0.8 && pipeline_share(n) > pipeline_share(b) + 0.1)
       return slower + ": its blocks' dependent memory round trips (block pipeline " +
              fmt("%.4g us", n.time.bound(model::Bound::block_pipeline).seconds * 1e6) + ") take " +
-             fmt("%.0f%%", 100 * pipeline_share(n)) + " of its memory time (" + fmt("%.4g us", memory(n) * 1e6) +
+             fmt("%.0f%%", 100 * pipeline_share(n)) + " of its memory time (" + fmt("%.4g us", n.time.memory_seconds() * 1e6) +
              "), where the two overlap imperfectly; here they take " + fmt("%.0f%%", 100 * pipeline_share(b)) + ".";
   }
   return slower + ".";

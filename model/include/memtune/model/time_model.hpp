@@ -155,6 +155,9 @@ struct TimePrediction {
   double exposed_seconds = 0;
   [[nodiscard]] bool latency_limited() const { return latency_bound_gbs < bandwidth_ceiling_gbs; }
   [[nodiscard]] const BoundTime& bound(Bound b) const { return bounds[static_cast<std::size_t>(b)]; }
+  // The memory side: the larger of the DRAM and (where modelled) L2 times,
+  // which the overlap term and the knee each count once.
+  [[nodiscard]] double memory_seconds() const;
   // The largest modelled bound after the binding one (nullptr with fewer than
   // two): the headroom the max of the bounds hides. Where configurations tie
   // on the binding bound, the one whose runner-up is furthest below it is the

@@ -36,8 +36,7 @@ search::Config fdtd_geometry_environment(const search::Config& config, const Pro
                                {"zu", 3},
                                {"copy", 0},
                                {"pad", 1},
-                               {"min_warps", 0},
-                               {"zspread", 0}});
+                               {"min_warps", 0}});
 }
 
 namespace {
@@ -51,7 +50,7 @@ search::Config default_configuration(const Problem& problem, const Target&) {
   return {{"bx", 32},       {"by", 8},  {"vx", 4},  {"zsplit", nz >= 4 ? 4 : nz >= 2 ? 2 : 1},
           {"prefetch", 1},  {"pad", 1}, {"min_warps", 0},
           {"scheme", static_cast<std::int64_t>(FdtdScheme::classic)}, {"ky", 1}, {"zu", 3}, {"copy", 0},
-          {"zfill", 0}, {"zspread", 0}};
+          {"zfill", 0}};
 }
 
 KernelDescription describe() {
@@ -67,7 +66,7 @@ KernelDescription describe() {
                "(classic), or a ring of planes filled by asynchronous copies (ring, sm_80+)")
       .source("fdtd.cu", embedded::fdtd_cu)
       .kernel_if("scheme == \"ring\"",
-                 "fdtd_ring<{bx}, {by}, {vx}, {ky}, {prefetch}, {zu}, {min_blocks}, {copy == \"bulk\"}, {zspread}>")
+                 "fdtd_ring<{bx}, {by}, {vx}, {ky}, {prefetch}, {zu}, {min_blocks}, {copy == \"bulk\"}>")
       .kernel("fdtd_kernel<{bx}, {by}, {vx}, {prefetch}, {min_blocks}, {pad}>")
       .define("MEMTUNE_RADIUS", "{radius}")
       .size("nx", 512, "volume points in x (the contiguous dimension)", 1, kMaxSide)
@@ -116,16 +115,7 @@ KernelDescription describe() {
       .parameter(Axis::ordinal("zfill", {0, 1, 2, 3, 4, 6, 8, 12, 16},
                                "ring: z-chunks per tile column chosen for about zfill blocks per SM, "
                                "floor(zfill x SMs / tile columns) (at least 1, at most nz), whatever the size; "
-                               "0: zsplit's count (the ring's: one chunk; classic: always 0); with zspread 1, "
-                               "exactly zfill blocks per SM"))
-      // Whole chunks leave the last wave part-filled wherever tile columns x
-      // chunks is not a multiple of the SMs' block slots (376^3's 141 columns
-      // in 7 chunks: 3.74 waves of 264 slots on an H200). Equal shares fill
-      // every wave, for one more prologue a block.
-      .parameter(Axis::ordinal("zspread", {0, 1},
-                               "ring: 1 splits the volume's tile columns x planes into zfill x SMs equal shares, "
-                               "one a block, a share running on from one tile column into the next (every block "
-                               "the same work at any size); 0: zfill's whole z-chunks per column"))
+                               "0: zsplit's count (the ring's: one chunk; classic: always 0)"))
       // fdtd.cu's arithmetic (FdtdGeometry reads it from here).
       .derived("threads", "bx * by")
       .derived("warps", "threads / 32")
@@ -141,12 +131,10 @@ KernelDescription describe() {
       .derived("min_blocks", "max(1, min_warps / warps)") // __launch_bounds__'s minimum blocks per SM
       .derived("tile_columns", "ceil_div(nx, tile_x) * ceil_div(ny, tile_y)")
       .derived("chunks", "zfill == 0 ? zsplit : max(1, min(nz, zfill * sm_count / tile_columns))")
-      .derived("spread_blocks", "zspread ? zfill * sm_count : 0") // zspread's 1-D grid
-      // Planes per block (zspread: of its share, a ceiling; the kernel derives its own share).
-      .derived("chunk", "zspread ? ceil_div(tile_columns * nz, max(1, spread_blocks)) : ceil_div(nz, chunks)")
-      .derived("grid_x", "zspread ? spread_blocks : ceil_div(nx, tile_x)")
-      .derived("grid_y", "zspread ? 1 : ceil_div(ny, tile_y)")
-      .derived("grid_z", "zspread ? 1 : ceil_div(nz, chunk)")
+      .derived("chunk", "ceil_div(nz, chunks)")           // planes per block
+      .derived("grid_x", "ceil_div(nx, tile_x)")
+      .derived("grid_y", "ceil_div(ny, tile_y)")
+      .derived("grid_z", "ceil_div(nz, chunk)")
       .derived("ring_halo", "round_up(radius, 4)")       // the ring's box: R halo columns rounded up to 4
       .derived("ring_pitch", "tile_x + 2 * ring_halo")   // [floats] the ring's box row
       // Registers per thread without a cap, fitted to NVRTC's counts for sm_90
@@ -189,19 +177,7 @@ KernelDescription describe() {
       .constraint("ring || zsplit <= 8", "classic: at most 8 z-chunks per column (each re-reads 2R planes from DRAM)")
       .constraint("ring || zfill == 0", "zfill belongs to the ring scheme (classic: 0)")
       .constraint("!ring || zsplit == 1", "the ring's z-chunks come from zfill, a count per SM (zsplit 1)")
-      .constraint("zfill == 0 || zspread || chunks > 1", "a zfill that gives one z-chunk at this size is zfill 0")
-      // Equal shares in one wave: more blocks than an SM's shared memory
-      // holds would run in a second wave of equal shares, which only adds
-      // prologues; a share longer than nz would take more than one whole
-      // column (the model replays one column's segment).
-      .constraint("!zspread || ring && zfill >= 1 && zfill <= 4",
-                  "zspread belongs to the ring scheme, with zfill 1 to 4 blocks per SM")
-      .constraint("!zspread || shared_memory_per_sm == 0 || zfill * (ring_block_smem + 1024) <= shared_memory_per_sm",
-                  "zspread's zfill blocks per SM exceed what the SM's shared memory holds at once (a second wave)")
-      .constraint("!zspread || sm_count > 0", "zspread sizes its grid by the SMs: the target must name its SM count")
-      .constraint("!zspread || chunk <= nz && tile_columns < spread_blocks",
-                  "zspread needs more blocks than tile columns (a share shorter than a column); fewer are "
-                  "zfill 0's one chunk a column")
+      .constraint("zfill == 0 || chunks > 1", "a zfill that gives one z-chunk at this size is zfill 0")
       .constraint("ring || prefetch != 3", "classic look-ahead is 0, 1, 2 or 4 planes")
       .constraint("zu <= 2 * radius + 1", "the z loop unrolls at most 2R+1 planes (the queue's length)")
       .constraint("!ring || nx * ny < 1073741824", "the ring addresses a plane with 32-bit byte offsets (nx*ny*4 < 4 GiB)")

@@ -70,15 +70,9 @@ void add_fdtd_traffic(AccessPattern& a, const FdtdGeometry& g, int warps, std::i
   requested_in *= blocks;
   const double requested_out = std::max(footprint, touched_bytes(a.global.back(), warps) * blocks);
   const double tile_plane_bytes = static_cast<double>(g.tx * g.ty) * 4 * 2; // in + out per plane
-  // Spread shares: about one boundary inside a tile column per block, its
-  // two sides read by consecutive blocks, which run side by side.
-  const double overlap_bytes =
-      g.spread    ? static_cast<double>((g.blocks() - 1) * 2 * R * g.tx * g.ty) * 4
-      : g.grid_z > 1 ? static_cast<double>((g.grid_z - 1) * 2 * R * plane) * 4
-                     : 0.0;
+  const double overlap_bytes = g.grid_z > 1 ? static_cast<double>((g.grid_z - 1) * 2 * R * plane) * 4 : 0.0;
   const double xy_requested = std::max(footprint, requested_in - overlap_bytes);
   const double slice = static_cast<double>(g.grid_x * g.grid_y);
-  const bool side_by_side = g.spread;
   const std::int64_t chunk = g.chunk;
   const double in_flight = static_cast<double>(planes_in_flight);
   // The reuse windows depend on how many blocks run at once, which the
@@ -90,7 +84,7 @@ void add_fdtd_traffic(AccessPattern& a, const FdtdGeometry& g, int warps, std::i
       arrays.push_back({"input (z-chunk overlap)", 0, overlap_bytes,
                         resident_blocks * tile_plane_bytes *
                             (static_cast<double>(R) + in_flight +
-                             (side_by_side ? 0.0 : static_cast<double>(chunk) * std::abs(slice / resident_blocks - 1.0))),
+                             static_cast<double>(chunk) * std::abs(slice / resident_blocks - 1.0)),
                         false});
     arrays.push_back({"output", footprint, requested_out, 0, true});
     return arrays;

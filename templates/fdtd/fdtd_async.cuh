@@ -44,10 +44,6 @@ __device__ __forceinline__ void cp_async4_at(unsigned d, const void* src, unsign
 __device__ __forceinline__ void mbarrier_init(unsigned long long* bar, unsigned count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
 }
-// Ends the barrier's life (between phases), before its memory is initialised again.
-__device__ __forceinline__ void mbarrier_inval(unsigned long long* bar) {
-  asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(shared_address(bar)) : "memory");
-}
 // Makes the initialised mbarriers visible to the copy engine.
 __device__ __forceinline__ void mbarrier_init_fence() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
 // Arrives on the barrier and expects `bytes` of copies to complete its phase.

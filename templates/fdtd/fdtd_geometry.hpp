@@ -29,10 +29,8 @@ struct FdtdGeometry {
   std::int64_t y_halo_vectors; // 2R rows of bx vectors per plane
   std::int64_t halo_vectors;  // y halo + x halo (2*ty*H/vx) vectors per plane
   std::int64_t halo_rounds;   // halo vectors per thread
-  std::int64_t chunk;         // planes per block (spread: its share's, at most nz)
+  std::int64_t chunk;         // planes per block
   std::int64_t grid_x, grid_y, grid_z;
-  bool spread;                // ring: equal shares of the tile-planes over a 1-D grid (zspread 1)
-  std::int64_t tiles_x, tiles_y; // tile columns in x and y
   std::int64_t ring_halo;     // the ring's box halo columns: R rounded up to 4
   std::int64_t ring_pitch;    // [floats] the ring's box row
 
@@ -45,30 +43,27 @@ struct FdtdGeometry {
         tx(env.at("tile_x")), ty(env.at("tile_y")), halo_x(env.at("halo_x")), pitch(env.at("pitch")),
         rows(env.at("rows")), y_halo_vectors(env.at("y_halo_vectors")), halo_vectors(env.at("halo_vectors")),
         halo_rounds(env.at("halo_rounds")), chunk(env.at("chunk")), grid_x(env.at("grid_x")),
-        grid_y(env.at("grid_y")), grid_z(env.at("grid_z")), spread(env.at("zspread") != 0),
-        tiles_x((nx + tx - 1) / tx), tiles_y((ny + ty - 1) / ty), ring_halo(env.at("ring_halo")),
+        grid_y(env.at("grid_y")), grid_z(env.at("grid_z")), ring_halo(env.at("ring_halo")),
         ring_pitch(env.at("ring_pitch")) {}
 
   [[nodiscard]] std::int64_t blocks() const { return grid_x * grid_y * grid_z; }
 
-  // The block the model replays: the middle of each axis of tiles (and of
-  // z-chunks), rounded down, so on an axis of two or more never the last
-  // one, whose tile may overhang the volume (a 128-column tile's second
-  // block on 132 columns holds 4) and whose z-chunk may be shorter. A spread
-  // block stands as one share of `chunk` planes in the middle of a middle
-  // column (the second prologue where a share crosses into the next column
-  // is left out: one in every nz / chunk).
-  [[nodiscard]] std::int64_t sample_x0() const { return (tiles_x - 1) / 2 * tx; }
-  [[nodiscard]] std::int64_t sample_y0() const { return (tiles_y - 1) / 2 * ty; }
-  [[nodiscard]] std::int64_t sample_z0() const { return spread ? (nz - chunk) / 2 : (grid_z - 1) / 2 * chunk; }
+  // The block the model replays: the middle of each grid axis, rounded down,
+  // so on an axis of two or more blocks never the last one, whose tile may
+  // overhang the volume (a 128-column tile's second block on 132 columns
+  // holds 4) and whose z-chunk may be shorter.
+  [[nodiscard]] std::int64_t sample_x0() const { return (grid_x - 1) / 2 * tx; }
+  [[nodiscard]] std::int64_t sample_y0() const { return (grid_y - 1) / 2 * ty; }
+  [[nodiscard]] std::int64_t sample_z0() const { return (grid_z - 1) / 2 * chunk; }
   // The launch's global traffic in sampled blocks' worth
   // (AccessPattern::global_traffic_blocks): per axis, the volume's extent
-  // over the sample's extent inside the volume.
+  // over the grid's blocks times the sample's extent inside the volume.
   [[nodiscard]] double traffic_blocks() const {
-    const auto axis = [](std::int64_t n, std::int64_t start, std::int64_t size) {
-      return static_cast<double>(n) / static_cast<double>(std::clamp<std::int64_t>(n - start, 1, size));
+    const auto axis = [](std::int64_t n, std::int64_t blocks, std::int64_t start, std::int64_t size) {
+      return static_cast<double>(n) / static_cast<double>(blocks * std::clamp<std::int64_t>(n - start, 1, size));
     };
-    return axis(nx, sample_x0(), tx) * axis(ny, sample_y0(), ty) * axis(nz, sample_z0(), chunk);
+    return static_cast<double>(blocks()) * axis(nx, grid_x, sample_x0(), tx) * axis(ny, grid_y, sample_y0(), ty) *
+           axis(nz, grid_z, sample_z0(), chunk);
   }
 };
 

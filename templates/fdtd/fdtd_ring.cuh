@@ -52,24 +52,23 @@
 //   COPY    how a plane's box reaches the ring: 0 every thread's 16-byte
 //           cp.async (sm_80); 1 the copy engine, one bulk copy per box row
 //           issued by lane 0 of each warp on one mbarrier per stage, the box's
-//           parts outside the volume zeroed once a segment (sm_90). COPY 1 needs
+//           parts outside the volume zeroed once (sm_90). COPY 1 needs
 //           nx % 4 == 0 for the copy engine; other sizes take COPY 0's 4-byte
 //           path. (A third way, one tensor copy per plane, needs a CUtensorMap
 //           kernel argument that kernel descriptions cannot pass yet;
 //           docs/kernel-description.md, `args`.)
-//   SPREAD  0: z-chunks of `chunk` planes (blockIdx.z); 1: equal shares of
-//           the volume over a 1-D grid (the kernel, at the end)
+// Kernel argument `chunk`: planes per block (blockIdx.z picks the z-chunk).
 // Dynamic shared memory: fdtd_ring_smem_bytes = (R + 1 + PF) * (TY + 2R) *
 // (TX + 2HB) * 4 plus S mbarriers of static shared memory; more than 48 KiB
 // needs the opt-in (cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE_BYTES).
-//
-// One block's work is one or more column segments: planes [c0, c1) of the
-// tile column at (X0, Y0), marched in direction dz (fdtd_ring_column). The
-// ring, the queue and the copies start afresh in each segment.
-template <int BX, int BY, int VX, int KY, int PF, int ZU, int COPY>
-__device__ __forceinline__ void fdtd_ring_column(const float* __restrict__ in, float* __restrict__ out, int nx, int ny,
-                                                 int nz, int X0, int Y0, int c0, int c1, int dz,
-                                                 unsigned long long* ring_bars) {
+template <int BX, int BY, int VX, int KY, int PF, int ZU, int MINB, int COPY>
+__global__ void __launch_bounds__(BX * BY, MINB)
+    fdtd_ring(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, int nz, int chunk) {
+#ifdef __CUDA_ARCH__
+  static_assert(BX > 0 && __CUDA_ARCH__ >= 800, "fdtd_ring needs sm_80 (cp.async)");
+  static_assert(COPY == 0 || __CUDA_ARCH__ >= 900, "fdtd_ring with COPY 1 needs sm_90 (bulk copies, mbarrier tx counts)");
+#endif
+  static_assert(COPY == 0 || COPY == 1, "copy 0 (cp.async per thread) or 1 (bulk rows)");
   constexpr int T = BX * BY;
   constexpr int TX = BX * VX, TY = BY * KY;
   constexpr int HB = (R + 3) / 4 * 4;         // box halo columns: whole 16-byte vectors
@@ -89,12 +88,15 @@ __device__ __forceinline__ void fdtd_ring_column(const float* __restrict__ in, f
 
   const unsigned ring = shared_address(dynamic_shared<float>()); // the ring's shared-space address
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
+  const int X0 = blockIdx.x * TX, Y0 = blockIdx.y * TY;
   const int x = X0 + tx * VX, y_first = Y0 + ty * KY;
   const long long plane = static_cast<long long>(nx) * ny;
 
-  // This segment: planes [c0, c1), walked from zs in direction dz; ring step
-  // j is plane zs + dz*j, steps 0 .. need-1 are copied (those inside the volume).
+  // This chunk: planes [c0, c1), walked from zs in direction dz; ring step j
+  // is plane zs + dz*j, steps 0 .. need-1 are copied (those inside the volume).
+  const int c0 = blockIdx.z * chunk, c1 = min(nz, c0 + chunk);
   const int count = c1 - c0;
+  const int dz = (blockIdx.z & 1) ? -1 : 1;
   const int zs = dz > 0 ? c0 : c1 - 1;
   const int need = count + R;
 
@@ -129,6 +131,7 @@ __device__ __forceinline__ void fdtd_ring_column(const float* __restrict__ in, f
   // its lanes' copies one after another.)
   constexpr int W = (T + 31) / 32;      // warps
   constexpr int RPW = (ROWS + W - 1) / W; // box rows per warp
+  __shared__ unsigned long long ring_bars[COPY >= 1 ? S : 1];
   const int bx_lo = max(X0 - HB, 0), bx_hi = min(X0 - HB + PITCH, nx); // the box's columns inside [0, nx)
   const unsigned row_bytes = bx_hi > bx_lo ? 4u * static_cast<unsigned>(bx_hi - bx_lo) : 0u;
   const int rows_in = max(0, min(ny, Y0 - R + ROWS) - max(0, Y0 - R));
@@ -317,63 +320,10 @@ __device__ __forceinline__ void fdtd_ring_column(const float* __restrict__ in, f
 #pragma unroll
           for (int e = 0; e < VX; ++e) qb[j][k][e] = qb[j + ZU][k][e];
     }
-    // The next segment's copies reuse the ring: everyone is done reading it.
-    // Every copy issued with bytes has been waited for (the trailing steps
-    // past need copy nothing), so COPY 1's barriers rest between phases and
-    // can be invalidated for the next segment's mbarrier_init.
-    __syncthreads();
-    if constexpr (COPY >= 1) {
-      if (bulk && tid == 0) {
-#pragma unroll
-        for (int st = 0; st < S; ++st) mbarrier_inval(&ring_bars[st]);
-      }
-    }
   };
   // 16-byte copies and whole-vector stores need every row 16-byte aligned.
   const bool aligned = (nx & 3) == 0 && (reinterpret_cast<unsigned long long>(in) & 15) == 0 &&
                        (reinterpret_cast<unsigned long long>(out) & 15) == 0;
   if (aligned) run(true);
   else run(false);
-}
-
-// Kernel argument `chunk` (SPREAD 0): planes per block; block (x, y, z)
-// takes tile column (x, y) and its z-chunk z, marching up (z even) or down.
-// SPREAD 1: the volume's tile-planes, tile columns in y-then-x order with
-// each column's nz planes in z order, are split into gridDim.x equal shares
-// (to a plane; `chunk` unused). Block b's share starts where block b-1's
-// ends and continues from one tile column into the next, so every block
-// does the same work whatever the size and no part-filled last wave idles
-// the GPU; each column it touches is a segment of its own (a second
-// prologue where a share crosses into the next column). Even blocks march
-// up through their share, odd ones down, so two neighbouring shares reach
-// their common 2R planes at about the same time, as the chunks do.
-template <int BX, int BY, int VX, int KY, int PF, int ZU, int MINB, int COPY, int SPREAD>
-__global__ void __launch_bounds__(BX * BY, MINB)
-    fdtd_ring(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, int nz, int chunk) {
-#ifdef __CUDA_ARCH__
-  static_assert(BX > 0 && __CUDA_ARCH__ >= 800, "fdtd_ring needs sm_80 (cp.async)");
-  static_assert(COPY == 0 || __CUDA_ARCH__ >= 900, "fdtd_ring with COPY 1 needs sm_90 (bulk copies, mbarrier tx counts)");
-#endif
-  static_assert(COPY == 0 || COPY == 1, "copy 0 (cp.async per thread) or 1 (bulk rows)");
-  static_assert(SPREAD == 0 || SPREAD == 1, "spread 0 (z-chunks) or 1 (equal shares)");
-  constexpr int TX = BX * VX, TY = BY * KY;
-  __shared__ unsigned long long ring_bars[COPY >= 1 ? R + 1 + PF : 1];
-  if constexpr (SPREAD == 0) {
-    const int c0 = blockIdx.z * chunk;
-    fdtd_ring_column<BX, BY, VX, KY, PF, ZU, COPY>(in, out, nx, ny, nz, blockIdx.x * TX, blockIdx.y * TY, c0,
-                                                   min(nz, c0 + chunk), (blockIdx.z & 1) ? -1 : 1, ring_bars);
-  } else {
-    const long long tiles_y = (ny + TY - 1) / TY, columns = tiles_y * ((nx + TX - 1) / TX);
-    const long long total = columns * nz;
-    const long long first = total * blockIdx.x / gridDim.x, last = total * (blockIdx.x + 1) / gridDim.x;
-    const int dz = (blockIdx.x & 1) ? -1 : 1;
-    // pos: the share's next tile-plane going up, one past it going down.
-    for (long long pos = dz > 0 ? first : last; dz > 0 ? pos < last : pos > first;) {
-      const long long column = dz > 0 ? pos / nz : (pos - 1) / nz, base = column * nz;
-      const int c0 = static_cast<int>(max(first, base) - base), c1 = static_cast<int>(min(last, base + nz) - base);
-      fdtd_ring_column<BX, BY, VX, KY, PF, ZU, COPY>(in, out, nx, ny, nz, static_cast<int>(column / tiles_y) * TX,
-                                                     static_cast<int>(column % tiles_y) * TY, c0, c1, dz, ring_bars);
-      pos = base + (dz > 0 ? c1 : c0);
-    }
-  }
 }

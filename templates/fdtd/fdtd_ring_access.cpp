@@ -119,11 +119,7 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   a.loads_in_flight_per_thread = static_cast<double>(PF * rounds);
   a.bytes_per_load = 16;
   a.barrier_between_load_and_compute = false;
-  // A spread block's share crosses into a second tile column in tile
-  // columns / blocks of the shares: a second prologue (queue start, ring fill).
-  const double segments =
-      g.spread ? 1.0 + static_cast<double>(g.tiles_x * g.tiles_y) / static_cast<double>(g.blocks()) : 1.0;
-  a.memory_round_trips_per_block = segments + static_cast<double>(steps) / static_cast<double>(PF + 1);
+  a.memory_round_trips_per_block = 1.0 + static_cast<double>(steps) / static_cast<double>(PF + 1);
   // The z loop's body is unrolled zu times: its spill code (ptxas counts the
   // bytes of the code, not of a run) covers zu planes and runs once per zu.
   a.main_loop_trips_per_thread = static_cast<double>(steps) / static_cast<double>(g.zu);
@@ -153,8 +149,7 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   const double per_plane = copies + static_cast<double>(g.ky * (1 + window_loads) + 2 * R) +
                            static_cast<double>(6 * R + 1) * points +
                            static_cast<double>(2 * R) * points / static_cast<double>(g.zu) + stores + 12.0;
-  a.warp_instructions_per_block =
-      (per_plane * static_cast<double>(steps) + (4.0 * static_cast<double>(2 * R) + 60.0) * segments) * warps;
+  a.warp_instructions_per_block = (per_plane * static_cast<double>(steps) + 4.0 * static_cast<double>(2 * R) + 60.0) * warps;
   return a;
 }
 

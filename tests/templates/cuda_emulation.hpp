@@ -228,7 +228,6 @@ struct Barrier {
   unsigned count = 1, arrived = 0;
   long long tx = 0;                 // bytes expected and not landed (negative while copies land first)
   unsigned long long completed = 0; // phases completed
-  bool valid = true;                // false after mbarrier_inval, until mbarrier_init
   std::vector<AsyncCopy> pending;
   void complete_if_done() {
     if (arrived == count && tx == 0) {
@@ -252,19 +251,9 @@ inline void mbarrier_init(unsigned long long* bar, unsigned count) {
   cuda_emulation::barriers[bar].count = count;
 }
 inline void mbarrier_init_fence() {}
-// Using an invalidated barrier before it is initialised again is undefined
-// on the GPU: here it sets barrier_error.
-inline void mbarrier_inval(unsigned long long* bar) {
-  const std::lock_guard lock(cuda_emulation::barrier_mutex);
-  auto& b = cuda_emulation::barriers[bar];
-  if (!b.pending.empty() || b.arrived != 0 || b.tx != 0) cuda_emulation::barrier_error = true; // mid-phase
-  b = {};
-  b.valid = false;
-}
 inline void mbarrier_expect_tx(unsigned long long* bar, unsigned bytes) {
   const std::lock_guard lock(cuda_emulation::barrier_mutex);
   auto& b = cuda_emulation::barriers[bar];
-  if (!b.valid) cuda_emulation::barrier_error = true;
   b.tx += bytes;
   ++b.arrived;
   b.complete_if_done();
@@ -292,10 +281,6 @@ inline void mbarrier_wait(unsigned long long* bar, unsigned parity) {
     {
       const std::lock_guard lock(cuda_emulation::barrier_mutex);
       auto& b = cuda_emulation::barriers[bar];
-      if (!b.valid) {
-        cuda_emulation::barrier_error = true;
-        return;
-      }
       for (const auto& c : b.pending) {
         c.land();
         b.tx -= c.bytes;

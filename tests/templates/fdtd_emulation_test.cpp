@@ -70,12 +70,12 @@ void kernel(const float* in, float* out, int nx, int ny, int nz, int chunk) {
   else radius4::fdtd_kernel<BX, BY, VX, PF, 1, PAD>(in, out, nx, ny, nz, chunk);
 }
 
-template <int R, int BX, int BY, int VX, int KY, int PF, int ZU, int COPY, int SPREAD = 0>
+template <int R, int BX, int BY, int VX, int KY, int PF, int ZU, int COPY>
 void ring_kernel(const float* in, float* out, int nx, int ny, int nz, int chunk) {
-  if constexpr (R == 1) radius1::fdtd_ring<BX, BY, VX, KY, PF, ZU, 1, COPY, SPREAD>(in, out, nx, ny, nz, chunk);
-  else if constexpr (R == 2) radius2::fdtd_ring<BX, BY, VX, KY, PF, ZU, 1, COPY, SPREAD>(in, out, nx, ny, nz, chunk);
-  else if constexpr (R == 3) radius3::fdtd_ring<BX, BY, VX, KY, PF, ZU, 1, COPY, SPREAD>(in, out, nx, ny, nz, chunk);
-  else radius4::fdtd_ring<BX, BY, VX, KY, PF, ZU, 1, COPY, SPREAD>(in, out, nx, ny, nz, chunk);
+  if constexpr (R == 1) radius1::fdtd_ring<BX, BY, VX, KY, PF, ZU, 1, COPY>(in, out, nx, ny, nz, chunk);
+  else if constexpr (R == 2) radius2::fdtd_ring<BX, BY, VX, KY, PF, ZU, 1, COPY>(in, out, nx, ny, nz, chunk);
+  else if constexpr (R == 3) radius3::fdtd_ring<BX, BY, VX, KY, PF, ZU, 1, COPY>(in, out, nx, ny, nz, chunk);
+  else radius4::fdtd_ring<BX, BY, VX, KY, PF, ZU, 1, COPY>(in, out, nx, ny, nz, chunk);
 }
 
 // Runs run(in, out, chunk) on random input of size s and checks every output
@@ -122,10 +122,9 @@ template <int R, int BX, int BY, int VX, int PF, int PAD = 1> void check_one(Siz
 // A staged kernel (a ring of planes in dynamic shared memory, BX x BY
 // threads, tiles BX*VX x BY*KY, HALO columns each side) on the CPU, its
 // copies landing at once and as late as its waits allow: `block(in, out,
-// chunk)` runs one block of a grid of `spread_blocks` blocks, or (0) of
-// tile columns x z-chunks. Checks the outputs and that no mbarrier wait hung.
+// chunk)` runs one block. Checks the outputs and that no mbarrier wait hung.
 template <int R, int BX, int BY, int VX, int KY, int PF, int ZU, int HALO, class Block>
-void check_staged(Size s, int zsplit, Block block, unsigned spread_blocks = 0) {
+void check_staged(Size s, int zsplit, Block block) {
   CAPTURE(R);
   CAPTURE(BX);
   CAPTURE(BY);
@@ -143,10 +142,8 @@ void check_staged(Size s, int zsplit, Block block, unsigned spread_blocks = 0) {
       const unsigned gx = static_cast<unsigned>((s.nx + BX * VX - 1) / (BX * VX));
       const unsigned gy = static_cast<unsigned>((s.ny + BY * KY - 1) / (BY * KY));
       const unsigned gz = static_cast<unsigned>((s.nz + chunk - 1) / chunk);
-      const cuda_emulation::Index grid =
-          spread_blocks > 0 ? cuda_emulation::Index{spread_blocks, 1, 1} : cuda_emulation::Index{gx, gy, gz};
       cuda_emulation::barrier_error = false;
-      cuda_emulation::run_grid({BX, BY, 1}, grid, [&] {
+      cuda_emulation::run_grid({BX, BY, 1}, {gx, gy, gz}, [&] {
         block(in, out, chunk);
         cuda_emulation::end_block();
       });
@@ -161,15 +158,6 @@ template <int R, int BX, int BY, int VX, int KY, int PF, int ZU, int COPY = 0> v
   check_staged<R, BX, BY, VX, KY, PF, ZU, (R + 3) / 4 * 4>(s, zsplit, [&](const float* in, float* out, int chunk) {
     ring_kernel<R, BX, BY, VX, KY, PF, ZU, COPY>(in, out, s.nx, s.ny, s.nz, chunk);
   });
-}
-
-// fdtd_ring with SPREAD 1: the volume's tile-planes in equal shares over `blocks` blocks.
-template <int R, int BX, int BY, int VX, int KY, int PF, int ZU, int COPY = 0> void check_ring_spread(Size s, unsigned blocks) {
-  CAPTURE(COPY);
-  CAPTURE(blocks);
-  check_staged<R, BX, BY, VX, KY, PF, ZU, (R + 3) / 4 * 4>(
-      s, 1, [&](const float* in, float* out, int) { ring_kernel<R, BX, BY, VX, KY, PF, ZU, COPY, 1>(in, out, s.nx, s.ny, s.nz, 0); },
-      blocks);
 }
 
 constexpr Size kOne{1, 1, 1}, kOdd{31, 17, 9}, kNonMultiple{67, 35, 20}, kAligned{72, 21, 13};
@@ -323,24 +311,6 @@ TEST_CASE("fdtd.cu on the CPU: fdtd_ring with bulk row copies (COPY 1), mbarrier
   check_ring<4, 32, 4, 4, 1, 5, 9, 1>(kAligned, 13); // one plane per chunk, more stages than planes
   check_ring<2, 32, 4, 2, 2, 1, 5, 1>(kWide, 3);
   check_ring<1, 32, 4, 4, 1, 2, 3, 1>(kAligned, 2);
-}
-
-TEST_CASE("fdtd.cu on the CPU: fdtd_ring in equal shares (SPREAD 1), shares crossing tile columns both ways") {
-  // kAligned's 32x4 vx4 tiles: 1 x 6 tile columns of 13 planes (78
-  // tile-planes); kWide's: 2 x 5 of 11 (110). 4 and 7 blocks: shares of 10-28
-  // planes crossing one or two column ends (a kWide share goes from an x-edge
-  // tile to the other, whose zero columns differ); 78: one plane a share;
-  // 120: more blocks than tile-planes (some shares empty).
-  constexpr Size kWide{136, 19, 11};
-  for (const unsigned blocks : {4U, 7U, 78U, 120U}) {
-    for (const Size s : {kOdd, kAligned, kWide}) {
-      check_ring_spread<4, 32, 4, 4, 1, 2, 3>(s, blocks);
-      check_ring_spread<4, 32, 4, 4, 1, 2, 3, 1>(s, blocks);
-    }
-  }
-  check_ring_spread<4, 16, 4, 4, 2, 1, 9, 1>(kWide, 5); // partial unrolled bodies, two rows a thread
-  check_ring_spread<2, 32, 4, 2, 2, 1, 5>(kNonMultiple, 9);
-  check_ring_spread<1, 32, 4, 4, 1, 2, 3, 1>(kOne, 3);
 }
 
 TEST_CASE("fdtd.cu on the CPU: the reference kernel, radius 1 and 4, over fewer blocks than points") {

@@ -43,15 +43,13 @@ Problem default_problem() { return problem(512, 512, 256, 4); }
 search::Config config(std::int64_t bx, std::int64_t by, std::int64_t vx, std::int64_t zsplit, std::int64_t prefetch,
                       std::int64_t min_warps, std::int64_t pad = 1) {
   return {{"bx", bx},           {"by", by},   {"vx", vx}, {"zsplit", zsplit}, {"prefetch", prefetch},
-          {"min_warps", min_warps}, {"pad", pad}, {"scheme", 0}, {"ky", 1}, {"zu", 3}, {"copy", 0}, {"zfill", 0}, {"zspread", 0}};
+          {"min_warps", min_warps}, {"pad", pad}, {"scheme", 0}, {"ky", 1}, {"zu", 3}, {"copy", 0}, {"zfill", 0}};
 }
-// A ring configuration (scheme ring, pad 0; its z-chunks from zfill, or zfill blocks an SM in equal shares).
+// A ring configuration (scheme ring, pad 0; its z-chunks from zfill).
 search::Config ring(std::int64_t bx, std::int64_t by, std::int64_t vx, std::int64_t ky, std::int64_t prefetch,
-                    std::int64_t zu, std::int64_t copy, std::int64_t zfill = 0, std::int64_t min_warps = 0,
-                    std::int64_t zspread = 0) {
+                    std::int64_t zu, std::int64_t copy, std::int64_t zfill = 0, std::int64_t min_warps = 0) {
   return {{"bx", bx},       {"by", by},     {"vx", vx}, {"zsplit", 1}, {"prefetch", prefetch},
-          {"min_warps", min_warps}, {"pad", 0}, {"scheme", 1}, {"ky", ky}, {"zu", zu}, {"copy", copy}, {"zfill", zfill},
-          {"zspread", zspread}};
+          {"min_warps", min_warps}, {"pad", 0}, {"scheme", 1}, {"ky", ky}, {"zu", zu}, {"copy", copy}, {"zfill", zfill}};
 }
 bool is_ring(const search::Config& c) { return c.at("scheme") == 1; }
 
@@ -104,16 +102,13 @@ TEST_CASE("fdtd space: axes, a few hundred configurations, constraints with reas
   const auto& t = templates::fdtd_description();
   const Problem p = default_problem();
   const search::Space s = t.space(p, h100_like());
-  REQUIRE(s.axes().size() == 13);
+  REQUIRE(s.axes().size() == 12);
   const auto configs = s.enumerate();
   const auto rings = std::count_if(configs.begin(), configs.end(), is_ring);
-  const auto spread = std::count_if(configs.begin(), configs.end(), [](const auto& c) { return c.at("zspread") == 1; });
   MESSAGE("fdtd space at 512x512x256 r=4 on an sm_90-like target: " << configs.size() << " configurations, " << rings
-                                                                      << " of them ring, " << spread << " spread");
+                                                                      << " of them ring");
   CHECK(configs.size() - static_cast<std::size_t>(rings) == 896); // classic: the recorded space
-  // zfill 0 and each zfill that gives two or more chunks here, less the min_warps shared memory cannot host
-  CHECK(rings - spread == 672);
-  CHECK(spread == 196); // zfill 1-4 where zfill x 132 SMs exceeds the tile columns
+  CHECK(rings == 672); // zfill 0 and each zfill that gives two or more chunks here, less the min_warps shared memory cannot host
   std::set<std::string> shapes, ring_shapes;
   for (const auto& c : configs) {
     if (is_ring(c)) {
@@ -147,18 +142,6 @@ TEST_CASE("fdtd space: axes, a few hundred configurations, constraints with reas
   CHECK(t.environment(ring(32, 8, 4, 2, 4, 9, 0, 4), problem(376, 376, 376, 4), h100_like()).at("grid_z") == 7);
   CHECK(s.violation(ring(32, 8, 4, 2, 4, 9, 0, 1))->find("zfill 0") != std::string::npos);
   CHECK(s.is_valid(ring(32, 8, 4, 2, 4, 9, 0, 2)));
-  // zspread: zfill x 132 blocks in equal shares. 376^3 in 128x8 tiles: 141
-  // columns x 376 planes over 264 blocks, shares of at most 201 planes;
-  // zfill 1 (132 blocks, fewer than the columns) is left out.
-  const auto spread_env = t.environment(ring(32, 8, 4, 1, 4, 9, 0, 2, 16, 1), problem(376, 376, 376, 4), h100_like());
-  CHECK(spread_env.at("grid_x") == 264);
-  CHECK(spread_env.at("grid_y") * spread_env.at("grid_z") == 1);
-  CHECK(spread_env.at("chunk") == 201);
-  const search::Space s376 = t.space(problem(376, 376, 376, 4), h100_like());
-  CHECK(s376.is_valid(ring(32, 8, 4, 1, 4, 9, 0, 2, 16, 1)));
-  CHECK(s376.violation(ring(32, 8, 4, 1, 4, 9, 0, 1, 16, 1))->find("more blocks than tile columns") != std::string::npos);
-  CHECK(s376.violation(ring(32, 8, 4, 1, 4, 9, 0, 6, 16, 1))->find("zfill 1 to 4") != std::string::npos);
-  CHECK(s376.violation(ring(32, 8, 4, 1, 4, 9, 0, 0, 16, 1))->find("zfill 1 to 4") != std::string::npos);
   // 256x256x64's best: 64x16 tiles, 64 tile columns, zfill 1: two chunks on 132 SMs.
   CHECK(t.space(problem(256, 256, 64, 4), h100_like()).is_valid(ring(16, 16, 4, 1, 3, 9, 0, 1, 16)));
   CHECK(t.environment(ring(16, 16, 4, 1, 3, 9, 0, 1, 16), problem(256, 256, 64, 4), h100_like()).at("grid_z") == 2);
@@ -226,12 +209,6 @@ TEST_CASE("fdtd launch: grid covers the volume, name expression, static shared m
       const LaunchSpec l = t.launch(c, p, h100_like());
       const std::int64_t tx = c.at("bx") * c.at("vx"), ty = c.at("by") * c.at("ky");
       const std::int64_t chunk = t.environment(c, p, h100_like()).at("chunk");
-      if (c.at("zspread") == 1) { // a 1-D grid of zfill blocks an SM
-        CHECK(l.grid.x == static_cast<unsigned>(c.at("zfill") * h100_like().sm_count));
-        CHECK(l.grid.y * l.grid.z == 1U);
-        CHECK(l.name_expression.ends_with(", 1>"));
-        continue;
-      }
       CHECK(l.grid.x * tx >= static_cast<std::uint64_t>(p.at("nx")));
       CHECK((l.grid.x - 1) * tx < static_cast<std::uint64_t>(p.at("nx")));
       CHECK(l.grid.y * ty >= static_cast<std::uint64_t>(p.at("ny")));
@@ -248,7 +225,7 @@ TEST_CASE("fdtd launch: grid covers the volume, name expression, static shared m
         CHECK(l.name_expression == "fdtd_ring<" + std::to_string(c.at("bx")) + ", " + std::to_string(c.at("by")) + ", " +
                                        std::to_string(c.at("vx")) + ", " + std::to_string(c.at("ky")) + ", " +
                                        std::to_string(c.at("prefetch")) + ", " + std::to_string(c.at("zu")) + ", " +
-                                       std::to_string(minb) + ", " + std::to_string(c.at("copy")) + ", 0>");
+                                       std::to_string(minb) + ", " + std::to_string(c.at("copy")) + ">");
         continue;
       }
       CHECK(l.dynamic_smem_bytes == 0U);

@@ -26,10 +26,11 @@ summarise() {
 }
 
 for folder in bench/sizes/h200_fit bench/sizes/h200_check; do
-  mkdir -p "$work/$(basename "$folder")"
-  for f in "$folder"/*.json.gz; do gzip -dc "$f" > "$work/$(basename "$folder")/$(basename "${f%.gz}")"; done
-  "$validation" "$work/$(basename "$folder")"/*.json --target h200 | tee "$work/out.txt"
-  summarise "$(basename "$folder")" < "$work/out.txt"
+  name=$(basename "$folder")
+  mkdir -p "$work/$name"
+  for f in "$folder"/*.json.gz; do gzip -dc "$f" > "$work/$name/$(basename "${f%.gz}")"; done
+  "$validation" "$work/$name"/*.json --target h200 | tee "$work/out.txt"
+  summarise "$name" < "$work/out.txt"
 done
 {
   "$validation" bench/data/catalogue/h200_*.json --target h200

@@ -134,11 +134,12 @@ std::string why_better(const TuningResult& r, const Evaluation& best, const Eval
       const double memory = m.time.memory_seconds();
       return p.modelled && memory > 0 ? p.seconds / memory : 0.0;
     };
-    if (pipeline_share(n) >= 0.8 && pipeline_share(n) > pipeline_share(b) + 0.1)
+    const double share_n = pipeline_share(n), share_b = pipeline_share(b);
+    if (share_n >= 0.8 && share_n > share_b + 0.1)
       return slower + ": its blocks' dependent memory round trips (block pipeline " +
              fmt("%.4g us", n.time.bound(model::Bound::block_pipeline).seconds * 1e6) + ") take " +
-             fmt("%.0f%%", 100 * pipeline_share(n)) + " of its memory time (" + fmt("%.4g us", n.time.memory_seconds() * 1e6) +
-             "), where the two overlap imperfectly; here they take " + fmt("%.0f%%", 100 * pipeline_share(b)) + ".";
+             fmt("%.0f%%", 100 * share_n) + " of its memory time (" + fmt("%.4g us", n.time.memory_seconds() * 1e6) +
+             "), where the two overlap imperfectly; here they take " + fmt("%.0f%%", 100 * share_b) + ".";
   }
   return slower + ".";
 }

@@ -29,6 +29,15 @@ template <> __device__ __forceinline__ void load_shared<1>(unsigned a, float (&v
 __device__ __forceinline__ void store_shared_zero16(unsigned a) {
   asm volatile("st.shared.v4.f32 [%0], {%1, %1, %1, %1};" ::"r"(a), "f"(0.0f) : "memory");
 }
+// V zero floats at shared address a.
+template <int V> __device__ __forceinline__ void store_shared_zero(unsigned a);
+template <> __device__ __forceinline__ void store_shared_zero<4>(unsigned a) { store_shared_zero16(a); }
+template <> __device__ __forceinline__ void store_shared_zero<2>(unsigned a) {
+  asm volatile("st.shared.v2.f32 [%0], {%1, %1};" ::"r"(a), "f"(0.0f) : "memory");
+}
+template <> __device__ __forceinline__ void store_shared_zero<1>(unsigned a) {
+  asm volatile("st.shared.f32 [%0], %1;" ::"r"(a), "f"(0.0f) : "memory");
+}
 // 16 bytes from global src to shared address d, or 16 zero bytes when `zero`
 // (src is not read then; the predicate form costs no address arithmetic).
 __device__ __forceinline__ void cp_async16_or_zero_at(unsigned d, const void* src, bool zero) {
@@ -40,34 +49,48 @@ __device__ __forceinline__ void cp_async16_or_zero_at(unsigned d, const void* sr
 __device__ __forceinline__ void cp_async4_at(unsigned d, const void* src, unsigned src_bytes) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");
 }
-// mbarriers and bulk copies (sm_90), for fdtd_ring with COPY 1.
-__device__ __forceinline__ void mbarrier_init(unsigned long long* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
+// mbarriers and bulk copies (sm_90), for fdtd_ring with COPY 1. A barrier
+// is named by its shared-space address (32-bit): converting a pointer to a
+// __shared__ variable costs the shared window's base at every use.
+__device__ __forceinline__ void mbarrier_init(unsigned bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
 }
 // Makes the initialised mbarriers visible to the copy engine.
 __device__ __forceinline__ void mbarrier_init_fence() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
 // Arrives on the barrier and expects `bytes` of copies to complete its phase.
-__device__ __forceinline__ void mbarrier_expect_tx(unsigned long long* bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes)
-               : "memory");
+__device__ __forceinline__ void mbarrier_expect_tx(unsigned bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
 }
 // Waits for the completion of the barrier's phase of this parity.
-__device__ __forceinline__ void mbarrier_wait(unsigned long long* bar, unsigned parity) {
-  const unsigned b = shared_address(bar);
+__device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
   unsigned done = 0;
   while (!done) {
     asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
                  : "=r"(done)
-                 : "r"(b), "r"(parity)
+                 : "r"(bar), "r"(parity)
                  : "memory");
   }
 }
 // bytes (a multiple of 16) from global src to shared address dst (both
 // 16-byte aligned) by the copy engine; completion is counted on the mbarrier.
-__device__ __forceinline__ void bulk_load_at(unsigned dst, const void* src, unsigned bytes, unsigned long long* bar) {
+// The instruction takes its operands from uniform registers: where the
+// compiler cannot tell that they are the same in every lane that copies, it
+// wraps the copy in a loop over those lanes (about 20 instructions a copy).
+__device__ __forceinline__ void bulk_load_at(unsigned dst, const void* src, unsigned bytes, unsigned bar) {
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
-               "l"(src), "r"(bytes), "r"(shared_address(bar))
+               "l"(src), "r"(bytes), "r"(bar)
                : "memory");
+}
+// v from the warp's first active lane: the compiler then knows the value is
+// the same in every lane and keeps what is computed from it in uniform
+// registers.
+__device__ __forceinline__ int warp_uniform(int v) { return __shfl_sync(__activemask(), v, __ffs(__activemask()) - 1); }
+// True in one active lane of the warp (elect.sync, sm_90): with uniform
+// operands, the compiler then issues a bulk copy without a loop over lanes.
+__device__ __forceinline__ bool elect_one_lane() {
+  unsigned elected;
+  asm volatile("{\n .reg .pred p;\n elect.sync _|p, %1;\n selp.u32 %0, 1, 0, p;\n}" : "=r"(elected) : "r"(__activemask()));
+  return elected != 0;
 }
 // Orders this thread's ordinary shared-memory writes before later bulk copies into the same memory.
 __device__ __forceinline__ void fence_proxy_async_shared() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }

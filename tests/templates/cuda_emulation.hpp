@@ -176,6 +176,7 @@ template <int V> void load_shared(unsigned a, float (&v)[V]) {
   std::memcpy(v, cuda_emulation::dynamic_shared_memory + a, sizeof v);
 }
 inline void store_shared_zero16(unsigned a) { std::memset(cuda_emulation::dynamic_shared_memory + a, 0, 16); }
+template <int V> void store_shared_zero(unsigned a) { std::memset(cuda_emulation::dynamic_shared_memory + a, 0, 4 * V); }
 inline void cp_async16_or_zero_at(unsigned d, const void* src, bool zero) {
   cp_async<16>(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + d), static_cast<const float*>(src),
                zero ? 0U : 16U);
@@ -237,7 +238,7 @@ struct Barrier {
   }
 };
 inline std::mutex barrier_mutex;
-inline std::map<const void*, Barrier> barriers;
+inline std::map<unsigned, Barrier> barriers; // by shared-space address
 inline bool barrier_error = false;
 } // namespace cuda_emulation
 
@@ -245,20 +246,20 @@ inline float __shfl_xor_sync(unsigned mask, float v, int lane_mask) {
   return __shfl_sync(mask, v, static_cast<int>((cuda_emulation::thread_rank & 31U) ^ static_cast<unsigned>(lane_mask)));
 }
 
-inline void mbarrier_init(unsigned long long* bar, unsigned count) {
+inline void mbarrier_init(unsigned bar, unsigned count) {
   const std::lock_guard lock(cuda_emulation::barrier_mutex);
   cuda_emulation::barriers[bar] = {};
   cuda_emulation::barriers[bar].count = count;
 }
 inline void mbarrier_init_fence() {}
-inline void mbarrier_expect_tx(unsigned long long* bar, unsigned bytes) {
+inline void mbarrier_expect_tx(unsigned bar, unsigned bytes) {
   const std::lock_guard lock(cuda_emulation::barrier_mutex);
   auto& b = cuda_emulation::barriers[bar];
   b.tx += bytes;
   ++b.arrived;
   b.complete_if_done();
 }
-inline void bulk_load(float* dst, const float* src, unsigned bytes, unsigned long long* bar) {
+inline void bulk_load(float* dst, const float* src, unsigned bytes, unsigned bar) {
   const cuda_emulation::AsyncCopy c{dst, src, bytes, bytes};
   const std::lock_guard lock(cuda_emulation::barrier_mutex);
   auto& b = cuda_emulation::barriers[bar];
@@ -270,12 +271,16 @@ inline void bulk_load(float* dst, const float* src, unsigned bytes, unsigned lon
     b.pending.push_back(c);
   }
 }
+// The kernels pass warp_uniform a value that is the same in every lane
+// (the warp's index); elect_one_lane elects lane 0.
+inline int warp_uniform(int v) { return v; }
+inline bool elect_one_lane() { return (cuda_emulation::thread_rank & 31U) == 0; }
 // The shared-space address form (fdtd_ring).
-inline void bulk_load_at(unsigned dst, const void* src, unsigned bytes, unsigned long long* bar) {
+inline void bulk_load_at(unsigned dst, const void* src, unsigned bytes, unsigned bar) {
   bulk_load(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + dst), static_cast<const float*>(src), bytes,
             bar);
 }
-inline void mbarrier_wait(unsigned long long* bar, unsigned parity) {
+inline void mbarrier_wait(unsigned bar, unsigned parity) {
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (true) {
     {

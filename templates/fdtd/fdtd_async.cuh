@@ -75,7 +75,7 @@ __device__ __forceinline__ void mbarrier_wait(unsigned bar, unsigned parity) {
 // 16-byte aligned) by the copy engine; completion is counted on the mbarrier.
 // The instruction takes its operands from uniform registers: where the
 // compiler cannot tell that they are the same in every lane that copies, it
-// wraps the copy in a loop over those lanes (about 20 instructions a copy).
+// wraps the copy in a loop over those lanes (about 23 instructions a copy).
 __device__ __forceinline__ void bulk_load_at(unsigned dst, const void* src, unsigned bytes, unsigned bar) {
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
                "l"(src), "r"(bytes), "r"(bar)

@@ -25,13 +25,11 @@ template <> __device__ __forceinline__ void load_shared<2>(unsigned a, float (&v
 template <> __device__ __forceinline__ void load_shared<1>(unsigned a, float (&v)[1]) {
   asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v[0]) : "r"(a));
 }
-// 16 zero bytes at shared address a.
-__device__ __forceinline__ void store_shared_zero16(unsigned a) {
-  asm volatile("st.shared.v4.f32 [%0], {%1, %1, %1, %1};" ::"r"(a), "f"(0.0f) : "memory");
-}
 // V zero floats at shared address a.
 template <int V> __device__ __forceinline__ void store_shared_zero(unsigned a);
-template <> __device__ __forceinline__ void store_shared_zero<4>(unsigned a) { store_shared_zero16(a); }
+template <> __device__ __forceinline__ void store_shared_zero<4>(unsigned a) {
+  asm volatile("st.shared.v4.f32 [%0], {%1, %1, %1, %1};" ::"r"(a), "f"(0.0f) : "memory");
+}
 template <> __device__ __forceinline__ void store_shared_zero<2>(unsigned a) {
   asm volatile("st.shared.v2.f32 [%0], {%1, %1};" ::"r"(a), "f"(0.0f) : "memory");
 }

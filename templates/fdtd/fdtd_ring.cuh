@@ -181,7 +181,7 @@ __global__ void __launch_bounds__(BX * BY, MINB)
       if (bulk) {
         // COPY 1: zero the ring (the parts no copy writes stay zero); both: the barriers.
         if constexpr (COPY == 1) {
-          for (unsigned b = 16u * static_cast<unsigned>(tid); b < 4u * S * PLANE; b += 16u * T) store_shared_zero16(ring + b);
+          for (unsigned b = 16u * static_cast<unsigned>(tid); b < 4u * S * PLANE; b += 16u * T) store_shared_zero<4>(ring + b);
           fence_proxy_async_shared(); // the zeros before the copy engine's writes
         }
         if (tid == 0) {

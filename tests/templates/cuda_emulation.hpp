@@ -131,7 +131,7 @@ using cuda_emulation::threadIdx;
 // ---- dynamic shared memory and asynchronous copies (cp.async) ------------------------------
 // The templates' CUDA-only helpers (dynamic_shared, cp_async,
 // the shared-space address forms shared_address, load_shared,
-// store_shared_zero16, cp_async16_or_zero_at and cp_async4_at,
+// store_shared_zero, cp_async16_or_zero_at and cp_async4_at,
 // cp_async_commit, cp_async_wait) as plain C++. A copy lands either when it is issued (eager:
 // a copy into a stage other threads still read shows up as a wrong output) or
 // as late as the kernel's waits allow (lazy: reading a stage before waiting
@@ -175,7 +175,6 @@ inline unsigned shared_address(const void* p) {
 template <int V> void load_shared(unsigned a, float (&v)[V]) {
   std::memcpy(v, cuda_emulation::dynamic_shared_memory + a, sizeof v);
 }
-inline void store_shared_zero16(unsigned a) { std::memset(cuda_emulation::dynamic_shared_memory + a, 0, 16); }
 template <int V> void store_shared_zero(unsigned a) { std::memset(cuda_emulation::dynamic_shared_memory + a, 0, 4 * V); }
 inline void cp_async16_or_zero_at(unsigned d, const void* src, bool zero) {
   cp_async<16>(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + d), static_cast<const float*>(src),

@@ -108,7 +108,7 @@ TEST_CASE("fdtd space: axes, a few hundred configurations, constraints with reas
   MESSAGE("fdtd space at 512x512x256 r=4 on an sm_90-like target: " << configs.size() << " configurations, " << rings
                                                                       << " of them ring");
   CHECK(configs.size() - static_cast<std::size_t>(rings) == 896); // classic: the recorded space
-  CHECK(rings == 672); // zfill 0 and each zfill that gives two or more chunks here, less the min_warps shared memory cannot host
+  CHECK(rings == 736); // zfill 0 and each zfill that gives two or more chunks here, less the min_warps shared memory cannot host
   std::set<std::string> shapes, ring_shapes;
   for (const auto& c : configs) {
     if (is_ring(c)) {
@@ -153,6 +153,15 @@ TEST_CASE("fdtd space: axes, a few hundred configurations, constraints with reas
   CHECK(why_smem->find("only spill") != std::string::npos);
   CHECK(s.is_valid(ring(32, 8, 4, 2, 3, 9, 0, 0, 16)));
   CHECK(s.is_valid(ring(32, 8, 4, 2, 4, 9, 0, 0, 0)));
+  // Three 8-warp blocks an SM (min_warps 24): 64-float tiles with prefetch 4
+  // (9 stages of 24 x 72 floats, 62 KB a block); not with prefetch 3, and no
+  // four blocks.
+  CHECK(s.is_valid(ring(16, 16, 4, 1, 4, 9, 1, 0, 24)));
+  CHECK(s.is_valid(ring(32, 8, 2, 2, 4, 9, 0, 0, 24)));
+  CHECK(s.violation(ring(16, 16, 4, 1, 3, 9, 1, 0, 24))->find("prefetch 4") != std::string::npos);
+  CHECK(s.violation(ring(32, 8, 2, 1, 4, 9, 1, 0, 32)).has_value());
+  // 128x8 tiles with prefetch 4 (78 KB a block): three do not fit in 228 KB.
+  CHECK(s.violation(ring(32, 8, 4, 1, 4, 9, 1, 0, 24))->find("only spill") != std::string::npos);
   // bulk copies need sm_90; the ring sm_80.
   const Target a100 = target_for(80, 163 * 1024);
   CHECK(t.space(p, a100).violation(ring(32, 16, 4, 1, 4, 9, 1))->find("sm_90") != std::string::npos);

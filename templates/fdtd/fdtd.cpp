@@ -174,7 +174,7 @@ KernelDescription describe() {
       // wave, 0.3-2.6 % ahead of the best with two (docs/results.md). Only
       // with prefetch 4: three blocks' best with prefetch 3 measured 3-8 %
       // behind their best with 4 at four of five sizes (1 % ahead at 300^3),
-      // and the model puts them 5-16 % faster than they measure.
+      // and the model puts them up to 18 % faster than they measure.
       .constraint("!ring || min_warps <= 16 || min_warps == 24 && prefetch == 4",
                   "the ring's min_warps: 0, 16, or 24 (three 8-warp blocks an SM) with prefetch 4")
       // The ring's alternating march reads a chunk boundary's 2R planes twice

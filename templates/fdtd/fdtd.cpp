@@ -169,9 +169,9 @@ KernelDescription describe() {
       .constraint("!ring || pad == 0 && prefetch >= 3 && threads >= 256 && vx >= 2 && tile_x >= 64 && tile_y <= 16",
                   "the ring's space: pad=0 (its rows are never padded), prefetch 3 or 4, at least 256 threads, vx 2 "
                   "or 4, tiles of 64 or 128 floats by at most 16 rows")
-      // Three 8-warp blocks an SM (min_warps 24, 80 registers): the 64-float
-      // tiles' best at sizes that leave two blocks an SM a part-filled last
-      // wave, 0.3-2.6 % ahead of the best with two (docs/results.md). Only
+      // Three 8-warp blocks an SM (min_warps 24, 80 registers): with 64x16
+      // tiles, the best at 376^3, 480^3, 300^3 and 200x328x160 on an H200,
+      // 0.1-2.6 % ahead of the best with two blocks (docs/results.md). Only
       // with prefetch 4: three blocks' best with prefetch 3 measured 3-8 %
       // behind their best with 4 at four of five sizes (1 % ahead at 300^3),
       // and the model puts them up to 18 % faster than they measure.

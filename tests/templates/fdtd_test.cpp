@@ -158,10 +158,10 @@ TEST_CASE("fdtd space: axes, a few hundred configurations, constraints with reas
   // four blocks.
   CHECK(s.is_valid(ring(16, 16, 4, 1, 4, 9, 1, 0, 24)));
   CHECK(s.is_valid(ring(32, 8, 2, 2, 4, 9, 0, 0, 24)));
-  CHECK(s.violation(ring(16, 16, 4, 1, 3, 9, 1, 0, 24))->find("prefetch 4") != std::string::npos);
-  CHECK(s.violation(ring(32, 8, 2, 1, 4, 9, 1, 0, 32)).has_value());
+  CHECK(s.violation(ring(16, 16, 4, 1, 3, 9, 1, 0, 24)).value_or("").find("prefetch 4") != std::string::npos);
+  CHECK(s.violation(ring(32, 8, 2, 1, 4, 9, 1, 0, 32)).value_or("").find("0, 16, or 24") != std::string::npos);
   // 128x8 tiles with prefetch 4 (78 KB a block): three do not fit in 228 KB.
-  CHECK(s.violation(ring(32, 8, 4, 1, 4, 9, 1, 0, 24))->find("only spill") != std::string::npos);
+  CHECK(s.violation(ring(32, 8, 4, 1, 4, 9, 1, 0, 24)).value_or("").find("only spill") != std::string::npos);
   // bulk copies need sm_90; the ring sm_80.
   const Target a100 = target_for(80, 163 * 1024);
   CHECK(t.space(p, a100).violation(ring(32, 16, 4, 1, 4, 9, 1))->find("sm_90") != std::string::npos);

@@ -1,0 +1,99 @@
+// The fdtd ring's box copied by one tensor copy a plane (COPY 2, made from
+// templates/fdtd/fdtd_ring.cuh by fdtd_tensor_copy.sh, which builds and runs
+// this file) against the template's bulk row copies (COPY 1): the shapes the
+// whole grids pick (docs/results.md), memtune's chunk counts, alternating
+// rounds in one run, memtune's cold-timing protocol (cold_timing.cuh). Both
+// outputs are compared bit for bit. Prints one line per shape and round.
+#define MEMTUNE_RADIUS 4
+#include <cuda.h>
+
+#include "templates/fdtd/fdtd.cu"
+#include "fdtd_ring_tensor.cuh"
+
+#include "bench/experiments/cold_timing.cuh"
+
+#include <cstring>
+
+namespace {
+
+// A map of the nx x ny x nz float volume whose box is one stage: pitch x rows x 1.
+CUtensorMap box_map(const float* in, int nx, int ny, int nz, int pitch, int rows) {
+  CUtensorMap m;
+  std::memset(&m, 0, sizeof m);
+  const cuuint64_t dims[3] = {cuuint64_t(nx), cuuint64_t(ny), cuuint64_t(nz)};
+  const cuuint64_t strides[2] = {cuuint64_t(nx) * 4, cuuint64_t(nx) * ny * 4}; // bytes, dimensions 1 and 2
+  const cuuint32_t box[3] = {cuuint32_t(pitch), cuuint32_t(rows), 1}, element_strides[3] = {1, 1, 1};
+  const CUresult r = cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, const_cast<float*>(in), dims, strides,
+                                            box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                            CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    std::fprintf(stderr, "cuTensorMapEncodeTiled failed (%d) for %dx%dx%d, box %dx%d\n", int(r), nx, ny, nz, pitch, rows);
+    std::exit(1);
+  }
+  return m;
+}
+
+template <int BX, int BY, int VX, int KY, int PF, int ZU, int MINB>
+void compare(ColdTimer& timer, int nx, int ny, int nz, int zfill, int rounds) {
+  constexpr int TX = BX * VX, TY = BY * KY, PITCH = TX + 2 * ((R + 3) / 4 * 4), ROWS = TY + 2 * R, S = R + 1 + PF;
+  const int columns = (nx + TX - 1) / TX * ((ny + TY - 1) / TY);
+  const int chunks = zfill == 0 ? 1 : std::max(1, std::min(nz, zfill * timer.sms() / columns)); // as fdtd.cpp
+  const int chunk = (nz + chunks - 1) / chunks;
+  const dim3 grid((nx + TX - 1) / TX, (ny + TY - 1) / TY, (nz + chunk - 1) / chunk), block(BX, BY);
+  const long long n = static_cast<long long>(nx) * ny * nz;
+  float *in = nullptr, *out[2] = {nullptr, nullptr};
+  CHECK(cudaMalloc(&in, n * 4));
+  for (auto& o : out) CHECK(cudaMalloc(&o, n * 4));
+  fill_kernel<<<1024, 256>>>(in, n);
+  const CUtensorMap map = box_map(in, nx, ny, nz, PITCH, ROWS);
+  auto rows = fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 1>;
+  auto tensor = fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 2>;
+  const int smem_rows = S * ROWS * PITCH * 4, smem_tensor = smem_rows + 128;
+  CHECK(cudaFuncSetAttribute(rows, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_rows));
+  CHECK(cudaFuncSetAttribute(tensor, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_tensor));
+  const auto run_rows = [&] { rows<<<grid, block, smem_rows>>>(in, out[0], nx, ny, nz, chunk, map); };
+  const auto run_tensor = [&] { tensor<<<grid, block, smem_tensor>>>(in, out[1], nx, ny, nz, chunk, map); };
+  CHECK(cudaMemset(out[0], 0xff, n * 4));
+  CHECK(cudaMemset(out[1], 0xee, n * 4));
+  run_rows();
+  run_tensor();
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> a(n), b(n);
+  CHECK(cudaMemcpy(a.data(), out[0], n * 4, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(b.data(), out[1], n * 4, cudaMemcpyDeviceToHost));
+  const bool same = std::memcmp(a.data(), b.data(), n * 4) == 0;
+  for (int r = 0; r < rounds; ++r) {
+    const float t_rows = timer.median_us(run_rows), t_tensor = timer.median_us(run_tensor);
+    std::printf("%dx%dx%d  tile %dx%d (%dx%d threads, vx %d)  %d blocks/SM  %2d chunks  round %d:  rows %7.1f us  "
+                "tensor %7.1f us  tensor/rows %.3f  outputs %s\n",
+                nx, ny, nz, TX, TY, BX, BY, VX, MINB, grid.z, r, t_rows, t_tensor, t_tensor / t_rows,
+                same ? "bitwise equal" : "DIFFER");
+    std::fflush(stdout);
+  }
+  CHECK(cudaFree(in));
+  for (auto& o : out) CHECK(cudaFree(o));
+  if (!same) std::exit(1);
+}
+
+} // namespace
+
+int main() {
+  const float coeffs[R + 1] = {-2.5f, 1.3f, -0.4f, 0.11f, -0.03f};
+  CHECK(cudaMemcpyToSymbol(memtune_fdtd_coeffs, coeffs, sizeof coeffs));
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  ColdTimer timer;
+  // The three-block best at 376^3, 480^3 and 300^3 (64x16 tiles, zfill 12) and
+  // the two-block 128x8 (zfill 8 at 376^3 and 300^3, one chunk at 512x512x256).
+  compare<16, 16, 4, 1, 4, 9, 3>(timer, 376, 376, 376, 12, 3);
+  compare<32, 8, 4, 1, 4, 9, 2>(timer, 376, 376, 376, 8, 2);
+  compare<32, 8, 4, 1, 4, 9, 2>(timer, 512, 512, 256, 0, 2);
+  compare<16, 16, 4, 1, 4, 9, 3>(timer, 480, 480, 480, 12, 2);
+  compare<16, 16, 4, 1, 4, 9, 3>(timer, 300, 300, 300, 12, 2);
+  compare<32, 8, 4, 1, 4, 9, 2>(timer, 300, 300, 300, 8, 2);
+  compare<16, 16, 4, 1, 4, 9, 3>(timer, 64, 64, 64, 12, 2);
+  compare<16, 16, 4, 1, 4, 9, 3>(timer, 36, 20, 9, 0, 2); // box wider and taller than the volume
+  return 0;
+}

@@ -1,0 +1,58 @@
+#!/bin/bash
+# The fdtd ring with one tensor copy of its box per plane (cp.async.bulk.tensor,
+# a CUtensorMap kernel argument, which a kernel description cannot pass) against
+# the template's bulk row copies, same shapes, same run (docs/results.md, "One
+# tensor copy a plane"). The variant is made from templates/fdtd/fdtd_ring.cuh
+# as it is by the patch below (it fails, naming the anchor, where the kernel has
+# moved on), then fdtd_tensor_copy.cu is compiled with nvcc and run. From the
+# repository root, on an sm_90 GPU machine:
+#   bash bench/experiments/fdtd_tensor_copy.sh [folder for the build, default a temporary one]
+set -euo pipefail
+work=${1:-$(mktemp -d)}
+mkdir -p "$work"
+python3 - templates/fdtd/fdtd_ring.cuh "$work/fdtd_ring_tensor.cuh" <<'PY'
+import sys
+src, dst = sys.argv[1], sys.argv[2]
+s = open(src).read()
+def patch(old, new):
+    global s
+    if s.count(old) != 1:
+        sys.exit(f"fdtd_tensor_copy.sh: {src} no longer holds this anchor once: {old[:70]!r}")
+    s = s.replace(old, new)
+# The kernel takes the map; COPY 2 is the tensor copy.
+patch("fdtd_ring(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, int nz, int chunk) {",
+      "fdtd_ring_tensor(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, int nz, int chunk,\n"
+      "                     const __grid_constant__ CUtensorMap tmap) {")
+patch('static_assert(COPY == 0 || COPY == 1, "copy 0 (cp.async per thread) or 1 (bulk rows)");',
+      'static_assert(COPY >= 0 && COPY <= 2, "copy 0, 1 (bulk rows) or 2 (one tensor copy a plane)");')
+# A tensor copy writes shared memory at 128-byte aligned addresses (the host adds 128 bytes).
+patch("const unsigned ring = shared_address(dynamic_shared<float>()); // the ring's shared-space address",
+      "const unsigned ring = COPY == 2 ? (shared_address(dynamic_shared<float>()) + 127u) & ~127u\n"
+      "                                  : shared_address(dynamic_shared<float>());")
+# Thread 0 copies the whole box of every step the chunk reads; the copy engine
+# fills what lies outside the volume (rows, columns and planes) with zeros.
+patch("""      if constexpr (COPY == 1) {
+        if (bulk) {
+          // Thread 0 arrives""", """      if constexpr (COPY == 2) {
+        if (bulk) {
+          const unsigned bar = bars + 8u * static_cast<unsigned>(stage_idx);
+          if (tid == 0) {
+            mbarrier_expect_tx(bar, step < need ? 4u * PLANE : 0u);
+            if (step < need)
+              asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                           " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(ring + stage),
+                           "l"(reinterpret_cast<unsigned long long>(&tmap)), "r"(X0 - HB), "r"(Y0 - R),
+                           "r"(zs + dz * step), "r"(bar)
+                           : "memory");
+          }
+          return;
+        }
+      }
+      if constexpr (COPY == 1) {
+        if (bulk) {
+          // Thread 0 arrives""")
+open(dst, "w").write(s)
+PY
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+"$nvcc" -O3 -std=c++17 -arch=sm_90 -I. -I"$work" -o "$work/fdtd_tensor_copy" bench/experiments/fdtd_tensor_copy.cu -lcuda
+"$work/fdtd_tensor_copy"

@@ -6,9 +6,10 @@
 # as it is by the patch below (it fails, naming the anchor, where the kernel has
 # moved on), then fdtd_tensor_copy.cu is compiled with nvcc and run. From the
 # repository root, on an sm_90 GPU machine:
-#   bash bench/experiments/fdtd_tensor_copy.sh [folder for the build, default a temporary one]
+#   bash bench/experiments/fdtd_tensor_copy.sh [build folder, default a temporary one] [L2 promotion 0-3]
 set -euo pipefail
 work=${1:-$(mktemp -d)}
+shift || true
 mkdir -p "$work"
 python3 - templates/fdtd/fdtd_ring.cuh "$work/fdtd_ring_tensor.cuh" <<'PY'
 import sys
@@ -55,4 +56,4 @@ open(dst, "w").write(s)
 PY
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 "$nvcc" -O3 -std=c++17 -arch=sm_90 -I. -I"$work" -o "$work/fdtd_tensor_copy" bench/experiments/fdtd_tensor_copy.cu -lcuda
-"$work/fdtd_tensor_copy"
+"$work/fdtd_tensor_copy" "$@"

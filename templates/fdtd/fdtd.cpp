@@ -147,8 +147,9 @@ KernelDescription describe() {
       .derived("registers", "ring ? 40 + vx * ky * (2 * radius + zu) : 40 + vx * (2 * radius + 4) + vx * halo_rounds "
                             "* 4 + vx * prefetch * (halo_rounds + 1) * 2")
       .derived("static_smem", "2 * 4 * rows * pitch") // classic: two plane buffers
-      // The ring: R+1+prefetch stages of boxes of `rows` rows.
-      .derived("ring_smem", "(radius + 1 + prefetch) * rows * ring_pitch * 4")
+      // The ring: R+1+prefetch stages of boxes of `rows` rows, 32 bytes more
+      // with bulk copies (the ring's placement, fdtd_ring.cuh).
+      .derived("ring_smem", "(radius + 1 + prefetch) * rows * ring_pitch * 4 + (copy == \"bulk\" ? 32 : 0)")
       .derived("ring_block_smem", "ring_smem + 8 * (radius + 1 + prefetch)") // and its stages' mbarriers
       .constraint("threads <= min(512, max_threads_per_block)",
                   "at most 512 threads (and the device limit): a 1024-thread block leaves 64 registers per thread "

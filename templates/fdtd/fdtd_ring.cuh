@@ -59,9 +59,10 @@
 //           kernel argument that kernel descriptions cannot pass yet;
 //           docs/kernel-description.md, `args`.)
 // Kernel argument `chunk`: planes per block (blockIdx.z picks the z-chunk).
-// Dynamic shared memory: fdtd_ring_smem_bytes = (R + 1 + PF) * (TY + 2R) *
-// (TX + 2HB) * 4 plus S mbarriers of static shared memory; more than 48 KiB
-// needs the opt-in (cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE_BYTES).
+// Dynamic shared memory: (R + 1 + PF) * (TY + 2R) * (TX + 2HB) * 4 bytes, 32
+// more with COPY 1 (the ring's placement), plus S mbarriers of static shared
+// memory; more than 48 KiB needs the opt-in (cuFuncSetAttribute
+// MAX_DYNAMIC_SHARED_SIZE_BYTES).
 template <int BX, int BY, int VX, int KY, int PF, int ZU, int MINB, int COPY>
 __global__ void __launch_bounds__(BX * BY, MINB)
     fdtd_ring(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, int nz, int chunk) {
@@ -87,7 +88,19 @@ __global__ void __launch_bounds__(BX * BY, MINB)
   static_assert(VX == 1 || VX == 2 || VX == 4, "vx 1, 2, 4");
   static_assert(PF >= 1 && ZU >= 1 && ZU <= Q, "pf >= 1, 1 <= zu <= 2R+1");
 
-  const unsigned ring = shared_address(dynamic_shared<float>()); // the ring's shared-space address
+  // The ring's shared-space address. COPY 1 places it at the offset within
+  // 32 bytes that the box's first column has in global memory (0 or 16
+  // bytes past a 32-byte boundary), so that a row copy's shared destination
+  // and global source share it: box rows are PITCH * 4 bytes apart, a
+  // multiple of 32 for tiles of a multiple of 8 columns, as are the volume's
+  // rows when nx % 8 == 0. With the two offsets 16 bytes apart the copy
+  // engine moved the same ring 4-26 % slower (H200, docs/results.md). The
+  // host adds 32 bytes of dynamic shared memory for it (ring_smem).
+  const unsigned ring_base = shared_address(dynamic_shared<float>());
+  const unsigned ring =
+      COPY == 1 ? ((ring_base + 31u) & ~31u) +
+                      ((static_cast<unsigned>(reinterpret_cast<unsigned long long>(in)) - 4u * HB) & 16u)
+                : ring_base;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
   const int X0 = blockIdx.x * TX, Y0 = blockIdx.y * TY;
   const int x = X0 + tx * VX, y_first = Y0 + ty * KY;

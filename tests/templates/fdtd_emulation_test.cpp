@@ -78,9 +78,15 @@ void ring_kernel(const float* in, float* out, int nx, int ny, int nz, int chunk)
   else radius4::fdtd_ring<BX, BY, VX, KY, PF, ZU, 1, COPY>(in, out, nx, ny, nz, chunk);
 }
 
+// Floats between a 256-byte boundary and the input check_outputs passes: 4
+// puts it 16 bytes past a 32-byte boundary (the ring's bulk copies place the
+// ring by it).
+static int input_shift = 0;
+
 // Runs run(in, out, chunk) on random input of size s and checks every output
 // against the reference and that nothing past the output was written.
 template <int R, class Run> void check_outputs(Size s, int zsplit, Run run) {
+  CAPTURE(input_shift);
   CAPTURE(s.nx);
   CAPTURE(s.ny);
   CAPTURE(s.nz);
@@ -92,10 +98,10 @@ template <int R, class Run> void check_outputs(Size s, int zsplit, Run run) {
   std::copy(c.begin(), c.end(), coefficients<R>());
   const std::vector<double> reference = memtune::templates::fdtd_reference(input, s.nx, s.ny, s.nz, c);
 
-  Buffer in(n);
-  std::copy(input.begin(), input.end(), in.data);
+  Buffer in(n + static_cast<std::size_t>(input_shift));
+  std::copy(input.begin(), input.end(), in.data + input_shift);
   GuardedOutput out(n);
-  run(in.data, out.data(), (s.nz + zsplit - 1) / zsplit);
+  run(in.data + input_shift, out.data(), (s.nz + zsplit - 1) / zsplit);
 
   CHECK(out.guard_intact());
   const auto [bad, first_bad] = out.mismatches(reference, 2.0 * (6 * R + 1) * FLT_EPSILON);
@@ -299,14 +305,19 @@ TEST_CASE("fdtd.cu on the CPU: fdtd_ring (lean cp.async ring, z chunks marching 
 
 TEST_CASE("fdtd.cu on the CPU: fdtd_ring with bulk row copies (COPY 1), mbarrier phases over the ring") {
   // kAligned and kWide take the bulk path (nx % 4 == 0), the others COPY 1's 4-byte fallback.
+  // Both input placements: the ring 16 bytes past a 32-byte boundary and on one.
   constexpr Size kWide{136, 19, 11};
-  for (const Size s : {kOne, kOdd, kAligned, kWide}) {
-    for (int zsplit : {1, 2, 3}) {
-      if (zsplit > s.nz) continue;
-      check_ring<4, 32, 4, 4, 1, 2, 3, 1>(s, zsplit);
-      check_ring<4, 16, 4, 4, 2, 1, 9, 1>(s, zsplit);
+  for (const int shift : {0, 4}) {
+    input_shift = shift;
+    for (const Size s : {kOne, kOdd, kAligned, kWide}) {
+      for (int zsplit : {1, 2, 3}) {
+        if (zsplit > s.nz) continue;
+        check_ring<4, 32, 4, 4, 1, 2, 3, 1>(s, zsplit);
+        check_ring<4, 16, 4, 4, 2, 1, 9, 1>(s, zsplit);
+      }
     }
   }
+  input_shift = 0;
   check_ring<4, 8, 26, 4, 1, 3, 9, 1>(kWide, 1); // 34 box rows: two rows for lanes 0 and 1 of warp 0
   check_ring<4, 32, 4, 4, 1, 5, 9, 1>(kAligned, 13); // one plane per chunk, more stages than planes
   check_ring<2, 32, 4, 2, 2, 1, 5, 1>(kWide, 3);

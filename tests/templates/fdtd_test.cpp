@@ -230,7 +230,8 @@ TEST_CASE("fdtd launch: grid covers the volume, name expression, static shared m
       const std::int64_t minb = c.at("min_warps") ? c.at("min_warps") * 32 / threads : 1;
       if (is_ring(c)) {
         const std::int64_t R = p.at("radius"), hb = (R + 3) / 4 * 4;
-        CHECK(l.dynamic_smem_bytes == static_cast<std::size_t>((R + 1 + c.at("prefetch")) * (ty + 2 * R) * (tx + 2 * hb) * 4));
+        const std::size_t placement = c.at("copy") == 1 ? 32 : 0; // bulk copies: the ring placed at the source's offset
+        CHECK(l.dynamic_smem_bytes == static_cast<std::size_t>((R + 1 + c.at("prefetch")) * (ty + 2 * R) * (tx + 2 * hb) * 4) + placement);
         CHECK(l.name_expression == "fdtd_ring<" + std::to_string(c.at("bx")) + ", " + std::to_string(c.at("by")) + ", " +
                                        std::to_string(c.at("vx")) + ", " + std::to_string(c.at("ky")) + ", " +
                                        std::to_string(c.at("prefetch")) + ", " + std::to_string(c.at("zu")) + ", " +

@@ -1,8 +1,9 @@
-// The fdtd ring's box copied by one tensor copy a plane (COPY 2, made from
-// templates/fdtd/fdtd_ring.cuh by fdtd_tensor_copy.sh, which builds and runs
-// this file) against the template's bulk row copies (COPY 1): the shapes the
+// The fdtd ring's box copied by one tensor copy a plane (COPY 2), or by tensor
+// copies at each chunk's start only (COPY 3), both made from
+// templates/fdtd/fdtd_ring.cuh by fdtd_tensor_copy.sh (which builds and runs
+// this file), against the template's bulk row copies (COPY 1): the shapes the
 // whole grids pick (docs/results.md), memtune's chunk counts, alternating
-// rounds in one run, memtune's cold-timing protocol (cold_timing.cuh). Both
+// rounds in one run, memtune's cold-timing protocol (cold_timing.cuh). The
 // outputs are compared bit for bit. Prints one line per shape and round.
 // Argument: the map's L2 promotion, 0 none, 1 64 B, 2 128 B (the default: the
 // fastest of the four on an H200), 3 256 B.
@@ -47,32 +48,34 @@ void compare(ColdTimer& timer, int nx, int ny, int nz, int zfill, int rounds) {
   const int chunk = (nz + chunks - 1) / chunks;
   const dim3 grid((nx + TX - 1) / TX, (ny + TY - 1) / TY, (nz + chunk - 1) / chunk), block(BX, BY);
   const long long n = static_cast<long long>(nx) * ny * nz;
-  float *in = nullptr, *out[2] = {nullptr, nullptr};
+  float* in = nullptr;
   CHECK(cudaMalloc(&in, n * 4));
-  for (auto& o : out) CHECK(cudaMalloc(&o, n * 4));
   fill_kernel<<<1024, 256>>>(in, n);
   const CUtensorMap map = box_map(in, nx, ny, nz, PITCH, ROWS);
-  auto rows = fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 1>;
-  auto tensor = fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 2>;
-  const int smem_rows = S * ROWS * PITCH * 4, smem_tensor = smem_rows + 128;
-  CHECK(cudaFuncSetAttribute(rows, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_rows));
-  CHECK(cudaFuncSetAttribute(tensor, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_tensor));
-  const auto run_rows = [&] { rows<<<grid, block, smem_rows>>>(in, out[0], nx, ny, nz, chunk, map); };
-  const auto run_tensor = [&] { tensor<<<grid, block, smem_tensor>>>(in, out[1], nx, ny, nz, chunk, map); };
-  CHECK(cudaMemset(out[0], 0xff, n * 4));
-  CHECK(cudaMemset(out[1], 0xee, n * 4));
-  run_rows();
-  run_tensor();
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> a(n), b(n);
-  CHECK(cudaMemcpy(a.data(), out[0], n * 4, cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(b.data(), out[1], n * 4, cudaMemcpyDeviceToHost));
-  const bool same = std::memcmp(a.data(), b.data(), n * 4) == 0;
+  // The template's row copies (COPY 1), the tensor copy (2), tensor copies for a chunk's start only (3).
+  using Kernel = void (*)(const float*, float*, int, int, int, int, CUtensorMap);
+  const Kernel kernels[3] = {fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 1>, fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 2>,
+                             fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 3>};
+  const int smem[3] = {S * ROWS * PITCH * 4 + 32, S * ROWS * PITCH * 4 + 128, S * ROWS * PITCH * 4 + 128}; // as the kernels place the ring
+  float* out[3] = {};
+  std::vector<float> first(n), other(n);
+  bool same = true;
+  for (int k = 0; k < 3; ++k) {
+    CHECK(cudaFuncSetAttribute(kernels[k], cudaFuncAttributeMaxDynamicSharedMemorySize, smem[k]));
+    CHECK(cudaMalloc(&out[k], n * 4));
+    CHECK(cudaMemset(out[k], 0xee - k, n * 4));
+    kernels[k]<<<grid, block, smem[k]>>>(in, out[k], nx, ny, nz, chunk, map);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy((k == 0 ? first : other).data(), out[k], n * 4, cudaMemcpyDeviceToHost));
+    if (k > 0) same = same && std::memcmp(first.data(), other.data(), n * 4) == 0;
+  }
   for (int r = 0; r < rounds; ++r) {
-    const float t_rows = timer.median_us(run_rows), t_tensor = timer.median_us(run_tensor);
+    float us[3];
+    for (int k = 0; k < 3; ++k)
+      us[k] = timer.median_us([&] { kernels[k]<<<grid, block, smem[k]>>>(in, out[k], nx, ny, nz, chunk, map); });
     std::printf("%dx%dx%d  tile %dx%d (%dx%d threads, vx %d)  %d blocks/SM  %2d chunks  round %d:  rows %7.1f us  "
-                "tensor %7.1f us  tensor/rows %.3f  outputs %s\n",
-                nx, ny, nz, TX, TY, BX, BY, VX, MINB, grid.z, r, t_rows, t_tensor, t_tensor / t_rows,
+                "tensor %7.1f us (%.3f)  tensor at chunk starts %7.1f us (%.3f)  outputs %s\n",
+                nx, ny, nz, TX, TY, BX, BY, VX, MINB, grid.z, r, us[0], us[1], us[1] / us[0], us[2], us[2] / us[0],
                 same ? "bitwise equal" : "DIFFER");
     std::fflush(stdout);
   }

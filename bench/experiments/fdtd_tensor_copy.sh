@@ -20,22 +20,30 @@ def patch(old, new):
     if s.count(old) != 1:
         sys.exit(f"fdtd_tensor_copy.sh: {src} no longer holds this anchor once: {old[:70]!r}")
     s = s.replace(old, new)
-# The kernel takes the map; COPY 2 is the tensor copy.
+# The kernel takes the map. COPY 2: one tensor copy of the box for every plane;
+# COPY 3: tensor copies for the R + PF planes a chunk starts with, COPY 1's row
+# copies after them.
 patch("fdtd_ring(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, int nz, int chunk) {",
       "fdtd_ring_tensor(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, int nz, int chunk,\n"
       "                     const __grid_constant__ CUtensorMap tmap) {")
 patch('static_assert(COPY == 0 || COPY == 1, "copy 0 (cp.async per thread) or 1 (bulk rows)");',
-      'static_assert(COPY >= 0 && COPY <= 2, "copy 0, 1 (bulk rows) or 2 (one tensor copy a plane)");')
-# A tensor copy writes shared memory at 128-byte aligned addresses (the host adds 128 bytes).
-patch("const unsigned ring = shared_address(dynamic_shared<float>()); // the ring's shared-space address",
-      "const unsigned ring = COPY == 2 ? (shared_address(dynamic_shared<float>()) + 127u) & ~127u\n"
-      "                                  : shared_address(dynamic_shared<float>());")
-# Thread 0 copies the whole box of every step the chunk reads; the copy engine
+      'static_assert(COPY >= 0 && COPY <= 3, "copy 0, 1 (rows), 2 (tensor), 3 (tensor, then rows)");')
+# A tensor copy writes shared memory at 128-byte aligned addresses (the host
+# adds 128 bytes), so COPY 3's row copies cannot take COPY 1's placement of the
+# ring (16 bytes off a 32-byte boundary, as the box's first column).
+patch("      COPY == 1 ? ((ring_base + 31u) & ~31u) +",
+      "      COPY >= 2 ? (ring_base + 127u) & ~127u : COPY == 1 ? ((ring_base + 31u) & ~31u) +")
+# COPY 3 sets up its rows and zeroes the ring as COPY 1 does.
+patch("  if constexpr (COPY == 1) {\n    const int warp = warp_uniform(tid / 32);",
+      "  if constexpr (COPY == 1 || COPY == 3) {\n    const int warp = warp_uniform(tid / 32);")
+patch("        if constexpr (COPY == 1) {\n          for (unsigned b",
+      "        if constexpr (COPY == 1 || COPY == 3) {\n          for (unsigned b")
+# Thread 0 copies the whole box of a step the chunk reads; the copy engine
 # fills what lies outside the volume (rows, columns and planes) with zeros.
 patch("""      if constexpr (COPY == 1) {
         if (bulk) {
-          // Thread 0 arrives""", """      if constexpr (COPY == 2) {
-        if (bulk) {
+          // Thread 0 arrives""", """      if constexpr (COPY >= 2) {
+        if (bulk && (COPY == 2 || step < R + PF)) {
           const unsigned bar = bars + 8u * static_cast<unsigned>(stage_idx);
           if (tid == 0) {
             mbarrier_expect_tx(bar, step < need ? 4u * PLANE : 0u);
@@ -49,7 +57,7 @@ patch("""      if constexpr (COPY == 1) {
           return;
         }
       }
-      if constexpr (COPY == 1) {
+      if constexpr (COPY == 1 || COPY == 3) {
         if (bulk) {
           // Thread 0 arrives""")
 open(dst, "w").write(s)

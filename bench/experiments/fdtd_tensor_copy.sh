@@ -1,8 +1,9 @@
 #!/bin/bash
 # The fdtd ring with one tensor copy of its box per plane (cp.async.bulk.tensor,
-# a CUtensorMap kernel argument, which a kernel description cannot pass) against
-# the template's bulk row copies, same shapes, same run (docs/results.md, "One
-# tensor copy a plane"). The variant is made from templates/fdtd/fdtd_ring.cuh
+# a CUtensorMap kernel argument, which a kernel description cannot pass), and
+# with tensor copies at chunk starts only, against the template's bulk row
+# copies, same shapes, same run (docs/results.md, "What holds the H200 below
+# its filter and fdtd bars"). The variants are made from templates/fdtd/fdtd_ring.cuh
 # as it is by the patch below (it fails, naming the anchor, where the kernel has
 # moved on), then fdtd_tensor_copy.cu is compiled with nvcc and run. From the
 # repository root, on an sm_90 GPU machine:

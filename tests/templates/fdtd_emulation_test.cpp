@@ -149,11 +149,17 @@ void check_staged(Size s, int zsplit, Block block) {
       const unsigned gy = static_cast<unsigned>((s.ny + BY * KY - 1) / (BY * KY));
       const unsigned gz = static_cast<unsigned>((s.nz + chunk - 1) / chunk);
       cuda_emulation::barrier_error = false;
+      cuda_emulation::alignment_error = false;
+      cuda_emulation::misplaced_bulk_copies = 0;
       cuda_emulation::run_grid({BX, BY, 1}, {gx, gy, gz}, [&] {
         block(in, out, chunk);
         cuda_emulation::end_block();
       });
       CHECK_FALSE(cuda_emulation::barrier_error);
+      CHECK_FALSE(cuda_emulation::alignment_error);
+      // Rows of a multiple of 8 floats keep the source's offset within 32
+      // bytes from row to row: the ring's placement lands every row copy there.
+      if (s.nx % 8 == 0) CHECK(cuda_emulation::misplaced_bulk_copies == 0);
     });
   }
   cuda_emulation::landing = cuda_emulation::Landing::eager;

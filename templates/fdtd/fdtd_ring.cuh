@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(BX * BY, MINB)
   // and global source share it: box rows are PITCH * 4 bytes apart, a
   // multiple of 32 for tiles of a multiple of 8 columns, as are the volume's
   // rows when nx % 8 == 0. With the two offsets 16 bytes apart the copy
-  // engine moved the same ring 4-26 % slower (H200, docs/results.md). The
+  // engine moved the same ring 4-25 % slower (H200, docs/results.md). The
   // host adds 32 bytes of dynamic shared memory for it (ring_smem).
   const unsigned ring_base = shared_address(dynamic_shared<float>());
   const unsigned ring =

@@ -172,12 +172,12 @@ KernelDescription describe() {
                   "or 4, tiles of 64 or 128 floats by at most 16 rows")
       // Three 8-warp blocks an SM (min_warps 24, 80 registers): with 64x16
       // tiles, 0.6-5.5 % behind the best at 376^3, 480^3, 300^3 and
-      // 200x328x160 on an H200, the best there before the bulk ring's
-      // placement (docs/results.md). Only with prefetch 4: three blocks' best
-      // with prefetch 3 measured 3-8 % behind their best with 4 at four of
-      // five sizes (1 % ahead at 300^3), when a prefetch-3 ring's bulk copies
-      // still landed off their sources' offset (not measured since), and the
-      // model puts them up to 18 % faster than they measure.
+      // 200x328x160 on an H200 (docs/results.md). Only with prefetch 4: with
+      // the bulk ring placed at its sources' offset, three blocks' best with
+      // prefetch 3 measured 1.6-8.7 % behind the whole grid's best at 376^3,
+      // 480^3, 200x328x160 and 512x512x256 and 0.4 % ahead at 300^3 (another
+      // run: within run-to-run noise); the model puts them up to 18 % faster
+      // than they measure.
       .constraint("!ring || min_warps <= 16 || min_warps == 24 && prefetch == 4",
                   "the ring's min_warps: 0, 16, or 24 (three 8-warp blocks an SM) with prefetch 4")
       // The ring's alternating march reads a chunk boundary's 2R planes twice

@@ -78,14 +78,11 @@ void ring_kernel(const float* in, float* out, int nx, int ny, int nz, int chunk)
   else radius4::fdtd_ring<BX, BY, VX, KY, PF, ZU, 1, COPY>(in, out, nx, ny, nz, chunk);
 }
 
-// Floats between a 256-byte boundary and the input check_outputs passes: 4
-// puts it 16 bytes past a 32-byte boundary (the ring's bulk copies place the
-// ring by it).
-static int input_shift = 0;
-
 // Runs run(in, out, chunk) on random input of size s and checks every output
 // against the reference and that nothing past the output was written.
-template <int R, class Run> void check_outputs(Size s, int zsplit, Run run) {
+// input_shift: floats between a 256-byte boundary and the input; 4 puts it 16
+// bytes past a 32-byte boundary (the ring's bulk copies place the ring by it).
+template <int R, class Run> void check_outputs(Size s, int zsplit, Run run, int input_shift = 0) {
   CAPTURE(input_shift);
   CAPTURE(s.nx);
   CAPTURE(s.ny);
@@ -130,7 +127,7 @@ template <int R, int BX, int BY, int VX, int PF, int PAD = 1> void check_one(Siz
 // copies landing at once and as late as its waits allow: `block(in, out,
 // chunk)` runs one block. Checks the outputs and that no mbarrier wait hung.
 template <int R, int BX, int BY, int VX, int KY, int PF, int ZU, int HALO, class Block>
-void check_staged(Size s, int zsplit, Block block) {
+void check_staged(Size s, int zsplit, Block block, int input_shift = 0) {
   CAPTURE(R);
   CAPTURE(BX);
   CAPTURE(BY);
@@ -160,16 +157,20 @@ void check_staged(Size s, int zsplit, Block block) {
       // Rows of a multiple of 8 floats keep the source's offset within 32
       // bytes from row to row: the ring's placement lands every row copy there.
       if (s.nx % 8 == 0) CHECK(cuda_emulation::misplaced_bulk_copies == 0);
-    });
+    }, input_shift);
   }
   cuda_emulation::landing = cuda_emulation::Landing::eager;
 }
 
-template <int R, int BX, int BY, int VX, int KY, int PF, int ZU, int COPY = 0> void check_ring(Size s, int zsplit) {
+template <int R, int BX, int BY, int VX, int KY, int PF, int ZU, int COPY = 0>
+void check_ring(Size s, int zsplit, int input_shift = 0) {
   CAPTURE(COPY);
-  check_staged<R, BX, BY, VX, KY, PF, ZU, (R + 3) / 4 * 4>(s, zsplit, [&](const float* in, float* out, int chunk) {
-    ring_kernel<R, BX, BY, VX, KY, PF, ZU, COPY>(in, out, s.nx, s.ny, s.nz, chunk);
-  });
+  check_staged<R, BX, BY, VX, KY, PF, ZU, (R + 3) / 4 * 4>(
+      s, zsplit,
+      [&](const float* in, float* out, int chunk) {
+        ring_kernel<R, BX, BY, VX, KY, PF, ZU, COPY>(in, out, s.nx, s.ny, s.nz, chunk);
+      },
+      input_shift);
 }
 
 constexpr Size kOne{1, 1, 1}, kOdd{31, 17, 9}, kNonMultiple{67, 35, 20}, kAligned{72, 21, 13};
@@ -314,16 +315,14 @@ TEST_CASE("fdtd.cu on the CPU: fdtd_ring with bulk row copies (COPY 1), mbarrier
   // Both input placements: the ring 16 bytes past a 32-byte boundary and on one.
   constexpr Size kWide{136, 19, 11};
   for (const int shift : {0, 4}) {
-    input_shift = shift;
     for (const Size s : {kOne, kOdd, kAligned, kWide}) {
       for (int zsplit : {1, 2, 3}) {
         if (zsplit > s.nz) continue;
-        check_ring<4, 32, 4, 4, 1, 2, 3, 1>(s, zsplit);
-        check_ring<4, 16, 4, 4, 2, 1, 9, 1>(s, zsplit);
+        check_ring<4, 32, 4, 4, 1, 2, 3, 1>(s, zsplit, shift);
+        check_ring<4, 16, 4, 4, 2, 1, 9, 1>(s, zsplit, shift);
       }
     }
   }
-  input_shift = 0;
   check_ring<4, 8, 26, 4, 1, 3, 9, 1>(kWide, 1); // 34 box rows: two rows for lanes 0 and 1 of warp 0
   check_ring<4, 32, 4, 4, 1, 5, 9, 1>(kAligned, 13); // one plane per chunk, more stages than planes
   check_ring<2, 32, 4, 2, 2, 1, 5, 1>(kWide, 3);

@@ -66,7 +66,7 @@ KernelDescription describe() {
                "(classic), or a ring of planes filled by asynchronous copies (ring, sm_80+)")
       .source("fdtd.cu", embedded::fdtd_cu)
       .kernel_if("scheme == \"ring\"",
-                 "fdtd_ring<{bx}, {by}, {vx}, {ky}, {prefetch}, {zu}, {min_blocks}, {copy == \"bulk\"}>")
+                 "fdtd_ring<{bx}, {by}, {vx}, {ky}, {prefetch}, {zu}, {min_blocks}, {ring_copy}>")
       .kernel("fdtd_kernel<{bx}, {by}, {vx}, {prefetch}, {min_blocks}, {pad}>")
       .define("MEMTUNE_RADIUS", "{radius}")
       .size("nx", 512, "volume points in x (the contiguous dimension)", 1, kMaxSide)
@@ -136,7 +136,12 @@ KernelDescription describe() {
       .derived("grid_y", "ceil_div(ny, tile_y)")
       .derived("grid_z", "ceil_div(nz, chunk)")
       .derived("ring_halo", "round_up(radius, 4)")       // the ring's box: R halo columns rounded up to 4
-      .derived("ring_pitch", "tile_x + 2 * ring_halo")   // [floats] the ring's box row
+      // fdtd_ring's COPY: 0 cp.async; bulk copies 1, or 2 with box rows 4
+      // floats longer where the volume's rows are 16 bytes off a multiple of
+      // 32 (nx % 8 == 4), so that every box row lands at its source's offset
+      // within 32 bytes (the ring's placement, fdtd_ring.cuh).
+      .derived("ring_copy", "copy == \"bulk\" ? (nx % 8 == 4 ? 2 : 1) : 0")
+      .derived("ring_pitch", "tile_x + 2 * ring_halo + (ring_copy == 2 ? 4 : 0)") // [floats] the ring's box row
       // Registers per thread without a cap, fitted to NVRTC's counts for sm_90
       // (tests/templates/fdtd_test.cpp prints them): about 40 for indices and
       // addresses, the z queue and the x window (vx*(2R+4)), the halo's indices
@@ -147,9 +152,10 @@ KernelDescription describe() {
       .derived("registers", "ring ? 40 + vx * ky * (2 * radius + zu) : 40 + vx * (2 * radius + 4) + vx * halo_rounds "
                             "* 4 + vx * prefetch * (halo_rounds + 1) * 2")
       .derived("static_smem", "2 * 4 * rows * pitch") // classic: two plane buffers
-      // The ring: R+1+prefetch stages of boxes of `rows` rows, 32 bytes more
-      // with bulk copies (the ring's placement, fdtd_ring.cuh).
-      .derived("ring_smem", "(radius + 1 + prefetch) * rows * ring_pitch * 4 + (copy == \"bulk\" ? 32 : 0)")
+      // The ring: R+1+prefetch stages of boxes of `rows` rows (whole 32
+      // bytes), 32 bytes more with bulk copies (the ring's placement,
+      // fdtd_ring.cuh).
+      .derived("ring_smem", "(radius + 1 + prefetch) * round_up(rows * ring_pitch, 8) * 4 + (copy == \"bulk\" ? 32 : 0)")
       .derived("ring_block_smem", "ring_smem + 8 * (radius + 1 + prefetch)") // and its stages' mbarriers
       .constraint("threads <= min(512, max_threads_per_block)",
                   "at most 512 threads (and the device limit): a 1024-thread block leaves 64 registers per thread "

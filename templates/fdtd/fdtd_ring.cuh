@@ -53,14 +53,15 @@
 //   COPY    how a plane's box reaches the ring: 0 every thread's 16-byte
 //           cp.async (sm_80); 1 the copy engine, one bulk copy per box row
 //           issued by one lane of each warp on one mbarrier per stage, the box's
-//           parts outside the volume zeroed once (sm_90). COPY 1 needs
-//           nx % 4 == 0 for the copy engine; other sizes take COPY 0's 4-byte
-//           path. (A third way, one tensor copy per plane, needs a CUtensorMap
-//           kernel argument that kernel descriptions cannot pass yet;
-//           docs/kernel-description.md, `args`.)
+//           parts outside the volume zeroed once (sm_90); 2 the same with box
+//           rows 4 floats longer, for nx % 8 == 4 (see the ring's placement).
+//           COPY 1 and 2 need nx % 4 == 0 for the copy engine; other sizes
+//           take COPY 0's 4-byte path. (A third way, one tensor copy per
+//           plane, needs a CUtensorMap kernel argument that kernel
+//           descriptions cannot pass yet; docs/kernel-description.md, `args`.)
 // Kernel argument `chunk`: planes per block (blockIdx.z picks the z-chunk).
-// Dynamic shared memory: (R + 1 + PF) * (TY + 2R) * (TX + 2HB) * 4 bytes, 32
-// more with COPY 1 (the ring's placement), plus S mbarriers of static shared
+// Dynamic shared memory: R + 1 + PF stages of (TY + 2R) * PITCH floats
+// rounded up to 8, 32 bytes more with COPY 1 and 2 (the ring's placement), plus S mbarriers of static shared
 // memory; more than 48 KiB needs the opt-in (cuFuncSetAttribute
 // MAX_DYNAMIC_SHARED_SIZE_BYTES).
 template <int BX, int BY, int VX, int KY, int PF, int ZU, int MINB, int COPY>
@@ -70,14 +71,14 @@ __global__ void __launch_bounds__(BX * BY, MINB)
   static_assert(BX > 0 && __CUDA_ARCH__ >= 800, "fdtd_ring needs sm_80 (cp.async)");
   static_assert(COPY == 0 || __CUDA_ARCH__ >= 900, "fdtd_ring with COPY 1 needs sm_90 (bulk copies, mbarrier tx counts)");
 #endif
-  static_assert(COPY == 0 || COPY == 1, "copy 0 (cp.async per thread) or 1 (bulk rows)");
+  static_assert(COPY >= 0 && COPY <= 2, "copy 0 (cp.async per thread), 1 (bulk rows) or 2 (bulk rows, pitch 4 floats longer)");
   constexpr int T = BX * BY;
   constexpr int TX = BX * VX, TY = BY * KY;
   constexpr int HB = (R + 3) / 4 * 4;         // box halo columns: whole 16-byte vectors
   constexpr int HW = (R + VX - 1) / VX * VX;  // the x window's halo, whole VX vectors (<= HB)
-  constexpr int PITCH = TX + 2 * HB;          // floats per box row
+  constexpr int PITCH = TX + 2 * HB + (COPY == 2 ? 4 : 0); // floats per box row
   constexpr int ROWS = TY + 2 * R;
-  constexpr int PLANE = ROWS * PITCH;         // floats per stage
+  constexpr int PLANE = (ROWS * PITCH + 7) / 8 * 8; // floats per stage: whole 32 bytes (the ring's placement)
   constexpr int S = R + 1 + PF;               // stages in the ring
   constexpr int VPR = PITCH / 4;              // 16-byte vectors per box row
   constexpr int NV = ROWS * VPR;              // vectors per box
@@ -88,21 +89,25 @@ __global__ void __launch_bounds__(BX * BY, MINB)
   static_assert(VX == 1 || VX == 2 || VX == 4, "vx 1, 2, 4");
   static_assert(PF >= 1 && ZU >= 1 && ZU <= Q, "pf >= 1, 1 <= zu <= 2R+1");
 
-  // The ring's shared-space address. COPY 1 places it at the offset within
-  // 32 bytes that the box's first column has in global memory (0 or 16
-  // bytes past a 32-byte boundary), so that a row copy's shared destination
-  // and global source share it: box rows are PITCH * 4 bytes apart, a
-  // multiple of 32 for tiles of a multiple of 8 columns, as are the volume's
-  // rows when nx % 8 == 0. With the two offsets 16 bytes apart the copy
-  // engine moved the same ring 4-25 % slower (H200, docs/results.md). The
-  // host adds 32 bytes of dynamic shared memory for it (ring_smem).
-  const unsigned ring_base = shared_address(dynamic_shared<float>());
-  const unsigned ring =
-      COPY == 1 ? ((ring_base + 31u) & ~31u) +
-                      ((static_cast<unsigned>(reinterpret_cast<unsigned long long>(in)) - 4u * HB) & 16u)
-                : ring_base;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * BX + tx;
   const int X0 = blockIdx.x * TX, Y0 = blockIdx.y * TY;
+  // The ring's shared-space address. COPY 1 and 2 place it so that each row
+  // copy's shared destination has the offset within 32 bytes (0 or 16) of
+  // its global source: the box's first row at its source's, and box rows
+  // PITCH * 4 bytes apart as the volume's rows are nx * 4 bytes apart, mod
+  // 32 (tiles have a multiple of 8 columns: COPY 1's rows are a multiple of
+  // 32 bytes long, for nx % 8 == 0; COPY 2's are 16 bytes more, for
+  // nx % 8 == 4, whose rows alternate between the two offsets). With the
+  // two offsets 16 bytes apart the copy engine moved the same ring 4-25 %
+  // slower (H200, docs/results.md). The host adds 32 bytes of dynamic shared
+  // memory for it (ring_smem).
+  const unsigned ring_base = shared_address(dynamic_shared<float>());
+  const unsigned in_low = static_cast<unsigned>(reinterpret_cast<unsigned long long>(in)) - 4u * HB;
+  const unsigned ring =
+      COPY == 1   ? ((ring_base + 31u) & ~31u) + (in_low & 16u)
+      : COPY == 2 ? ((ring_base + 31u) & ~31u) +
+                        ((in_low + 4u * static_cast<unsigned>(nx) * static_cast<unsigned>(Y0 - R)) & 16u)
+                  : ring_base;
   const int x = X0 + tx * VX, y_first = Y0 + ty * KY;
   const long long plane = static_cast<long long>(nx) * ny;
 
@@ -136,7 +141,7 @@ __global__ void __launch_bounds__(BX * BY, MINB)
   const int vol_steps = dz > 0 ? nz - zs : zs + 1;
   const int copy_steps = min(need, vol_steps);
 
-  // COPY 1 (rows 16-byte aligned): one lane of warp w copies box rows w,
+  // COPY 1 and 2 (rows 16-byte aligned): one lane of warp w copies box rows w,
   // w + W, ... by the copy engine, the part of each row inside the volume;
   // the rest of the box (rows outside [0, ny), columns outside [0, nx): the
   // same for every plane) is zeroed once. One mbarrier per stage: thread 0
@@ -158,7 +163,7 @@ __global__ void __launch_bounds__(BX * BY, MINB)
   // below 4 GiB), and whether the row lies in the volume.
   unsigned row_dst[RPW], row_src[RPW];
   bool row_in[RPW];
-  if constexpr (COPY == 1) {
+  if constexpr (COPY >= 1) {
     const int warp = warp_uniform(tid / 32);
 #pragma unroll
     for (int j = 0; j < RPW; ++j) {
@@ -192,11 +197,9 @@ __global__ void __launch_bounds__(BX * BY, MINB)
     const bool bulk = COPY >= 1 && ALIGNED; // a constant once run is inlined
     if constexpr (COPY >= 1) {
       if (bulk) {
-        // COPY 1: zero the ring (the parts no copy writes stay zero); both: the barriers.
-        if constexpr (COPY == 1) {
-          for (unsigned b = 16u * static_cast<unsigned>(tid); b < 4u * S * PLANE; b += 16u * T) store_shared_zero<4>(ring + b);
-          fence_proxy_async_shared(); // the zeros before the copy engine's writes
-        }
+        // Zero the ring (the parts no copy writes stay zero), then the barriers.
+        for (unsigned b = 16u * static_cast<unsigned>(tid); b < 4u * S * PLANE; b += 16u * T) store_shared_zero<4>(ring + b);
+        fence_proxy_async_shared(); // the zeros before the copy engine's writes
         if (tid == 0) {
 #pragma unroll
           for (int st = 0; st < S; ++st) mbarrier_init(bars + 8u * st, 1);
@@ -219,7 +222,7 @@ __global__ void __launch_bounds__(BX * BY, MINB)
     auto issue = [&](int step, unsigned stage, int stage_idx) { // ring step `step` into the stage at byte offset `stage`
       const char* src = next_src;
       next_src += step_bytes;
-      if constexpr (COPY == 1) {
+      if constexpr (COPY >= 1) {
         if (bulk) {
           // Thread 0 arrives with the plane's bytes (0: no copy, the phase
           // completes at once); one lane of warp w copies box rows w, w + W, ...
@@ -268,8 +271,8 @@ __global__ void __launch_bounds__(BX * BY, MINB)
     constexpr unsigned STAGE = 4u * PLANE, RING = STAGE * S;                   // [bytes]
     unsigned cur = 0;                // stage of step i [byte offset]
     unsigned ahead = R * STAGE;      // of step i + R
-    int cur_idx = 0, ahead_idx = R;  // COPY 1: the same as stage indices (for the mbarriers)
-    unsigned ahead_parity = 0;       // COPY 1: the phase parity of step i + R's use of its stage
+    int cur_idx = 0, ahead_idx = R;  // bulk: the same as stage indices (for the mbarriers)
+    unsigned ahead_parity = 0;       // bulk: the phase parity of step i + R's use of its stage
 
     for (int i0 = 0; i0 < count; i0 += ZU) {
 #pragma unroll

@@ -123,11 +123,13 @@ template <int R, int BX, int BY, int VX, int PF, int PAD = 1> void check_one(Siz
 }
 
 // A staged kernel (a ring of planes in dynamic shared memory, BX x BY
-// threads, tiles BX*VX x BY*KY, HALO columns each side) on the CPU, its
+// threads, tiles BX*VX x BY*KY, box rows of PITCH floats) on the CPU, its
 // copies landing at once and as late as its waits allow: `block(in, out,
-// chunk)` runs one block. Checks the outputs and that no mbarrier wait hung.
-template <int R, int BX, int BY, int VX, int KY, int PF, int ZU, int HALO, class Block>
-void check_staged(Size s, int zsplit, Block block, int input_shift = 0) {
+// chunk)` runs one block. Checks the outputs, that no mbarrier wait hung, that
+// no access was misaligned, and with `placed` that every bulk copy landed at
+// its source's offset within 32 bytes.
+template <int R, int BX, int BY, int VX, int KY, int PF, int ZU, int PITCH, class Block>
+void check_staged(Size s, int zsplit, Block block, bool placed, int input_shift = 0) {
   CAPTURE(R);
   CAPTURE(BX);
   CAPTURE(BY);
@@ -135,7 +137,7 @@ void check_staged(Size s, int zsplit, Block block, int input_shift = 0) {
   CAPTURE(KY);
   CAPTURE(PF);
   CAPTURE(ZU);
-  static_assert(static_cast<std::size_t>(R + 1 + PF) * (BY * KY + 2 * R) * (BX * VX + 2 * HALO) * sizeof(float) <=
+  static_assert(static_cast<std::size_t>(R + 1 + PF) * (BY * KY + 2 * R) * PITCH * sizeof(float) <=
                     cuda_emulation::kDynamicSharedBytes,
                 "the ring fits the emulated shared memory");
   for (const auto landing : {cuda_emulation::Landing::eager, cuda_emulation::Landing::lazy}) {
@@ -154,23 +156,27 @@ void check_staged(Size s, int zsplit, Block block, int input_shift = 0) {
       });
       CHECK_FALSE(cuda_emulation::barrier_error);
       CHECK_FALSE(cuda_emulation::alignment_error);
-      // Rows of a multiple of 8 floats keep the source's offset within 32
-      // bytes from row to row: the ring's placement lands every row copy there.
-      if (s.nx % 8 == 0) CHECK(cuda_emulation::misplaced_bulk_copies == 0);
+      if (placed) CHECK(cuda_emulation::misplaced_bulk_copies == 0);
     }, input_shift);
   }
   cuda_emulation::landing = cuda_emulation::Landing::eager;
 }
 
+// The ring's bulk copies land every row at its source's offset within 32
+// bytes where the box rows' pitch and the volume's rows agree mod 32 bytes:
+// COPY 1 for nx % 8 == 0, COPY 2 (rows 4 floats longer) for nx % 8 == 4
+// with ny even (with ny odd every other plane starts 16 bytes further on).
 template <int R, int BX, int BY, int VX, int KY, int PF, int ZU, int COPY = 0>
 void check_ring(Size s, int zsplit, int input_shift = 0) {
   CAPTURE(COPY);
-  check_staged<R, BX, BY, VX, KY, PF, ZU, (R + 3) / 4 * 4>(
+  constexpr int pitch = BX * VX + 2 * ((R + 3) / 4 * 4) + (COPY == 2 ? 4 : 0);
+  const bool placed = COPY == 1 ? s.nx % 8 == 0 : COPY == 2 ? s.nx % 8 == 4 && s.ny % 2 == 0 : true;
+  check_staged<R, BX, BY, VX, KY, PF, ZU, pitch>(
       s, zsplit,
       [&](const float* in, float* out, int chunk) {
         ring_kernel<R, BX, BY, VX, KY, PF, ZU, COPY>(in, out, s.nx, s.ny, s.nz, chunk);
       },
-      input_shift);
+      placed, input_shift);
 }
 
 constexpr Size kOne{1, 1, 1}, kOdd{31, 17, 9}, kNonMultiple{67, 35, 20}, kAligned{72, 21, 13};
@@ -327,6 +333,26 @@ TEST_CASE("fdtd.cu on the CPU: fdtd_ring with bulk row copies (COPY 1), mbarrier
   check_ring<4, 32, 4, 4, 1, 5, 9, 1>(kAligned, 13); // one plane per chunk, more stages than planes
   check_ring<2, 32, 4, 2, 2, 1, 5, 1>(kWide, 3);
   check_ring<1, 32, 4, 4, 1, 2, 3, 1>(kAligned, 2);
+}
+
+TEST_CASE("fdtd.cu on the CPU: fdtd_ring with bulk row copies and longer box rows (COPY 2) for nx % 8 == 4") {
+  // Rows of nx % 8 == 4 floats alternate between two offsets within 32
+  // bytes, and so do COPY 2's box rows: every copy lands placed (ny even),
+  // for both input placements, odd radii (whose first box row's parity
+  // follows the block's y) and blocks of one or several y tiles. kOdd takes
+  // the 4-byte fallback; kHalfOddPlanes's planes alternate too.
+  constexpr Size kHalf{76, 22, 13}, kHalfWide{132, 20, 11}, kHalfOddPlanes{76, 21, 5};
+  for (const int shift : {0, 4}) {
+    for (const Size s : {kOdd, kHalf, kHalfWide, kHalfOddPlanes}) {
+      for (int zsplit : {1, 2}) {
+        check_ring<4, 32, 4, 4, 1, 2, 3, 2>(s, zsplit, shift);
+        check_ring<4, 16, 4, 4, 2, 1, 9, 2>(s, zsplit, shift);
+      }
+    }
+    check_ring<1, 32, 4, 4, 1, 2, 3, 2>(kHalf, 2, shift);
+    check_ring<3, 16, 3, 4, 1, 3, 7, 2>(kHalfWide, 1, shift);
+    check_ring<3, 32, 4, 2, 2, 1, 5, 2>(kHalf, 3, shift);
+  }
 }
 
 TEST_CASE("fdtd.cu on the CPU: the reference kernel, radius 1 and 4, over fewer blocks than points") {

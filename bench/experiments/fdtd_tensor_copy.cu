@@ -1,7 +1,8 @@
-// The fdtd ring's box copied by one tensor copy a plane (COPY 2), or by tensor
-// copies at each chunk's start only (COPY 3), both made from
+// The fdtd ring's box copied by one tensor copy a plane (COPY 3), or by tensor
+// copies at each chunk's start only (COPY 4), both made from
 // templates/fdtd/fdtd_ring.cuh by fdtd_tensor_copy.sh (which builds and runs
-// this file), against the template's bulk row copies (COPY 1): the shapes the
+// this file), against the template's bulk row copies (COPY 1, or COPY 2 with
+// its longer box rows where the template takes it: nx % 8 == 4, ny even): the shapes the
 // whole grids pick (docs/results.md), memtune's chunk counts, alternating
 // rounds in one run, memtune's cold-timing protocol (cold_timing.cuh). The
 // outputs are compared bit for bit. Prints one line per shape and round.
@@ -43,6 +44,8 @@ CUtensorMap box_map(const float* in, int nx, int ny, int nz, int pitch, int rows
 template <int BX, int BY, int VX, int KY, int PF, int ZU, int MINB>
 void compare(ColdTimer& timer, int nx, int ny, int nz, int zfill, int rounds) {
   constexpr int TX = BX * VX, TY = BY * KY, PITCH = TX + 2 * ((R + 3) / 4 * 4), ROWS = TY + 2 * R, S = R + 1 + PF;
+  const bool longer = nx % 8 == 4 && ny % 2 == 0; // the template's COPY 2 (fdtd.cpp's ring_copy)
+  const int row_stage = longer ? (ROWS * (PITCH + 4) + 7) / 8 * 8 : ROWS * PITCH; // floats, as the kernel rounds
   const int columns = (nx + TX - 1) / TX * ((ny + TY - 1) / TY);
   const int chunks = zfill == 0 ? 1 : std::max(1, std::min(nz, zfill * timer.sms() / columns)); // as fdtd.cpp
   const int chunk = (nz + chunks - 1) / chunks;
@@ -52,11 +55,12 @@ void compare(ColdTimer& timer, int nx, int ny, int nz, int zfill, int rounds) {
   CHECK(cudaMalloc(&in, n * 4));
   fill_kernel<<<1024, 256>>>(in, n);
   const CUtensorMap map = box_map(in, nx, ny, nz, PITCH, ROWS);
-  // The template's row copies (COPY 1), the tensor copy (2), tensor copies for a chunk's start only (3).
+  // The template's row copies (COPY 1 or 2), the tensor copy (3), tensor copies for a chunk's start only (4).
   using Kernel = void (*)(const float*, float*, int, int, int, int, CUtensorMap);
-  const Kernel kernels[3] = {fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 1>, fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 2>,
-                             fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 3>};
-  const int smem[3] = {S * ROWS * PITCH * 4 + 32, S * ROWS * PITCH * 4 + 128, S * ROWS * PITCH * 4 + 128}; // as the kernels place the ring
+  const Kernel kernels[3] = {longer ? fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 2>
+                                    : fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 1>,
+                             fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 3>, fdtd_ring_tensor<BX, BY, VX, KY, PF, ZU, MINB, 4>};
+  const int smem[3] = {S * row_stage * 4 + 32, S * ROWS * PITCH * 4 + 128, S * ROWS * PITCH * 4 + 128}; // as the kernels place the ring
   float* out[3] = {};
   std::vector<float> first(n), other(n);
   bool same = true;

@@ -21,33 +21,37 @@ def patch(old, new):
     if s.count(old) != 1:
         sys.exit(f"fdtd_tensor_copy.sh: {src} no longer holds this anchor once: {old[:70]!r}")
     s = s.replace(old, new)
-# The kernel takes the map. COPY 2: one tensor copy of the box for every plane;
-# COPY 3: tensor copies for the R + PF planes a chunk starts with, COPY 1's row
-# copies after them.
+# The kernel takes the map. COPY 3: one tensor copy of the box for every plane;
+# COPY 4: tensor copies for the R + PF planes a chunk starts with, COPY 1's row
+# copies after them. (COPY 1 and 2 are the template's row copies.)
 patch("fdtd_ring(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, int nz, int chunk) {",
       "fdtd_ring_tensor(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, int nz, int chunk,\n"
       "                     const __grid_constant__ CUtensorMap tmap) {")
-patch('static_assert(COPY == 0 || COPY == 1, "copy 0 (cp.async per thread) or 1 (bulk rows)");',
-      'static_assert(COPY >= 0 && COPY <= 3, "copy 0, 1 (rows), 2 (tensor), 3 (tensor, then rows)");')
+patch('static_assert(COPY >= 0 && COPY <= 2, "copy 0 (cp.async per thread), 1 (bulk rows) or 2 (bulk rows, pitch 4 floats longer)");',
+      'static_assert(COPY >= 0 && COPY <= 4, "copy 0, 1 and 2 (rows), 3 (tensor), 4 (tensor, then rows)");')
 # A tensor copy writes shared memory at 128-byte aligned addresses (the host
-# adds 128 bytes), so COPY 3's row copies cannot take COPY 1's placement of the
+# adds 128 bytes), so COPY 4's row copies cannot take COPY 1's placement of the
 # ring (16 bytes off a 32-byte boundary, as the box's first column).
-patch("      COPY == 1 ? ((ring_base + 31u) & ~31u) +",
-      "      COPY >= 2 ? (ring_base + 127u) & ~127u : COPY == 1 ? ((ring_base + 31u) & ~31u) +")
-# COPY 3 sets up its rows and zeroes the ring as COPY 1 does.
-patch("  if constexpr (COPY == 1) {\n    const int warp = warp_uniform(tid / 32);",
-      "  if constexpr (COPY == 1 || COPY == 3) {\n    const int warp = warp_uniform(tid / 32);")
-patch("        if constexpr (COPY == 1) {\n          for (unsigned b",
-      "        if constexpr (COPY == 1 || COPY == 3) {\n          for (unsigned b")
+patch("      COPY == 1   ? ((ring_base + 31u) & ~31u) + (in_low & 16u)",
+      "      COPY >= 3   ? (ring_base + 127u) & ~127u\n      : COPY == 1 ? ((ring_base + 31u) & ~31u) + (in_low & 16u)")
+# COPY 4 sets up its rows and zeroes the ring as COPY 1 does; COPY 3 does neither.
+patch("  if constexpr (COPY >= 1) {\n    const int warp = warp_uniform(tid / 32);",
+      "  if constexpr (COPY != 3) {\n    const int warp = warp_uniform(tid / 32);")
+patch("        for (unsigned b = 16u * static_cast<unsigned>(tid); b < 4u * S * PLANE; b += 16u * T) store_shared_zero<4>(ring + b);\n"
+      "        fence_proxy_async_shared(); // the zeros before the copy engine's writes\n",
+      "        if constexpr (COPY != 3) {\n"
+      "          for (unsigned b = 16u * static_cast<unsigned>(tid); b < 4u * S * PLANE; b += 16u * T) store_shared_zero<4>(ring + b);\n"
+      "          fence_proxy_async_shared(); // the zeros before the copy engine's writes\n"
+      "        }\n")
 # Thread 0 copies the whole box of a step the chunk reads; the copy engine
 # fills what lies outside the volume (rows, columns and planes) with zeros.
-patch("""      if constexpr (COPY == 1) {
+patch("""      if constexpr (COPY >= 1) {
         if (bulk) {
-          // Thread 0 arrives""", """      if constexpr (COPY >= 2) {
-        if (bulk && (COPY == 2 || step < R + PF)) {
+          // Thread 0 arrives""", """      if constexpr (COPY >= 3) {
+        if (bulk && (COPY == 3 || step < R + PF)) {
           const unsigned bar = bars + 8u * static_cast<unsigned>(stage_idx);
           if (tid == 0) {
-            mbarrier_expect_tx(bar, step < need ? 4u * PLANE : 0u);
+            mbarrier_expect_tx(bar, step < need ? 4u * ROWS * PITCH : 0u);
             if (step < need)
               asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
                            " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(ring + stage),
@@ -58,7 +62,7 @@ patch("""      if constexpr (COPY == 1) {
           return;
         }
       }
-      if constexpr (COPY == 1 || COPY == 3) {
+      if constexpr (COPY != 3) {
         if (bulk) {
           // Thread 0 arrives""")
 open(dst, "w").write(s)

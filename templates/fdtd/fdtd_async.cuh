@@ -47,7 +47,7 @@ __device__ __forceinline__ void cp_async16_or_zero_at(unsigned d, const void* sr
 __device__ __forceinline__ void cp_async4_at(unsigned d, const void* src, unsigned src_bytes) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");
 }
-// mbarriers and bulk copies (sm_90), for fdtd_ring with COPY 1. A barrier
+// mbarriers and bulk copies (sm_90), for fdtd_ring with COPY 1 and 2. A barrier
 // is named by its shared-space address (32-bit): converting a pointer to a
 // __shared__ variable costs the shared window's base at every use.
 __device__ __forceinline__ void mbarrier_init(unsigned bar, unsigned count) {

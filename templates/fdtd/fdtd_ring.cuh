@@ -76,11 +76,12 @@ __global__ void __launch_bounds__(BX * BY, MINB)
   constexpr int TX = BX * VX, TY = BY * KY;
   constexpr int HB = (R + 3) / 4 * 4;         // box halo columns: whole 16-byte vectors
   constexpr int HW = (R + VX - 1) / VX * VX;  // the x window's halo, whole VX vectors (<= HB)
-  constexpr int PITCH = TX + 2 * HB + (COPY == 2 ? 4 : 0); // floats per box row
+  constexpr int BOXW = TX + 2 * HB;           // floats of a box row that are copied (and read)
+  constexpr int PITCH = BOXW + (COPY == 2 ? 4 : 0); // floats per box row in the ring (COPY 2: 4 unused)
   constexpr int ROWS = TY + 2 * R;
   constexpr int PLANE = (ROWS * PITCH + 7) / 8 * 8; // floats per stage: whole 32 bytes (the ring's placement)
   constexpr int S = R + 1 + PF;               // stages in the ring
-  constexpr int VPR = PITCH / 4;              // 16-byte vectors per box row
+  constexpr int VPR = BOXW / 4;               // 16-byte vectors per box row
   constexpr int NV = ROWS * VPR;              // vectors per box
   constexpr int NR = (NV + T - 1) / T;        // copies per thread and plane
   constexpr int Q = 2 * R + 1;                // the z queue: planes z-R .. z+R
@@ -155,7 +156,7 @@ __global__ void __launch_bounds__(BX * BY, MINB)
   constexpr int RPW = (ROWS + W - 1) / W; // box rows per warp
   __shared__ unsigned long long ring_bars[COPY >= 1 ? S : 1];
   const unsigned bars = shared_address(ring_bars); // stage st's mbarrier: bars + 8 st
-  const int bx_lo = max(X0 - HB, 0), bx_hi = min(X0 - HB + PITCH, nx); // the box's columns inside [0, nx)
+  const int bx_lo = max(X0 - HB, 0), bx_hi = min(X0 - HB + BOXW, nx); // the box's columns inside [0, nx)
   const unsigned row_bytes = bx_hi > bx_lo ? 4u * static_cast<unsigned>(bx_hi - bx_lo) : 0u;
   const int rows_in = max(0, min(ny, Y0 - R + ROWS) - max(0, Y0 - R));
   const unsigned plane_bytes = row_bytes > 0 ? row_bytes * static_cast<unsigned>(rows_in) : 0u; // of one copied plane

@@ -20,8 +20,10 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   a.global_traffic_blocks = g.traffic_blocks();
   a.bank_width_bytes = 4;
   const int warps = static_cast<int>((g.threads + 31) / 32);
-  const std::int64_t R = g.radius, PF = g.prefetch, HB = g.ring_halo, PITCH = g.ring_pitch;
-  const std::int64_t box_rows = g.ty + 2 * R, box_vectors = box_rows * PITCH / 4;
+  // A box row: BOXW floats copied, PITCH apart in shared memory (4 more where
+  // the kernel's bulk copies take longer rows, nx % 8 == 4: fdtd.cpp's ring_copy).
+  const std::int64_t R = g.radius, PF = g.prefetch, HB = g.ring_halo, PITCH = g.ring_pitch, BOXW = g.tx + 2 * HB;
+  const std::int64_t box_rows = g.ty + 2 * R, box_vectors = box_rows * BOXW / 4;
   const std::int64_t rounds = (box_vectors + g.threads - 1) / g.threads; // 16-byte copies per thread and plane
   const std::int64_t HW = (R + g.vx - 1) / g.vx * g.vx;                   // the x window's halo
   const int vec_bytes = static_cast<int>(g.vx * 4);
@@ -43,7 +45,7 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   };
 
   // Global: the queue's first 2R planes (ky rows of a vx vector each), then
-  // per plane the box copies (16-byte pieces; COPY 1's bulk row copies read
+  // per plane the box copies (16-byte pieces; the bulk row copies read
   // the same sectors), then ky output stores per plane.
   const std::int64_t fill_planes = fdtd_count_in(0, 2 * R, z0 - R, 0, g.nz);
   // A thread's own row k of vx-vectors: where it loads the queue's start and stores its outputs.
@@ -62,7 +64,7 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
                         [=](int warp, int lane, std::int64_t) -> Address {
                           const std::int64_t v = static_cast<std::int64_t>(warp) * 32 + lane + k * g.threads;
                           if (warp * 32 + lane >= g.threads || v >= box_vectors) return std::nullopt;
-                          const std::int64_t row = v / (PITCH / 4), col = (v % (PITCH / 4)) * 4;
+                          const std::int64_t row = v / (BOXW / 4), col = (v % (BOXW / 4)) * 4;
                           return global_at(x0 - HB + col, y0 - R + row, 4);
                         },
                         copied});
@@ -125,20 +127,20 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   a.main_loop_trips_per_thread = static_cast<double>(steps) / static_cast<double>(g.zu);
 
   // Rows not 16-byte aligned take the kernel's other loop (above): four
-  // 4-byte cp.async a piece (COPY 1 too: the copy engine needs aligned rows),
+  // 4-byte cp.async a piece (bulk too: the copy engine needs aligned rows),
   // and vx guarded single stores an output vector.
   const bool bulk = g.copy == 1 && aligned;
   if (bulk) {
     // The copy engine's requests: one per box row inside the volume and plane copied.
     const std::int64_t rows_in = std::max<std::int64_t>(0, std::min(g.ny, y0 - R + box_rows) - std::max<std::int64_t>(0, y0 - R));
     const std::int64_t cols_in =
-        std::max<std::int64_t>(0, std::min(g.nx, x0 - HB + PITCH) - std::max<std::int64_t>(0, x0 - HB));
+        std::max<std::int64_t>(0, std::min(g.nx, x0 - HB + BOXW) - std::max<std::int64_t>(0, x0 - HB));
     a.bulk_copies_per_block = static_cast<double>(rows_in * copied);
     a.bulk_copy_bytes_per_block = static_cast<double>(rows_in * copied * cols_in * 4);
   }
 
   // Issued instructions per thread and plane: ~3 per copy (address, size,
-  // copy; COPY 1: one lane per warp issues the row copies), the shared loads,
+  // copy; bulk: one lane per warp issues the row copies), the shared loads,
   // 6R+1 arithmetic operations per point, the queue shift (2R moves per
   // float, once per zu planes), the stores, a barrier and the wait, plus
   // the ring's index arithmetic (about 10, the kernel's comments count 163

@@ -311,6 +311,7 @@ TEST_CASE("fdtd.cu on the CPU: fdtd_ring (lean cp.async ring, z chunks marching 
   }
   check_ring<4, 32, 4, 4, 1, 4, 9>(kAligned, 13); // one plane per chunk, every other one marching down
   check_ring<4, 32, 4, 1, 4, 2, 3>(kOdd, 4);      // float columns, 4 rows per thread
+  check_ring<4, 8, 26, 4, 1, 3, 9>(kNonMultiple, 2); // 6.5 warps, 4-byte copies
   check_ring<1, 32, 4, 4, 1, 2, 3>(kAligned, 2);  // radius 1: the x window narrower than the copy halo
   check_ring<2, 32, 4, 2, 2, 1, 5>(kNonMultiple, 3);
   check_ring<3, 32, 4, 4, 1, 3, 7>(kAligned, 2);

@@ -6,6 +6,9 @@
 # loss against the best and how many picks are more than 5 % behind.
 #   h200_fit/    48 H200 grids the model's constants were chosen on (with the catalogue's 12)
 #   h200_check/  18 H200 grids recorded after, to check them
+#   h200_fdtd/   9 H200 whole fdtd grids (r4) off the shaped size: 376^3, 480^3 and 200x328x160 at
+#                commit c6b0e35; 300^3, 500x500x200, 260^3 (nx % 8 == 4) and 301x300x300, 302x300x300,
+#                375x376x376 (nx % 4 != 0) at 44766f9
 # Usage: bench/model/sizes_validation.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,7 +28,7 @@ summarise() {
     END { if (n) printf "%s: %d recordings, mean pick loss %.2f %%, %d more than 5 %% behind\n\n", name, n, s / n, over }'
 }
 
-for folder in bench/sizes/h200_fit bench/sizes/h200_check; do
+for folder in bench/sizes/h200_fit bench/sizes/h200_check bench/sizes/h200_fdtd; do
   name=$(basename "$folder")
   mkdir -p "$work/$name"
   for f in "$folder"/*.json.gz; do gzip -dc "$f" > "$work/$name/$(basename "${f%.gz}")"; done

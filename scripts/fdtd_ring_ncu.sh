@@ -20,7 +20,9 @@
 # Metrics this GPU's ncu does not know are left out (ncu --query-metrics), so
 # one missing name does not lose the run.
 #
-# Usage: scripts/fdtd_ring_ncu.sh [BUILD_DIR] [OUT_DIR] ["name|AXIS=V,AXIS=V,..." ...]
+# Usage: [FDTD_SIZE="--nx NX --ny NY --nz NZ"] scripts/fdtd_ring_ncu.sh [BUILD_DIR] [OUT_DIR]
+#          ["name|AXIS=V,AXIS=V,..." ...]
+# FDTD_SIZE: the volume (memtune fdtd's options; default its own size).
 # Builds the memtune CLI in BUILD_DIR (default build) when it is not there.
 # Without configurations, the default list below: the H100's and the H200's
 # best, their copy-kind twins, and the 128x16 tile with two rows a thread.
@@ -30,6 +32,7 @@ build=${1:-build}
 out=${2:-${OUT:-.}/fdtd-ring-ncu}
 ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 memtune=$build/cli/memtune
+read -r -a size <<< "${FDTD_SIZE:-}"
 mkdir -p "$out"
 if [ ! -x "$memtune" ]; then
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUDAToolkit_ROOT=/usr/local/cuda > "$out/cmake.log" 2>&1
@@ -53,7 +56,8 @@ wanted=(gpu__time_duration.sum dram__bytes_read.sum dram__bytes_write.sum
   lts__t_sectors_srcunit_tex_op_read.sum lts__t_sectors_srcunit_tex_op_write.sum
   lts__t_requests_srcunit_tex_op_write.sum lts__t_sector_hit_rate.pct
   l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum
-  l1tex__t_requests_pipe_lsu_mem_global_op_st.sum smsp__inst_executed.sum
+  l1tex__t_requests_pipe_lsu_mem_global_op_st.sum l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+  l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum l1tex__data_pipe_lsu_wavefronts.sum smsp__inst_executed.sum
   sm__warps_active.avg.pct_of_peak_sustained_active smsp__issue_active.avg.pct_of_peak_sustained_active
   l1tex__data_pipe_lsu_wavefronts_mem_shared.sum l1tex__data_bank_reads.avg.pct_of_peak_sustained_elapsed
   l1tex__data_bank_writes.avg.pct_of_peak_sustained_elapsed sm__cycles_elapsed.avg)
@@ -72,10 +76,10 @@ done
 i=0
 for entry in "${configs[@]}"; do
   IFS='|' read -r name only <<< "$entry"
-  "$memtune" fdtd --only "$only" --json -q > "$out/$i.json" 2> "$out/$i.memtune.log" || true
+  "$memtune" fdtd "${size[@]}" --only "$only" --json -q > "$out/$i.json" 2> "$out/$i.memtune.log" || true
   "$ncu" --clock-control none --kernel-name-base demangled --kernel-name "regex:fdtd_ring<" --launch-count 1 \
     --metrics "$metrics" --section WarpStateStats --print-units base --csv --log-file "$out/$i.csv" \
-    "$memtune" fdtd --only "$only" -q > "$out/$i.ncu.log" 2>&1 || true
+    "$memtune" fdtd "${size[@]}" --only "$only" -q > "$out/$i.ncu.log" 2>&1 || true
   i=$((i + 1))
 done
 

@@ -29,18 +29,18 @@ cmake --build "$build" -j "$(nproc)" --target memtune_sanitize_runner >"$out/bui
 runner="$build/tests/memtune_sanitize_runner"
 export MEMTUNE_CACHE_DIR="$out/compile-cache"
 
-# Small odd sizes: partial tiles, blocks and warps everywhere. fdtd three
-# times: nx=37 takes the ring's 4-byte cp.async path, nx=136 (rows 16-byte
-# aligned) its 16-byte cp.async and bulk-copy (copy engine, mbarrier) paths,
-# nx=132 (rows 16 bytes off a multiple of 32) the bulk copies into box rows 4
-# floats longer (COPY 2). transpose
+# Small odd sizes: partial tiles, blocks and warps everywhere. fdtd four
+# times: nx=37 takes the ring's 4-byte cp.async path, nx=70 (rows 8-byte
+# aligned) its 8-byte one, nx=136 (rows 16-byte aligned) its 16-byte cp.async
+# and bulk-copy (copy engine, mbarrier) paths, nx=132 (rows 16 bytes off a
+# multiple of 32) the bulk copies into box rows 4 floats longer (COPY 2). transpose
 # twice: 37 rows shift its output segments onto sectors (and read 8 rows above
 # each tile), 40 do not.
 declare -A sizes=(
   [filter]="--set n=1001|--set n=1001 --set taps=3"
   [matvec]="--set rows=37 --set cols=53 --set layout=col|--set rows=53 --set cols=37 --set layout=row"
   [aos_soa]="--set n=1001 --set op=read|--set n=1001 --set op=write|--set n=1001 --set op=readwrite"
-  [fdtd]="--set nx=37 --set ny=19 --set nz=11|--set nx=136 --set ny=19 --set nz=11|--set nx=132 --set ny=20 --set nz=11"
+  [fdtd]="--set nx=37 --set ny=19 --set nz=11|--set nx=70 --set ny=19 --set nz=11|--set nx=136 --set ny=19 --set nz=11|--set nx=132 --set ny=20 --set nz=11"
   [transpose]="--set rows=37 --set cols=53|--set rows=40 --set cols=19"
 )
 templates=${TEMPLATES:-$(bash scripts/catalogue_templates.sh)}

@@ -106,7 +106,7 @@ KernelDescription describe() {
       .parameter(Axis::categorical("copy", fdtd_copy_labels(),
                                    "ring: how a plane's box reaches shared memory: cp_async (every thread's 16-byte "
                                    "cp.async, sm_80+) or bulk (one cp.async.bulk per box row by the copy engine, "
-                                   "sm_90+; sizes with nx % 4 != 0 fall back to 4-byte cp.async); classic: "
+                                   "sm_90+; sizes with nx % 4 != 0 fall back to 8-byte (nx even) or 4-byte cp.async); classic: "
                                    "cp_async (unused)"))
       // The best chunk count fills the SMs' block slots: tile columns x
       // chunks just under a multiple of the SMs. A fixed count does that at

@@ -43,6 +43,11 @@ __device__ __forceinline__ void cp_async16_or_zero_at(unsigned d, const void* sr
                "l"(src), "r"(static_cast<int>(zero))
                : "memory");
 }
+// 8 bytes (src_bytes 8) or 8 zero bytes (src_bytes 0) from global src to
+// shared address d (both 8-byte aligned).
+__device__ __forceinline__ void cp_async8_at(unsigned d, const void* src, unsigned src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");
+}
 // 4 bytes (src_bytes 4) or a zero (src_bytes 0) from global src to shared address d.
 __device__ __forceinline__ void cp_async4_at(unsigned d, const void* src, unsigned src_bytes) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");

@@ -33,8 +33,10 @@
 //     a compare per plane;
 //   - when nx is a multiple of 4 (every row 16-byte aligned) the loop runs
 //     without any per-element path (one 16-byte copy per vector, whole-vector
-//     stores); other sizes take a second copy of the loop with 4-byte copies
-//     and per-float stores (chosen once per launch, uniform over the grid);
+//     stores); other sizes take a copy of the loop of their own (chosen
+//     once per launch, uniform over the grid): 8-byte copies and float2
+//     stores where nx is even (every row 8-byte aligned), 4-byte copies and
+//     per-float stores where it is odd;
 //   - z-chunk c of the grid marches up (c even) or down (c odd), so two
 //     neighbouring chunks read their shared 2R boundary planes at about the
 //     same time (at both ends of the run, or both at the start) and the
@@ -56,7 +58,7 @@
 //           parts outside the volume zeroed once (sm_90); 2 the same with box
 //           rows 4 floats longer, for nx % 8 == 4 (see the ring's placement).
 //           COPY 1 and 2 need nx % 4 == 0 for the copy engine; other sizes
-//           take COPY 0's 4-byte path. (A third way, one tensor copy per
+//           take COPY 0's 8-byte (nx even) or 4-byte path. (A third way, one tensor copy per
 //           plane, needs a CUtensorMap kernel argument that kernel
 //           descriptions cannot pass yet; docs/kernel-description.md, `args`.)
 // Kernel argument `chunk`: planes per block (blockIdx.z picks the z-chunk).
@@ -188,10 +190,13 @@ __global__ void __launch_bounds__(BX * BY, MINB)
     }
   }
 
-  // Called twice with a constant: inlined, each call's branches on ALIGNED
-  // fold away (a generic lambda would say so directly, but NVRTC refuses
-  // those in device code).
-  auto run = [&](const bool ALIGNED) {
+  // Called with a constant PIECE, the floats a copy moves (4: every row
+  // 16-byte aligned, 2: 8-byte, 1: any): inlined, each call's branches on
+  // PIECE fold away (a generic lambda would say so directly, but NVRTC
+  // refuses those in device code). One loop for every width measured 4 %
+  // slower at odd nx than the 4-byte loop alone (H200, docs/results.md).
+  auto run = [&](const int PIECE) {
+    const bool ALIGNED = PIECE == 4;
     // The byte address of the next step to copy (R + PF ahead after the prologue).
     const char* next_src = reinterpret_cast<const char*>(in + static_cast<long long>(zs) * plane);
     const long long step_bytes = 4 * dz * plane;
@@ -247,6 +252,10 @@ __global__ void __launch_bounds__(BX * BY, MINB)
           if (k == NR - 1 && valid[k] < 0) continue; // only the last round has threads past the box
           if (ALIGNED) { // nx % 4 == 0: a vector is wholly inside or wholly outside
             cp_async16_or_zero_at(ring + stage + dst_off[k], src + src_off[k], valid[k] == 0);
+          } else if (PIECE == 2) { // nx % 4 == 2: each half of a vector is wholly inside or outside
+#pragma unroll
+            for (int e = 0; e < 2; ++e)
+              cp_async8_at(ring + stage + dst_off[k] + 8 * e, src + src_off[k] + 8 * e, 2 * e < valid[k] ? 8u : 0u);
           } else {
 #pragma unroll
             for (int e = 0; e < 4; ++e)
@@ -336,6 +345,12 @@ __global__ void __launch_bounds__(BX * BY, MINB)
             float* o = out_z + k * nx;
             if (ALIGNED) {
               store_vec<VX>(o, acc);
+            } else if (VX > 1 && PIECE == 2) { // x and nx even: pairs wholly inside or outside
+#pragma unroll
+              for (int e = 0; e < VX; e += 2) {
+                const float pair[2] = {acc[e], acc[e + 1 < VX ? e + 1 : e]};
+                if (x + e < nx) store_vec<2>(o + e, pair);
+              }
             } else {
 #pragma unroll
               for (int e = 0; e < VX; ++e)
@@ -359,9 +374,10 @@ __global__ void __launch_bounds__(BX * BY, MINB)
           for (int e = 0; e < VX; ++e) qb[j][k][e] = qb[j + ZU][k][e];
     }
   };
-  // 16-byte copies and whole-vector stores need every row 16-byte aligned.
-  const bool aligned = (nx & 3) == 0 && (reinterpret_cast<unsigned long long>(in) & 15) == 0 &&
-                       (reinterpret_cast<unsigned long long>(out) & 15) == 0;
-  if (aligned) run(true);
-  else run(false);
+  // 16-byte copies and whole-vector stores need every row 16-byte aligned,
+  // 8-byte ones and float2 stores 8-byte aligned rows (uniform over the grid).
+  const unsigned long long bases = reinterpret_cast<unsigned long long>(in) | reinterpret_cast<unsigned long long>(out);
+  if ((nx & 3) == 0 && (bases & 15) == 0) run(4);
+  else if ((nx & 1) == 0 && (bases & 7) == 0) run(2);
+  else run(1);
 }

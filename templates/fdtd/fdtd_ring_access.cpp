@@ -76,10 +76,11 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // neighbours and, per row, the x window's 2*HW/vx vectors. Every stage
   // is laid out alike: one stands for all.
   const auto own = [=](const FdtdLane& t, std::int64_t row) { return (R + t.ty * g.ky + row) * PITCH + HB + t.tx * g.vx; };
-  // Rows not 16-byte aligned (nx % 4 != 0): each piece lands as four 4-byte
-  // copies, lanes 16 bytes apart (4-way bank conflicts each).
+  // Rows not 16-byte aligned (nx % 4 != 0): each piece lands as two 8-byte
+  // copies (nx even) or four 4-byte ones (nx odd), lanes 16 bytes apart
+  // (2- or 4-way bank conflicts each).
   const bool aligned = g.nx % 4 == 0;
-  const std::int64_t pieces = aligned ? 1 : 4;
+  const std::int64_t pieces = aligned ? 1 : g.nx % 2 == 0 ? 2 : 4;
   a.shared.push_back({"copies land", static_cast<int>(16 / pieces), AccessKind::store, rounds * pieces,
                       [=](int warp, int lane, std::int64_t i) -> Address {
                         const std::int64_t k = i / pieces, e = i % pieces;
@@ -126,9 +127,10 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // bytes of the code, not of a run) covers zu planes and runs once per zu.
   a.main_loop_trips_per_thread = static_cast<double>(steps) / static_cast<double>(g.zu);
 
-  // Rows not 16-byte aligned take the kernel's other loop (above): four
-  // 4-byte cp.async a piece (bulk too: the copy engine needs aligned rows),
-  // and vx guarded single stores an output vector.
+  // Rows not 16-byte aligned take the kernel's other loop (above): two
+  // 8-byte or four 4-byte cp.async a piece (bulk too: the copy engine needs
+  // aligned rows), and vx / 2 guarded float2 stores (nx even) or vx single
+  // ones an output vector.
   const bool bulk = g.copy == 1 && aligned;
   if (bulk) {
     // The copy engine's requests: one per box row inside the volume and plane copied.
@@ -146,8 +148,9 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // the ring's index arithmetic (about 10, the kernel's comments count 163
   // warp instructions per 128 points at vx4 ky1 zu9).
   const double points = static_cast<double>(g.vx * g.ky);
-  const double copies = bulk ? 2.0 : 3.0 * static_cast<double>(rounds) * (aligned ? 1.0 : 4.0);
-  const double stores = static_cast<double>(g.ky) * (aligned ? 1.0 : 2.0 * static_cast<double>(g.vx));
+  const double copies = bulk ? 2.0 : 3.0 * static_cast<double>(rounds * pieces);
+  const std::int64_t store_pieces = aligned ? 1 : g.nx % 2 == 0 ? std::max<std::int64_t>(1, g.vx / 2) : g.vx;
+  const double stores = static_cast<double>(g.ky) * (aligned ? 1.0 : 2.0 * static_cast<double>(store_pieces));
   const double per_plane = copies + static_cast<double>(g.ky * (1 + window_loads) + 2 * R) +
                            static_cast<double>(6 * R + 1) * points +
                            static_cast<double>(2 * R) * points / static_cast<double>(g.zu) + stores + 12.0;

@@ -180,6 +180,7 @@ void check_ring(Size s, int zsplit, int input_shift = 0) {
 }
 
 constexpr Size kOne{1, 1, 1}, kOdd{31, 17, 9}, kNonMultiple{67, 35, 20}, kAligned{72, 21, 13};
+constexpr Size kEven{70, 19, 11}; // nx % 4 == 2: fdtd_ring's 8-byte copies and float2 stores
 
 // The model's view of a configuration (fdtd_access.cpp, fdtd_ring_access.cpp:
 // the block in the middle of the grid, one plane of its chunk standing for
@@ -299,9 +300,10 @@ TEST_CASE("fdtd.cu on the CPU: radius 1, 2, 3 (halo narrower than a vector)") {
 }
 
 TEST_CASE("fdtd.cu on the CPU: fdtd_ring (lean cp.async ring, z chunks marching both ways), odd and aligned sizes") {
-  // kAligned (nx % 4 == 0) runs the 16-byte path, the others the 4-byte path;
-  // zsplit 2 and 3 have chunks marching down; ZU 9 and 3 leave partial unrolled bodies.
-  for (const Size s : {kOne, kOdd, kNonMultiple, kAligned}) {
+  // kAligned (nx % 4 == 0) runs the 16-byte path, kEven the 8-byte one, the
+  // others the 4-byte path; zsplit 2 and 3 have chunks marching down; ZU 9
+  // and 3 leave partial unrolled bodies.
+  for (const Size s : {kOne, kOdd, kNonMultiple, kAligned, kEven}) {
     for (int zsplit : {1, 2, 3}) {
       if (zsplit > s.nz) continue;
       check_ring<4, 32, 4, 4, 1, 2, 3>(s, zsplit);
@@ -311,6 +313,7 @@ TEST_CASE("fdtd.cu on the CPU: fdtd_ring (lean cp.async ring, z chunks marching 
   }
   check_ring<4, 32, 4, 4, 1, 4, 9>(kAligned, 13); // one plane per chunk, every other one marching down
   check_ring<4, 32, 4, 1, 4, 2, 3>(kOdd, 4);      // float columns, 4 rows per thread
+  check_ring<4, 32, 4, 1, 4, 2, 3>(kEven, 2);     // float columns, 8-byte copies
   check_ring<4, 8, 26, 4, 1, 3, 9>(kNonMultiple, 2); // 6.5 warps, 4-byte copies
   check_ring<1, 32, 4, 4, 1, 2, 3>(kAligned, 2);  // radius 1: the x window narrower than the copy halo
   check_ring<2, 32, 4, 2, 2, 1, 5>(kNonMultiple, 3);
@@ -318,11 +321,11 @@ TEST_CASE("fdtd.cu on the CPU: fdtd_ring (lean cp.async ring, z chunks marching 
 }
 
 TEST_CASE("fdtd.cu on the CPU: fdtd_ring with bulk row copies (COPY 1), mbarrier phases over the ring") {
-  // kAligned and kWide take the bulk path (nx % 4 == 0), the others COPY 1's 4-byte fallback.
+  // kAligned and kWide take the bulk path (nx % 4 == 0), the others COPY 1's 8-byte (kEven) or 4-byte fallback.
   // Both input placements: the ring 16 bytes past a 32-byte boundary and on one.
   constexpr Size kWide{136, 19, 11};
   for (const int shift : {0, 4}) {
-    for (const Size s : {kOne, kOdd, kAligned, kWide}) {
+    for (const Size s : {kOne, kOdd, kAligned, kWide, kEven}) {
       for (int zsplit : {1, 2, 3}) {
         if (zsplit > s.nz) continue;
         check_ring<4, 32, 4, 4, 1, 2, 3, 1>(s, zsplit, shift);

@@ -8,7 +8,7 @@
 #   h200_check/  18 H200 grids recorded after, to check them
 #   h200_fdtd/   9 H200 whole fdtd grids (r4) off the shaped size: 376^3, 480^3 and 200x328x160 at
 #                commit c6b0e35; 300^3, 500x500x200, 260^3 (nx % 8 == 4) and 301x300x300, 302x300x300,
-#                375x376x376 (nx % 4 != 0) at 44766f9
+#                375x376x376 (nx % 4 != 0) at 44766f9 (302x300x300 before the ring's 8-byte loop, faeaf53)
 # Usage: bench/model/sizes_validation.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -58,9 +58,10 @@
 //           parts outside the volume zeroed once (sm_90); 2 the same with box
 //           rows 4 floats longer, for nx % 8 == 4 (see the ring's placement).
 //           COPY 1 and 2 need nx % 4 == 0 for the copy engine; other sizes
-//           take COPY 0's 8-byte (nx even) or 4-byte path. (A third way, one tensor copy per
-//           plane, needs a CUtensorMap kernel argument that kernel
-//           descriptions cannot pass yet; docs/kernel-description.md, `args`.)
+//           take COPY 0's 8-byte (nx even) or 4-byte path. (A third way,
+//           one tensor copy per plane, needs a CUtensorMap kernel argument
+//           that kernel descriptions cannot pass yet;
+//           docs/kernel-description.md, `args`.)
 // Kernel argument `chunk`: planes per block (blockIdx.z picks the z-chunk).
 // Dynamic shared memory: R + 1 + PF stages of (TY + 2R) * PITCH floats
 // rounded up to 8, 32 bytes more with COPY 1 and 2 (the ring's placement), plus S mbarriers of static shared

@@ -244,7 +244,7 @@ KernelDescription describe() {
       // of a running sum bounded by |c_0| + 6 sum |c_r| <= 1. Twice that per term.
       .verify_with_kernel(reference_kernel(), {2.0 * FLT_EPSILON, 0.0}, "6 * radius + 1")
       .access_pattern(fdtd_access_pattern)
-      .explain(fdtd_shape_note)
+      .explain(fdtd_note)
       .default_config(default_configuration)
       .build();
 }

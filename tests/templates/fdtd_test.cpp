@@ -444,6 +444,26 @@ TEST_CASE("fdtd explains each block shape's best: warps/SM and the limiter") {
   CHECK(t.hooks.explain(r).empty()); // one shape: nothing to compare
 }
 
+TEST_CASE("fdtd explains what rows that are not 16-byte aligned take, and the padding that avoids it") {
+  Problem p = default_problem();
+  CHECK(templates::fdtd_alignment_note(p).empty()); // nx = 512
+  p["nx"] = 301;
+  const std::string odd = templates::fdtd_alignment_note(p);
+  CHECK(odd.find("nx = 301 is not a multiple of 4") == 0);
+  CHECK(odd.find("4-byte pieces and stores single floats") != std::string::npos);
+  CHECK(odd.find("padded by zero columns to nx = 304 gives the same outputs at x < 301") != std::string::npos);
+  p["nx"] = 302;
+  const std::string even = templates::fdtd_alignment_note(p);
+  CHECK(even.find("8-byte pieces and stores float2 pairs") != std::string::npos);
+  CHECK(even.find("to nx = 304") != std::string::npos);
+  CHECK(templates::fdtd_alignment_note(Problem{}).empty());
+  // One shape: the run's note is the alignment note alone.
+  const auto& t = templates::fdtd_description();
+  TuningResult r;
+  r.problem = p;
+  CHECK(t.hooks.explain(r) == even);
+}
+
 // Each distinct kernel once (zsplit is a kernel argument, not a compile-time value).
 TEST_CASE("every fdtd candidate of the default space compiles for sm_90, and the ring's for sm_80") {
   const auto& t = templates::fdtd_description();

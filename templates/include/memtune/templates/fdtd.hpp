@@ -50,4 +50,13 @@ std::vector<float> random_fdtd_coefficients(int radius, std::uint64_t seed);
 // than two shapes succeeded.
 std::string fdtd_shape_note(const TuningResult& result);
 
+// Where nx is not a multiple of 4 (rows not 16-byte aligned): which of the
+// ring's loops the size takes, and that rows padded with zero columns to the
+// next multiple of 4 leave every output inside the volume unchanged and
+// take the aligned one. Empty for aligned rows or a problem without nx.
+std::string fdtd_alignment_note(const Problem& problem);
+
+// What the fdtd adds to a run's rationale: the shape note, then the alignment note.
+std::string fdtd_note(const TuningResult& result);
+
 } // namespace memtune::templates

@@ -14,6 +14,11 @@
 
 namespace memtune::templates {
 
+// The floats one copy of fdtd_ring's moves where rows are nx floats long
+// (the kernel's PIECE, chosen per launch): 4 where every row is 16-byte
+// aligned, 2 where 8-byte aligned (nx even), 1 otherwise.
+inline std::int64_t fdtd_row_piece(std::int64_t nx) { return nx % 4 == 0 ? 4 : nx % 2 == 0 ? 2 : 1; }
+
 struct FdtdGeometry {
   std::int64_t nx, ny, nz, radius;
   std::int64_t bx, by, vx, zsplit, prefetch, min_warps;

@@ -1,6 +1,8 @@
 // What the fdtd run adds to the rationale: the best candidate of each block
 // shape, with its warps/SM and their limiter (the occupancy story), and what
 // rows that are not 16-byte aligned cost.
+#include "fdtd_geometry.hpp"
+
 #include <memtune/templates/fdtd.hpp>
 #include <memtune/output/tuning_result.hpp>
 
@@ -44,12 +46,12 @@ std::string fdtd_shape_note(const TuningResult& r) {
 
 std::string fdtd_alignment_note(const Problem& problem) {
   const auto nx = problem.find("nx");
-  if (nx == problem.end() || nx->second % 4 == 0) return {};
+  if (nx == problem.end() || fdtd_row_piece(nx->second) == 4) return {};
   // The ring's copies and stores need rows of whole 16-byte vectors; the
   // stencil reads zeros outside the volume, so zero columns beyond nx change
   // no output inside it.
   const std::int64_t n = nx->second, padded = (n + 3) / 4 * 4;
-  const bool even = n % 2 == 0;
+  const bool even = fdtd_row_piece(n) == 2;
   return "nx = " + std::to_string(n) + " is not a multiple of 4: rows are not 16-byte aligned, so the ring copies " +
          (even ? "8-byte pieces and stores float2 pairs" : "4-byte pieces and stores single floats") +
          " where aligned rows take 16-byte copies (or the copy engine) and whole-vector stores; a volume stored with its rows "

@@ -79,8 +79,9 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // Rows not 16-byte aligned (nx % 4 != 0): each piece lands as two 8-byte
   // copies (nx even) or four 4-byte ones (nx odd), lanes 16 bytes apart
   // (2- or 4-way bank conflicts each).
-  const bool aligned = g.nx % 4 == 0;
-  const std::int64_t pieces = aligned ? 1 : g.nx % 2 == 0 ? 2 : 4;
+  const std::int64_t piece = fdtd_row_piece(g.nx);
+  const bool aligned = piece == 4;
+  const std::int64_t pieces = 4 / piece;
   a.shared.push_back({"copies land", static_cast<int>(16 / pieces), AccessKind::store, rounds * pieces,
                       [=](int warp, int lane, std::int64_t i) -> Address {
                         const std::int64_t k = i / pieces, e = i % pieces;
@@ -149,7 +150,7 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // warp instructions per 128 points at vx4 ky1 zu9).
   const double points = static_cast<double>(g.vx * g.ky);
   const double copies = bulk ? 2.0 : 3.0 * static_cast<double>(rounds * pieces);
-  const std::int64_t store_pieces = aligned ? 1 : g.nx % 2 == 0 ? std::max<std::int64_t>(1, g.vx / 2) : g.vx;
+  const std::int64_t store_pieces = g.vx / std::min(g.vx, piece);
   const double stores = static_cast<double>(g.ky) * (aligned ? 1.0 : 2.0 * static_cast<double>(store_pieces));
   const double per_plane = copies + static_cast<double>(g.ky * (1 + window_loads) + 2 * R) +
                            static_cast<double>(6 * R + 1) * points +

@@ -26,8 +26,7 @@ TEST_CASE("fdtd: every candidate is verified at odd sizes, radius 1 to 4") {
   // others its 4-byte path.
   for (const auto& p : {problem(1, 1, 1, 4), problem(31, 17, 9, 4), problem(67, 35, 20, 4), problem(72, 21, 13, 4),
                         problem(136, 19, 11, 4), problem(132, 20, 11, 4), problem(70, 19, 11, 4), problem(1, 1, 1, 1),
-                        problem(31, 17, 9, 1),
-                        problem(67, 35, 20, 1), problem(72, 21, 13, 2), problem(76, 22, 9, 3)}) {
+                        problem(31, 17, 9, 1), problem(67, 35, 20, 1), problem(72, 21, 13, 2), problem(76, 22, 9, 3)}) {
     CAPTURE(memtune::format_problem(p));
     const memtune::TuningResult r = memtune::tune(memtune::templates::fdtd_description(), p, quick_options());
     check_every_candidate_ok(r); // nothing here needs more than the device has

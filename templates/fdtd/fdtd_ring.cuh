@@ -35,8 +35,9 @@
 //     without any per-element path (one 16-byte copy per vector, whole-vector
 //     stores); other sizes take a copy of the loop of their own (chosen
 //     once per launch, uniform over the grid): 8-byte copies and float2
-//     stores where nx is even (every row 8-byte aligned), 4-byte copies and
-//     per-float stores where it is odd;
+//     stores where nx is even (every row 8-byte aligned), and where it is
+//     odd per-float stores and 4-byte copies, a warp's 32 lanes on 32
+//     consecutive floats of a box row;
 //   - z-chunk c of the grid marches up (c even) or down (c odd), so two
 //     neighbouring chunks read their shared 2R boundary planes at about the
 //     same time (at both ends of the run, or both at the start) and the
@@ -202,6 +203,37 @@ __global__ void __launch_bounds__(BX * BY, MINB)
     const char* next_src = reinterpret_cast<const char*>(in + static_cast<long long>(zs) * plane);
     const long long step_bytes = 4 * dz * plane;
     const bool bulk = COPY >= 1 && ALIGNED; // a constant once run is inlined
+    // PIECE 1 copies 4 bytes at a time, a warp's lanes consecutive floats of
+    // one box row, so that a warp's copy reads 128 contiguous bytes and
+    // writes each bank once. (Each thread's 16-byte
+    // vector as four 4-byte copies put lanes 16 bytes apart: 4-way bank
+    // conflicts, and every copy spread over 512 bytes of global memory.)
+    // As the bulk copies do, warp w takes box rows w, w + W, ... (a row's
+    // offsets are the same in every lane), only the box's part inside the
+    // volume is copied, and the rest stays zero from the start: no copy
+    // reads outside the volume or needs a zero-fill size. Only whole warps
+    // copy (a block of fewer than 32 threads: its one warp's lanes).
+    constexpr int CL = T < 32 ? T : 32;                 // lanes that copy, floats per segment
+    constexpr int CW = T / CL;                          // warps that copy
+    constexpr int CRPW = (ROWS + CW - 1) / CW;          // box rows per copying warp
+    const int lane = tid % CL;
+    const unsigned ring_lane = ring + 4u * static_cast<unsigned>(lane);
+    const unsigned lane_src = 4u * static_cast<unsigned>(bx_lo + lane);
+    const int lane_left = bx_hi - bx_lo - lane; // the lane copies segment s of a row where lane_left > CL s
+    unsigned seg_row_src[CRPW], seg_row_dst[CRPW];
+    bool seg_row_in[CRPW];
+    if (PIECE == 1) {
+      const int warp = warp_uniform(tid / 32);
+#pragma unroll
+      for (int j = 0; j < CRPW; ++j) {
+        const int row = warp + CW * j, gy = Y0 - R + row;
+        seg_row_in[j] = warp < CW && row < ROWS && gy >= 0 && gy < ny;
+        seg_row_src[j] = seg_row_in[j] ? 4u * static_cast<unsigned>(gy) * static_cast<unsigned>(nx) : 0u;
+        seg_row_dst[j] = 4u * static_cast<unsigned>(row * PITCH + bx_lo - (X0 - HB));
+      }
+      for (unsigned b = 16u * static_cast<unsigned>(tid); b < 4u * S * PLANE; b += 16u * T) store_shared_zero<4>(ring + b);
+      __syncthreads(); // every zero before any copy
+    }
     if constexpr (COPY >= 1) {
       if (bulk) {
         // Zero the ring (the parts no copy writes stay zero), then the barriers.
@@ -249,18 +281,25 @@ __global__ void __launch_bounds__(BX * BY, MINB)
       if (step >= copy_steps && step < need) zero_stage(stage); // uniform over the block
       if (step < copy_steps) { // uniform over the block
 #pragma unroll
-        for (int k = 0; k < NR; ++k) {
+        for (int k = 0; k < (PIECE == 1 ? 0 : NR); ++k) {
           if (k == NR - 1 && valid[k] < 0) continue; // only the last round has threads past the box
           if (ALIGNED) { // nx % 4 == 0: a vector is wholly inside or wholly outside
             cp_async16_or_zero_at(ring + stage + dst_off[k], src + src_off[k], valid[k] == 0);
-          } else if (PIECE == 2) { // nx % 4 == 2: each half of a vector is wholly inside or outside
+          } else { // nx % 4 == 2: each half of a vector is wholly inside or outside
 #pragma unroll
             for (int e = 0; e < 2; ++e)
               cp_async8_at(ring + stage + dst_off[k] + 8 * e, src + src_off[k] + 8 * e, 2 * e < valid[k] ? 8u : 0u);
-          } else {
+          }
+        }
+        if (PIECE == 1) { // rows of any alignment: warp w copies box rows w, w + CW, ..., CL floats a copy
 #pragma unroll
-            for (int e = 0; e < 4; ++e)
-              cp_async4_at(ring + stage + dst_off[k] + 4 * e, src + src_off[k] + 4 * e, e < valid[k] ? 4u : 0u);
+          for (int j = 0; j < CRPW; ++j) {
+            if (!seg_row_in[j]) continue; // uniform over the warp
+            const char* row_src1 = src + seg_row_src[j] + lane_src;
+            const unsigned row_dst1 = ring_lane + stage + seg_row_dst[j];
+#pragma unroll
+            for (int s = 0; s < (BOXW + CL - 1) / CL; ++s)
+              if (lane_left > CL * s) cp_async4_at(row_dst1 + 4u * CL * s, row_src1 + 4 * CL * s, 4u);
           }
         }
       }

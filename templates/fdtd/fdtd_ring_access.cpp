@@ -59,13 +59,33 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   for (std::int64_t k = 0; k < g.ky; ++k)
     a.global.push_back({"load queue start, row " + std::to_string(k), vec_bytes, AccessKind::load, 1, own_row(k),
                         fill_planes});
-  for (std::int64_t k = 0; k < rounds; ++k)
-    a.global.push_back({"copy box " + std::to_string(k), 16, AccessKind::load, 1,
+  // Rows not 16-byte aligned (nx % 4 != 0): nx even, each vector as two
+  // 8-byte copies; nx odd, whole warps copy box rows (warp w rows w, w + CW,
+  // ...) in segments of one float a lane, only the part inside the volume.
+  const std::int64_t piece = fdtd_row_piece(g.nx);
+  const bool aligned = piece == 4;
+  const std::int64_t pieces = 4 / piece;
+  const bool row_segments = piece == 1;
+  const std::int64_t CL = std::min<std::int64_t>(32, g.threads), CW = g.threads / CL;
+  const std::int64_t CRPW = (box_rows + CW - 1) / CW, NSEG = (BOXW + CL - 1) / CL;
+  const std::int64_t copy_rounds = row_segments ? CRPW * NSEG : rounds; // a thread's copy instructions per plane
+  // Box row and column that (warp, lane) copies in its round i: nullopt for none.
+  const auto copied_at = [=](int warp, int lane, std::int64_t i) -> std::optional<std::pair<std::int64_t, std::int64_t>> {
+    if (row_segments) {
+      const std::int64_t row = warp + CW * (i / NSEG), col = CL * (i % NSEG) + lane;
+      if (warp >= CW || lane >= CL || row >= box_rows || col >= BOXW) return std::nullopt;
+      return std::pair{row, col};
+    }
+    const std::int64_t v = static_cast<std::int64_t>(warp) * 32 + lane + i * g.threads;
+    if (warp * 32 + lane >= g.threads || v >= box_vectors) return std::nullopt;
+    return std::pair{v / (BOXW / 4), (v % (BOXW / 4)) * 4};
+  };
+  for (std::int64_t k = 0; k < copy_rounds; ++k)
+    a.global.push_back({"copy box " + std::to_string(k), row_segments ? 4 : 16, AccessKind::load, 1,
                         [=](int warp, int lane, std::int64_t) -> Address {
-                          const std::int64_t v = static_cast<std::int64_t>(warp) * 32 + lane + k * g.threads;
-                          if (warp * 32 + lane >= g.threads || v >= box_vectors) return std::nullopt;
-                          const std::int64_t row = v / (BOXW / 4), col = (v % (BOXW / 4)) * 4;
-                          return global_at(x0 - HB + col, y0 - R + row, 4);
+                          const auto at = copied_at(warp, lane, k);
+                          if (!at) return std::nullopt;
+                          return global_at(x0 - HB + at->second, y0 - R + at->first, row_segments ? 1 : 4);
                         },
                         copied});
   for (std::int64_t k = 0; k < g.ky; ++k)
@@ -76,18 +96,17 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // neighbours and, per row, the x window's 2*HW/vx vectors. Every stage
   // is laid out alike: one stands for all.
   const auto own = [=](const FdtdLane& t, std::int64_t row) { return (R + t.ty * g.ky + row) * PITCH + HB + t.tx * g.vx; };
-  // Rows not 16-byte aligned (nx % 4 != 0): each piece lands as two 8-byte
-  // copies (nx even) or four 4-byte ones (nx odd), lanes 16 bytes apart
-  // (2- or 4-way bank conflicts each).
-  const std::int64_t piece = fdtd_row_piece(g.nx);
-  const bool aligned = piece == 4;
-  const std::int64_t pieces = 4 / piece;
-  a.shared.push_back({"copies land", static_cast<int>(16 / pieces), AccessKind::store, rounds * pieces,
+  // nx % 4 == 2: each vector lands as two 8-byte copies, lanes 16 bytes
+  // apart (2-way bank conflicts); nx odd: a warp's 4-byte copy writes
+  // consecutive floats of one row.
+  const std::int64_t land_pieces = row_segments ? 1 : pieces;
+  a.shared.push_back({"copies land", row_segments ? 4 : static_cast<int>(16 / pieces), AccessKind::store,
+                      copy_rounds * land_pieces,
                       [=](int warp, int lane, std::int64_t i) -> Address {
-                        const std::int64_t k = i / pieces, e = i % pieces;
-                        const std::int64_t v = static_cast<std::int64_t>(warp) * 32 + lane + k * g.threads;
-                        if (warp * 32 + lane >= g.threads || v >= box_vectors) return std::nullopt;
-                        return static_cast<std::uint64_t>(v * 16 + e * (16 / pieces));
+                        const auto at = copied_at(warp, lane, i / land_pieces);
+                        if (!at) return std::nullopt;
+                        return static_cast<std::uint64_t>((at->first * PITCH + at->second) * 4 +
+                                                          (i % land_pieces) * (16 / land_pieces));
                       },
                       copied});
   a.shared.push_back({"load queue entry (plane z+R)", vec_bytes, AccessKind::load, g.ky,
@@ -128,10 +147,10 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // bytes of the code, not of a run) covers zu planes and runs once per zu.
   a.main_loop_trips_per_thread = static_cast<double>(steps) / static_cast<double>(g.zu);
 
-  // Rows not 16-byte aligned take the kernel's other loop (above): two
-  // 8-byte or four 4-byte cp.async a piece (bulk too: the copy engine needs
-  // aligned rows), and vx / 2 guarded float2 stores (nx even) or vx single
-  // ones an output vector.
+  // Rows not 16-byte aligned take the kernel's other loops (above): two
+  // 8-byte cp.async a vector or 4-byte row segments (bulk too: the copy
+  // engine needs aligned rows), and vx / 2 guarded float2 stores (nx even)
+  // or vx single ones an output vector.
   const bool bulk = g.copy == 1 && aligned;
   if (bulk) {
     // The copy engine's requests: one per box row inside the volume and plane copied.
@@ -143,13 +162,16 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   }
 
   // Issued instructions per thread and plane: ~3 per copy (address, size,
-  // copy; bulk: one lane per warp issues the row copies), the shared loads,
+  // copy; a row segment 2: predicate, copy, and 4 a row; bulk: one lane per
+  // warp issues the row copies), the shared loads,
   // 6R+1 arithmetic operations per point, the queue shift (2R moves per
   // float, once per zu planes), the stores, a barrier and the wait, plus
   // the ring's index arithmetic (about 10, the kernel's comments count 163
   // warp instructions per 128 points at vx4 ky1 zu9).
   const double points = static_cast<double>(g.vx * g.ky);
-  const double copies = bulk ? 2.0 : 3.0 * static_cast<double>(rounds * pieces);
+  const double copies = bulk           ? 2.0
+                        : row_segments ? static_cast<double>(2 * copy_rounds + 4 * CRPW)
+                                       : 3.0 * static_cast<double>(rounds * pieces);
   const std::int64_t store_pieces = g.vx / std::min(g.vx, piece);
   const double stores = static_cast<double>(g.ky) * (aligned ? 1.0 : 2.0 * static_cast<double>(store_pieces));
   const double per_plane = copies + static_cast<double>(g.ky * (1 + window_loads) + 2 * R) +

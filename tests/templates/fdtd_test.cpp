@@ -413,6 +413,39 @@ TEST_CASE("fdtd ring: spill code runs once per unrolled loop body (zu planes), n
   }
 }
 
+TEST_CASE("fdtd ring at odd nx: warps copy box rows by consecutive floats, one wavefront and 128 bytes a copy") {
+  const auto& t = templates::fdtd_description();
+  const Target target = h100_like();
+  const model::BankConfig banks = model::BankConfig::for_target(target, 4);
+  // 64x16 tile of 32x8 threads: box rows of 72 floats (3 segments of 32
+  // lanes, the last 8 wide), 24 rows over 8 warps.
+  const search::Config c = ring(32, 8, 2, 2, 4, 9, 0);
+  const auto landing = [&](const Problem& p) {
+    const AccessPattern a = t.hooks.access_pattern(c, p, target);
+    for (const auto& i : model::replay_block(a.shared, a.block_threads / 32, banks).per_instruction)
+      if (i.name == "copies land") return i;
+    FAIL("no copies land instruction");
+    return model::InstructionTotals{};
+  };
+  const model::InstructionTotals odd = landing(problem(301, 300, 300, 4)), aligned = landing(problem(300, 300, 300, 4));
+  CHECK(odd.conflicts() == 0);
+  CHECK(odd.wavefronts == odd.executions);
+  CHECK(odd.executions == 8 * 3 * 3 * 300); // 8 warps, 3 rows each, 3 copies a row, 300 planes (one chunk)
+  CHECK(aligned.conflicts() == 0);
+  // The odd loop's copies read whole rows: each copy's lanes read consecutive floats.
+  const AccessPattern a = t.hooks.access_pattern(c, problem(301, 300, 300, 4), target);
+  int copies = 0;
+  for (const GlobalInstruction& g : a.global) {
+    if (g.name.rfind("copy box", 0) != 0) continue;
+    ++copies;
+    CHECK(g.width_bytes == 4);
+    const model::WarpAccess w = warp_access(g, 2, 0);
+    for (int lane = 1; lane < 32; ++lane)
+      if (w.lanes[lane] && w.lanes[lane - 1]) CHECK(*w.lanes[lane] == *w.lanes[lane - 1] + 4);
+  }
+  CHECK(copies == 9);
+}
+
 TEST_CASE("fdtd explains each block shape's best: warps/SM and the limiter") {
   const auto& t = templates::fdtd_description();
   TuningResult r;

@@ -8,9 +8,11 @@
 #   h200_check/  18 H200 grids recorded after, to check them
 #   h200_fdtd/   9 H200 whole fdtd grids (r4) off the shaped size: 376^3, 480^3 and 200x328x160 at
 #                commit c6b0e35; 300^3, 500x500x200, 260^3 (nx % 8 == 4) and 301x300x300, 302x300x300,
-#                375x376x376 (nx % 4 != 0) at 44766f9 (302x300x300 before the ring's 8-byte loop, faeaf53)
-#   h200_fdtd_ring8/  3 H200 ring grids (--only scheme=ring) at nx % 4 == 2, the ring's 8-byte loop:
-#                302x300x300, 250^3, 374x376x376 at faeaf53
+#                375x376x376 (nx % 4 != 0) at 44766f9 (302x300x300 before the ring's 8-byte loop, faeaf53;
+#                301x300x300 and 375x376x376 before its row copies at odd nx, 719dbc3)
+#   h200_fdtd_unaligned/  6 H200 ring grids (--only scheme=ring) of the ring's loops for rows not
+#                16-byte aligned: nx % 4 == 2 (302x300x300, 250^3, 374x376x376) at faeaf53, odd nx
+#                (301x300x300, 375x376x376, 129x130x131) at 719dbc3
 # Usage: bench/model/sizes_validation.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,7 +32,7 @@ summarise() {
     END { if (n) printf "%s: %d recordings, mean pick loss %.2f %%, %d more than 5 %% behind\n\n", name, n, s / n, over }'
 }
 
-for folder in bench/sizes/h200_fit bench/sizes/h200_check bench/sizes/h200_fdtd bench/sizes/h200_fdtd_ring8; do
+for folder in bench/sizes/h200_fit bench/sizes/h200_check bench/sizes/h200_fdtd bench/sizes/h200_fdtd_unaligned; do
   name=$(basename "$folder")
   mkdir -p "$work/$name"
   for f in "$folder"/*.json.gz; do gzip -dc "$f" > "$work/$name/$(basename "${f%.gz}")"; done

@@ -205,14 +205,14 @@ __global__ void __launch_bounds__(BX * BY, MINB)
     const bool bulk = COPY >= 1 && ALIGNED; // a constant once run is inlined
     // PIECE 1 copies 4 bytes at a time, a warp's lanes consecutive floats of
     // one box row, so that a warp's copy reads 128 contiguous bytes and
-    // writes each bank once. (Each thread's 16-byte
-    // vector as four 4-byte copies put lanes 16 bytes apart: 4-way bank
-    // conflicts, and every copy spread over 512 bytes of global memory.)
-    // As the bulk copies do, warp w takes box rows w, w + W, ... (a row's
-    // offsets are the same in every lane), only the box's part inside the
-    // volume is copied, and the rest stays zero from the start: no copy
-    // reads outside the volume or needs a zero-fill size. Only whole warps
-    // copy (a block of fewer than 32 threads: its one warp's lanes).
+    // writes each bank once. (Each thread's 16-byte vector as four 4-byte
+    // copies put lanes 16 bytes apart: 4-way bank conflicts, and every copy
+    // spread over 512 bytes of global memory.) As the bulk copies do, warp
+    // w of CW takes box rows w, w + CW, ... (a row's offsets are the same in
+    // every lane), only the box's part inside the volume is copied, and the
+    // rest stays zero from the start: no copy reads outside the volume or
+    // needs a zero-fill size. Only whole warps copy (a block of fewer than
+    // 32 threads: its one warp's lanes).
     constexpr int CL = T < 32 ? T : 32;                 // lanes that copy, floats per segment
     constexpr int CW = T / CL;                          // warps that copy
     constexpr int CRPW = (ROWS + CW - 1) / CW;          // box rows per copying warp

@@ -69,12 +69,17 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   const std::int64_t CL = std::min<std::int64_t>(32, g.threads), CW = g.threads / CL;
   const std::int64_t CRPW = (box_rows + CW - 1) / CW, NSEG = (BOXW + CL - 1) / CL;
   const std::int64_t copy_rounds = row_segments ? CRPW * NSEG : rounds; // a thread's copy instructions per plane
+  // The row segments copy a box row's part inside the volume: in_row
+  // floats from box column lo (the kernel's bx_lo and bx_hi), rows inside [0, ny).
+  const std::int64_t lo = std::max<std::int64_t>(0, HB - x0);
+  const std::int64_t in_row = std::min(x0 - HB + BOXW, g.nx) - std::max<std::int64_t>(x0 - HB, 0);
   // Box row and column that (warp, lane) copies in its round i: nullopt for none.
   const auto copied_at = [=](int warp, int lane, std::int64_t i) -> std::optional<std::pair<std::int64_t, std::int64_t>> {
     if (row_segments) {
       const std::int64_t row = warp + CW * (i / NSEG), col = CL * (i % NSEG) + lane;
-      if (warp >= CW || lane >= CL || row >= box_rows || col >= BOXW) return std::nullopt;
-      return std::pair{row, col};
+      const std::int64_t gy = y0 - R + row;
+      if (warp >= CW || lane >= CL || row >= box_rows || col >= in_row || gy < 0 || gy >= g.ny) return std::nullopt;
+      return std::pair{row, lo + col};
     }
     const std::int64_t v = static_cast<std::int64_t>(warp) * 32 + lane + i * g.threads;
     if (warp * 32 + lane >= g.threads || v >= box_vectors) return std::nullopt;

@@ -164,6 +164,30 @@ TEST_CASE("fdtd ring at odd nx: warps copy box rows by consecutive floats, one w
   CHECK(copies == 9);
 }
 
+TEST_CASE("fdtd ring at odd nx, one tile column: the row copies start at the volume's first column") {
+  const auto& t = templates::fdtd_description();
+  const Target target = h100_like();
+  // nx 37 inside one 64-float tile: the box starts 4 floats left of the
+  // volume, and its rows are copied from column 0 on, 37 floats (a whole
+  // segment of 32 lanes, then 5), as the kernel's bx_lo and bx_hi.
+  const search::Config c = ring(32, 8, 2, 2, 4, 9, 0);
+  const AccessPattern a = t.hooks.access_pattern(c, problem(37, 40, 20, 4), target);
+  std::vector<model::WarpAccess> segments;
+  for (const GlobalInstruction& g : a.global)
+    if (g.name.rfind("copy box", 0) == 0) segments.push_back(warp_access(g, 2, 0));
+  REQUIRE(segments.size() == 9); // 3 rows a warp, 3 segments a row
+  const auto active = [](const model::WarpAccess& w) {
+    return std::count_if(w.lanes.begin(), w.lanes.end(), [](const auto& l) { return l.has_value(); });
+  };
+  CHECK(active(segments[0]) == 32);
+  CHECK(active(segments[1]) == 5);
+  CHECK(active(segments[2]) == 0);
+  REQUIRE(segments[0].lanes[0]);
+  REQUIRE(segments[1].lanes[0]);
+  CHECK(*segments[1].lanes[0] == *segments[0].lanes[0] + 4 * 32);
+  CHECK(*segments[0].lanes[0] % (4 * 37) == 0); // the row's first float
+}
+
 TEST_CASE("fdtd halo padding: unpadded rows put the x halo's column stores on fewer banks") {
   const auto& t = templates::fdtd_description();
   const Problem p = default_problem();

@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(BX * BY, MINB)
   const int copy_steps = min(need, vol_steps);
 
   // COPY 1 and 2 (rows 16-byte aligned): one lane of warp w copies box rows w,
-  // w + W, ... by the copy engine, the part of each row inside the volume;
+  // w + CW, ... by the copy engine, the part of each row inside the volume;
   // the rest of the box (rows outside [0, ny), columns outside [0, nx): the
   // same for every plane) is zeroed once. One mbarrier per stage: thread 0
   // arrives with the plane's bytes, the copies complete them. A bulk copy
@@ -156,8 +156,12 @@ __global__ void __launch_bounds__(BX * BY, MINB)
   // that a copy costs a few uniform additions. (Operands the compiler cannot
   // prove uniform cost about 23 instructions a copy: 22 % of the kernel's
   // instructions at 512x512x256, 4.4 % of its time on an H200.)
-  constexpr int W = (T + 31) / 32;      // warps
-  constexpr int RPW = (ROWS + W - 1) / W; // box rows per warp
+  // The odd-nx loop's row copies (below) take the same rows, their lanes in
+  // parallel: only whole warps copy (a block of fewer than 32 threads: its
+  // one warp's lanes).
+  constexpr int CL = T < 32 ? T : 32;      // lanes of a copying warp
+  constexpr int CW = T / CL;               // warps that copy
+  constexpr int RPW = (ROWS + CW - 1) / CW; // box rows per copying warp
   __shared__ unsigned long long ring_bars[COPY >= 1 ? S : 1];
   const unsigned bars = shared_address(ring_bars); // stage st's mbarrier: bars + 8 st
   const int bx_lo = max(X0 - HB, 0), bx_hi = min(X0 - HB + BOXW, nx); // the box's columns inside [0, nx)
@@ -168,12 +172,12 @@ __global__ void __launch_bounds__(BX * BY, MINB)
   // below 4 GiB), and whether the row lies in the volume.
   unsigned row_dst[RPW], row_src[RPW];
   bool row_in[RPW];
-  if constexpr (COPY >= 1) {
+  {
     const int warp = warp_uniform(tid / 32);
 #pragma unroll
     for (int j = 0; j < RPW; ++j) {
-      const int row = warp + W * j, gy = Y0 - R + row;
-      row_in[j] = row < ROWS && gy >= 0 && gy < ny;
+      const int row = warp + CW * j, gy = Y0 - R + row;
+      row_in[j] = warp < CW && row < ROWS && gy >= 0 && gy < ny;
       row_dst[j] = 4u * static_cast<unsigned>(row * PITCH + bx_lo - (X0 - HB));
       row_src[j] = row_in[j] ? 4u * (static_cast<unsigned>(gy) * static_cast<unsigned>(nx) + static_cast<unsigned>(bx_lo)) : 0u;
     }
@@ -207,45 +211,28 @@ __global__ void __launch_bounds__(BX * BY, MINB)
     // one box row, so that a warp's copy reads 128 contiguous bytes and
     // writes each bank once. (Each thread's 16-byte vector as four 4-byte
     // copies put lanes 16 bytes apart: 4-way bank conflicts, and every copy
-    // spread over 512 bytes of global memory.) As the bulk copies do, warp
-    // w of CW takes box rows w, w + CW, ... (a row's offsets are the same in
-    // every lane), only the box's part inside the volume is copied, and the
-    // rest stays zero from the start: no copy reads outside the volume or
-    // needs a zero-fill size. Only whole warps copy (a block of fewer than
-    // 32 threads: its one warp's lanes).
-    constexpr int CL = T < 32 ? T : 32;                 // lanes that copy, floats per segment
-    constexpr int CW = T / CL;                          // warps that copy
-    constexpr int CRPW = (ROWS + CW - 1) / CW;          // box rows per copying warp
+    // spread over 512 bytes of global memory.) It takes the bulk copies'
+    // rows (warp w of CW rows w, w + CW, ...: a row's offsets are the same
+    // in every lane), copies only the box's part inside the volume, and
+    // leaves the rest zero from the start: no copy reads outside the volume
+    // or needs a zero-fill size.
     const int lane = tid % CL;
     const unsigned ring_lane = ring + 4u * static_cast<unsigned>(lane);
-    const unsigned lane_src = 4u * static_cast<unsigned>(bx_lo + lane);
     const int lane_left = bx_hi - bx_lo - lane; // the lane copies segment s of a row where lane_left > CL s
-    unsigned seg_row_src[CRPW], seg_row_dst[CRPW];
-    bool seg_row_in[CRPW];
-    if (PIECE == 1) {
-      const int warp = warp_uniform(tid / 32);
-#pragma unroll
-      for (int j = 0; j < CRPW; ++j) {
-        const int row = warp + CW * j, gy = Y0 - R + row;
-        seg_row_in[j] = warp < CW && row < ROWS && gy >= 0 && gy < ny;
-        seg_row_src[j] = seg_row_in[j] ? 4u * static_cast<unsigned>(gy) * static_cast<unsigned>(nx) : 0u;
-        seg_row_dst[j] = 4u * static_cast<unsigned>(row * PITCH + bx_lo - (X0 - HB));
-      }
+    if (bulk || PIECE == 1) {
+      // Zero the ring: the parts no copy writes (outside the volume) stay zero.
       for (unsigned b = 16u * static_cast<unsigned>(tid); b < 4u * S * PLANE; b += 16u * T) store_shared_zero<4>(ring + b);
-      __syncthreads(); // every zero before any copy
-    }
-    if constexpr (COPY >= 1) {
-      if (bulk) {
-        // Zero the ring (the parts no copy writes stay zero), then the barriers.
-        for (unsigned b = 16u * static_cast<unsigned>(tid); b < 4u * S * PLANE; b += 16u * T) store_shared_zero<4>(ring + b);
-        fence_proxy_async_shared(); // the zeros before the copy engine's writes
-        if (tid == 0) {
+      if constexpr (COPY >= 1) {
+        if (bulk) { // then the barriers
+          fence_proxy_async_shared(); // the zeros before the copy engine's writes
+          if (tid == 0) {
 #pragma unroll
-          for (int st = 0; st < S; ++st) mbarrier_init(bars + 8u * st, 1);
-          mbarrier_init_fence();
+            for (int st = 0; st < S; ++st) mbarrier_init(bars + 8u * st, 1);
+            mbarrier_init_fence();
+          }
         }
-        __syncthreads();
       }
+      __syncthreads(); // every zero (and barrier) before any copy
     }
     const unsigned own = ring + 4u * ((R + ty * KY) * PITCH + HB + tx * VX); // the thread's first point in stage 0
     // A step whose plane lies outside the volume but inside the chunk's
@@ -264,7 +251,7 @@ __global__ void __launch_bounds__(BX * BY, MINB)
       if constexpr (COPY >= 1) {
         if (bulk) {
           // Thread 0 arrives with the plane's bytes (0: no copy, the phase
-          // completes at once); one lane of warp w copies box rows w, w + W, ...
+          // completes at once); one lane of warp w copies box rows w, w + CW, ...
           const bool copy = step < copy_steps;
           const unsigned bar = bars + 8u * static_cast<unsigned>(stage_idx);
           if (tid == 0) mbarrier_expect_tx(bar, copy ? plane_bytes : 0u);
@@ -293,10 +280,10 @@ __global__ void __launch_bounds__(BX * BY, MINB)
         }
         if (PIECE == 1) { // rows of any alignment: warp w copies box rows w, w + CW, ..., CL floats a copy
 #pragma unroll
-          for (int j = 0; j < CRPW; ++j) {
-            if (!seg_row_in[j]) continue; // uniform over the warp
-            const char* row_src1 = src + seg_row_src[j] + lane_src;
-            const unsigned row_dst1 = ring_lane + stage + seg_row_dst[j];
+          for (int j = 0; j < RPW; ++j) {
+            if (!row_in[j]) continue; // uniform over the warp
+            const char* row_src1 = src + row_src[j] + 4 * lane;
+            const unsigned row_dst1 = ring_lane + stage + row_dst[j];
 #pragma unroll
             for (int s = 0; s < (BOXW + CL - 1) / CL; ++s)
               if (lane_left > CL * s) cp_async4_at(row_dst1 + 4u * CL * s, row_src1 + 4 * CL * s, 4u);

@@ -67,8 +67,8 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   const std::int64_t pieces = 4 / piece;
   const bool row_segments = piece == 1;
   const std::int64_t CL = std::min<std::int64_t>(32, g.threads), CW = g.threads / CL;
-  const std::int64_t CRPW = (box_rows + CW - 1) / CW, NSEG = (BOXW + CL - 1) / CL;
-  const std::int64_t copy_rounds = row_segments ? CRPW * NSEG : rounds; // a thread's copy instructions per plane
+  const std::int64_t RPW = (box_rows + CW - 1) / CW, NSEG = (BOXW + CL - 1) / CL;
+  const std::int64_t copy_rounds = row_segments ? RPW * NSEG : rounds; // a thread's copy instructions per plane
   // The row segments copy a box row's part inside the volume: in_row
   // floats from box column lo (the kernel's bx_lo and bx_hi), rows inside [0, ny).
   const std::int64_t lo = std::max<std::int64_t>(0, HB - x0);
@@ -175,7 +175,7 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // warp instructions per 128 points at vx4 ky1 zu9).
   const double points = static_cast<double>(g.vx * g.ky);
   const double copies = bulk           ? 2.0
-                        : row_segments ? static_cast<double>(2 * copy_rounds + 4 * CRPW)
+                        : row_segments ? static_cast<double>(2 * copy_rounds + 4 * RPW)
                                        : 3.0 * static_cast<double>(rounds * pieces);
   const std::int64_t store_pieces = g.vx / std::min(g.vx, piece);
   const double stores = static_cast<double>(g.ky) * (aligned ? 1.0 : 2.0 * static_cast<double>(store_pieces));

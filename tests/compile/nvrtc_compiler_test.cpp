@@ -2,6 +2,8 @@
 #include <memtune/compile/nvrtc_compiler.hpp>
 #include <memtune/templates/filter.hpp>
 
+#include "../support/test_target.hpp"
+
 #include <doctest/doctest.h>
 
 #include <future>
@@ -9,14 +11,7 @@
 using namespace memtune;
 
 namespace {
-Target target_for(int cc) {
-  Target t;
-  t.cc_major = cc / 10;
-  t.cc_minor = cc % 10;
-  t.max_threads_per_block = 1024;
-  t.smem_per_block_optin = cc >= 90 ? 227 * 1024 : 64 * 1024;
-  return t;
-}
+Target target_for(int cc) { return test_target(cc, cc >= 90 ? 227 * 1024 : 64 * 1024); }
 } // namespace
 
 TEST_CASE("every filter candidate compiles for sm_90 and sm_75, with resources reported") {

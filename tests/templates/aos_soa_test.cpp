@@ -5,6 +5,8 @@
 #include <memtune/output/tuning_result.hpp>
 #include <memtune/templates/catalogue.hpp>
 
+#include "../support/test_target.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -17,16 +19,7 @@ using templates::AosSoaLayout;
 using templates::AosSoaOp;
 
 namespace {
-Target target_for(int cc, std::size_t smem_optin) {
-  Target t;
-  t.name = "test";
-  t.cc_major = cc / 10;
-  t.cc_minor = cc % 10;
-  t.max_threads_per_block = 1024;
-  t.smem_per_block_optin = smem_optin;
-  return t;
-}
-Target h100_like() { return target_for(90, 227 * 1024); }
+Target h100_like() { return test_target(90, 227 * 1024); }
 
 Problem problem(std::int64_t n, AosSoaOp op, std::int64_t fields) {
   return {{"n", n}, {"op", static_cast<std::int64_t>(op)}, {"fields", fields}};
@@ -102,7 +95,7 @@ TEST_CASE("aos_soa space: axes, pruned combinations, default config") {
   // 64 floats per thread at 1024 threads would spill (64 registers each).
   CHECK_FALSE(s8.is_valid({{"layout", layout(AosSoaLayout::soa)}, {"block_size", 1024}, {"items", 8}}));
   CHECK(s3.is_valid({{"layout", layout(AosSoaLayout::soa)}, {"block_size", 1024}, {"items", 8}}));
-  const search::Space small = t.space(p3, target_for(75, 48 * 1024));
+  const search::Space small = t.space(p3, test_target(75, 48 * 1024));
   CHECK_FALSE(small.is_valid({{"layout", layout(AosSoaLayout::aos_smem)}, {"block_size", 1024}, {"items", 8}}));
   CHECK(small.is_valid({{"layout", layout(AosSoaLayout::aos_smem)}, {"block_size", 1024}, {"items", 4}}));
   CHECK(small.is_valid({{"layout", layout(AosSoaLayout::aos)}, {"block_size", 1024}, {"items", 8}}));
@@ -345,7 +338,7 @@ TEST_CASE("every aos_soa candidate compiles for sm_90 and sm_75, without local m
       for (std::int64_t f : {1LL, 3LL, 4LL, 8LL}) {
         if (f != 3 && (cc != 90 || op != AosSoaOp::readwrite)) continue;
         const Problem p = problem(1000003, op, f);
-        const Target target = target_for(cc, cc >= 90 ? 227 * 1024 : 64 * 1024);
+        const Target target = test_target(cc, cc >= 90 ? 227 * 1024 : 64 * 1024);
         const search::Space space = t.space(p, target);
         for (const auto& c : space.enumerate())
           jobs.push_back({format_problem(p) + " " + space.format(c), pool.submit(t.compile_request(t.launch(c, p, target), cc))});

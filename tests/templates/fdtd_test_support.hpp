@@ -5,22 +5,19 @@
 #include <memtune/model/global_access.hpp>
 #include <memtune/templates/fdtd.hpp>
 
+#include "../support/test_target.hpp"
+
 #include <cstddef>
 #include <cstdint>
 
 namespace memtune::fdtd_test {
 
 inline Target target_for(int cc, std::size_t smem_optin) {
-  Target t;
-  t.name = "test";
-  t.cc_major = cc / 10;
-  t.cc_minor = cc % 10;
-  t.max_threads_per_block = 1024;
+  Target t = test_target(cc, smem_optin);
   t.max_threads_per_sm = 2048;
   t.max_warps_per_sm = 64;
   t.regs_per_sm = 65536;
   t.smem_per_block = 48 * 1024;
-  t.smem_per_block_optin = smem_optin;
   t.smem_per_sm = smem_optin + 1024; // the opt-in limit leaves the 1 KiB the driver reserves for a block
   t.sm_count = 132;
   return t;

@@ -1,5 +1,7 @@
 #include <memtune/templates/filter.hpp>
 
+#include "../support/test_target.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -7,14 +9,7 @@
 using namespace memtune;
 
 namespace {
-Target h100_like() {
-  Target t;
-  t.name = "test";
-  t.cc_major = 9;
-  t.max_threads_per_block = 1024;
-  t.smem_per_block_optin = 227 * 1024;
-  return t;
-}
+Target h100_like() { return test_target(90, 227 * 1024); }
 Target kepler_like() {
   Target t = h100_like();
   t.cc_major = 3;

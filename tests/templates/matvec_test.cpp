@@ -5,6 +5,8 @@
 #include <memtune/templates/matvec.hpp>
 #include <memtune/output/tuning_result.hpp>
 
+#include "../support/test_target.hpp"
+
 
 #include <doctest/doctest.h>
 
@@ -22,13 +24,8 @@ using templates::MatvecXStage;
 
 namespace {
 Target target_for(int cc, int sms) {
-  Target t;
-  t.name = "test";
-  t.cc_major = cc / 10;
-  t.cc_minor = cc % 10;
+  Target t = test_target(cc, 227 * 1024);
   t.sm_count = sms;
-  t.max_threads_per_block = 1024;
-  t.smem_per_block_optin = 227 * 1024;
   return t;
 }
 Target h100_like() { return target_for(90, 132); }

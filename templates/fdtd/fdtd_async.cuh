@@ -48,9 +48,17 @@ __device__ __forceinline__ void cp_async16_or_zero_at(unsigned d, const void* sr
 __device__ __forceinline__ void cp_async8_at(unsigned d, const void* src, unsigned src_bytes) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");
 }
-// 4 bytes (src_bytes 4) or a zero (src_bytes 0) from global src to shared address d.
-__device__ __forceinline__ void cp_async4_at(unsigned d, const void* src, unsigned src_bytes) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");
+// The float OFF floats past global src to the one OFF floats past shared
+// address d, where left > OFF (nothing otherwise). The predicate and the
+// offset are the instruction's own, so that a row's copies share their two
+// address operands and need no branch. (A C++ condition around a plain copy
+// of src + OFF gave each copy its own 64-bit address, a branch, and three
+// placeholder shared loads ahead of each run of copies: about 22 instructions
+// a row of three copies, against 8.)
+template <int OFF> __device__ __forceinline__ void cp_async4_if_at(unsigned d, const void* src, int left) {
+  asm volatile("{\n .reg .pred p;\n setp.gt.s32 p, %2, %3;\n @p cp.async.ca.shared.global [%0+%4], [%1+%4], 4;\n}" ::"r"(d),
+               "l"(src), "r"(left), "n"(OFF), "n"(4 * OFF)
+               : "memory");
 }
 // mbarriers and bulk copies (sm_90), for fdtd_ring with COPY 1 and 2. A barrier
 // is named by its shared-space address (32-bit): converting a pointer to a

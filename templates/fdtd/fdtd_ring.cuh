@@ -68,6 +68,17 @@
 // rounded up to 8, 32 bytes more with COPY 1 and 2 (the ring's placement), plus S mbarriers of static shared
 // memory; more than 48 KiB needs the opt-in (cuFuncSetAttribute
 // MAX_DYNAMIC_SHARED_SIZE_BYTES).
+// A warp's share of one box row, a float a lane and CL floats a copy: the
+// lane's floats 0, CL, ..., (NSEG - 1) CL past src, those below `left`, to
+// the same offsets past shared address d.
+template <int CL, int NSEG, int S = 0>
+__device__ __forceinline__ void cp_async4_lane_row(unsigned d, const void* src, int left) {
+  if constexpr (S < NSEG) {
+    cp_async4_if_at<CL * S>(d, src, left);
+    cp_async4_lane_row<CL, NSEG, S + 1>(d, src, left);
+  }
+}
+
 template <int BX, int BY, int VX, int KY, int PF, int ZU, int MINB, int COPY>
 __global__ void __launch_bounds__(BX * BY, MINB)
     fdtd_ring(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, int nz, int chunk) {
@@ -280,14 +291,9 @@ __global__ void __launch_bounds__(BX * BY, MINB)
         }
         if (PIECE == 1) { // rows of any alignment: warp w copies box rows w, w + CW, ..., CL floats a copy
 #pragma unroll
-          for (int j = 0; j < RPW; ++j) {
-            if (!row_in[j]) continue; // uniform over the warp
-            const char* row_src1 = src + row_src[j] + 4 * lane;
-            const unsigned row_dst1 = ring_lane + stage + row_dst[j];
-#pragma unroll
-            for (int s = 0; s < (BOXW + CL - 1) / CL; ++s)
-              if (lane_left > CL * s) cp_async4_at(row_dst1 + 4u * CL * s, row_src1 + 4 * CL * s, 4u);
-          }
+          for (int j = 0; j < RPW; ++j) // a row outside the volume: no lane has floats left
+            cp_async4_lane_row<CL, (BOXW + CL - 1) / CL>(ring_lane + stage + row_dst[j], src + row_src[j] + 4 * lane,
+                                                         row_in[j] ? lane_left : 0);
         }
       }
       cp_async_commit(); // empty or not: wait_group counts steps

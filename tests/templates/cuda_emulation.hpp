@@ -131,7 +131,7 @@ using cuda_emulation::threadIdx;
 // ---- dynamic shared memory and asynchronous copies (cp.async) ------------------------------
 // The templates' CUDA-only helpers (dynamic_shared, cp_async,
 // the shared-space address forms shared_address, load_shared,
-// store_shared_zero, cp_async16_or_zero_at, cp_async8_at and cp_async4_at,
+// store_shared_zero, cp_async16_or_zero_at, cp_async8_at and cp_async4_if_at,
 // cp_async_commit, cp_async_wait) as plain C++. A copy lands either when it is issued (eager:
 // a copy into a stage other threads still read shows up as a wrong output) or
 // as late as the kernel's waits allow (lazy: reading a stage before waiting
@@ -205,8 +205,10 @@ inline void cp_async8_at(unsigned d, const void* src, unsigned src_bytes) {
   cuda_emulation::require_aligned(reinterpret_cast<std::uintptr_t>(src), 8);
   cp_async<8>(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + d), static_cast<const float*>(src), src_bytes);
 }
-inline void cp_async4_at(unsigned d, const void* src, unsigned src_bytes) {
-  cp_async<4>(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + d), static_cast<const float*>(src), src_bytes);
+template <int OFF> void cp_async4_if_at(unsigned d, const void* src, int left) {
+  if (left > OFF)
+    cp_async<4>(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + d + 4 * OFF),
+                static_cast<const float*>(src) + OFF, 4U);
 }
 inline void cp_async_commit() {
   cuda_emulation::committed_groups.push_back(std::move(cuda_emulation::open_group));

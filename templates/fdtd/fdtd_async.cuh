@@ -60,6 +60,15 @@ template <int OFF> __device__ __forceinline__ void cp_async4_if_at(unsigned d, c
                "l"(src), "r"(left), "n"(OFF), "n"(4 * OFF)
                : "memory");
 }
+// v to the float OFF floats past global p, where left > OFF (nothing
+// otherwise): the predicate and the offset are the instruction's own, as in
+// cp_async4_if_at, so that a thread's stores to one row share its address
+// and need no branch.
+template <int OFF> __device__ __forceinline__ void store_float_if(float* p, float v, int left) {
+  asm volatile("{\n .reg .pred p;\n setp.gt.s32 p, %2, %3;\n @p st.global.f32 [%0+%4], %1;\n}" ::"l"(p), "f"(v),
+               "r"(left), "n"(OFF), "n"(4 * OFF)
+               : "memory");
+}
 // mbarriers and bulk copies (sm_90), for fdtd_ring with COPY 1 and 2. A barrier
 // is named by its shared-space address (32-bit): converting a pointer to a
 // __shared__ variable costs the shared window's base at every use.

@@ -374,20 +374,23 @@ __global__ void __launch_bounds__(BX * BY, MINB)
               acc[e] = fmaf(memtune_fdtd_coeffs[r], sum, acc[e]);
             }
           }
-          if (y_first + k < ny && x_in) {
+          if (PIECE == 1) { // any x: each float where it lies in the volume, without a branch
             float* o = out_z + k * nx;
-            if (ALIGNED) {
+            const int left = y_first + k < ny ? nx - x : 0;
+            store_float_if<0>(o, acc[0], left);
+            if constexpr (VX > 1) store_float_if<1>(o, acc[1], left);
+            if constexpr (VX > 2) store_float_if<2>(o, acc[2], left);
+            if constexpr (VX > 3) store_float_if<3>(o, acc[3], left);
+          } else if (y_first + k < ny && x_in) {
+            float* o = out_z + k * nx;
+            if (ALIGNED || VX == 1) { // VX 1: x < nx
               store_vec<VX>(o, acc);
-            } else if (VX > 1 && PIECE == 2) { // x and nx even: pairs wholly inside or outside
+            } else { // x and nx even: pairs wholly inside or outside
 #pragma unroll
               for (int e = 0; e < VX; e += 2) {
                 const float pair[2] = {acc[e], acc[e + 1 < VX ? e + 1 : e]};
                 if (x + e < nx) store_vec<2>(o + e, pair);
               }
-            } else {
-#pragma unroll
-              for (int e = 0; e < VX; ++e)
-                if (x + e < nx) o[e] = acc[e];
             }
           }
         }

@@ -210,6 +210,9 @@ template <int OFF> void cp_async4_if_at(unsigned d, const void* src, int left) {
     cp_async<4>(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + d + 4 * OFF),
                 static_cast<const float*>(src) + OFF, 4U);
 }
+template <int OFF> void store_float_if(float* p, float v, int left) {
+  if (left > OFF) p[OFF] = v;
+}
 inline void cp_async_commit() {
   cuda_emulation::committed_groups.push_back(std::move(cuda_emulation::open_group));
   cuda_emulation::open_group.clear();

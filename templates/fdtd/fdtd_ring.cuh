@@ -37,7 +37,8 @@
 //     once per launch, uniform over the grid): 8-byte copies and float2
 //     stores where nx is even (every row 8-byte aligned), and where it is
 //     odd per-float stores and 4-byte copies, a warp's 32 lanes on 32
-//     consecutive floats of a box row;
+//     consecutive floats of a box row, each copy and store predicated in
+//     its own instruction (no branch);
 //   - z-chunk c of the grid marches up (c even) or down (c odd), so two
 //     neighbouring chunks read their shared 2R boundary planes at about the
 //     same time (at both ends of the run, or both at the start) and the

@@ -43,21 +43,16 @@ __device__ __forceinline__ void cp_async16_or_zero_at(unsigned d, const void* sr
                "l"(src), "r"(static_cast<int>(zero))
                : "memory");
 }
-// 8 bytes (src_bytes 8) or 8 zero bytes (src_bytes 0) from global src to
-// shared address d (both 8-byte aligned).
-__device__ __forceinline__ void cp_async8_at(unsigned d, const void* src, unsigned src_bytes) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(d), "l"(src), "r"(src_bytes) : "memory");
-}
-// The float OFF floats past global src to the one OFF floats past shared
-// address d, where left > OFF (nothing otherwise). The predicate and the
-// offset are the instruction's own, so that a row's copies share their two
-// address operands and need no branch. (A C++ condition around a plain copy
-// of src + OFF gave each copy its own 64-bit address, a branch, and three
-// placeholder shared loads ahead of each run of copies: about 22 instructions
-// a row of three copies, against 8.)
-template <int OFF> __device__ __forceinline__ void cp_async4_if_at(unsigned d, const void* src, int left) {
-  asm volatile("{\n .reg .pred p;\n setp.gt.s32 p, %2, %3;\n @p cp.async.ca.shared.global [%0+%4], [%1+%4], 4;\n}" ::"r"(d),
-               "l"(src), "r"(left), "n"(OFF), "n"(4 * OFF)
+// BYTES (4 or 8) from OFF floats past global src to OFF floats past shared
+// address d (both BYTES-aligned there), where left > OFF (nothing
+// otherwise). The predicate and the offset are the instruction's own, so
+// that a row's copies share their two address operands and need no branch.
+// (A C++ condition around a plain copy of src + OFF gave each copy its own
+// 64-bit address, a branch, and three placeholder shared loads ahead of each
+// run of copies: about 22 instructions a row of three copies, against 8.)
+template <int BYTES, int OFF> __device__ __forceinline__ void cp_async_if_at(unsigned d, const void* src, int left) {
+  asm volatile("{\n .reg .pred p;\n setp.gt.s32 p, %2, %3;\n @p cp.async.ca.shared.global [%0+%4], [%1+%4], %5;\n}" ::"r"(d),
+               "l"(src), "r"(left), "n"(OFF), "n"(4 * OFF), "n"(BYTES)
                : "memory");
 }
 // v to the float OFF floats past global p, where left > OFF (nothing
@@ -67,6 +62,12 @@ template <int OFF> __device__ __forceinline__ void cp_async4_if_at(unsigned d, c
 template <int OFF> __device__ __forceinline__ void store_float_if(float* p, float v, int left) {
   asm volatile("{\n .reg .pred p;\n setp.gt.s32 p, %2, %3;\n @p st.global.f32 [%0+%4], %1;\n}" ::"l"(p), "f"(v),
                "r"(left), "n"(OFF), "n"(4 * OFF)
+               : "memory");
+}
+// The pair (a, b) to OFF floats past global p (8-byte aligned there), where left > OFF.
+template <int OFF> __device__ __forceinline__ void store_pair_if(float* p, float a, float b, int left) {
+  asm volatile("{\n .reg .pred p;\n setp.gt.s32 p, %3, %4;\n @p st.global.v2.f32 [%0+%5], {%1, %2};\n}" ::"l"(p),
+               "f"(a), "f"(b), "r"(left), "n"(OFF), "n"(4 * OFF)
                : "memory");
 }
 // mbarriers and bulk copies (sm_90), for fdtd_ring with COPY 1 and 2. A barrier

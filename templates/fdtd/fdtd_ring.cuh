@@ -34,10 +34,10 @@
 //   - when nx is a multiple of 4 (every row 16-byte aligned) the loop runs
 //     without any per-element path (one 16-byte copy per vector, whole-vector
 //     stores); other sizes take a copy of the loop of their own (chosen
-//     once per launch, uniform over the grid): 8-byte copies and float2
-//     stores where nx is even (every row 8-byte aligned), and where it is
-//     odd per-float stores and 4-byte copies, a warp's 32 lanes on 32
-//     consecutive floats of a box row, each copy and store predicated in
+//     once per launch, uniform over the grid): a warp's 32 lanes copy 32
+//     consecutive pieces of a box row, 8-byte pieces and float2 stores
+//     where nx is even (every row 8-byte aligned), 4-byte pieces and
+//     per-float stores where it is odd, each copy and store predicated in
 //     its own instruction (no branch);
 //   - z-chunk c of the grid marches up (c even) or down (c odd), so two
 //     neighbouring chunks read their shared 2R boundary planes at about the
@@ -69,14 +69,14 @@
 // rounded up to 8, 32 bytes more with COPY 1 and 2 (the ring's placement), plus S mbarriers of static shared
 // memory; more than 48 KiB needs the opt-in (cuFuncSetAttribute
 // MAX_DYNAMIC_SHARED_SIZE_BYTES).
-// A warp's share of one box row, a float a lane and CL floats a copy: the
-// lane's floats 0, CL, ..., (NSEG - 1) CL past src, those below `left`, to
-// the same offsets past shared address d.
-template <int CL, int NSEG, int S = 0>
-__device__ __forceinline__ void cp_async4_lane_row(unsigned d, const void* src, int left) {
+// A warp's share of one box row, PIECE floats a lane and CL pieces a copy:
+// the lane's pieces at floats 0, PIECE CL, ..., (NSEG - 1) PIECE CL past
+// src, those below `left`, to the same offsets past shared address d.
+template <int PIECE, int CL, int NSEG, int S = 0>
+__device__ __forceinline__ void cp_async_lane_row(unsigned d, const void* src, int left) {
   if constexpr (S < NSEG) {
-    cp_async4_if_at<CL * S>(d, src, left);
-    cp_async4_lane_row<CL, NSEG, S + 1>(d, src, left);
+    cp_async_if_at<4 * PIECE, PIECE * CL * S>(d, src, left);
+    cp_async_lane_row<PIECE, CL, NSEG, S + 1>(d, src, left);
   }
 }
 
@@ -219,19 +219,20 @@ __global__ void __launch_bounds__(BX * BY, MINB)
     const char* next_src = reinterpret_cast<const char*>(in + static_cast<long long>(zs) * plane);
     const long long step_bytes = 4 * dz * plane;
     const bool bulk = COPY >= 1 && ALIGNED; // a constant once run is inlined
-    // PIECE 1 copies 4 bytes at a time, a warp's lanes consecutive floats of
-    // one box row, so that a warp's copy reads 128 contiguous bytes and
-    // writes each bank once. (Each thread's 16-byte vector as four 4-byte
-    // copies put lanes 16 bytes apart: 4-way bank conflicts, and every copy
-    // spread over 512 bytes of global memory.) It takes the bulk copies'
-    // rows (warp w of CW rows w, w + CW, ...: a row's offsets are the same
-    // in every lane), copies only the box's part inside the volume, and
-    // leaves the rest zero from the start: no copy reads outside the volume
-    // or needs a zero-fill size.
+    // PIECE 1 and 2 copy PIECE floats a lane, a warp's lanes consecutive
+    // pieces of one box row, so that a warp's copy reads 128 or 256
+    // contiguous bytes and writes each bank once. (Each thread's 16-byte
+    // vector as four 4-byte or two 8-byte copies put lanes 16 bytes apart:
+    // 4- or 2-way bank conflicts, and every copy spread over 512 bytes of
+    // global memory.) They take the bulk copies' rows (warp w of CW rows w,
+    // w + CW, ...: a row's offsets are the same in every lane), copy only
+    // the box's part inside the volume (a whole number of pieces: nx even
+    // for PIECE 2), and leave the rest zero from the start: no copy reads
+    // outside the volume or needs a zero-fill size.
     const int lane = tid % CL;
-    const unsigned ring_lane = ring + 4u * static_cast<unsigned>(lane);
-    const int lane_left = bx_hi - bx_lo - lane; // the lane copies segment s of a row where lane_left > CL s
-    if (bulk || PIECE == 1) {
+    const unsigned ring_lane = ring + 4u * static_cast<unsigned>(PIECE * lane);
+    const int lane_left = bx_hi - bx_lo - PIECE * lane; // the lane copies segment s of a row where lane_left > PIECE CL s
+    if (bulk || !ALIGNED) {
       // Zero the ring: the parts no copy writes (outside the volume) stay zero.
       for (unsigned b = 16u * static_cast<unsigned>(tid); b < 4u * S * PLANE; b += 16u * T) store_shared_zero<4>(ring + b);
       if constexpr (COPY >= 1) {
@@ -280,21 +281,21 @@ __global__ void __launch_bounds__(BX * BY, MINB)
       if (step >= copy_steps && step < need) zero_stage(stage); // uniform over the block
       if (step < copy_steps) { // uniform over the block
 #pragma unroll
-        for (int k = 0; k < (PIECE == 1 ? 0 : NR); ++k) {
+        for (int k = 0; k < (ALIGNED ? NR : 0); ++k) {
           if (k == NR - 1 && valid[k] < 0) continue; // only the last round has threads past the box
-          if (ALIGNED) { // nx % 4 == 0: a vector is wholly inside or wholly outside
-            cp_async16_or_zero_at(ring + stage + dst_off[k], src + src_off[k], valid[k] == 0);
-          } else { // nx % 4 == 2: each half of a vector is wholly inside or outside
-#pragma unroll
-            for (int e = 0; e < 2; ++e)
-              cp_async8_at(ring + stage + dst_off[k] + 8 * e, src + src_off[k] + 8 * e, 2 * e < valid[k] ? 8u : 0u);
-          }
+          // nx % 4 == 0: a vector is wholly inside or wholly outside
+          cp_async16_or_zero_at(ring + stage + dst_off[k], src + src_off[k], valid[k] == 0);
         }
-        if (PIECE == 1) { // rows of any alignment: warp w copies box rows w, w + CW, ..., CL floats a copy
+        // Rows 8-byte aligned (nx even) or of any alignment: warp w copies box
+        // rows w, w + CW, ..., CL pieces a copy; a row outside the volume: no
+        // lane has floats left.
 #pragma unroll
-          for (int j = 0; j < RPW; ++j) // a row outside the volume: no lane has floats left
-            cp_async4_lane_row<CL, (BOXW + CL - 1) / CL>(ring_lane + stage + row_dst[j], src + row_src[j] + 4 * lane,
-                                                         row_in[j] ? lane_left : 0);
+        for (int j = 0; j < (ALIGNED ? 0 : RPW); ++j) {
+          const unsigned d = ring_lane + stage + row_dst[j];
+          const char* from = src + row_src[j] + 4 * PIECE * lane;
+          const int left = row_in[j] ? lane_left : 0;
+          if (PIECE == 2) cp_async_lane_row<2, CL, (BOXW + 2 * CL - 1) / (2 * CL)>(d, from, left);
+          else cp_async_lane_row<1, CL, (BOXW + CL - 1) / CL>(d, from, left);
         }
       }
       cp_async_commit(); // empty or not: wait_group counts steps
@@ -382,17 +383,13 @@ __global__ void __launch_bounds__(BX * BY, MINB)
             if constexpr (VX > 1) store_float_if<1>(o, acc[1], left);
             if constexpr (VX > 2) store_float_if<2>(o, acc[2], left);
             if constexpr (VX > 3) store_float_if<3>(o, acc[3], left);
-          } else if (y_first + k < ny && x_in) {
+          } else if (PIECE == 2 && VX > 1) { // x and nx even: pairs wholly inside or outside, without a branch
             float* o = out_z + k * nx;
-            if (ALIGNED || VX == 1) { // VX 1: x < nx
-              store_vec<VX>(o, acc);
-            } else { // x and nx even: pairs wholly inside or outside
-#pragma unroll
-              for (int e = 0; e < VX; e += 2) {
-                const float pair[2] = {acc[e], acc[e + 1 < VX ? e + 1 : e]};
-                if (x + e < nx) store_vec<2>(o + e, pair);
-              }
-            }
+            const int left = y_first + k < ny ? nx - x : 0;
+            store_pair_if<0>(o, acc[0], acc[1], left);
+            if constexpr (VX > 2) store_pair_if<2>(o, acc[2], acc[3], left);
+          } else if (y_first + k < ny && x_in) { // ALIGNED, or VX 1 (x < nx)
+            store_vec<VX>(out_z + k * nx, acc);
           }
         }
         out_z += out_step;

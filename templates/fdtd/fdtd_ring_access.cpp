@@ -59,15 +59,14 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   for (std::int64_t k = 0; k < g.ky; ++k)
     a.global.push_back({"load queue start, row " + std::to_string(k), vec_bytes, AccessKind::load, 1, own_row(k),
                         fill_planes});
-  // Rows not 16-byte aligned (nx % 4 != 0): nx even, each vector as two
-  // 8-byte copies; nx odd, whole warps copy box rows (warp w rows w, w + CW,
-  // ...) in segments of one float a lane, only the part inside the volume.
+  // Rows not 16-byte aligned (nx % 4 != 0): whole warps copy box rows
+  // (warp w rows w, w + CW, ...) in segments of one piece a lane (two floats
+  // where nx is even, one where it is odd), only the part inside the volume.
   const std::int64_t piece = fdtd_row_piece(g.nx);
   const bool aligned = piece == 4;
-  const std::int64_t pieces = 4 / piece;
-  const bool row_segments = piece == 1;
+  const bool row_segments = !aligned;
   const std::int64_t CL = std::min<std::int64_t>(32, g.threads), CW = g.threads / CL;
-  const std::int64_t RPW = (box_rows + CW - 1) / CW, NSEG = (BOXW + CL - 1) / CL;
+  const std::int64_t RPW = (box_rows + CW - 1) / CW, NSEG = (BOXW + piece * CL - 1) / (piece * CL);
   const std::int64_t copy_rounds = row_segments ? RPW * NSEG : rounds; // a thread's copy instructions per plane
   // The row segments copy a box row's part inside the volume: in_row
   // floats from box column lo (the kernel's bx_lo and bx_hi), rows inside [0, ny).
@@ -76,7 +75,7 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // Box row and column that (warp, lane) copies in its round i: nullopt for none.
   const auto copied_at = [=](int warp, int lane, std::int64_t i) -> std::optional<std::pair<std::int64_t, std::int64_t>> {
     if (row_segments) {
-      const std::int64_t row = warp + CW * (i / NSEG), col = CL * (i % NSEG) + lane;
+      const std::int64_t row = warp + CW * (i / NSEG), col = piece * (CL * (i % NSEG) + lane);
       const std::int64_t gy = y0 - R + row;
       if (warp >= CW || lane >= CL || row >= box_rows || col >= in_row || gy < 0 || gy >= g.ny) return std::nullopt;
       return std::pair{row, lo + col};
@@ -86,11 +85,11 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
     return std::pair{v / (BOXW / 4), (v % (BOXW / 4)) * 4};
   };
   for (std::int64_t k = 0; k < copy_rounds; ++k)
-    a.global.push_back({"copy box " + std::to_string(k), row_segments ? 4 : 16, AccessKind::load, 1,
+    a.global.push_back({"copy box " + std::to_string(k), static_cast<int>(4 * piece), AccessKind::load, 1,
                         [=](int warp, int lane, std::int64_t) -> Address {
                           const auto at = copied_at(warp, lane, k);
                           if (!at) return std::nullopt;
-                          return global_at(x0 - HB + at->second, y0 - R + at->first, row_segments ? 1 : 4);
+                          return global_at(x0 - HB + at->second, y0 - R + at->first, piece);
                         },
                         copied});
   for (std::int64_t k = 0; k < g.ky; ++k)
@@ -101,17 +100,12 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // neighbours and, per row, the x window's 2*HW/vx vectors. Every stage
   // is laid out alike: one stands for all.
   const auto own = [=](const FdtdLane& t, std::int64_t row) { return (R + t.ty * g.ky + row) * PITCH + HB + t.tx * g.vx; };
-  // nx % 4 == 2: each vector lands as two 8-byte copies, lanes 16 bytes
-  // apart (2-way bank conflicts); nx odd: a warp's 4-byte copy writes
-  // consecutive floats of one row.
-  const std::int64_t land_pieces = row_segments ? 1 : pieces;
-  a.shared.push_back({"copies land", row_segments ? 4 : static_cast<int>(16 / pieces), AccessKind::store,
-                      copy_rounds * land_pieces,
+  // nx % 4 != 0: a warp's copy writes consecutive pieces of one row.
+  a.shared.push_back({"copies land", static_cast<int>(4 * piece), AccessKind::store, copy_rounds,
                       [=](int warp, int lane, std::int64_t i) -> Address {
-                        const auto at = copied_at(warp, lane, i / land_pieces);
+                        const auto at = copied_at(warp, lane, i);
                         if (!at) return std::nullopt;
-                        return static_cast<std::uint64_t>((at->first * PITCH + at->second) * 4 +
-                                                          (i % land_pieces) * (16 / land_pieces));
+                        return static_cast<std::uint64_t>((at->first * PITCH + at->second) * 4);
                       },
                       copied});
   a.shared.push_back({"load queue entry (plane z+R)", vec_bytes, AccessKind::load, g.ky,
@@ -152,10 +146,10 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   // bytes of the code, not of a run) covers zu planes and runs once per zu.
   a.main_loop_trips_per_thread = static_cast<double>(steps) / static_cast<double>(g.zu);
 
-  // Rows not 16-byte aligned take the kernel's other loops (above): two
-  // 8-byte cp.async a vector or 4-byte row segments (bulk too: the copy
-  // engine needs aligned rows), and vx / 2 guarded float2 stores (nx even)
-  // or vx single ones an output vector.
+  // Rows not 16-byte aligned take the kernel's other loops (above): 8- or
+  // 4-byte row segments (bulk too: the copy engine needs aligned rows), and
+  // vx / 2 predicated float2 stores (nx even) or vx single ones an output
+  // vector.
   const bool bulk = g.copy == 1 && aligned;
   if (bulk) {
     // The copy engine's requests: one per box row inside the volume and plane copied.
@@ -176,7 +170,7 @@ AccessPattern fdtd_ring_access_pattern(const FdtdGeometry& g) {
   const double points = static_cast<double>(g.vx * g.ky);
   const double copies = bulk           ? 2.0
                         : row_segments ? static_cast<double>(2 * copy_rounds + 4 * RPW)
-                                       : 3.0 * static_cast<double>(rounds * pieces);
+                                       : 3.0 * static_cast<double>(rounds);
   const std::int64_t store_pieces = g.vx / std::min(g.vx, piece);
   const double stores = static_cast<double>(g.ky) * (aligned ? 1.0 : 2.0 * static_cast<double>(store_pieces));
   const double per_plane = copies + static_cast<double>(g.ky * (1 + window_loads) + 2 * R) +

@@ -131,7 +131,7 @@ using cuda_emulation::threadIdx;
 // ---- dynamic shared memory and asynchronous copies (cp.async) ------------------------------
 // The templates' CUDA-only helpers (dynamic_shared, cp_async,
 // the shared-space address forms shared_address, load_shared,
-// store_shared_zero, cp_async16_or_zero_at, cp_async8_at and cp_async4_if_at,
+// store_shared_zero, cp_async16_or_zero_at, cp_async_if_at, store_float_if, store_pair_if,
 // cp_async_commit, cp_async_wait) as plain C++. A copy lands either when it is issued (eager:
 // a copy into a stage other threads still read shows up as a wrong output) or
 // as late as the kernel's waits allow (lazy: reading a stage before waiting
@@ -200,18 +200,21 @@ inline void cp_async16_or_zero_at(unsigned d, const void* src, bool zero) {
   cp_async<16>(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + d), static_cast<const float*>(src),
                zero ? 0U : 16U);
 }
-inline void cp_async8_at(unsigned d, const void* src, unsigned src_bytes) {
-  cuda_emulation::require_aligned(d, 8);
-  cuda_emulation::require_aligned(reinterpret_cast<std::uintptr_t>(src), 8);
-  cp_async<8>(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + d), static_cast<const float*>(src), src_bytes);
-}
-template <int OFF> void cp_async4_if_at(unsigned d, const void* src, int left) {
-  if (left > OFF)
-    cp_async<4>(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + d + 4 * OFF),
-                static_cast<const float*>(src) + OFF, 4U);
+template <int BYTES, int OFF> void cp_async_if_at(unsigned d, const void* src, int left) {
+  if (left <= OFF) return;
+  cuda_emulation::require_aligned(d + 4 * OFF, BYTES);
+  cuda_emulation::require_aligned(reinterpret_cast<std::uintptr_t>(static_cast<const float*>(src) + OFF), BYTES);
+  cp_async<BYTES>(reinterpret_cast<float*>(cuda_emulation::dynamic_shared_memory + d + 4 * OFF),
+                  static_cast<const float*>(src) + OFF, BYTES);
 }
 template <int OFF> void store_float_if(float* p, float v, int left) {
   if (left > OFF) p[OFF] = v;
+}
+template <int OFF> void store_pair_if(float* p, float a, float b, int left) {
+  if (left <= OFF) return;
+  cuda_emulation::require_aligned(reinterpret_cast<std::uintptr_t>(p + OFF), 8);
+  p[OFF] = a;
+  p[OFF + 1] = b;
 }
 inline void cp_async_commit() {
   cuda_emulation::committed_groups.push_back(std::move(cuda_emulation::open_group));

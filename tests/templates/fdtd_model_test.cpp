@@ -164,6 +164,31 @@ TEST_CASE("fdtd ring at odd nx: warps copy box rows by consecutive floats, one w
   CHECK(copies == 9);
 }
 
+TEST_CASE("fdtd ring at nx % 4 == 2: warps copy box rows by consecutive pairs, 256 bytes a copy, no conflicts") {
+  const auto& t = templates::fdtd_description();
+  const Target target = h100_like();
+  const model::BankConfig banks = model::BankConfig::for_target(target, 4);
+  // 64x16 tile of 32x8 threads: box rows of 72 floats, 36 pairs (2
+  // segments of 32 lanes, the last 4 wide), 24 rows over 8 warps.
+  const search::Config c = ring(32, 8, 2, 2, 4, 9, 0);
+  const AccessPattern a = t.hooks.access_pattern(c, problem(302, 300, 300, 4), target);
+  model::InstructionTotals landing;
+  for (const auto& i : model::replay_block(a.shared, a.block_threads / 32, banks).per_instruction)
+    if (i.name == "copies land") landing = i;
+  CHECK(landing.conflicts() == 0);
+  CHECK(landing.executions == 8 * 3 * 2 * 300); // 8 warps, 3 rows each, 2 copies a row, 300 planes (one chunk)
+  int copies = 0;
+  for (const GlobalInstruction& g : a.global) {
+    if (g.name.rfind("copy box", 0) != 0) continue;
+    ++copies;
+    CHECK(g.width_bytes == 8);
+    const model::WarpAccess w = warp_access(g, 2, 0);
+    for (int lane = 1; lane < 32; ++lane)
+      if (w.lanes[lane] && w.lanes[lane - 1]) CHECK(*w.lanes[lane] == *w.lanes[lane - 1] + 8);
+  }
+  CHECK(copies == 6);
+}
+
 TEST_CASE("fdtd ring at odd nx, one tile column: the row copies start at the volume's first column") {
   const auto& t = templates::fdtd_description();
   const Target target = h100_like();

@@ -11,7 +11,7 @@
 #                719dbc3 (the ring's 8-byte loop); 300^3, 376^3, 301x300x300, 375x376x376 at b8bd4a2
 #                (the odd loop's predicated row copies and stores)
 #   h200_fdtd_unaligned/  6 H200 ring grids (--only scheme=ring) of the ring's loops for rows not
-#                16-byte aligned: nx % 4 == 2 (302x300x300, 250^3, 374x376x376) at faeaf53, odd nx
+#                16-byte aligned: nx % 4 == 2 (302x300x300, 250^3, 374x376x376) at 27b22b2 (its 8-byte row copies), odd nx
 #                (301x300x300, 375x376x376, 129x130x131) at 2cba61e (its predicated row copies and stores)
 # Usage: bench/model/sizes_validation.sh [BUILD_DIR]   (default: build)
 set -euo pipefail

@@ -57,7 +57,7 @@ template <int BYTES, int OFF> __device__ __forceinline__ void cp_async_if_at(uns
 }
 // v to the float OFF floats past global p, where left > OFF (nothing
 // otherwise): the predicate and the offset are the instruction's own, as in
-// cp_async4_if_at, so that a thread's stores to one row share its address
+// cp_async_if_at, so that a thread's stores to one row share its address
 // and need no branch.
 template <int OFF> __device__ __forceinline__ void store_float_if(float* p, float v, int left) {
   asm volatile("{\n .reg .pred p;\n setp.gt.s32 p, %2, %3;\n @p st.global.f32 [%0+%4], %1;\n}" ::"l"(p), "f"(v),

@@ -59,8 +59,8 @@
 //           issued by one lane of each warp on one mbarrier per stage, the box's
 //           parts outside the volume zeroed once (sm_90); 2 the same with box
 //           rows 4 floats longer, for nx % 8 == 4 (see the ring's placement).
-//           COPY 1 and 2 need nx % 4 == 0 for the copy engine; other sizes
-//           take COPY 0's 8-byte (nx even) or 4-byte path. (A third way,
+//           Every COPY needs nx % 4 == 0; other sizes take the 8-byte
+//           (nx even) or 4-byte row copies (above) whatever COPY. (A third way,
 //           one tensor copy per plane, needs a CUtensorMap kernel argument
 //           that kernel descriptions cannot pass yet;
 //           docs/kernel-description.md, `args`.)

@@ -131,6 +131,24 @@ TEST_CASE("fdtd ring: spill code runs once per unrolled loop body (zu planes), n
   }
 }
 
+namespace {
+// The ring's box copies where rows are not 16-byte aligned: checks that each
+// copy is `width` bytes a lane and that its lanes read consecutive pieces of
+// a row; returns how many copies a thread issues a plane.
+int row_copies(const AccessPattern& a, int width) {
+  int copies = 0;
+  for (const GlobalInstruction& g : a.global) {
+    if (g.name.rfind("copy box", 0) != 0) continue;
+    ++copies;
+    CHECK(g.width_bytes == width);
+    const model::WarpAccess w = warp_access(g, 2, 0);
+    for (int lane = 1; lane < 32; ++lane)
+      if (w.lanes[lane] && w.lanes[lane - 1]) CHECK(*w.lanes[lane] == *w.lanes[lane - 1] + width);
+  }
+  return copies;
+}
+} // namespace
+
 TEST_CASE("fdtd ring at odd nx: warps copy box rows by consecutive floats, one wavefront and 128 bytes a copy") {
   const auto& t = templates::fdtd_description();
   const Target target = h100_like();
@@ -151,17 +169,7 @@ TEST_CASE("fdtd ring at odd nx: warps copy box rows by consecutive floats, one w
   CHECK(odd.executions == 8 * 3 * 3 * 300); // 8 warps, 3 rows each, 3 copies a row, 300 planes (one chunk)
   CHECK(aligned.conflicts() == 0);
   // The odd loop's copies read whole rows: each copy's lanes read consecutive floats.
-  const AccessPattern a = t.hooks.access_pattern(c, problem(301, 300, 300, 4), target);
-  int copies = 0;
-  for (const GlobalInstruction& g : a.global) {
-    if (g.name.rfind("copy box", 0) != 0) continue;
-    ++copies;
-    CHECK(g.width_bytes == 4);
-    const model::WarpAccess w = warp_access(g, 2, 0);
-    for (int lane = 1; lane < 32; ++lane)
-      if (w.lanes[lane] && w.lanes[lane - 1]) CHECK(*w.lanes[lane] == *w.lanes[lane - 1] + 4);
-  }
-  CHECK(copies == 9);
+  CHECK(row_copies(t.hooks.access_pattern(c, problem(301, 300, 300, 4), target), 4) == 9);
 }
 
 TEST_CASE("fdtd ring at nx % 4 == 2: warps copy box rows by consecutive pairs, 256 bytes a copy, no conflicts") {
@@ -177,16 +185,7 @@ TEST_CASE("fdtd ring at nx % 4 == 2: warps copy box rows by consecutive pairs, 2
     if (i.name == "copies land") landing = i;
   CHECK(landing.conflicts() == 0);
   CHECK(landing.executions == 8 * 3 * 2 * 300); // 8 warps, 3 rows each, 2 copies a row, 300 planes (one chunk)
-  int copies = 0;
-  for (const GlobalInstruction& g : a.global) {
-    if (g.name.rfind("copy box", 0) != 0) continue;
-    ++copies;
-    CHECK(g.width_bytes == 8);
-    const model::WarpAccess w = warp_access(g, 2, 0);
-    for (int lane = 1; lane < 32; ++lane)
-      if (w.lanes[lane] && w.lanes[lane - 1]) CHECK(*w.lanes[lane] == *w.lanes[lane - 1] + 8);
-  }
-  CHECK(copies == 6);
+  CHECK(row_copies(a, 8) == 6);
 }
 
 TEST_CASE("fdtd ring at odd nx, one tile column: the row copies start at the volume's first column") {

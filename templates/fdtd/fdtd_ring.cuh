@@ -136,7 +136,8 @@ __global__ void __launch_bounds__(BX * BY, MINB)
   const int zs = dz > 0 ? c0 : c1 - 1;
   const int need = count + R;
 
-  // This thread's copies, the same for every plane: box vector v = tid + k*T
+  // This thread's 16-byte copies (the aligned loop without the copy engine),
+  // the same for every plane: box vector v = tid + k*T
   // at box row v / VPR, column 4 * (v % VPR); its byte offset in a plane
   // (planes below 4 GiB), its byte offset in a stage, and how many of its 4
   // floats lie in the volume (0: zero fill: a row outside [0, ny), columns

@@ -80,6 +80,17 @@ __device__ __forceinline__ void cp_async_lane_row(unsigned d, const void* src, i
   }
 }
 
+// A thread's VX results to global o, STEP floats a store (1, or 2 to an
+// 8-byte aligned o: a pair where two remain), those below `left`.
+template <int STEP, int VX, int E = 0>
+__device__ __forceinline__ void store_row_if(float* o, const float (&acc)[VX], int left) {
+  if constexpr (E < VX) {
+    if constexpr (STEP == 2 && E + 1 < VX) store_pair_if<E>(o, acc[E], acc[E + 1], left);
+    else store_float_if<E>(o, acc[E], left);
+    store_row_if<STEP, VX, E + (STEP == 2 && E + 1 < VX ? 2 : 1)>(o, acc, left);
+  }
+}
+
 template <int BX, int BY, int VX, int KY, int PF, int ZU, int MINB, int COPY>
 __global__ void __launch_bounds__(BX * BY, MINB)
     fdtd_ring(const float* __restrict__ in, float* __restrict__ out, int nx, int ny, int nz, int chunk) {
@@ -377,18 +388,13 @@ __global__ void __launch_bounds__(BX * BY, MINB)
               acc[e] = fmaf(memtune_fdtd_coeffs[r], sum, acc[e]);
             }
           }
-          if (PIECE == 1) { // any x: each float where it lies in the volume, without a branch
+          // Any x (PIECE 1: each float), or x and nx even (PIECE 2: pairs wholly
+          // inside or outside): where it lies in the volume, without a branch.
+          if (PIECE == 1 || (PIECE == 2 && VX > 1)) {
             float* o = out_z + k * nx;
             const int left = y_first + k < ny ? nx - x : 0;
-            store_float_if<0>(o, acc[0], left);
-            if constexpr (VX > 1) store_float_if<1>(o, acc[1], left);
-            if constexpr (VX > 2) store_float_if<2>(o, acc[2], left);
-            if constexpr (VX > 3) store_float_if<3>(o, acc[3], left);
-          } else if (PIECE == 2 && VX > 1) { // x and nx even: pairs wholly inside or outside, without a branch
-            float* o = out_z + k * nx;
-            const int left = y_first + k < ny ? nx - x : 0;
-            store_pair_if<0>(o, acc[0], acc[1], left);
-            if constexpr (VX > 2) store_pair_if<2>(o, acc[2], acc[3], left);
+            if (PIECE == 1) store_row_if<1>(o, acc, left);
+            else store_row_if<2>(o, acc, left);
           } else if (y_first + k < ny && x_in) { // ALIGNED, or VX 1 (x < nx)
             store_vec<VX>(out_z + k * nx, acc);
           }

@@ -6,10 +6,9 @@
 # loss against the best and how many picks are more than 5 % behind.
 #   h200_fit/    48 H200 grids the model's constants were chosen on (with the catalogue's 12)
 #   h200_check/  18 H200 grids recorded after, to check them
-#   h200_fdtd/   9 H200 whole fdtd grids (r4) off the shaped size: 480^3 and 200x328x160 at commit
-#                c6b0e35; 500x500x200, 260^3 (nx % 8 == 4) at 44766f9; 302x300x300 (nx % 4 == 2) at
-#                719dbc3 (the ring's 8-byte loop); 300^3, 376^3, 301x300x300, 375x376x376 at b8bd4a2
-#                (the odd loop's predicated row copies and stores)
+#   h200_fdtd/   10 H200 whole fdtd grids (r4), the kernels of commit 1f21e1a: the shaped 512x512x256,
+#                480^3, 376^3, 200x328x160; nx % 8 == 4: 500x500x200, 300^3, 260^3; nx % 4 == 2:
+#                302x300x300; odd nx: 301x300x300, 375x376x376
 #   h200_fdtd_unaligned/  6 H200 ring grids (--only scheme=ring) of the ring's loops for rows not
 #                16-byte aligned: nx % 4 == 2 (302x300x300, 250^3, 374x376x376) at 27b22b2 (its 8-byte row copies), odd nx
 #                (301x300x300, 375x376x376, 129x130x131) at 2cba61e (its predicated row copies and stores)

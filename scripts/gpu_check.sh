@@ -65,6 +65,8 @@ row() { echo "| $1 | $2 |" >>"$out/$step.table"; }
 last_table() { grep '^|' "$1" | grep -v '^| *check *|\|^|---\|^| *step *|' || true; } # a sub-script's rows
 # A sub-script's fixed-width table (a header line starting "check  ", columns two spaces apart) as rows.
 columns_table() { sed -n '/^check  /,$p' "$1" | tail -n +2 | grep -v '^$' | sed -E 's/^ +//; s/ {2,}/ | /g; s/^/| /; s/$/ |/' || true; }
+# A sub-script's verdict lines ("  PASS  what: detail") as rows.
+verdict_rows() { sed -nE 's/^  (PASS|FAIL)  ([^:]*): (.*)$/| \2 | \1: \3 |/p' "$1" || true; }
 
 for step in "${steps[@]}"; do
   : >"$out/$step.table"
@@ -128,7 +130,7 @@ for step in "${steps[@]}"; do
     launcher)
       OUT="$out/launcher" scripts/launcher_gpu_check.sh "$build" >"$out/launcher.txt" 2>&1
       row "launcher check" "exit $?"
-      last_table "$out/launcher.txt" >>"$out/$step.table" ;;
+      columns_table "$out/launcher.txt" >>"$out/$step.table" ;;
     realkernels)
       mkdir -p "$out/realkernels"
       for spec in "haxpy/haxpy.json n=32M" "padded_stencil/padded_stencil.json dimx=256,dimy=256,dimz=256" \
@@ -179,7 +181,7 @@ PY
     shard)
       scripts/shard_check.sh --memtune "$memtune" --out "$out/shard" -- fdtd >"$out/shard.txt" 2>&1
       row "fdtd as 4 shards + memtune merge vs one run" "exit $?"
-      last_table "$out/shard.txt" >>"$out/$step.table" ;;
+      verdict_rows "$out/shard.txt" >>"$out/$step.table" ;;
     report)
       OUT="$out/report" scripts/report_gpu_check.sh "$build" >"$out/report.txt" 2>&1
       row "report check" "exit $?"

@@ -1,22 +1,21 @@
-#include <memtune/io/number_text.hpp>
 #include "profile_command.hpp"
 
 #include "app.hpp"
 #include "option_checks.hpp"
 #include "output_options.hpp"
 #include "profile_tools.hpp"
-#include "option_checks.hpp"
 
 #include <memtune/description/description_json.hpp>
-#include <memtune/launch/config_lookup.hpp>
 #include <memtune/io/errors.hpp>
+#include <memtune/io/number_text.hpp>
+#include <memtune/launch/config_lookup.hpp>
 #include <memtune/measure/target_resolver.hpp>
-
 #include <memtune/profile/size_rule.hpp>
 #include <memtune/templates/catalogue.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <optional>
 
 namespace memtune::cli {
@@ -213,6 +212,12 @@ std::optional<KernelDescription> spec_description(const ProfileCommand& c) {
 
 int show(const ProfileCommand& c, std::ostream& out, std::ostream& err) {
   const auto entries = ProfileStore(c.files.front()).entries();
+  if (c.index >= 0 && static_cast<std::size_t>(c.index) >= entries.size()) {
+    err << "memtune profile show: --index " << c.index << ": " << c.files.front() << " holds " << entries.size()
+        << (entries.empty() ? " entries" : " entries, numbered 0 to " + std::to_string(entries.size() - 1))
+        << " (memtune profile list shows them)\n";
+    return kExitUsage;
+  }
   std::vector<std::size_t> match;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const ProfileEntry& e = entries[i];
@@ -440,7 +445,8 @@ std::shared_ptr<ProfileCommand> add_profile_command(CLI::App& app) {
   c.list->add_option("files", c.files, "profile stores")->required()->check(CLI::ExistingFile);
   c.show = c.app->add_subcommand("show", "one entry in full: configuration, time, rationale, runner-ups");
   c.show->add_option("file", c.files, "a profile store")->required()->expected(1)->check(CLI::ExistingFile);
-  c.show->add_option("--index", c.index, "the entry's number in `memtune profile list`");
+  c.show->add_option("--index", c.index, "the entry's number in `memtune profile list`")
+      ->check(whole_number(std::numeric_limits<int>::max()));
   c.diff = c.app->add_subcommand("diff", "compare two stores: keys whose pick differs, keys only in one (exit 1 if any)");
   c.diff->add_option("files", c.files, "two profile stores")->required()->expected(2)->check(CLI::ExistingFile);
   c.merge = c.app->add_subcommand(

@@ -61,6 +61,13 @@ TEST_CASE("profile list and show: what a store holds, and one entry in full") {
   r = run_cli({"profile", "show", asset("a.json").c_str(), "--template", "filter"});
   CHECK(r.code == cli::kExitUsage); // two filter entries: it names them
   CHECK(r.err.find("2 entries match") != std::string::npos);
+  r = run_cli({"profile", "show", asset("a.json").c_str(), "--index", "3"}); // numbered 0 to 2
+  CHECK(r.code == cli::kExitUsage);
+  CHECK(r.err.find("--index 3: ") != std::string::npos);
+  CHECK(r.err.find("holds 3 entries, numbered 0 to 2") != std::string::npos);
+  r = run_cli({"profile", "show", asset("a.json").c_str(), "--index", "-1"}); // not "no index"
+  CHECK(r.code == cli::kExitUsage);
+  CHECK(r.err.find("--index") != std::string::npos);
 }
 
 TEST_CASE("profile show: whether the entry was tuned for the kernel memtune holds now") {

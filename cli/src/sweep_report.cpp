@@ -1,6 +1,7 @@
 #include "sweep_report.hpp"
 
 #include <memtune/io/number_text.hpp>
+#include <memtune/output/tuning_document.hpp>
 
 #include <algorithm>
 #include <map>
@@ -24,6 +25,7 @@ std::size_t grid_size(const TuningResult& r) {
 // modeled run of a description without a model section).
 std::string why_no_best(const TuningResult& r) {
   if (!r.aborted.empty()) return r.aborted;
+  if (!r.measured && !r.time_modeled) return "the time is not modeled: the description has no \"model\" section";
   std::map<std::string, std::pair<std::size_t, std::string>> failed; // status: count, first reason
   std::size_t untimed = 0;
   for (const Evaluation& e : r.evaluations) {
@@ -132,6 +134,7 @@ output::Document sweep_document(const KernelDescription& kernel, const std::vect
          " across the sizes");
   if (largest_grid > 0) d.data["cost_vs_grid"] = static_cast<double>(evaluated) / static_cast<double>(largest_grid);
   const bool any_best = std::any_of(results.begin(), results.end(), [](const TuningResult& r) { return r.best(); });
+  if (!results.empty() && !measured && !results.front().time_modeled) d.paragraph(not_modeled_advice(kernel.name));
   if (!saved_to.empty() && !any_best) {
     d.paragraph("nothing saved to " + saved_to + ": no size has a best configuration");
   } else if (!saved_to.empty()) {

@@ -323,9 +323,7 @@ void add_occupancy(output::Document& d, const TuningResult& r, std::size_t top) 
   }
   std::string s;
   if (compiled > top) s = "(" + std::to_string(compiled - top) + " more compiled; --top N shows more)\n";
-  d.paragraph(s + "no ranking: the time of " + r.template_name +
-              " is not modeled. Measure it on a GPU (--target local), or give its description a \"model\" section "
-              "listing its memory accesses (docs/kernel-description.md, \"The model section\").");
+  d.paragraph(s + not_modeled_advice(r.template_name));
 }
 
 void add_best(output::Document& d, const TuningResult& r, std::size_t top) {
@@ -408,6 +406,12 @@ void add_baselines(output::Document& d, const TuningResult& r) {
 }
 
 } // namespace
+
+std::string not_modeled_advice(const std::string& kernel_name) {
+  return "no ranking: the time of " + kernel_name +
+         " is not modeled. Measure it on a GPU (--target local), or give its description a \"model\" section "
+         "listing its memory accesses (docs/kernel-description.md, \"The model section\").";
+}
 
 output::Document to_document(const TuningResult& r, std::size_t top, const std::string& template_note) {
   output::Document d;

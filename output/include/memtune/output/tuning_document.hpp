@@ -15,6 +15,10 @@ namespace memtune {
 // explain() line. JSON: every field of to_json(result, top).
 [[nodiscard]] output::Document to_document(const TuningResult& result, std::size_t top = SIZE_MAX,
                                            const std::string& template_note = {});
+// What to do when a kernel's time cannot be modeled (its description has no
+// "model" section and nothing was measured): one sentence, for `tune` and
+// `sweep` alike.
+[[nodiscard]] std::string not_modeled_advice(const std::string& kernel_name);
 // The keys of the tables to_document may hold (a run holds those it has:
 // occupancy only where registers are known, baselines only with --compare),
 // for `--table` to be checked before a run.

@@ -7,10 +7,11 @@
 namespace memtune::cli {
 
 void add_format_options(CLI::App& sub, std::string& format, bool* json_alias) {
-  sub.add_option("--format", format, "output on stdout: table, json, csv or markdown")
-      ->check(CLI::IsMember(output::format_names()))
-      ->capture_default_str();
-  if (json_alias) sub.add_flag("--json", *json_alias, "the same as --format json");
+  CLI::Option* format_option = sub.add_option("--format", format, "output on stdout: table, json, csv or markdown")
+                                   ->check(CLI::IsMember(output::format_names()))
+                                   ->capture_default_str();
+  // Both given would leave one silently ignored (--json --format csv printed JSON).
+  if (json_alias) sub.add_flag("--json", *json_alias, "the same as --format json")->excludes(format_option);
 }
 
 output::Format chosen_format(const std::string& format, bool json_alias) {

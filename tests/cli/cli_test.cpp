@@ -58,6 +58,9 @@ TEST_CASE("usage errors exit 2 with a message that names the problem") {
   CHECK(r.err.find("'taps' = 0 is out of range") != std::string::npos);
   r = run_cli({"filter", "--bogus"});
   CHECK(r.code == kExitUsage);
+  r = run_cli({"filter", "--target", "h100", "--json", "--format", "csv"}); // one of them would be ignored
+  CHECK(r.code == kExitUsage);
+  CHECK(r.err.find("excludes") != std::string::npos);
 }
 
 TEST_CASE("measuring without a GPU says so and exits 3") {

@@ -20,9 +20,10 @@ std::size_t grid_size(const TuningResult& r) {
   }
 }
 
-// Why a size has no best: its failures by status, the commonest first with
-// one of its reasons; or that the model gave the candidates no time (a
-// modeled run of a description without a model section).
+// Why a size has no best: the run was aborted; or its time is not modeled (a
+// modeled run of a description without a model section); or its failures by
+// status, the commonest first with one of its reasons; or candidates that
+// ran without a time.
 std::string why_no_best(const TuningResult& r) {
   if (!r.aborted.empty()) return r.aborted;
   if (!r.measured && !r.time_modeled) return "the time is not modeled: the description has no \"model\" section";

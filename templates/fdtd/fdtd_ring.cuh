@@ -85,9 +85,10 @@ __device__ __forceinline__ void cp_async_lane_row(unsigned d, const void* src, i
 template <int STEP, int VX, int E = 0>
 __device__ __forceinline__ void store_row_if(float* o, const float (&acc)[VX], int left) {
   if constexpr (E < VX) {
-    if constexpr (STEP == 2 && E + 1 < VX) store_pair_if<E>(o, acc[E], acc[E + 1], left);
+    constexpr int N = STEP == 2 && E + 1 < VX ? 2 : 1; // floats this store writes
+    if constexpr (N == 2) store_pair_if<E>(o, acc[E], acc[E + 1], left);
     else store_float_if<E>(o, acc[E], left);
-    store_row_if<STEP, VX, E + (STEP == 2 && E + 1 < VX ? 2 : 1)>(o, acc, left);
+    store_row_if<STEP, VX, E + N>(o, acc, left);
   }
 }
 

@@ -99,7 +99,7 @@ KernelDescription describe() {
                                "warps per SM the kernel must fit: __launch_bounds__(threads, "
                                "min_warps*32/threads) caps registers at 65536/(min_warps*32); 0 = no minimum (the "
                                "compiler's choice)"))
-      .parameter(Axis::ordinal("ky", {1, 2}, "ring: consecutive y rows per thread (a tile of by*ky rows); classic: 1"))
+      .parameter(Axis::ordinal("ky", {1, 2, 4}, "ring: consecutive y rows per thread (a tile of by*ky rows); classic: 1"))
       .parameter(Axis::ordinal("zu", {3, 9},
                                "ring: planes per unrolled z-loop body (the z queue shifts once per zu planes; at "
                                "most 2R+1); classic: 3 (unused)"))
@@ -151,7 +151,8 @@ KernelDescription describe() {
       // and data (4*vx per halo round), and the loads in flight (2*vx per
       // prefetch slot for the column and each halo round).
       // The ring's registers: about 40 plus its z queue (2R+zu planes of ky*vx
-      // floats); NVRTC gives 110-120 for the vx4 ky1 shapes and ~205 for vx4 ky2.
+      // floats); NVRTC gives 110-120 for the vx4 ky1 shapes, ~205 for vx4 ky2
+      // and 128-180 for vx2 ky4.
       .derived("registers", "ring ? 40 + vx * ky * (2 * radius + zu) : 40 + vx * (2 * radius + 4) + vx * halo_rounds "
                             "* 4 + vx * prefetch * (halo_rounds + 1) * 2")
       .derived("static_smem", "2 * 4 * rows * pitch") // classic: two plane buffers
@@ -176,9 +177,19 @@ KernelDescription describe() {
                   "bulk copies need sm_90 (cp.async.bulk, mbarrier transaction counts)")
       .constraint("ring || ky == 1 && zu == 3 && copy == \"cp_async\" && bx >= 32",
                   "ky, zu, copy and bx=16 belong to the ring scheme (classic: ky=1 zu=3 copy=cp_async)")
-      .constraint("!ring || pad == 0 && prefetch >= 3 && threads >= 256 && vx >= 2 && tile_x >= 64 && tile_y <= 16",
+      .constraint("!ring || pad == 0 && prefetch >= 3 && threads >= 256 && vx >= 2 && tile_x >= 64 && "
+                  "tile_y <= (ky == 4 ? 32 : 16)",
                   "the ring's space: pad=0 (its rows are never padded), prefetch 3 or 4, at least 256 threads, vx 2 "
-                  "or 4, tiles of 64 or 128 floats by at most 16 rows")
+                  "or 4, tiles of 64 or 128 floats by at most 16 rows (32 with ky 4)")
+      // Four rows a thread halve the y neighbours' shared loads per point
+      // against two (2R for 4 rows) and the box's halo rows per tile row: the
+      // 64x32 and 128x32 float2 tiles (128-142 registers) measured 4-6 %
+      // faster than every ky 1 and 2 shape at 512x512x256, 480^3,
+      // 302x300x300, 301x300x300 and 375x376x376 on an H200, as fast at
+      // 376^3, 0.7 % behind at 300^3 (docs/results.md). float4 at four rows
+      // needs about 250 registers and measured 0.6-23 % behind them.
+      .constraint("ky < 4 || vx == 2", "ky 4 goes with float2 (vx 2): float4 at four rows a thread needs about 250 "
+                                       "registers")
       // Three 8-warp blocks an SM (min_warps 24, 80 registers): with 64x16
       // tiles, 0.6-5.5 % behind the best at 376^3, 480^3, 300^3 and
       // 200x328x160 on an H200 (docs/results.md). Only with prefetch 4: with

@@ -6,7 +6,7 @@
 # loss against the best and how many picks are more than 5 % behind.
 #   h200_fit/    48 H200 grids the model's constants were chosen on (with the catalogue's 12)
 #   h200_check/  18 H200 grids recorded after, to check them
-#   h200_fdtd/   10 H200 whole fdtd grids (r4), the kernels of commit 1f21e1a: the shaped 512x512x256,
+#   h200_fdtd/   10 H200 whole fdtd grids (r4), the space with ky 4: the shaped 512x512x256,
 #                480^3, 376^3, 200x328x160; nx % 8 == 4: 500x500x200, 300^3, 260^3; nx % 4 == 2:
 #                302x300x300; odd nx: 301x300x300, 375x376x376
 #   h200_fdtd_unaligned/  6 H200 ring grids (--only scheme=ring) of the ring's loops for rows not

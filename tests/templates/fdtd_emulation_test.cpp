@@ -333,6 +333,8 @@ TEST_CASE("fdtd.cu on the CPU: fdtd_ring with bulk row copies (COPY 1), mbarrier
       }
     }
   }
+  for (const Size s : {kOdd, kEven, kWide}) // four rows a thread with float2 (the space's ky 4): 40 box rows
+    check_ring<4, 32, 8, 2, 4, 3, 9, 1>(s, 2, 4);
   check_ring<4, 8, 26, 4, 1, 3, 9, 1>(kWide, 1); // 34 box rows: two rows for lanes 0 and 1 of warp 0
   check_ring<4, 32, 4, 4, 1, 5, 9, 1>(kAligned, 13); // one plane per chunk, more stages than planes
   check_ring<2, 32, 4, 2, 2, 1, 5, 1>(kWide, 3);

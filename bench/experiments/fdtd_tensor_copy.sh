@@ -21,6 +21,11 @@ def patch(old, new):
     if s.count(old) != 1:
         sys.exit(f"fdtd_tensor_copy.sh: {src} no longer holds this anchor once: {old[:70]!r}")
     s = s.replace(old, new)
+# Only the kernel: its helpers come with fdtd.cu, which the program includes too.
+head = "template <int BX, int BY, int VX, int KY, int PF, int ZU, int MINB, int COPY>\n__global__"
+if s.count(head) != 1:
+    sys.exit(f"fdtd_tensor_copy.sh: {src} no longer holds the kernel's head once")
+s = s[s.index(head):]
 # The kernel takes the map. COPY 3: one tensor copy of the box for every plane;
 # COPY 4: tensor copies for the R + PF planes a chunk starts with, COPY 1's row
 # copies after them. (COPY 1 and 2 are the template's row copies.)
@@ -34,15 +39,8 @@ patch('static_assert(COPY >= 0 && COPY <= 2, "copy 0 (cp.async per thread), 1 (b
 # ring (16 bytes off a 32-byte boundary, as the box's first column).
 patch("      COPY == 1   ? ((ring_base + 31u) & ~31u) + (in_low & 16u)",
       "      COPY >= 3   ? (ring_base + 127u) & ~127u\n      : COPY == 1 ? ((ring_base + 31u) & ~31u) + (in_low & 16u)")
-# COPY 4 sets up its rows and zeroes the ring as COPY 1 does; COPY 3 does neither.
-patch("  if constexpr (COPY >= 1) {\n    const int warp = warp_uniform(tid / 32);",
-      "  if constexpr (COPY != 3) {\n    const int warp = warp_uniform(tid / 32);")
-patch("        for (unsigned b = 16u * static_cast<unsigned>(tid); b < 4u * S * PLANE; b += 16u * T) store_shared_zero<4>(ring + b);\n"
-      "        fence_proxy_async_shared(); // the zeros before the copy engine's writes\n",
-      "        if constexpr (COPY != 3) {\n"
-      "          for (unsigned b = 16u * static_cast<unsigned>(tid); b < 4u * S * PLANE; b += 16u * T) store_shared_zero<4>(ring + b);\n"
-      "          fence_proxy_async_shared(); // the zeros before the copy engine's writes\n"
-      "        }\n")
+# COPY 3 and 4 set up their rows and zero the ring as COPY 1 does (the
+# tensor copy's zero fill makes that redundant for COPY 3, once per block).
 # Thread 0 copies the whole box of a step the chunk reads; the copy engine
 # fills what lies outside the volume (rows, columns and planes) with zeros.
 patch("""      if constexpr (COPY >= 1) {

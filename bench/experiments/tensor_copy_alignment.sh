@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs tensor_copy_alignment.cu at box starts on and off 16-byte boundaries,
 # inside the tensor and past either end, one process each (docs/results.md,
-# "Odd nx"). From the repository root, on an sm_90 GPU machine:
+# "What holds the H200 below its filter and fdtd bars", the rows that are
+# not 16-byte aligned). From the repository root, on an sm_90 GPU machine:
 #   bash bench/experiments/tensor_copy_alignment.sh [build folder, default a temporary one]
 set -uo pipefail
 work=${1:-$(mktemp -d)}

@@ -9,6 +9,8 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include "templates/fdtd/fdtd_async.cuh" // the ring's mbarrier helpers
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,25 +20,19 @@ constexpr int kBox = 72;
 __global__ void copy_box(const __grid_constant__ CUtensorMap map, int x, float* out) {
   __shared__ alignas(128) float box[kBox];
   __shared__ alignas(8) unsigned long long bar;
-  const unsigned b = static_cast<unsigned>(__cvta_generic_to_shared(&bar));
-  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(box));
+  const unsigned b = shared_address(&bar), d = shared_address(box);
   if (threadIdx.x == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(b) : "memory");
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    mbarrier_init(b, 1);
+    mbarrier_init_fence();
   }
   __syncthreads();
   if (threadIdx.x == 0) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(kBox * 4) : "memory");
+    mbarrier_expect_tx(b, kBox * 4);
     asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2}], [%3];" ::"r"(d),
                  "l"(reinterpret_cast<unsigned long long>(&map)), "r"(x), "r"(b)
                  : "memory");
   }
-  unsigned done = 0;
-  while (!done)
-    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n selp.u32 %0, 1, 0, p;\n}"
-                 : "=r"(done)
-                 : "r"(b)
-                 : "memory");
+  mbarrier_wait(b, 0);
   if (threadIdx.x < kBox) out[threadIdx.x] = box[threadIdx.x];
 }
 

@@ -6,7 +6,7 @@
 //                        [--bayes-refit-every-below N] [--bayes-acquisition ei|hedge] [--bayes-min-length-scale L]
 //                        [--bayes-hedge-eta E] [--bayes-lcb-kappa K]
 //                        [--kernel-tuner kt.json] [--batch-sizes 1,2,4,8] [--bayes-fantasy kb|cl]
-//                        [--spec kernel.json ...]
+//                        [--spec kernel.json ...] [--stopping 180:60,300:120]
 //
 // --json adds, per strategy, the quartiles over the seeds of the best so far /
 // optimum after each evaluation ("best_so_far"), which `memtune report` plots.
@@ -41,6 +41,12 @@
 // other metrics would need every run to go on to 1% and past 20% of the grid,
 // the most expensive part of a bayes run.
 //
+// --stopping BUDGET:PATIENCE,... replays instead what a tuning run with
+// those stop rules keeps (`memtune ... --budget B --patience P`): each run
+// stops where the tuner would, and one line per recording, strategy and
+// setting gives the evaluations spent and the kept best / optimum
+// (stopping.hpp). Only that table is printed.
+//
 // Only fully recorded spaces are replayed: a recording that lacks some valid
 // config (a --budget or bayes run, or a space of millions of configurations
 // described in a few lines) is refused with the counts, at once, without
@@ -55,6 +61,7 @@
 #include "metrics.hpp"
 #include "rows.hpp"
 #include "step_cost.hpp"
+#include "stopping.hpp"
 #include "verdicts.hpp"
 
 #include <memtune/description/description_json.hpp>
@@ -273,6 +280,11 @@ static int bench_main(int argc, char** argv) {
                  "stop every run after this many evaluations; the best@10%/20% metrics of a space whose 20% mark lies "
                  "past it are not measured")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 24));
+  std::vector<std::string> stopping_texts;
+  app.add_option("--stopping", stopping_texts,
+                 "instead of the search metrics: what a run stopped by the tuner's rules keeps, per BUDGET:PATIENCE "
+                 "(e.g. 180:60,300:120; 0: none), as memtune's --budget and --patience")
+      ->delimiter(',');
   std::vector<std::size_t> step_cost_at;
   app.add_option("--step-cost", step_cost_at,
                  "instead of the search metrics: bayes's time per proposal at these numbers of observations (e.g. "
@@ -285,6 +297,9 @@ static int bench_main(int argc, char** argv) {
   options.bayes.fantasy = fantasy == "kb" ? search::BayesOptions::Fantasy::kriging_believer
                                           : search::BayesOptions::Fantasy::constant_liar;
   if (batch_table_only) strategies = {"bayes", "bayes+model"};
+  std::vector<bench::StopSetting> stop_settings;
+  for (const auto& text : stopping_texts) stop_settings.push_back(bench::parse_stop_setting(text));
+  std::vector<bench::StoppingRow> stopping_rows;
   if (std::find(batch_sizes.begin(), batch_sizes.end(), std::size_t{1}) == batch_sizes.end())
     batch_sizes.insert(batch_sizes.begin(), 1); // the sequential row every ratio is taken against
 
@@ -337,6 +352,34 @@ static int bench_main(int argc, char** argv) {
         if (!prior) no_prior[file] = why_not;
         std::cerr << file << ": model prior " << (prior ? "computed" : "unavailable: " + why_not) << " ("
                   << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() << " s)\n";
+      }
+      if (!stop_settings.empty()) {
+        for (const auto& name : strategies) {
+          search::StrategyOptions strategy_options = options;
+          if (name == "bayes+model") {
+            if (!prior) continue;
+            strategy_options.bayes.prior_mean = *prior;
+          }
+          for (const bench::StopSetting& setting : stop_settings) {
+            bench::StoppingRow row{file, name, setting, {}, {}};
+            for (int seed = 1; seed <= seeds; ++seed) {
+              std::mt19937_64 engine(static_cast<std::uint64_t>(seed));
+              const auto strategy =
+                  search::make_strategy(name == "bayes+model" ? "bayes" : name, rec.space, engine, strategy_options);
+              search::StopRules rules;
+              rules.add(search::EvaluationBudget{setting.budget ? setting.budget : max_evaluations});
+              if (setting.patience) rules.add(search::NoImprovement{setting.patience});
+              const auto result = search::run_search(*strategy, objective, std::move(rules));
+              row.evaluations.push_back(static_cast<double>(result.trials.size()));
+              row.kept.push_back(result.best && result.best->time_s ? *result.best->time_s / *best->time_s
+                                                                     : std::numeric_limits<double>::infinity());
+            }
+            std::cerr << file << ": " << name << " stopped by " << setting.budget << ":" << setting.patience
+                      << " done\n";
+            stopping_rows.push_back(std::move(row));
+          }
+        }
+        continue;
       }
       for (const auto& name : strategies) {
         search::StrategyOptions strategy_options = options;
@@ -392,6 +435,11 @@ static int bench_main(int argc, char** argv) {
     return 1;
   }
 
+  if (!stop_settings.empty()) {
+    std::printf("%d seeds; each run stopped by its budget and patience; medians with [interquartile range]\n", seeds);
+    bench::print_stopping_table(stopping_rows);
+    return 0;
+  }
   if (batch_table_only) {
     std::printf("%d seeds; each run stopped within 5%% of the optimum\n", seeds);
     print_batch_table(rows, batch_sizes);

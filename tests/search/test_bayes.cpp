@@ -451,3 +451,22 @@ TEST_CASE("bayes on a large space with few valid configs holds them all and runs
   CHECK(bayes.candidates() == 20);
   CHECK_FALSE(bayes.next().has_value());
 }
+
+TEST_CASE("bayes lists a sparse space's valid configs once instead of drawing each sample from millions") {
+  // 100 valid configs in a cross product of 10^6, a sample of 80: the first
+  // draw passes half the cross product, so it goes on to the end and keeps
+  // all 100 (without that, every proposal drew again through most of it).
+  Space s;
+  const std::vector<std::int64_t> ten{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  for (const char* name : {"a", "b", "c", "d", "e", "f"}) s.add(Axis::ordinal(name, ten)); // 10^6
+  s.require((axis("c") + axis("d") + axis("e") + axis("f") <= 4).because("only the corner")); // 100 valid
+  std::mt19937_64 engine(3);
+  BayesOptions options;
+  options.candidate_pool = 80;
+  BayesianSearch bayes(s, engine, options);
+  CHECK(bayes.candidates() == 100);
+  const auto trials = run(
+      bayes, [](const Config& c) { return testing::ok_trial(c, 1e-3 * static_cast<double>(c.at("a") + c.at("b"))); }, 30);
+  CHECK(trials.size() == 30);
+  CHECK(bayes.candidates() == 100); // scored whole: no sample drawn and dropped since
+}

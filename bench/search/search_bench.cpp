@@ -227,7 +227,7 @@ static int bench_main(int argc, char** argv) {
   app.add_option("recordings", files, "memtune recording JSON files")->required()->check(CLI::ExistingFile);
   app.add_option("--strategies", strategies, "strategies to compare (grid, random, bayes, bayes+model)")->delimiter(',');
   app.add_option("--seeds", seeds, "runs per strategy (seeds 1..N)")->check(CLI::Range(1, 10000));
-  app.add_flag("--json", json, "print JSON instead of a table");
+  auto* json_flag = app.add_flag("--json", json, "print JSON instead of a table");
   app.add_option("--bayes-initial", options.bayes.initial_points, "bayes: size of the initial design (0: 2 x axes, >= 5)");
   app.add_option("--bayes-xi", options.bayes.xi, "bayes: EI margin, in spreads of the observed log-times");
   app.add_flag("!--bayes-no-feasibility", options.bayes.use_feasibility, "bayes: do not multiply EI by P(feasible)");
@@ -265,7 +265,7 @@ static int bench_main(int argc, char** argv) {
                  "mean) or cl (constant liar: the best time so far)")
       ->check(CLI::IsMember({"kb", "cl"}));
   bool batch_table_only = false;
-  app.add_flag("--batch-table-only", batch_table_only,
+  auto* batch_table_flag = app.add_flag("--batch-table-only", batch_table_only,
                "run bayes and bayes+model only, stop each run within 5% of the optimum, print the batch-size table");
   std::string kernel_tuner_file;
   app.add_option("--kernel-tuner", kernel_tuner_file, "JSON of kernel_tuner_compare.py --json, for the verdict lines")
@@ -283,8 +283,9 @@ static int bench_main(int argc, char** argv) {
   std::vector<std::string> stopping_texts;
   app.add_option("--stopping", stopping_texts,
                  "instead of the search metrics: what a run stopped by the tuner's rules keeps, per BUDGET:PATIENCE "
-                 "(e.g. 180:60,300:120; 0: none), as memtune's --budget and --patience")
-      ->delimiter(',');
+                 "(e.g. 180:60,300:120; 0: none), as memtune's --budget and --patience; a table only")
+      ->delimiter(',')
+      ->excludes(json_flag, batch_table_flag);
   std::vector<std::size_t> step_cost_at;
   app.add_option("--step-cost", step_cost_at,
                  "instead of the search metrics: bayes's time per proposal at these numbers of observations (e.g. "

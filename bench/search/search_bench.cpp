@@ -27,7 +27,7 @@
 // the model section of the description file given with --spec whose name and
 // fingerprint are the recording's (what `memtune tune --spec` runs). A
 // recording with no such model (an unknown device, as the synthetic one)
-// gets no bayes+model row.
+// gets no bayes+model row (recording_prior.hpp).
 //
 // --batch-sizes replays bayes and bayes+model as that many parallel workers
 // (search::run_search with `workers`): the strategy keeps q proposals
@@ -59,6 +59,7 @@
 // of kernel_tuner_compare.py --json (--kernel-tuner), against Kernel Tuner's
 // bayes_opt on the same recording (no more evaluations).
 #include "metrics.hpp"
+#include "recording_prior.hpp"
 #include "rows.hpp"
 #include "step_cost.hpp"
 #include "stopping.hpp"
@@ -66,14 +67,10 @@
 
 #include <memtune/description/description_json.hpp>
 #include <memtune/io/errors.hpp>
-#include <memtune/tune/model_prior.hpp>
-#include <memtune/probe/prior.hpp>
 #include <memtune/search/factory.hpp>
 #include <memtune/search/grid_cursor.hpp>
 #include <memtune/search/recording.hpp>
 #include <memtune/search/run_search.hpp>
-#include <memtune/measure/target_resolver.hpp>
-#include <memtune/templates/catalogue.hpp>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -87,7 +84,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <limits>
 #include <map>
 #include <cmath>
 #include <cstdio>
@@ -172,46 +168,6 @@ std::size_t recorded_space_size(const search::Recording& rec, const std::string&
       throw std::runtime_error(refused + rec.space.count_valid().describe() + why);
   }
   return valid; // == trials: every trial is a distinct valid config (load_recording checks)
-}
-
-// The analytical model's log(time [s]) per config of the recording, on the
-// catalogue target named by the recording's device; `why_not` says why there
-// is none.
-std::optional<std::function<double(const search::Config&)>> recording_prior(
-    const search::Recording& rec, const std::vector<KernelDescription>& specs, std::string& why_not) {
-  const std::string device = rec.device.value("name", "");
-  const model::TargetCatalog catalog = load_targets();
-  const Target* target = catalog.try_find(device);
-  if (!target) {
-    why_not = "device '" + device + "' is not in the target catalogue";
-    return std::nullopt;
-  }
-  Problem problem;
-  for (const auto& [name, value] : rec.problem.items())
-    if (value.is_number_integer()) problem[name] = value.get<std::int64_t>();
-  if (auto prior = probe::probe_prior(rec.template_name, problem, *target)) return prior;
-  const KernelDescription* kernel = nullptr;
-  for (const KernelDescription* k : templates::descriptions())
-    if (k->name == rec.template_name && k->has_model()) kernel = k;
-  // A user kernel's recording: the --spec description of the same kernel
-  // (its fingerprint: the source and the description that were recorded).
-  std::string spec_mismatch;
-  for (const KernelDescription& k : specs) {
-    if (kernel || k.name != rec.template_name) continue;
-    if (k.fingerprint() != rec.kernel_fingerprint)
-      spec_mismatch = " (--spec '" + k.name + "' has fingerprint " + k.fingerprint() + ", the recording " +
-                      rec.kernel_fingerprint + ": the kernel changed since it was recorded)";
-    else if (!k.has_model())
-      spec_mismatch = " (--spec '" + k.name + "' has no model section)";
-    else
-      kernel = &k;
-  }
-  if (!kernel) {
-    why_not = "no model for template '" + rec.template_name + "'" + spec_mismatch;
-    return std::nullopt;
-  }
-  problem = kernel->complete(problem);
-  return model_prior(*kernel, problem, *target, rec.space);
 }
 
 } // namespace
@@ -343,7 +299,7 @@ static int bench_main(int argc, char** argv) {
         std::string why_not;
         const auto started = std::chrono::steady_clock::now();
         try {
-          prior = recording_prior(rec, specs, why_not);
+          prior = bench::recording_prior(rec, specs, why_not);
         } catch (const std::exception& e) {
           // A recording older than its template's space (an axis it lacks, a
           // value it has no more): replayed without the model, with the reason.
@@ -362,22 +318,11 @@ static int bench_main(int argc, char** argv) {
             strategy_options.bayes.prior_mean = *prior;
           }
           for (const bench::StopSetting& setting : stop_settings) {
-            bench::StoppingRow row{file, name, setting, {}, {}};
-            for (int seed = 1; seed <= seeds; ++seed) {
-              std::mt19937_64 engine(static_cast<std::uint64_t>(seed));
-              const auto strategy =
-                  search::make_strategy(name == "bayes+model" ? "bayes" : name, rec.space, engine, strategy_options);
-              search::StopRules rules;
-              rules.add(search::EvaluationBudget{setting.budget ? setting.budget : max_evaluations});
-              if (setting.patience) rules.add(search::NoImprovement{setting.patience});
-              const auto result = search::run_search(*strategy, objective, std::move(rules));
-              row.evaluations.push_back(static_cast<double>(result.trials.size()));
-              row.kept.push_back(result.best && result.best->time_s ? *result.best->time_s / *best->time_s
-                                                                     : std::numeric_limits<double>::infinity());
-            }
+            stopping_rows.push_back(bench::replay_stopped(file, name, name == "bayes+model" ? "bayes" : name, rec.space,
+                                                          objective, strategy_options, setting, seeds,
+                                                          max_evaluations, *best->time_s));
             std::cerr << file << ": " << name << " stopped by " << setting.budget << ":" << setting.patience
                       << " done\n";
-            stopping_rows.push_back(std::move(row));
           }
         }
         continue;

@@ -3,10 +3,15 @@
 #include "metrics.hpp"
 #include "rows.hpp"
 
+#include <memtune/search/stop_rules.hpp>
+
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <optional>
+#include <random>
 #include <stdexcept>
 
 namespace memtune::bench {
@@ -34,6 +39,25 @@ StopSetting parse_stop_setting(const std::string& text) {
   if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos)
     throw std::invalid_argument("--stopping '" + text + "': expected BUDGET:PATIENCE, e.g. 180:60");
   return {parse_count(text.substr(0, colon), text), parse_count(text.substr(colon + 1), text)};
+}
+
+StoppingRow replay_stopped(const std::string& recording, const std::string& label, const std::string& strategy,
+                           const search::Space& space, const search::Objective& objective,
+                           const search::StrategyOptions& options, StopSetting setting, int seeds,
+                           std::size_t max_evaluations, double optimum_s) {
+  StoppingRow row{recording, label, setting, {}, {}};
+  for (int seed = 1; seed <= seeds; ++seed) {
+    std::mt19937_64 engine(static_cast<std::uint64_t>(seed));
+    const auto search = search::make_strategy(strategy, space, engine, options);
+    search::StopRules rules;
+    rules.add(search::EvaluationBudget{setting.budget ? setting.budget : max_evaluations});
+    if (setting.patience) rules.add(search::NoImprovement{setting.patience});
+    const auto result = search::run_search(*search, objective, std::move(rules));
+    row.evaluations.push_back(static_cast<double>(result.trials.size()));
+    row.kept.push_back(result.best && result.best->time_s ? *result.best->time_s / optimum_s
+                                                          : std::numeric_limits<double>::infinity());
+  }
+  return row;
 }
 
 void print_stopping_table(const std::vector<StoppingRow>& rows) {

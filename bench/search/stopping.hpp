@@ -6,6 +6,9 @@
 // The main table's metrics run every search to 1 % of the optimum; this
 // one stops where the tuner would, so it shows what a patience costs on a
 // space whose few good configurations lie where the prior does not look.
+#include <memtune/search/factory.hpp>
+#include <memtune/search/run_search.hpp>
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -26,6 +29,16 @@ struct StoppingRow {
   std::vector<double> evaluations; // per seed
   std::vector<double> kept;        // per seed: best kept / optimum (infinity: nothing succeeded)
 };
+
+// `strategy` (a search::make_strategy name) replayed on `objective` with
+// seeds 1..seeds, each run stopped by `setting` (a budget of 0:
+// `max_evaluations`); kept times are over `optimum_s`. `label` names the row
+// ("bayes+model" for bayes with a prior in `options`).
+[[nodiscard]] StoppingRow replay_stopped(const std::string& recording, const std::string& label,
+                                         const std::string& strategy, const search::Space& space,
+                                         const search::Objective& objective, const search::StrategyOptions& options,
+                                         StopSetting setting, int seeds, std::size_t max_evaluations,
+                                         double optimum_s);
 
 // One line per row: evaluations (median [q1-q3]), kept / optimum (median and
 // worst) and the runs that kept a configuration within 5 % of the optimum.

@@ -24,12 +24,9 @@ sweep_set() {
 # The search each size gets: bayes stops after `budget` candidates or
 # `patience` without a new best. fdtd's grid (1832-2192 configurations) is
 # 5-70x the others': 40 candidates found a configuration within 5 % of the
-# grid's best at 4 of its 8 sizes on the H200. With four rows a thread in the
-# space, 180 and 60 kept one at 8 of 9 sizes (360x360x210: 1.064x, only 3 of
-# 1924 configurations within 5 %), and replayed on the 22 whole fdtd grids of
-# bench/sizes/h200_fdtd and h200_sweep_fdtd (memtune_search_bench --stopping,
-# 5 seeds, the model's prior) 108 of 110 runs; 300 and 120 kept one in 110 of
-# 110, for about 60 more candidates a size (docs/sweep.md).
+# grid's best at 4 of its 8 sizes on the H200; 180 and 60 missed one size of
+# 9, where 3 of 1924 configurations lie within 5 %. 300 and 120: what the
+# stop rules keep, replayed on the recorded fdtd grids, is in docs/sweep.md.
 # filter (384): with 40 and 15, 6 of 8 sizes in one run and 8 of 8 in another
 # (the best staging, direct or shfl, is close and switches between sizes).
 sweep_search() {

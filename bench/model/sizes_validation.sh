@@ -12,8 +12,8 @@
 #   h200_fdtd_unaligned/  6 H200 ring grids (--only scheme=ring) of the ring's loops for rows not
 #                16-byte aligned: nx % 4 == 2 (302x300x300, 250^3, 374x376x376) at 27b22b2 (its 8-byte row copies), odd nx
 #                (301x300x300, 375x376x376, 129x130x131) at 2cba61e (its predicated row copies and stores)
-#   h200_sweep_fdtd/  12 H200 whole fdtd grids (r4, ky 4 in the space, commit 1f451c8) of the fdtd
-#                sweep's sizes, 64^3 to 480x480x256 (scripts/sweep_gpu_check.sh; docs/sweep.md)
+#   h200_sweep_fdtd/  13 H200 whole fdtd grids (r4, ky 4 in the space, the kernels of commit 1f451c8)
+#                of the fdtd sweep's sizes, 64^3 to 480x480x256 (scripts/sweep_gpu_check.sh; docs/sweep.md)
 # Usage: bench/model/sizes_validation.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -25,8 +25,8 @@ sweep_set() {
 # `patience` without a new best. fdtd's grid (1832-2192 configurations) is
 # 5-70x the others': 40 candidates found a configuration within 5 % of the
 # grid's best at 4 of its 8 sizes on the H200; 180 and 60 missed one size of
-# 9, where 3 of 1924 configurations lie within 5 %. 300 and 120: what the
-# stop rules keep, replayed on the recorded fdtd grids, is in docs/sweep.md.
+# 9, where 3 of 1924 configurations lie within 5 %; 300 and 120 kept all 9
+# (the replay of the stop rules and the sweep: docs/sweep.md).
 # filter (384): with 40 and 15, 6 of 8 sizes in one run and 8 of 8 in another
 # (the best staging, direct or shfl, is close and switches between sizes).
 sweep_search() {

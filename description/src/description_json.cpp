@@ -246,9 +246,19 @@ private:
     for (std::size_t i = 0; i < a.size(); ++i) {
       const std::string path = "constraints[" + std::to_string(i) + "]";
       if (a[i].is_object()) {
-        fields(a[i], path, {"expr", "reason"});
-        d.constraints.push_back({expr(required(a[i], "expr", path), path + ".expr"),
-                                 a[i].contains("reason") ? string(a[i].at("reason"), path + ".reason") : std::string{}});
+        fields(a[i], path, {"expr", "reason", "same_as"});
+        ConstraintSpec c{expr(required(a[i], "expr", path), path + ".expr"),
+                         a[i].contains("reason") ? string(a[i].at("reason"), path + ".reason") : std::string{}, {}};
+        if (a[i].contains("same_as")) {
+          // {"ZFILL": 0}: values as the parameter's axis reads them (a number or a label).
+          for (const auto& [name, value] : object(a[i].at("same_as"), path + ".same_as").items()) {
+            if (value.is_number_integer()) c.same_as.emplace_back(name, std::to_string(value.get<std::int64_t>()));
+            else if (value.is_boolean()) c.same_as.emplace_back(name, value.get<bool>() ? "1" : "0");
+            else c.same_as.emplace_back(name, string(value, path + ".same_as." + name));
+          }
+          if (c.same_as.empty()) fail(path + ".same_as", "names no parameter: give {\"PARAMETER\": value, ...} or leave it out");
+        }
+        d.constraints.push_back(std::move(c));
       } else {
         d.constraints.push_back({expr(a[i], path), {}});
       }

@@ -27,8 +27,10 @@ void Validator::run() {
   check_parameters();
   for (std::size_t i = 0; i < d_.derived.size(); ++i)
     check_expr(d_.derived[i].value, "derived." + d_.derived[i].name, Scope::everything, i);
-  for (std::size_t i = 0; i < d_.constraints.size(); ++i)
+  for (std::size_t i = 0; i < d_.constraints.size(); ++i) {
     check_expr(d_.constraints[i].condition, "constraints[" + std::to_string(i) + "]", Scope::everything);
+    check_same_as(d_.constraints[i], "constraints[" + std::to_string(i) + "].same_as");
+  }
   check_launch();
   check_arguments();
   check_constants();
@@ -37,6 +39,20 @@ void Validator::run() {
   check_baselines();
   check_default();
   check_model();
+}
+
+// A duplicate's parameters name tunable parameters and values on their axes.
+void Validator::check_same_as(const ConstraintSpec& c, const std::string& field) const {
+  for (const auto& [name, text] : c.same_as) {
+    const auto p = std::find_if(d_.parameters.begin(), d_.parameters.end(),
+                                [&](const Parameter& q) { return q.axis.name == name; });
+    if (p == d_.parameters.end()) fail(field + "." + name, "'" + name + "' is not a tunable parameter");
+    if (!p->axis.parse(text)) {
+      std::string values;
+      for (const auto x : p->axis.values) values += (values.empty() ? "" : ", ") + p->axis.format(x);
+      fail(field + "." + name, "'" + text + "' is not a value of " + name + " (values: " + values + ")");
+    }
+  }
 }
 
 void Validator::check_identity() const {

@@ -67,6 +67,7 @@ private:
   void check_baselines() const;
   void check_model() const;
   void check_default() const;
+  void check_same_as(const ConstraintSpec& c, const std::string& field) const;
 
   const KernelDescription& d_;
   std::map<std::string, NameKind> kinds_;

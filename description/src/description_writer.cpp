@@ -5,6 +5,8 @@
 #include <memtune/io/digest.hpp>
 #include <memtune/description/description_internal.hpp>
 
+#include <algorithm>
+
 namespace memtune {
 
 namespace {
@@ -214,8 +216,26 @@ nlohmann::ordered_json KernelDescription::to_json() const {
   }
   ordered_json cons = ordered_json::array();
   for (const auto& c : constraints) {
-    if (c.reason.empty()) cons.push_back(c.condition.to_string());
-    else cons.push_back({{"expr", c.condition.to_string()}, {"reason", c.reason}});
+    if (c.reason.empty() && c.same_as.empty()) {
+      cons.push_back(c.condition.to_string());
+      continue;
+    }
+    ordered_json one = {{"expr", c.condition.to_string()}};
+    if (!c.reason.empty()) one["reason"] = c.reason;
+    if (!c.same_as.empty()) {
+      ordered_json same = ordered_json::object();
+      for (const auto& [name, value] : c.same_as) {
+        // An ordinal parameter's value as the number it is, a label as text.
+        const auto p = std::find_if(parameters.begin(), parameters.end(),
+                                    [&](const Parameter& q) { return q.axis.name == name; });
+        const auto number = p != parameters.end() && p->axis.kind == search::AxisKind::ordinal ? p->axis.parse(value)
+                                                                                               : std::nullopt;
+        if (number) same[name] = *number;
+        else same[name] = value;
+      }
+      one["same_as"] = std::move(same);
+    }
+    cons.push_back(std::move(one));
   }
   j["constraints"] = std::move(cons);
 

@@ -93,8 +93,13 @@ KernelBuilder& KernelBuilder::derived(std::string name, std::string_view express
 }
 
 KernelBuilder& KernelBuilder::constraint(std::string_view condition, std::string reason) {
+  return constraint(condition, std::move(reason), {});
+}
+
+KernelBuilder& KernelBuilder::constraint(std::string_view condition, std::string reason,
+                                         std::vector<std::pair<std::string, std::string>> same_as) {
   d_.constraints.push_back({parse(d_, condition, "constraints[" + std::to_string(d_.constraints.size()) + "]"),
-                            std::move(reason)});
+                            std::move(reason), std::move(same_as)});
   return *this;
 }
 

@@ -158,6 +158,31 @@ search::Space KernelDescription::space(const Problem& given, const Target& targe
   return s;
 }
 
+std::optional<search::Config> KernelDescription::same_kernel_here(const search::Space& space, search::Config config) const {
+  const std::string origin = description_detail::origin_of(*this);
+  // Each step sets one broken constraint's parameters; a constraint broken
+  // again after its own step would loop, so the steps are bounded.
+  for (std::size_t step = 0; step <= constraints.size(); ++step) {
+    const auto why = space.violation(config);
+    if (!why) return config;
+    const search::Constraint* broken = space.broken_constraint(config);
+    if (!broken) return std::nullopt; // an axis value or the shard, not a constraint
+    const ConstraintSpec* spec = nullptr;
+    for (std::size_t i = 0; i < constraints.size() && !spec; ++i)
+      if (broken->where() == origin + ": field 'constraints[" + std::to_string(i) + "]'") spec = &constraints[i];
+    if (!spec || spec->same_as.empty()) return std::nullopt;
+    for (const auto& [name, text] : spec->same_as) {
+      const auto axis = std::find_if(space.axes().begin(), space.axes().end(),
+                                     [&](const search::Axis& a) { return a.name == name; });
+      if (axis == space.axes().end()) return std::nullopt;
+      const auto value = axis->parse(text);
+      if (!value) return std::nullopt;
+      config.set(name, *value);
+    }
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 bool pattern_reads_parameter(const KernelDescription& d, const std::string& pattern) {

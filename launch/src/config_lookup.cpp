@@ -6,6 +6,7 @@
 #include <memtune/io/json_fields.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -84,8 +85,41 @@ std::optional<std::string> other_version_note(const KernelDescription& kernel, c
 
 // The fastest of `entry`'s runner-ups that may run in `space`, and its rank
 // (1: the fastest runner-up), or nullopt when none may.
-std::optional<std::pair<search::Config, std::size_t>> fastest_valid_runner_up(const search::Space& space,
-                                                                              const ProfileEntry& entry) {
+// A configuration another size kept, as this space takes it: itself where
+// valid, else the same kernel's configuration here (the fdtd's zfill that
+// gives one z-chunk is zfill 0); nullopt when neither runs here.
+std::optional<search::Config> usable_here(const KernelDescription& kernel, const search::Space& space,
+                                          const nlohmann::json& saved) {
+  try {
+    return kernel.same_kernel_here(space, space.config_from_saved_json(saved));
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
+// ", as zfill=0 here (the same kernel)" where the lookup took a duplicate's form.
+std::string same_kernel_note(const search::Space& space, const search::Config& saved, const search::Config& here) {
+  std::string changed;
+  for (const search::Axis& a : space.axes())
+    if (saved.has(a.name) && saved.at(a.name) != here.at(a.name))
+      changed += (changed.empty() ? "" : " ") + a.name + "=" + a.format(here.at(a.name));
+  return changed.empty() ? std::string{} : ", as " + changed + " here (the same kernel)";
+}
+
+std::string microseconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g us", seconds * 1e6);
+  return text;
+}
+
+struct ValidRunnerUp {
+  search::Config config;
+  std::size_t rank = 0; // 1: the fastest runner-up
+  double time_s = 0.0;  // [seconds] measured at the entry's size
+};
+
+std::optional<ValidRunnerUp> fastest_valid_runner_up(const KernelDescription& kernel, const search::Space& space,
+                                                     const ProfileEntry& entry) {
   std::vector<std::pair<double, const nlohmann::json*>> ranked;
   for (const auto& r : entry.runner_ups) {
     const auto c = r.find("config");
@@ -94,7 +128,7 @@ std::optional<std::pair<search::Config, std::size_t>> fastest_valid_runner_up(co
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (std::size_t i = 0; i < ranked.size(); ++i)
-    if (auto config = space.valid_saved_config(*ranked[i].second)) return std::pair{std::move(*config), i + 1};
+    if (auto config = usable_here(kernel, space, *ranked[i].second)) return ValidRunnerUp{std::move(*config), i + 1, ranked[i].first};
   return std::nullopt;
 }
 
@@ -109,14 +143,14 @@ SizeRuleModel size_rule_model(const KernelDescription& kernel, const Target& tar
     return it->second;
   };
   SizeRuleModel out;
-  out.valid = [space_at](const nlohmann::json& saved, const Problem& at) {
-    return space_at(at).valid_saved_config(saved).has_value();
+  out.valid = [&kernel, space_at](const nlohmann::json& saved, const Problem& at) {
+    return usable_here(kernel, space_at(at), saved).has_value();
   };
   if (!kernel.has_model()) return out;
   out.predict = [&kernel, target, space_at](const nlohmann::json& saved, const KernelResources& resources,
                                             const Problem& at) -> std::optional<double> {
     try {
-      const auto config = space_at(at).valid_saved_config(saved);
+      const auto config = usable_here(kernel, space_at(at), saved);
       if (!config) return std::nullopt;
       const Evaluation e = predict_with_resources(kernel, at, target, *config, resources, kernel.bytes_moved(at));
       if (!e.ok() || !e.timing) return std::nullopt;
@@ -215,13 +249,13 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
         if (auto pick = interpolate_sizes(kind, problem, kernel.size_variables(), rule.valid, rule.predict)) {
           const std::string origin = "profile (" + describe(*pick, kernel.problem) + ")";
           try {
-            const search::Config config = space.config_from_saved_json(pick->config);
-            if (const auto why = space.violation(config)) {
-              out.skipped.push_back(origin + ": " + space.format(config) + " is not valid here: " + *why);
+            const search::Config saved = space.config_from_saved_json(pick->config);
+            if (const auto config = kernel.same_kernel_here(space, saved); !config) {
+              out.skipped.push_back(origin + ": " + space.format(saved) + " is not valid here: " + *space.violation(saved));
             } else {
-              out.config = config;
+              out.config = *config;
               out.source = ConfigLookup::Source::profile;
-              out.origin = origin;
+              out.origin = origin + same_kernel_note(space, saved, *config);
               out.rationale = pick->modeled ? "best by the model's time at this size, corrected by what the two "
                                               "nearest swept sizes measured against it"
                                             : "best by the ranking interpolated between the two nearest swept sizes";
@@ -237,16 +271,26 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
         }
       }
       std::string origin = describe_hit(kernel, hit);
+      std::string rationale = hit.entry.rationale;
       try {
         const search::Config config = space.config_from_saved_json(hit.entry.config);
-        if (const auto why = space.violation(config)) {
+        if (const auto same = kernel.same_kernel_here(space, config); same && *same != config) {
+          // A duplicate's form here (zfill 0 for a zfill that gives one chunk): the same kernel.
+          out.config = *same;
+          origin += same_kernel_note(space, config, *same);
+        } else if (const auto why = space.violation(config)) {
           out.skipped.push_back(origin + ": " + space.format(config) + " is not valid here: " + *why);
           // Another size's best may not run at this one (a float4 load needs rows that are a
           // multiple of 4); its fastest runner-up that does is still that size's measurement.
-          const auto runner_up = fastest_valid_runner_up(space, hit.entry);
+          auto runner_up = fastest_valid_runner_up(kernel, space, hit.entry);
           if (!runner_up) continue;
-          out.config = runner_up->first;
-          origin += ", its runner-up " + std::to_string(runner_up->second) + " (the best is not valid here)";
+          out.config = std::move(runner_up->config);
+          origin += ", its runner-up " + std::to_string(runner_up->rank) + " (the best is not valid here)";
+          // The entry's rationale explains its best, which is not the one taken.
+          rationale = "the fastest runner-up valid here of the entry for " +
+                      format_problem(hit.entry.problem, kernel.problem) + ": " + microseconds(runner_up->time_s) +
+                      " measured there, against its best's " + microseconds(hit.entry.time_s) + " (" +
+                      space.format(config) + ", not valid here: " + *why + ")";
         } else {
           out.config = config;
         }
@@ -257,7 +301,7 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
       if (auto note = other_version_note(kernel, hit.entry)) out.notes.push_back(std::move(*note));
       out.source = ConfigLookup::Source::profile;
       out.origin = origin;
-      out.rationale = hit.entry.rationale;
+      out.rationale = std::move(rationale);
       out.profile = std::move(hit);
       return out;
     }

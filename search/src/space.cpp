@@ -191,6 +191,12 @@ std::optional<std::string> Space::violation(const Config& config) const {
   return std::nullopt;
 }
 
+const Constraint* Space::broken_constraint(const Config& config) const {
+  for (const auto& c : constraints_)
+    if (!c.holds(config)) return &c;
+  return nullptr;
+}
+
 std::string Space::format(const Config& config) const {
   std::string s;
   for (const auto& a : axes_) {

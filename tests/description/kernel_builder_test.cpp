@@ -185,3 +185,54 @@ TEST_CASE("the JSON default is used where valid, else the first valid configurat
   CHECK_THROWS_WITH_AS(d.reference_configuration(d.complete({}), small), doctest::Contains("no configuration is valid"),
                        std::invalid_argument);
 }
+
+TEST_CASE("a constraint whose breakers are duplicates: same_kernel_here gives the configuration the space keeps") {
+  // ITEMS that leave one block at this n are the same launch as ITEMS 1 here
+  // (a made-up rule with the fdtd zfill's shape: duplicates by problem size).
+  KernelBuilder b = saxpy();
+  b.constraint("ITEMS == 1 || ceil_div(n, BLOCK * ITEMS) > 1", "ITEMS that leave one block is ITEMS 1",
+               {{"ITEMS", "1"}});
+  const KernelDescription d = b.build();
+  const search::Space small = d.space(d.complete({{"n", 512}}), h100());
+  // 512 elements in blocks of 512 x 2: one block, so ITEMS 2 is a duplicate of ITEMS 1.
+  const search::Config duplicate{{"BLOCK", 512}, {"ITEMS", 2}};
+  REQUIRE(small.violation(duplicate));
+  REQUIRE(small.broken_constraint(duplicate) != nullptr);
+  const auto here = d.same_kernel_here(small, duplicate);
+  REQUIRE(here);
+  CHECK(*here == search::Config{{"BLOCK", 512}, {"ITEMS", 1}});
+  // A valid configuration is itself; one breaking a plain constraint has no same kernel.
+  CHECK(d.same_kernel_here(small, {{"BLOCK", 128}, {"ITEMS", 2}}) == search::Config{{"BLOCK", 128}, {"ITEMS", 2}});
+  Target narrow = h100();
+  narrow.max_threads_per_block = 256;
+  const search::Space narrow_space = d.space(d.complete({{"n", 1 << 20}}), narrow);
+  CHECK_FALSE(d.same_kernel_here(narrow_space, {{"BLOCK", 512}, {"ITEMS", 1}}));
+
+  // The file form carries it: {"expr", "reason", "same_as": {"ITEMS": 1}}, read back equal.
+  const auto folder = std::filesystem::temp_directory_path() / ("memtune-same-as-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  { std::ofstream(folder / "saxpy.cu") << kSaxpy; }
+  const nlohmann::ordered_json j = d.to_json();
+  CHECK(j.at("constraints").at(1).at("same_as").dump() == R"({"ITEMS":1})");
+  const KernelDescription back = description_from_json(j, "saxpy.json", folder);
+  CHECK(back.to_json() == j);
+  REQUIRE(back.constraints.back().same_as.size() == 1);
+  CHECK(back.constraints.back().same_as.front() == std::pair<std::string, std::string>{"ITEMS", "1"});
+  // Text in the file reads as the same value.
+  nlohmann::ordered_json text = j;
+  text["constraints"][1]["same_as"] = {{"ITEMS", "1"}};
+  CHECK(description_from_json(text, "saxpy.json", folder).constraints.back().same_as == back.constraints.back().same_as);
+  nlohmann::ordered_json empty = j;
+  empty["constraints"][1]["same_as"] = nlohmann::ordered_json::object();
+  CHECK_THROWS_WITH_AS((void)description_from_json(empty, "saxpy.json", folder),
+                       doctest::Contains("field 'constraints[1].same_as': names no parameter"), DescriptionError);
+  std::filesystem::remove_all(folder);
+
+  // Its parameters are checked as a default's are.
+  CHECK_THROWS_WITH_AS((void)saxpy().constraint("ITEMS == 1", "", {{"WIDTH", "1"}}).build(),
+                       doctest::Contains("field 'constraints[1].same_as.WIDTH': 'WIDTH' is not a tunable parameter"),
+                       DescriptionError);
+  CHECK_THROWS_WITH_AS((void)saxpy().constraint("ITEMS == 1", "", {{"ITEMS", "3"}}).build(),
+                       doctest::Contains("field 'constraints[1].same_as.ITEMS': '3' is not a value of ITEMS (values: 1, 2, 4)"),
+                       DescriptionError);
+}

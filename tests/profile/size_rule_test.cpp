@@ -343,6 +343,46 @@ TEST_CASE("the launcher's lookup: a nearest size whose best may not run here giv
   CHECK(outside.origin == "profile (nearest size: n=16777216 taps=21), its runner-up 1 (the best is not valid here)");
   REQUIRE(outside.skipped.size() == 1);
   CHECK(outside.skipped.front().find("is not valid here") != std::string::npos);
+  // The entry's rationale is its best's: the one taken is explained instead.
+  CHECK(outside.rationale.find("the fastest runner-up valid here of the entry for n=16777216 taps=21: 104 us measured "
+                               "there, against its best's 100 us (") == 0);
+}
+
+TEST_CASE("the launcher's lookup: a best that is a duplicate at this size is taken as the same kernel, not passed over") {
+  // The fdtd's zfill 1 gives 8 z-chunks at 256x256x64 on 132 SMs (16 tile
+  // columns of 128x32) and one at 768x768x256 (144 columns), where the
+  // space keeps that kernel as zfill 0.
+  memtune::testing::TempDir dir;
+  const KernelDescription& d = templates::fdtd_description();
+  const Target gpu = the_gpu();
+  const Problem swept = d.complete({{"nx", 256}, {"ny", 256}, {"nz", 64}, {"radius", 4}});
+  const Problem large = d.complete({{"nx", 768}, {"ny", 768}, {"nz", 256}, {"radius", 4}});
+  const search::Space at_swept = d.space(swept, gpu);
+  const search::Config best = at_swept.config_from_json(
+      {{"scheme", "ring"}, {"bx", 64}, {"by", 8}, {"vx", 2}, {"zsplit", 1}, {"prefetch", 3}, {"pad", 0},
+       {"min_warps", 0}, {"ky", 4}, {"zu", 9}, {"copy", "bulk"}, {"zfill", 1}});
+  REQUIRE_MESSAGE(!at_swept.violation(best), *at_swept.violation(best));
+  const search::Space at_large = d.space(large, gpu);
+  REQUIRE(at_large.violation(best));
+
+  ProfileEntry e;
+  e.device = kGpu;
+  e.template_name = "fdtd";
+  e.problem = swept;
+  e.config = at_swept.config_to_json(best);
+  e.time_s = 20e-6;
+  e.rationale = "the best at 256x256x64";
+  ProfileStore store(dir.path / "fdtd.memtune.json");
+  store.save(e);
+
+  const ConfigLookup l = look_up_config(d, large, gpu, &store, {}, {});
+  REQUIRE(l.source == ConfigLookup::Source::profile);
+  search::Config expected = best;
+  expected.set("zfill", 0);
+  CHECK(l.config == expected);
+  CHECK(l.origin == "profile (nearest size: nx=256 ny=256 nz=64 radius=4), as zfill=0 here (the same kernel)");
+  CHECK(l.rationale == "the best at 256x256x64");
+  CHECK(l.skipped.empty());
 }
 
 TEST_CASE("warm start: a finished size is the next size's prior, its ranking carried by the model's size ratio, with the registers it compiled") {

@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <vector>
 
@@ -183,4 +184,37 @@ TEST_CASE("a compile failure's reason: the error lines and memtune's own, else t
   CHECK(reason.starts_with("..."));
   CHECK(reason.ends_with("Killed"));
   CHECK(reason.size() == 303);
+}
+
+TEST_CASE("bayes' first candidates: another size's configuration that is a duplicate here runs as the one the space keeps") {
+  // journal_space with a made-up duplicate rule: at n <= 4096, a 2 is a 1.
+  const fs::path folder = fs::path(MEMTUNE_TEST_ASSETS_DIR) / "descriptions";
+  std::ifstream file(folder / "journal_space.json");
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(file);
+  j["constraints"] = {{{"expr", "a != 2 || n > 4096"}, {"reason", "a 2 is a 1 here"}, {"same_as", {{"a", 1}}}}};
+  const KernelDescription d = description_from_json(j, (folder / "journal_space.json").string(), folder);
+  const Target& target = catalogue_target("h100-sxm");
+  const Problem problem = d.complete({});
+  TuneOptions o;
+  o.strategy = "bayes";
+  o.budget = 1;
+  o.first = {{{"a", 2}, {"b", 3}}}; // the best of a larger n
+  o.cache_folder = fs::temp_directory_path() / "memtune-search-loop-test-cache";
+  o.compile_threads = 1;
+  TuningResult result = new_tuning_result(d, problem, target, o, /*measured=*/true);
+  CompileCache cache(*o.cache_folder);
+  CompilePool pool(&cache, o.compile_threads);
+  std::vector<search::Config> evaluated;
+  run_search_loop(d, problem, target, target.compute_capability(), o, pool, result, [&](Pending& p) {
+    evaluated.push_back(p.config);
+    Evaluation e;
+    e.config = p.config;
+    Timing t;
+    t.median_s = t.min_s = t.max_s = 1e-3;
+    t.samples = 10;
+    e.timing = t;
+    return e;
+  });
+  REQUIRE(evaluated.size() == 1);
+  CHECK(evaluated.front() == search::Config{{"a", 1}, {"b", 3}});
 }

@@ -53,6 +53,10 @@ public:
   KernelBuilder& parameter_values_if(search::Axis axis, std::string_view values_if);
   KernelBuilder& derived(std::string name, std::string_view expression);
   KernelBuilder& constraint(std::string_view condition, std::string reason);
+  // A constraint whose breakers are duplicates: each is the same kernel as
+  // itself with `same_as` set (ConstraintSpec::same_as), e.g. {{"zfill", "0"}}.
+  KernelBuilder& constraint(std::string_view condition, std::string reason,
+                            std::vector<std::pair<std::string, std::string>> same_as);
 
   KernelBuilder& block(std::string_view x, std::string_view y = "1", std::string_view z = "1");
   KernelBuilder& grid(std::string_view x, std::string_view y = "1", std::string_view z = "1");

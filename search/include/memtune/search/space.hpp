@@ -134,6 +134,9 @@ public:
   void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) { deadline_ = deadline; }
   // Why a config is invalid; nullopt when it is valid.
   [[nodiscard]] std::optional<std::string> violation(const Config& config) const;
+  // The first constraint a config with a value on every axis breaks (the one
+  // violation() names); nullptr when it breaks none.
+  [[nodiscard]] const Constraint* broken_constraint(const Config& config) const;
 
   // "block_size=256 packing=2 layout=soa"
   [[nodiscard]] std::string format(const Config& config) const;

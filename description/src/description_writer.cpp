@@ -303,6 +303,10 @@ std::string KernelDescription::fingerprint() const {
   // journal or recording stays this kernel's when it is added or edited.
   ordered_json j = to_json();
   j.erase("model");
+  // Nor does a constraint's same_as (which duplicate the lookup maps to which
+  // configuration): the same space, the same kernels.
+  for (auto& c : j["constraints"])
+    if (c.is_object()) c.erase("same_as");
   std::string text = j.dump();
   const auto add_files = [&](const std::vector<SourceFile>& files) {
     for (const auto& f : files) text += "\n--- " + f.name + " " + std::to_string(f.text.size()) + "\n" + f.text;

@@ -83,8 +83,6 @@ std::optional<std::string> other_version_note(const KernelDescription& kernel, c
          "): its description or source changed since; tune again with --save to refresh it";
 }
 
-// The fastest of `entry`'s runner-ups that may run in `space`, and its rank
-// (1: the fastest runner-up), or nullopt when none may.
 // A configuration another size kept, as this space takes it: itself where
 // valid, else the same kernel's configuration here (the fdtd's zfill that
 // gives one z-chunk is zfill 0); nullopt when neither runs here.
@@ -118,6 +116,8 @@ struct ValidRunnerUp {
   double time_s = 0.0;  // [seconds] measured at the entry's size
 };
 
+// The fastest of `entry`'s runner-ups that may run in `space` (or whose same
+// kernel may), with its rank and time, or nullopt when none may.
 std::optional<ValidRunnerUp> fastest_valid_runner_up(const KernelDescription& kernel, const search::Space& space,
                                                      const ProfileEntry& entry) {
   std::vector<std::pair<double, const nlohmann::json*>> ranked;

@@ -230,12 +230,14 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
     }
   }
 
+  bool store_has_entries = false; // of this kernel, GPU model and non-size variables
   if (store) {
     // Between two swept sizes the model ranks the kept configurations at this
     // size from the resources the entries kept (size_rule.hpp): no compile.
     const SizeRuleModel rule = size_rule_model(kernel, target);
     std::vector<ProfileHit> hits =
         store->matches(fingerprint(target), kernel.name, problem, kernel.size_variables(), catalogue_names(target));
+    store_has_entries = !hits.empty();
     std::optional<ProfileMatch> interpolated; // the kind of hits interpolation was tried on
     for (ProfileHit& hit : hits) {
       // An entry of this very problem (another board of the same model) is
@@ -315,9 +317,24 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
   out.source = ConfigLookup::Source::default_config;
   out.origin = "default";
   out.config = kernel.default_config(problem, target);
-  out.rationale = std::string("tuning disabled by ") +
-                  (environment.no_tune ? "MEMTUNE_NO_TUNE" : "LauncherOptions::allow_tuning") +
-                  " and no usable profile entry: the description's default configuration";
+  // Why no entry served: none matched (another GPU, or another value of a
+  // variable that is not a size: the fdtd's radius), or those that did were
+  // passed over (out.skipped says why).
+  std::string none;
+  if (!store) {
+    none = "no profile store";
+  } else if (store_has_entries) {
+    none = "no profile entry usable here";
+  } else {
+    std::string fixed;
+    for (const ProblemParameter& p : kernel.problem)
+      if (!p.is_size && problem.count(p.name))
+        fixed += (fixed.empty() ? " with " : " ") + p.name + "=" + std::to_string(problem.at(p.name));
+    none = "no profile entry of " + kernel.name + " for this GPU model" + fixed;
+  }
+  out.rationale = none + ", and tuning is off (" +
+                  (environment.no_tune ? "MEMTUNE_NO_TUNE" : "LauncherOptions::allow_tuning false") +
+                  "): the description's default configuration";
   return out;
 }
 

@@ -43,7 +43,9 @@ void Validator::run() {
 
 // A duplicate's parameters name tunable parameters and values on their axes.
 void Validator::check_same_as(const ConstraintSpec& c, const std::string& field) const {
-  for (const auto& [name, text] : c.same_as) {
+  for (const auto& pair : c.same_as) {
+    const std::string& name = pair.first; // captured below: a binding cannot be, with clang 14
+    const std::string& text = pair.second;
     const auto p = std::find_if(d_.parameters.begin(), d_.parameters.end(),
                                 [&](const Parameter& q) { return q.axis.name == name; });
     if (p == d_.parameters.end()) fail(field + "." + name, "'" + name + "' is not a tunable parameter");

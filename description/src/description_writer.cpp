@@ -224,7 +224,9 @@ nlohmann::ordered_json KernelDescription::to_json() const {
     if (!c.reason.empty()) one["reason"] = c.reason;
     if (!c.same_as.empty()) {
       ordered_json same = ordered_json::object();
-      for (const auto& [name, value] : c.same_as) {
+      for (const auto& pair : c.same_as) {
+        const std::string& name = pair.first; // captured below: a binding cannot be, with clang 14
+        const std::string& value = pair.second;
         // An ordinal parameter's value as the number it is, a label as text.
         const auto p = std::find_if(parameters.begin(), parameters.end(),
                                     [&](const Parameter& q) { return q.axis.name == name; });

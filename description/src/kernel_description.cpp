@@ -171,7 +171,9 @@ std::optional<search::Config> KernelDescription::same_kernel_here(const search::
     for (std::size_t i = 0; i < constraints.size() && !spec; ++i)
       if (broken->where() == origin + ": field 'constraints[" + std::to_string(i) + "]'") spec = &constraints[i];
     if (!spec || spec->same_as.empty()) return std::nullopt;
-    for (const auto& [name, text] : spec->same_as) {
+    for (const auto& pair : spec->same_as) {
+      const std::string& name = pair.first; // captured below: a binding cannot be, with clang 14
+      const std::string& text = pair.second;
       const auto axis = std::find_if(space.axes().begin(), space.axes().end(),
                                      [&](const search::Axis& a) { return a.name == name; });
       if (axis == space.axes().end()) return std::nullopt;

@@ -44,7 +44,7 @@ std::optional<std::map<std::string, std::int64_t>> refinement_point(const std::v
     // midpoint it is taken as valid there too (it will be measured).
     const ValidAtProblem valid = [&](const nlohmann::json& saved, const Problem& at) {
       const search::Space* space = at == a.problem ? &a.space : at == b.problem ? &b.space : nullptr;
-      return !space || space->valid_saved_config(saved).has_value();
+      return !space || space->same_kernel_of_saved(saved).has_value();
     };
     const auto pick = interpolate_sizes(pair, problem, swept, valid);
     const double weakness = !pick ? 2.0 : pick->bounded ? 1.0 + pick->expected_loss : pick->expected_loss;

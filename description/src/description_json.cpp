@@ -254,7 +254,9 @@ private:
           for (const auto& [name, value] : object(a[i].at("same_as"), path + ".same_as").items()) {
             if (value.is_number_integer()) c.same_as.emplace_back(name, std::to_string(value.get<std::int64_t>()));
             else if (value.is_boolean()) c.same_as.emplace_back(name, value.get<bool>() ? "1" : "0");
-            else c.same_as.emplace_back(name, string(value, path + ".same_as." + name));
+            else if (value.is_string()) c.same_as.emplace_back(name, value.get<std::string>());
+            else fail(path + ".same_as." + name, "expected a whole number, true/false or a value's label (a string), got " +
+                                                     std::string(value.type_name()));
           }
           if (c.same_as.empty()) fail(path + ".same_as", "names no parameter: give {\"PARAMETER\": value, ...} or leave it out");
         }

@@ -74,6 +74,27 @@ search::Config KernelDescription::environment(const search::Config& config, cons
   return description_detail::environment(*this, &config, given, &target);
 }
 
+namespace {
+
+// A constraint's same_as as the space's axis values. Where one of its
+// parameters is pruned on this target, or its value is not on the axis here
+// (values_if), the mapping cannot give a configuration of this space: the
+// constraint is then a plain one here.
+std::vector<std::pair<std::string, std::int64_t>> duplicate_settings(const ConstraintSpec& c, const search::Space& s) {
+  std::vector<std::pair<std::string, std::int64_t>> settings;
+  for (const auto& setting : c.same_as) {
+    const std::string& name = setting.first; // captured below: a structured binding cannot be, with clang 14
+    const auto axis = std::find_if(s.axes().begin(), s.axes().end(), [&name](const search::Axis& a) { return a.name == name; });
+    if (axis == s.axes().end()) return {};
+    const auto value = axis->parse(setting.second);
+    if (!value) return {};
+    settings.emplace_back(name, *value);
+  }
+  return settings;
+}
+
+} // namespace
+
 search::Space KernelDescription::space(const Problem& given, const Target& target) const {
   const search::Config env = problem_environment(*this, given, &target);
   // only_if, values_if and pruned_reason read no other parameter: an error
@@ -153,36 +174,10 @@ search::Space KernelDescription::space(const Problem& given, const Target& targe
       continue;
     if (bound.is_constant() && bound.constant_value() != 0) continue; // holds for every configuration
     s.require(search::Constraint::from_expr(bound, c.reason.empty() ? c.condition.to_string() : c.reason)
-                  .located(description_detail::origin_of(*this) + ": field '" + field + "'"));
+                  .located(description_detail::origin_of(*this) + ": field '" + field + "'")
+                  .duplicates_of(duplicate_settings(c, s)));
   }
   return s;
-}
-
-std::optional<search::Config> KernelDescription::same_kernel_here(const search::Space& space, search::Config config) const {
-  const std::string origin = description_detail::origin_of(*this);
-  // Each step sets one broken constraint's parameters; a constraint broken
-  // again after its own step would loop, so the steps are bounded.
-  for (std::size_t step = 0; step <= constraints.size(); ++step) {
-    const auto why = space.violation(config);
-    if (!why) return config;
-    const search::Constraint* broken = space.broken_constraint(config);
-    if (!broken) return std::nullopt; // an axis value or the shard, not a constraint
-    const ConstraintSpec* spec = nullptr;
-    for (std::size_t i = 0; i < constraints.size() && !spec; ++i)
-      if (broken->where() == origin + ": field 'constraints[" + std::to_string(i) + "]'") spec = &constraints[i];
-    if (!spec || spec->same_as.empty()) return std::nullopt;
-    for (const auto& pair : spec->same_as) {
-      const std::string& name = pair.first; // captured below: a binding cannot be, with clang 14
-      const std::string& text = pair.second;
-      const auto axis = std::find_if(space.axes().begin(), space.axes().end(),
-                                     [&](const search::Axis& a) { return a.name == name; });
-      if (axis == space.axes().end()) return std::nullopt;
-      const auto value = axis->parse(text);
-      if (!value) return std::nullopt;
-      config.set(name, *value);
-    }
-  }
-  return std::nullopt;
 }
 
 namespace {

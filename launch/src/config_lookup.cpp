@@ -83,18 +83,6 @@ std::optional<std::string> other_version_note(const KernelDescription& kernel, c
          "): its description or source changed since; tune again with --save to refresh it";
 }
 
-// A configuration another size kept, as this space takes it: itself where
-// valid, else the same kernel's configuration here (the fdtd's zfill that
-// gives one z-chunk is zfill 0); nullopt when neither runs here.
-std::optional<search::Config> usable_here(const KernelDescription& kernel, const search::Space& space,
-                                          const nlohmann::json& saved) {
-  try {
-    return kernel.same_kernel_here(space, space.config_from_saved_json(saved));
-  } catch (const std::invalid_argument&) {
-    return std::nullopt;
-  }
-}
-
 // ", as zfill=0 here (the same kernel)" where the lookup took a duplicate's form.
 std::string same_kernel_note(const search::Space& space, const search::Config& saved, const search::Config& here) {
   std::string changed;
@@ -118,7 +106,7 @@ struct ValidRunnerUp {
 
 // The fastest of `entry`'s runner-ups that may run in `space` (or whose same
 // kernel may), with its rank and time, or nullopt when none may.
-std::optional<ValidRunnerUp> fastest_valid_runner_up(const KernelDescription& kernel, const search::Space& space,
+std::optional<ValidRunnerUp> fastest_valid_runner_up(const search::Space& space,
                                                      const ProfileEntry& entry) {
   std::vector<std::pair<double, const nlohmann::json*>> ranked;
   for (const auto& r : entry.runner_ups) {
@@ -128,7 +116,7 @@ std::optional<ValidRunnerUp> fastest_valid_runner_up(const KernelDescription& ke
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (std::size_t i = 0; i < ranked.size(); ++i)
-    if (auto config = usable_here(kernel, space, *ranked[i].second)) return ValidRunnerUp{std::move(*config), i + 1, ranked[i].first};
+    if (auto config = space.same_kernel_of_saved(*ranked[i].second)) return ValidRunnerUp{std::move(*config), i + 1, ranked[i].first};
   return std::nullopt;
 }
 
@@ -144,13 +132,13 @@ SizeRuleModel size_rule_model(const KernelDescription& kernel, const Target& tar
   };
   SizeRuleModel out;
   out.valid = [&kernel, space_at](const nlohmann::json& saved, const Problem& at) {
-    return usable_here(kernel, space_at(at), saved).has_value();
+    return space_at(at).same_kernel_of_saved(saved).has_value();
   };
   if (!kernel.has_model()) return out;
   out.predict = [&kernel, target, space_at](const nlohmann::json& saved, const KernelResources& resources,
                                             const Problem& at) -> std::optional<double> {
     try {
-      const auto config = usable_here(kernel, space_at(at), saved);
+      const auto config = space_at(at).same_kernel_of_saved(saved);
       if (!config) return std::nullopt;
       const Evaluation e = predict_with_resources(kernel, at, target, *config, resources, kernel.bytes_moved(at));
       if (!e.ok() || !e.timing) return std::nullopt;
@@ -252,7 +240,7 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
           const std::string origin = "profile (" + describe(*pick, kernel.problem) + ")";
           try {
             const search::Config saved = space.config_from_saved_json(pick->config);
-            if (const auto config = kernel.same_kernel_here(space, saved); !config) {
+            if (const auto config = space.same_kernel(saved); !config) {
               out.skipped.push_back(origin + ": " + space.format(saved) + " is not valid here: " + *space.violation(saved));
             } else {
               out.config = *config;
@@ -276,7 +264,7 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
       std::string rationale = hit.entry.rationale;
       try {
         const search::Config config = space.config_from_saved_json(hit.entry.config);
-        if (const auto same = kernel.same_kernel_here(space, config); same && *same != config) {
+        if (const auto same = space.same_kernel(config); same && *same != config) {
           // A duplicate's form here (zfill 0 for a zfill that gives one chunk): the same kernel.
           out.config = *same;
           origin += same_kernel_note(space, config, *same);
@@ -284,7 +272,7 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
           out.skipped.push_back(origin + ": " + space.format(config) + " is not valid here: " + *why);
           // Another size's best may not run at this one (a float4 load needs rows that are a
           // multiple of 4); its fastest runner-up that does is still that size's measurement.
-          auto runner_up = fastest_valid_runner_up(kernel, space, hit.entry);
+          auto runner_up = fastest_valid_runner_up(space, hit.entry);
           if (!runner_up) continue;
           out.config = std::move(runner_up->config);
           origin += ", its runner-up " + std::to_string(runner_up->rank) + " (the best is not valid here)";

@@ -306,6 +306,12 @@ Constraint Constraint::because(std::string reason) const {
   return c;
 }
 
+Constraint Constraint::duplicates_of(std::vector<std::pair<std::string, std::int64_t>> settings) const {
+  Constraint c = *this;
+  c.duplicate_settings_ = std::move(settings);
+  return c;
+}
+
 Constraint Constraint::implies(Constraint condition, Constraint then) {
   Constraint c = std::move(then);
   c.condition_ = std::make_shared<const Constraint>(std::move(condition));
@@ -315,6 +321,7 @@ Constraint Constraint::implies(Constraint condition, Constraint then) {
 Constraint Constraint::substitute(const std::function<std::optional<Expr>(const std::string& name)>& replacement) const {
   Constraint c(lhs_.substitute(replacement), cmp_, rhs_.substitute(replacement), reason_);
   c.where_ = where_;
+  c.duplicate_settings_ = duplicate_settings_;
   if (condition_) c.condition_ = std::make_shared<const Constraint>(condition_->substitute(replacement));
   return c;
 }

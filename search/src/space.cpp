@@ -237,6 +237,26 @@ std::optional<Config> Space::valid_saved_config(const nlohmann::json& j) const {
   }
 }
 
+std::optional<Config> Space::same_kernel(Config config) const {
+  // Each step applies one broken constraint's settings; a constraint broken
+  // again after its own step would loop, so the steps are bounded.
+  for (std::size_t step = 0; step <= constraints_.size(); ++step) {
+    if (!violation(config)) return config;
+    const Constraint* broken = broken_constraint(config);
+    if (!broken || broken->duplicate_settings().empty()) return std::nullopt; // an axis value, the shard, a plain one
+    for (const auto& [name, value] : broken->duplicate_settings()) config.set(name, value);
+  }
+  return std::nullopt;
+}
+
+std::optional<Config> Space::same_kernel_of_saved(const nlohmann::json& j) const {
+  try {
+    return same_kernel(config_from_saved_json(j));
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
 Config Space::config_from_json(const nlohmann::json& j) const {
   if (!j.is_object()) throw std::invalid_argument("config: expected a JSON object, got " + j.dump());
   Config c;

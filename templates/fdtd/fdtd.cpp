@@ -209,7 +209,7 @@ KernelDescription describe() {
       .constraint("!ring || zsplit == 1", "the ring's z-chunks come from zfill, a count per SM (zsplit 1)")
       // One chunk is one chunk whatever zfill asked for: the duplicates are
       // left out, and another size's zfill that gives one chunk here is
-      // taken as zfill 0 (the launcher's lookup, same_kernel_here).
+      // taken as zfill 0 (the launcher's lookup, search::Space::same_kernel).
       .constraint("zfill == 0 || chunks > 1", "a zfill that gives one z-chunk at this size is zfill 0", {{"zfill", "0"}})
       .constraint("ring || prefetch != 3", "classic look-ahead is 0, 1, 2 or 4 planes")
       .constraint("zu <= 2 * radius + 1", "the z loop unrolls at most 2R+1 planes (the queue's length)")

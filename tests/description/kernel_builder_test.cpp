@@ -186,7 +186,7 @@ TEST_CASE("the JSON default is used where valid, else the first valid configurat
                        std::invalid_argument);
 }
 
-TEST_CASE("a constraint whose breakers are duplicates: same_kernel_here gives the configuration the space keeps") {
+TEST_CASE("a constraint whose breakers are duplicates: its space's same_kernel gives the configuration the space keeps") {
   // ITEMS that leave one block at this n are the same launch as ITEMS 1 here
   // (a made-up rule with the fdtd zfill's shape: duplicates by problem size).
   KernelBuilder b = saxpy();
@@ -203,15 +203,18 @@ TEST_CASE("a constraint whose breakers are duplicates: same_kernel_here gives th
   const search::Config duplicate{{"BLOCK", 512}, {"ITEMS", 2}};
   REQUIRE(small.violation(duplicate));
   REQUIRE(small.broken_constraint(duplicate) != nullptr);
-  const auto here = d.same_kernel_here(small, duplicate);
+  const auto here = small.same_kernel(duplicate);
   REQUIRE(here);
   CHECK(*here == search::Config{{"BLOCK", 512}, {"ITEMS", 1}});
   // A valid configuration is itself; one breaking a plain constraint has no same kernel.
-  CHECK(d.same_kernel_here(small, {{"BLOCK", 128}, {"ITEMS", 2}}) == search::Config{{"BLOCK", 128}, {"ITEMS", 2}});
+  CHECK(small.same_kernel({{"BLOCK", 128}, {"ITEMS", 2}}) == search::Config{{"BLOCK", 128}, {"ITEMS", 2}});
   Target narrow = h100();
   narrow.max_threads_per_block = 256;
   const search::Space narrow_space = d.space(d.complete({{"n", 1 << 20}}), narrow);
-  CHECK_FALSE(d.same_kernel_here(narrow_space, {{"BLOCK", 512}, {"ITEMS", 1}}));
+  CHECK_FALSE(narrow_space.same_kernel({{"BLOCK", 512}, {"ITEMS", 1}}));
+  // The saved form too (a profile entry's configuration); one that does not parse has none.
+  CHECK(small.same_kernel_of_saved({{"BLOCK", 512}, {"ITEMS", 2}}) == search::Config{{"BLOCK", 512}, {"ITEMS", 1}});
+  CHECK_FALSE(small.same_kernel_of_saved({{"BLOCK", "wide"}, {"ITEMS", 2}}));
 
   // The file form carries it: {"expr", "reason", "same_as": {"ITEMS": 1}}, read back equal.
   const auto folder = std::filesystem::temp_directory_path() / ("memtune-same-as-" + std::to_string(::getpid()));
@@ -231,6 +234,12 @@ TEST_CASE("a constraint whose breakers are duplicates: same_kernel_here gives th
   empty["constraints"][1]["same_as"] = nlohmann::ordered_json::object();
   CHECK_THROWS_WITH_AS((void)description_from_json(empty, "saxpy.json", folder),
                        doctest::Contains("field 'constraints[1].same_as': names no parameter"), DescriptionError);
+  nlohmann::ordered_json fraction = j;
+  fraction["constraints"][1]["same_as"] = {{"ITEMS", 1.5}};
+  CHECK_THROWS_WITH_AS((void)description_from_json(fraction, "saxpy.json", folder),
+                       doctest::Contains("field 'constraints[1].same_as.ITEMS': expected a whole number, true/false or a "
+                                         "value's label (a string), got number"),
+                       DescriptionError);
   std::filesystem::remove_all(folder);
 
   // Its parameters are checked as a default's are.

@@ -173,3 +173,29 @@ TEST_CASE("valid_saved_config: a saved configuration that parses and may run her
   CHECK_FALSE(s.valid_saved_config({{"block_size", 100}, {"items", 1}, {"layout", "aos"}})); // not a value of the axis
   CHECK_FALSE(s.valid_saved_config(nlohmann::json::array()));
 }
+
+TEST_CASE("same_kernel: a configuration that breaks only duplicate-marking constraints maps to the one kept") {
+  Space s = testing::small_space();
+  // Made up: with aos, items 4 is the same kernel as items 2 (and is left out).
+  s.require((axis("layout") == 1 || axis("items") != 4).because("aos: items 4 is items 2").duplicates_of({{"items", 2}}));
+  CHECK(s.same_kernel({{"block_size", 64}, {"items", 4}, {"layout", 0}}) == Config{{"block_size", 64}, {"items", 2}, {"layout", 0}});
+  // Valid: itself. A plain constraint broken (2048 > 1024) or a value off its axis: none.
+  CHECK(s.same_kernel({{"block_size", 64}, {"items", 4}, {"layout", 1}}) == Config{{"block_size", 64}, {"items", 4}, {"layout", 1}});
+  CHECK_FALSE(s.same_kernel({{"block_size", 512}, {"items", 4}, {"layout", 1}}));
+  CHECK_FALSE(s.same_kernel({{"block_size", 100}, {"items", 4}, {"layout", 0}}));
+  // The mapped configuration must itself be kept: one that then breaks a plain constraint has none.
+  Space tight = testing::small_space();
+  tight.require((axis("items") != 2 || axis("block_size") <= 128).because("plain"));
+  tight.require((axis("layout") == 1 || axis("items") != 4).because("aos: items 4 is items 2").duplicates_of({{"items", 2}}));
+  CHECK_FALSE(tight.same_kernel({{"block_size", 256}, {"items", 4}, {"layout", 0}}));
+  // Two marking constraints that send each other's breakers back: bounded, none.
+  Space loop = testing::small_space();
+  loop.require((axis("items") != 1).because("1 is 2").duplicates_of({{"items", 2}}));
+  loop.require((axis("items") != 2).because("2 is 1").duplicates_of({{"items", 1}}));
+  CHECK_FALSE(loop.same_kernel({{"block_size", 64}, {"items", 1}, {"layout", 0}}));
+  // The saved form: parsed first; one that does not parse has none.
+  CHECK(s.same_kernel_of_saved({{"block_size", 64}, {"items", 4}, {"layout", "aos"}}) ==
+        Config{{"block_size", 64}, {"items", 2}, {"layout", 0}});
+  CHECK_FALSE(s.same_kernel_of_saved({{"block_size", "wide"}}));
+  CHECK_FALSE(s.same_kernel_of_saved(nlohmann::json::array()));
+}

@@ -361,14 +361,8 @@ void run_search_loop(const KernelDescription& kernel, const Problem& problem, co
       std::vector<search::Config> first;
       // Another size's best that is a duplicate here (the fdtd's zfill that
       // gives one z-chunk) is its same kernel's configuration here.
-      for (const nlohmann::json& saved : options.first) {
-        std::optional<search::Config> c;
-        try {
-          c = kernel.same_kernel_here(result.space, result.space.config_from_saved_json(saved));
-        } catch (const std::invalid_argument&) {
-        }
-        if (c) first.push_back(*c); // FirstThen skips one already proposed
-      }
+      for (const nlohmann::json& saved : options.first)
+        if (auto c = result.space.same_kernel_of_saved(saved)) first.push_back(std::move(*c)); // FirstThen skips one already proposed
       if (!first.empty()) strategy = std::make_unique<search::FirstThen>(std::move(first), std::move(strategy));
     }
     return *strategy;

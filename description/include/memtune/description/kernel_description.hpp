@@ -119,9 +119,10 @@ struct ConstraintSpec {
   // Where breaking it only makes a configuration a duplicate (the fdtd's zfill
   // that gives one z-chunk at this size is zfill 0): the parameters that turn
   // it into the configuration of the same kernel that the space keeps, as
-  // (name, value as written). A profile entry of another size whose best
-  // breaks it is then taken as that configuration, not passed over
-  // (KernelDescription::same_kernel_here). Empty for a plain constraint.
+  // (name, value as written). space() hands them to its constraint
+  // (search::Constraint::duplicates_of), so that a profile entry of another
+  // size whose best breaks it is taken as that configuration, not passed
+  // over (search::Space::same_kernel). Empty for a plain constraint.
   std::vector<std::pair<std::string, std::string>> same_as;
 };
 
@@ -423,11 +424,6 @@ struct KernelDescription {
   // fails are pruned with their reason; every constraint, bound to the
   // problem, the device attributes and the derived values, reads axes only.
   [[nodiscard]] search::Space space(const Problem& problem, const Target& target) const;
-  // A configuration another problem kept, in `space` (this one's): itself
-  // when valid here; else, where it breaks only constraints with `same_as`,
-  // the configuration of the same kernel that the space holds (each broken
-  // one's parameters set, in turn); nullopt otherwise.
-  [[nodiscard]] std::optional<search::Config> same_kernel_here(const search::Space& space, search::Config config) const;
   // Name expression, -D options, grid, block and dynamic shared memory of one
   // configuration (throws std::invalid_argument when an expression cannot be
   // evaluated, e.g. a zero grid, naming the field).

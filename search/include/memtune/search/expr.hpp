@@ -43,6 +43,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace memtune::search {
@@ -167,6 +168,13 @@ public:
   // The same constraint with a human reason attached ("tile fits in 48 KB").
   [[nodiscard]] Constraint because(std::string reason) const;
   [[nodiscard]] const std::string& reason() const { return reason_; }
+  // The same constraint marking its breakers as duplicates: setting these
+  // axes to these values gives the configuration of the same kernel that the
+  // space keeps (Space::same_kernel). Like where(), not part of its text or JSON.
+  [[nodiscard]] Constraint duplicates_of(std::vector<std::pair<std::string, std::int64_t>> settings) const;
+  [[nodiscard]] const std::vector<std::pair<std::string, std::int64_t>>& duplicate_settings() const {
+    return duplicate_settings_;
+  }
   [[nodiscard]] std::string to_string() const;
   [[nodiscard]] nlohmann::json to_json() const;
   static Constraint from_json(const nlohmann::json& j); // throws std::invalid_argument
@@ -185,6 +193,7 @@ private:
   Cmp cmp_;
   std::string reason_;
   std::string where_;
+  std::vector<std::pair<std::string, std::int64_t>> duplicate_settings_;
   std::shared_ptr<const Constraint> condition_; // set for implications
 };
 

@@ -151,6 +151,16 @@ public:
   // here; nullopt otherwise (another size's float4 best at an odd size, an
   // axis value this space lacks).
   [[nodiscard]] std::optional<Config> valid_saved_config(const nlohmann::json& j) const;
+  // A configuration another problem kept, as this space takes it: itself
+  // when valid; else, where it breaks only constraints that mark their
+  // breakers as duplicates (Constraint::duplicates_of: the fdtd's zfill that
+  // gives one z-chunk at this size is zfill 0), the configuration of the
+  // same kernel that the space keeps, each broken one's settings applied in
+  // turn; nullopt otherwise.
+  [[nodiscard]] std::optional<Config> same_kernel(Config config) const;
+  // same_kernel of a saved configuration (config_from_saved_json); nullopt
+  // when it does not parse here either.
+  [[nodiscard]] std::optional<Config> same_kernel_of_saved(const nlohmann::json& j) const;
 
   [[nodiscard]] nlohmann::json to_json() const;
   static Space from_json(const nlohmann::json& j); // throws std::invalid_argument

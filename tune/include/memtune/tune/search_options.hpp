@@ -58,7 +58,7 @@ struct SearchOptions {
   std::shared_ptr<const TransferSource> warm_start;
   // Bayes runs: configurations (as saved: Space::config_to_json) measured
   // before the strategy's own proposals, where this run's space holds them or
-  // the same kernel's configuration (KernelDescription::same_kernel_here;
+  // the same kernel's configuration (search::Space::same_kernel;
   // search/first_then.hpp). `memtune sweep` gives each size the bests of its
   // nearest sizes done, so that the profile's per-call rule knows how they
   // hold here.

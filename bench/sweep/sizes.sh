@@ -1,13 +1,15 @@
 # The sizes a sweep of each built-in template visits (sourced by
 # bench/sweep/sweep_cost.sh and scripts/sweep_gpu_check.sh): 8 log-spaced
-# sizes, odd ones in between, where the template's problem allows them.
+# sizes, odd ones in between, where the template's problem allows them:
+# 64K to 256M elements (matvec and transpose 1K² to 16K²; the fdtd 64³ to
+# 480x480x256, 59M points, where its 2R-plane halo still fits the L2's reuse).
 #   sweep_over TEMPLATE   -> the --over text; sweep_set TEMPLATE -> extra --set (may be empty)
 sweep_over() {
   case $1 in
-    filter) echo "n=64K:64M" ;;
-    aos_soa) echo "n=64K:64M" ;;
-    matvec) echo "rows=1K:12K,cols=1K:12K" ;;
-    transpose) echo "rows=1K:12K,cols=1K:12K" ;;
+    filter) echo "n=64K:256M" ;;
+    aos_soa) echo "n=64K:256M" ;;
+    matvec) echo "rows=1K:16K,cols=1K:16K" ;;
+    transpose) echo "rows=1K:16K,cols=1K:16K" ;;
     fdtd) echo "nx=64:480,ny=64:480,nz=64:256" ;;
     */transpose/transpose.json) echo "rows=1K:12K,cols=1K:12K" ;; # examples/kernels: user kernels
     */stencil/stencil.json) echo "nx=1K:12K,ny=1K:12K" ;;

@@ -177,7 +177,10 @@ TEST_CASE("valid_saved_config: a saved configuration that parses and may run her
 TEST_CASE("same_kernel: a configuration that breaks only duplicate-marking constraints maps to the one kept") {
   Space s = testing::small_space();
   // Made up: with aos, items 4 is the same kernel as items 2 (and is left out).
-  s.require((axis("layout") == 1 || axis("items") != 4).because("aos: items 4 is items 2").duplicates_of({{"items", 2}}));
+  const auto aos_items_4_is_2 = [] {
+    return Constraint::from_expr(parse_expr("layout == 1 || items != 4"), "aos: items 4 is items 2").duplicates_of({{"items", 2}});
+  };
+  s.require(aos_items_4_is_2());
   CHECK(s.same_kernel({{"block_size", 64}, {"items", 4}, {"layout", 0}}) == Config{{"block_size", 64}, {"items", 2}, {"layout", 0}});
   // Valid: itself. A plain constraint broken (2048 > 1024) or a value off its axis: none.
   CHECK(s.same_kernel({{"block_size", 64}, {"items", 4}, {"layout", 1}}) == Config{{"block_size", 64}, {"items", 4}, {"layout", 1}});
@@ -185,8 +188,8 @@ TEST_CASE("same_kernel: a configuration that breaks only duplicate-marking const
   CHECK_FALSE(s.same_kernel({{"block_size", 100}, {"items", 4}, {"layout", 0}}));
   // The mapped configuration must itself be kept: one that then breaks a plain constraint has none.
   Space tight = testing::small_space();
-  tight.require((axis("items") != 2 || axis("block_size") <= 128).because("plain"));
-  tight.require((axis("layout") == 1 || axis("items") != 4).because("aos: items 4 is items 2").duplicates_of({{"items", 2}}));
+  tight.require(Constraint::from_expr(parse_expr("items != 2 || block_size <= 128"), "plain"));
+  tight.require(aos_items_4_is_2());
   CHECK_FALSE(tight.same_kernel({{"block_size", 256}, {"items", 4}, {"layout", 0}}));
   // Two marking constraints that send each other's breakers back: bounded, none.
   Space loop = testing::small_space();

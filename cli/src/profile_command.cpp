@@ -160,7 +160,7 @@ void add_size_rule(output::Document& d, const ProfileEntry& e, const std::vector
     }
   }
   const SizeRuleModel rule = target ? size_rule_model(*kernel, *target) : SizeRuleModel{};
-  const std::vector<SizeRuleRow> rows = size_rule_rows(group, keys, rule.valid, rule.predict);
+  const std::vector<SizeRuleRow> rows = size_rule_rows(group, keys, rule.kept, rule.predict);
   const bool modeled =
       std::any_of(rows.begin(), rows.end(), [](const SizeRuleRow& r) { return r.midpoint && r.midpoint->modeled; });
   std::string sizes;

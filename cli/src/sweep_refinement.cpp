@@ -40,13 +40,15 @@ std::optional<std::map<std::string, std::int64_t>> refinement_point(const std::v
     // What each size's profile entry keeps (its best and runner-ups): what the launcher's rule will read.
     const std::vector<ProfileEntry> pair{make_profile_entry(a, runner_ups, keep),
                                         make_profile_entry(b, runner_ups, keep)};
-    // A configuration is valid at a neighbour when its space holds it; at the
-    // midpoint it is taken as valid there too (it will be measured).
-    const ValidAtProblem valid = [&](const nlohmann::json& saved, const Problem& at) {
+    // A neighbour's space keeps a configuration as itself or as its same
+    // kernel's form; at the midpoint it is taken as it is (it will be measured).
+    const KeptAtProblem kept = [&](const nlohmann::json& saved, const Problem& at) -> std::optional<nlohmann::json> {
       const search::Space* space = at == a.problem ? &a.space : at == b.problem ? &b.space : nullptr;
-      return !space || space->same_kernel_of_saved(saved).has_value();
+      if (!space) return saved;
+      if (const auto config = space->same_kernel_of_saved(saved)) return space->config_to_json(*config);
+      return std::nullopt;
     };
-    const auto pick = interpolate_sizes(pair, problem, swept, valid);
+    const auto pick = interpolate_sizes(pair, problem, swept, kept);
     const double weakness = !pick ? 2.0 : pick->bounded ? 1.0 + pick->expected_loss : pick->expected_loss;
     if (pick && !pick->bounded && pick->expected_loss <= kRefineAboveLoss) continue;
     if (weakness > weakest) {

@@ -131,8 +131,10 @@ SizeRuleModel size_rule_model(const KernelDescription& kernel, const Target& tar
     return it->second;
   };
   SizeRuleModel out;
-  out.valid = [&kernel, space_at](const nlohmann::json& saved, const Problem& at) {
-    return space_at(at).same_kernel_of_saved(saved).has_value();
+  out.kept = [space_at](const nlohmann::json& saved, const Problem& at) -> std::optional<nlohmann::json> {
+    const search::Space& space = space_at(at);
+    if (const auto config = space.same_kernel_of_saved(saved)) return space.config_to_json(*config);
+    return std::nullopt;
   };
   if (!kernel.has_model()) return out;
   out.predict = [&kernel, target, space_at](const nlohmann::json& saved, const KernelResources& resources,
@@ -236,7 +238,7 @@ ConfigLookup look_up_config(const KernelDescription& kernel, const Problem& prob
         std::vector<ProfileEntry> kind;
         for (const ProfileHit& h : hits)
           if (h.match == hit.match) kind.push_back(h.entry);
-        if (auto pick = interpolate_sizes(kind, problem, kernel.size_variables(), rule.valid, rule.predict)) {
+        if (auto pick = interpolate_sizes(kind, problem, kernel.size_variables(), rule.kept, rule.predict)) {
           const std::string origin = "profile (" + describe(*pick, kernel.problem) + ")";
           try {
             const search::Config saved = space.config_from_saved_json(pick->config);

@@ -106,7 +106,7 @@ std::optional<std::map<std::string, ThreeTimes>> predict_all(const std::vector<s
 }
 
 std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEntry& upper, double w,
-                                     const Problem* call = nullptr, const ValidAtProblem& valid = {},
+                                     const Problem* call = nullptr, const KeptAtProblem& kept = {},
                                      const PredictAt& predict = {}) {
   const auto tl = timed(lower), tu = timed(upper);
   if (tl.empty() || tu.empty()) return std::nullopt;
@@ -122,14 +122,24 @@ std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEnt
   const double floor_l = std::max_element(tl.begin(), tl.end(), by_time)->second;
   const double floor_u = std::max_element(tu.begin(), tu.end(), by_time)->second;
   const double beyond_l = floor_l * floor_l / best_l, beyond_u = floor_u * floor_u / best_u;
+  // A configuration's time at a neighbour: its own, else its same kernel's
+  // there (a duplicate at that size was measured in its kept form).
+  const auto time_at = [&kept](const std::map<std::string, double>& times, const std::string& key,
+                               const nlohmann::json& config, const Problem& at) -> std::optional<double> {
+    if (const auto it = times.find(key); it != times.end()) return it->second;
+    const auto form = kept ? kept(config, at) : std::nullopt;
+    if (!form) return std::nullopt;
+    if (const auto it = times.find(form->dump()); it != times.end()) return it->second;
+    return std::nullopt;
+  };
   std::map<std::string, std::pair<std::optional<double>, std::optional<double>>> both;
-  for (const auto& [key, t] : tl) both[key].first = t;
-  for (const auto& [key, t] : tu) both[key].second = t;
-  if (valid)
-    std::erase_if(both, [&](const auto& item) {
+  for (const auto* times : {&tl, &tu})
+    for (const auto& item : *times) {
+      if (both.count(item.first)) continue;
       const nlohmann::json config = nlohmann::json::parse(item.first);
-      return !valid(config, *call) || !valid(config, lower.problem) || !valid(config, upper.problem);
-    });
+      if (kept && (!kept(config, *call) || !kept(config, lower.problem) || !kept(config, upper.problem))) continue;
+      both[item.first] = {time_at(tl, item.first, config, lower.problem), time_at(tu, item.first, config, upper.problem)};
+    }
   std::vector<std::string> keys;
   for (const auto& item : both) keys.push_back(item.first);
   const auto modeled = call ? predict_all(keys, lower, upper, *call, predict) : std::nullopt;
@@ -203,7 +213,7 @@ std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEnt
 } // namespace
 
 std::optional<SizePick> interpolate_sizes(const std::vector<ProfileEntry>& entries, const Problem& problem,
-                                          const std::vector<std::string>& size_keys, const ValidAtProblem& valid,
+                                          const std::vector<std::string>& size_keys, const KeptAtProblem& kept,
                                           const PredictAt& predict) {
   if (size_keys.empty()) return std::nullopt;
   std::optional<std::pair<std::size_t, std::size_t>> best_pair;
@@ -229,7 +239,7 @@ std::optional<SizePick> interpolate_sizes(const std::vector<ProfileEntry>& entri
     std::swap(lo, hi);
     w = 1 - w;
   }
-  return pick_between(entries[lo], entries[hi], w, &problem, valid, predict);
+  return pick_between(entries[lo], entries[hi], w, &problem, kept, predict);
 }
 
 std::string describe(const SizePick& pick, const std::vector<ProblemParameter>& parameters) {
@@ -246,7 +256,7 @@ std::string describe(const SizePick& pick, const std::vector<ProblemParameter>& 
 }
 
 std::vector<SizeRuleRow> size_rule_rows(std::vector<ProfileEntry> group, const std::vector<std::string>& size_keys,
-                                        const ValidAtProblem& valid, const PredictAt& predict) {
+                                        const KeptAtProblem& kept, const PredictAt& predict) {
   std::erase_if(group, [&](const ProfileEntry& e) { return !on_log_scale(e, size_keys); });
   std::sort(group.begin(), group.end(), [&](const ProfileEntry& a, const ProfileEntry& b) {
     double la = 0, lb = 0;
@@ -264,7 +274,7 @@ std::vector<SizeRuleRow> size_rule_rows(std::vector<ProfileEntry> group, const s
     Problem midpoint = group[i].problem;
     for (const auto& k : size_keys)
       midpoint[k] = std::llround(std::exp(0.5 * (log_of(group[i].problem, k) + log_of(group[i + 1].problem, k))));
-    r.midpoint = pick_between(group[i], group[i + 1], 0.5, &midpoint, valid, predict);
+    r.midpoint = pick_between(group[i], group[i + 1], 0.5, &midpoint, kept, predict);
     rows.push_back(std::move(r));
   }
   return rows;

@@ -248,8 +248,8 @@ TEST_CASE("size_rule_model: the model's time of a stored configuration from its 
   nlohmann::json odd = cfg(256);
   odd["block_size"] = 100;
   CHECK_FALSE(predict(odd, resources, small));
-  CHECK_FALSE(rule.valid(odd, small));
-  CHECK(rule.valid(cfg(256), small));
+  CHECK_FALSE(rule.kept(odd, small));
+  CHECK(rule.kept(cfg(256), small) == cfg(256));
 }
 
 // Two sizes of an fdtd sweep on an H200 (`memtune sweep fdtd`, commit
@@ -315,19 +315,49 @@ TEST_CASE("only configurations that may run at the call's size are ranked; none:
   const auto entries = two_sizes();
   const Problem mid{{"n", 4 << 20}, {"taps", 21}};
   // 256 would win (see above); where it may not run, 128 (sqrt(10*130) = 36.06 against 512's 37.42).
-  const auto p = interpolate_sizes(entries, mid, {"n"},
-                                   [](const nlohmann::json& c, const Problem&) { return c.at("block_size") != 256; });
+  const auto p = interpolate_sizes(entries, mid, {"n"}, [](const nlohmann::json& c, const Problem&) {
+    return c.at("block_size") != 256 ? std::optional(c) : std::nullopt;
+  });
   REQUIRE(p);
   CHECK(p->config == cfg(128));
   CHECK(p->compared == 2);
   CHECK(p->expected_loss == doctest::Approx(0.5 * 0.0 + 0.5 * (130.0 / 100 - 1))); // against each size's own best
-  CHECK_FALSE(interpolate_sizes(entries, mid, {"n"}, [](const nlohmann::json&, const Problem&) { return false; }));
+  CHECK_FALSE(interpolate_sizes(entries, mid, {"n"}, [](const nlohmann::json&, const Problem&) {
+    return std::optional<nlohmann::json>();
+  }));
   // 128 may run at 4M and 16M but not at 1M, where it was timed: no time there, so no candidate.
   const auto not_at_lower = interpolate_sizes(entries, mid, {"n"}, [](const nlohmann::json& c, const Problem& at) {
-    return c.at("block_size") != 256 && !(c.at("block_size") == 128 && at.at("n") == 1 << 20);
+    const bool runs = c.at("block_size") != 256 && !(c.at("block_size") == 128 && at.at("n") == 1 << 20);
+    return runs ? std::optional(c) : std::nullopt;
   });
   REQUIRE(not_at_lower);
   CHECK(not_at_lower->config == cfg(512));
+}
+
+TEST_CASE("between two sizes: a configuration one neighbour kept that is a duplicate at the other takes its twin's time there") {
+  // Made up, with the fdtd zfill's shape: at 16M, block 128 is the same
+  // kernel as block 256, which 16M kept; 1M kept 128 itself.
+  const std::vector<ProfileEntry> entries{entry_at(1 << 20, {{128, 10e-6}, {256, 12e-6}}),
+                                          entry_at(16 << 20, {{256, 100e-6}, {512, 104e-6}})};
+  const Problem mid{{"n", 4 << 20}, {"taps", 21}};
+  const KeptAtProblem as_is = [](const nlohmann::json& c, const Problem&) { return std::optional(c); };
+  const KeptAtProblem twins = [](const nlohmann::json& c, const Problem& at) {
+    return at.at("n") == 16 << 20 && c.at("block_size") == 128 ? std::optional(cfg(256)) : std::optional(c);
+  };
+  // Without the twin, 128 has no time at 16M: its loss there is a bound.
+  const auto alone = interpolate_sizes(entries, mid, {"n"}, as_is);
+  REQUIRE(alone);
+  CHECK(alone->config == cfg(128));
+  CHECK(alone->bounded);
+  CHECK(alone->compared == 1);
+  // With it, 128 takes 256's 100 us at 16M: measured at both, best at both.
+  const auto p = interpolate_sizes(entries, mid, {"n"}, twins);
+  REQUIRE(p);
+  CHECK(p->config == cfg(128));
+  CHECK_FALSE(p->bounded);
+  CHECK(p->compared == 2);
+  CHECK(p->expected_loss == doctest::Approx(0.0));
+  CHECK(p->predicted_time_s == doctest::Approx(std::sqrt(10e-6 * 100e-6)));
 }
 
 TEST_CASE("the launcher's lookup: a nearest size whose best may not run here gives its fastest runner-up that may") {

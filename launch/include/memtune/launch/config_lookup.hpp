@@ -89,12 +89,12 @@ struct ConfigLookup {
                                           const LookupEnvironment& environment);
 
 // What the rule between swept sizes (size_rule.hpp) asks of `kernel` on
-// `target`: whether a stored configuration may run at a problem, and the
+// `target`: the configuration a problem's space keeps for a stored one, and the
 // model's time for it there from the resources its profile entry kept (empty
 // when the kernel has no model). The two share one space per problem.
 // `kernel` must outlive them.
 struct SizeRuleModel {
-  ValidAtProblem valid;
+  KeptAtProblem kept;
   PredictAt predict;
 };
 [[nodiscard]] SizeRuleModel size_rule_model(const KernelDescription& kernel, const Target& target);

@@ -34,8 +34,9 @@
 // size's best interpolated alone, 1.008x with the model (docs/sweep.md).
 //
 // A configuration only one
-// neighbour kept (each keeps its best and runner-ups) was slower, at the
-// other, than that one's slowest kept time: its loss there takes that lower
+// neighbour kept (each keeps its best and runner-ups), and which is no
+// duplicate of one the other kept, was slower, at the other, than that one's
+// slowest kept time: its loss there takes that lower
 // bound (and is stated "at least"), and it is ranked at slowest x slowest /
 // fastest kept, as far beyond the list as the list spans, so that a bound
 // from a tight list does not outrank configurations both neighbours timed.
@@ -73,28 +74,34 @@ struct SizePick {
 using PredictAt = std::function<std::optional<double>(const nlohmann::json& config, const KernelResources& resources,
                                                       const Problem& problem)>;
 
-// Whether a stored configuration may run at a problem (a float4 load needs
-// rows that are a multiple of 4: the best of 8616 rows is not a configuration
-// for 10289). Empty: every one may.
-using ValidAtProblem = std::function<bool(const nlohmann::json& config, const Problem& problem)>;
+// The configuration a problem's space keeps for a stored one: itself where
+// it may run there; the same kernel's form where it is a duplicate there
+// (search::Space::same_kernel: the fdtd's zfill that gives one z-chunk at that
+// size is zfill 0); nullopt where it may not run (a float4 load needs rows
+// that are a multiple of 4: the best of 8616 rows is not a configuration for
+// 10289). Empty: every one runs as it is.
+using KeptAtProblem = std::function<std::optional<nlohmann::json>(const nlohmann::json& config, const Problem& problem)>;
 
 // The pick for `problem` from `entries` (one device, template and set of
 // non-size variables: ProfileStore::matches' hits of one kind). The
 // neighbours are the nearest pair (sum of |log size ratio| over `size_keys`)
 // whose sizes enclose the problem's on every size variable, differing in at
-// least one. Only configurations `valid` at the call's problem and at both
+// least one. Only configurations `kept` at the call's problem and at both
 // neighbours' are ranked: one a neighbour could not run has no time there,
 // not even the lower bound above (a float2 ring that wins at 64^3 is no
-// candidate at 74^3 by way of 85^3, where it cannot run). The expected loss
+// candidate at 74^3 by way of 85^3, where it cannot run). A configuration
+// one neighbour kept that is a duplicate at the other takes the time its
+// same kernel measured there (the fdtd's zfill 1, two chunks at the smaller
+// size, is zfill 0 at the larger). The expected loss
 // is still against each neighbour's own best. With `predict`, the ranking is
 // the model's corrected time when it predicts every configuration ranked at
 // all three sizes, else the times interpolated alone. nullopt when no pair
-// encloses the problem or no configuration kept is valid at all three (the
+// encloses the problem or no configuration the neighbours kept may run at all three (the
 // caller then takes the nearest entry).
 [[nodiscard]] std::optional<SizePick> interpolate_sizes(const std::vector<ProfileEntry>& entries,
                                                         const Problem& problem,
                                                         const std::vector<std::string>& size_keys,
-                                                        const ValidAtProblem& valid = {},
+                                                        const KeptAtProblem& kept = {},
                                                         const PredictAt& predict = {});
 
 // "interpolated between n=1048576 and n=4194304 (w 0.40, 6 configurations in
@@ -112,6 +119,6 @@ struct SizeRuleRow {
 };
 [[nodiscard]] std::vector<SizeRuleRow> size_rule_rows(std::vector<ProfileEntry> group,
                                                       const std::vector<std::string>& size_keys,
-                                                      const ValidAtProblem& valid = {}, const PredictAt& predict = {});
+                                                      const KeptAtProblem& kept = {}, const PredictAt& predict = {});
 
 } // namespace memtune

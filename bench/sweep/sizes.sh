@@ -2,7 +2,7 @@
 # bench/sweep/sweep_cost.sh and scripts/sweep_gpu_check.sh): 8 log-spaced
 # sizes, odd ones in between, where the template's problem allows them:
 # 64K to 256M elements (matvec and transpose 1K² to 16K²; the fdtd 64³ to
-# 480x480x256, 59M points, where its 2R-plane halo still fits the L2's reuse).
+# 480x480x256, 59M points, the range its sweep figures in docs/sweep.md cover).
 #   sweep_over TEMPLATE   -> the --over text; sweep_set TEMPLATE -> extra --set (may be empty)
 sweep_over() {
   case $1 in

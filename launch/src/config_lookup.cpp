@@ -106,8 +106,7 @@ struct ValidRunnerUp {
 
 // The fastest of `entry`'s runner-ups that may run in `space` (or whose same
 // kernel may), with its rank and time, or nullopt when none may.
-std::optional<ValidRunnerUp> fastest_valid_runner_up(const search::Space& space,
-                                                     const ProfileEntry& entry) {
+std::optional<ValidRunnerUp> fastest_valid_runner_up(const search::Space& space, const ProfileEntry& entry) {
   std::vector<std::pair<double, const nlohmann::json*>> ranked;
   for (const auto& r : entry.runner_ups) {
     const auto c = r.find("config");

@@ -123,11 +123,11 @@ std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEnt
   const double floor_u = std::max_element(tu.begin(), tu.end(), by_time)->second;
   const double beyond_l = floor_l * floor_l / best_l, beyond_u = floor_u * floor_u / best_u;
   // A configuration's time at a neighbour: its own, else its same kernel's
-  // there (a duplicate at that size was measured in its kept form).
-  const auto time_at = [&kept](const std::map<std::string, double>& times, const std::string& key,
-                               const nlohmann::json& config, const Problem& at) -> std::optional<double> {
+  // there (`form`: the form that neighbour's space keeps it in; a duplicate
+  // at that size was measured in its kept form).
+  const auto time_at = [](const std::map<std::string, double>& times, const std::string& key,
+                          const std::optional<nlohmann::json>& form) -> std::optional<double> {
     if (const auto it = times.find(key); it != times.end()) return it->second;
-    const auto form = kept ? kept(config, at) : std::nullopt;
     if (!form) return std::nullopt;
     if (const auto it = times.find(form->dump()); it != times.end()) return it->second;
     return std::nullopt;
@@ -136,9 +136,14 @@ std::optional<SizePick> pick_between(const ProfileEntry& lower, const ProfileEnt
   for (const auto* times : {&tl, &tu})
     for (const auto& item : *times) {
       if (both.count(item.first)) continue;
-      const nlohmann::json config = nlohmann::json::parse(item.first);
-      if (kept && (!kept(config, *call) || !kept(config, lower.problem) || !kept(config, upper.problem))) continue;
-      both[item.first] = {time_at(tl, item.first, config, lower.problem), time_at(tu, item.first, config, upper.problem)};
+      std::optional<nlohmann::json> at_lower, at_upper;
+      if (kept) { // only what may run at the call's size and at both neighbours
+        const nlohmann::json config = nlohmann::json::parse(item.first);
+        at_lower = kept(config, lower.problem);
+        at_upper = kept(config, upper.problem);
+        if (!at_lower || !at_upper || !kept(config, *call)) continue;
+      }
+      both[item.first] = {time_at(tl, item.first, at_lower), time_at(tu, item.first, at_upper)};
     }
   std::vector<std::string> keys;
   for (const auto& item : both) keys.push_back(item.first);

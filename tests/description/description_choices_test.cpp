@@ -147,3 +147,35 @@ TEST_CASE("only_if, values_if and pruned_reason that cannot be evaluated for the
   CHECK(space_error(doc, 2048) ==
         "k.json: field 'parameters.PAD.values_if': expression (rows / (rows - 2048)): division by zero");
 }
+
+TEST_CASE("same_as naming a value values_if drops, or a parameter only_if prunes: the constraint is a plain one there") {
+  // ROWS 2 is on the axis from 1000 rows on; below 1500 rows, ROWS above 2 is ROWS 2.
+  ordered_json doc = transpose();
+  doc["parameters"]["ROWS"] = {{"values", {2, 4, 8, 16}}, {"values_if", "ROWS > 2 || rows >= 1000"}};
+  doc["constraints"].push_back(
+      {{"expr", "ROWS == 2 || rows >= 1500"}, {"reason", "ROWS above 2 is ROWS 2 here"}, {"same_as", {{"ROWS", 2}}}});
+  const KernelDescription d = read(doc);
+  const search::Config rows8{{"TILE", 32}, {"ROWS", 8}, {"PAD", 1}};
+  const search::Space kept = d.space(d.complete({{"rows", 1200}}), h100());
+  CHECK(kept.same_kernel(rows8) == search::Config{{"TILE", 32}, {"ROWS", 2}, {"PAD", 1}});
+  const search::Space dropped = d.space(d.complete({{"rows", 512}}), h100());
+  REQUIRE(dropped.violation(rows8));
+  CHECK_FALSE(dropped.same_kernel(rows8)); // ROWS 2 is not on the axis at 512 rows
+
+  // PAD exists from 1000 columns on; below 1500 rows, a TILE other than 32 is TILE 32 with PAD 1.
+  doc = transpose();
+  doc["parameters"]["PAD"] = {{"values", {0, 1}}, {"only_if", "cols >= 1000"}};
+  doc["constraints"].push_back({{"expr", "TILE == 32 || rows >= 1500"},
+                                {"reason", "another TILE is TILE 32 with PAD 1 here"},
+                                {"same_as", {{"TILE", 32}, {"PAD", 1}}}});
+  const KernelDescription p = read(doc);
+  const search::Space with_pad = p.space(p.complete({{"rows", 512}, {"cols", 1024}}), h100());
+  CHECK(with_pad.same_kernel({{"TILE", 16}, {"ROWS", 8}, {"PAD", 0}}) ==
+        search::Config{{"TILE", 32}, {"ROWS", 8}, {"PAD", 1}});
+  const search::Space pruned = p.space(p.complete({{"rows", 512}, {"cols", 512}}), h100());
+  REQUIRE(pruned.pruned().size() == 1);
+  const search::Config tile16{{"TILE", 16}, {"ROWS", 8}};
+  REQUIRE(pruned.violation(tile16));
+  CHECK_FALSE(pruned.same_kernel(tile16)); // PAD is pruned at 512 columns
+  CHECK(pruned.same_kernel({{"TILE", 32}, {"ROWS", 8}}) == search::Config{{"TILE", 32}, {"ROWS", 8}});
+}

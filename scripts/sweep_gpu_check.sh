@@ -10,6 +10,9 @@
 # A kernel description (a path ending in .json) is swept with --spec and
 # picked with `profile pick --spec`, as a user's kernel.
 #   scripts/sweep_gpu_check.sh MEMTUNE OUT        (TEMPLATES="filter" for some)
+# In two sittings (a GPU lent for less time than a template's sweep and its
+# grids take): PHASE=sweep stops after the sweeps; SWEEP_FROM=DIR (the first
+# sitting's OUT) takes each template's sweep from there and measures the grids.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # This checkout's target catalogue, also for a memtune copied out of its build
@@ -30,11 +33,19 @@ for t in ${TEMPLATES:-$SWEEP_TEMPLATES $SWEEP_SPECS}; do
   if [[ $t == *.json ]]; then kernel="--spec $t" name=$(basename "$t" .json); else kernel=$t name=$t; fi
   d="$out/$name"
   rm -rf "$d" && mkdir -p "$d"
-  start=$SECONDS
-  # shellcheck disable=SC2086
-  "$memtune" sweep $kernel --over "$over" $set_args --points 8 --refine "${REFINE:-1}" --strategy bayes $(sweep_search "$t") \
-    --save "$d/store.json" --json -q >"$d/sweep.json" 2>"$d/sweep.err" || { status=1; tail -5 "$d/sweep.err"; continue; }
-  sweep_s=$((SECONDS - start))
+  if [ -n "${SWEEP_FROM:-}" ]; then
+    cp "$SWEEP_FROM/$name/sweep.json" "$SWEEP_FROM/$name/store.json" "$SWEEP_FROM/$name/sweep_s" "$d/" ||
+      { status=1; continue; }
+    sweep_s=$(cat "$d/sweep_s")
+  else
+    start=$SECONDS
+    # shellcheck disable=SC2086
+    "$memtune" sweep $kernel --over "$over" $set_args --points 8 --refine "${REFINE:-1}" --strategy bayes $(sweep_search "$t") \
+      --save "$d/store.json" --json -q >"$d/sweep.json" 2>"$d/sweep.err" || { status=1; tail -5 "$d/sweep.err"; continue; }
+    sweep_s=$((SECONDS - start))
+    echo "$sweep_s" >"$d/sweep_s"
+  fi
+  [ "${PHASE:-}" = sweep ] && { echo "| $name | swept in $sweep_s s (PHASE=sweep: no grids) | | | | | | | |"; continue; }
   # The 8 swept sizes and 4 between, as one --over list per variable.
   all=$(python3 - "$d/sweep.json" <<'PY'
 import json, math, sys

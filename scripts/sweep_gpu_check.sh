@@ -23,6 +23,11 @@ export MEMTUNE_TARGETS_DIR=${MEMTUNE_TARGETS_DIR:-$PWD/configs/targets}
 memtune=${1:?usage: sweep_gpu_check.sh MEMTUNE OUT}
 out=${2:?usage: sweep_gpu_check.sh MEMTUNE OUT}
 mkdir -p "$out"
+# Each template's folder in OUT is replaced: the first sitting's must be elsewhere.
+if [ -n "${SWEEP_FROM:-}" ] && [ "$(realpath -m "$SWEEP_FROM")" = "$(realpath -m "$out")" ]; then
+  echo "sweep_gpu_check.sh: SWEEP_FROM must be another folder than OUT ($out), whose template folders are replaced" >&2
+  exit 2
+fi
 status=0
 echo "| template | size | swept | launcher's choice | from | its time / grid best | head to head | bar | ok |"
 echo "|---|---|---|---|---|---|---|---|---|"

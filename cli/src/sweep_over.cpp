@@ -61,9 +61,14 @@ std::vector<SweepVariable> parse_over(const std::vector<std::string>& items, std
       out.push_back({name, {}, false});
       values = part.substr(eq + 1);
     } else if (out.empty()) {
+      if (part.empty()) throw ArgumentError("--over", "starts with a comma: write NAME=V1,V2,...");
       throw ArgumentError("--over " + part, "needs NAME= first (e.g. n=" + part + ")");
     }
     SweepVariable& v = out.back();
+    // An empty piece after NAME= has its own message above (size_of); one
+    // between commas would otherwise be named by nothing at all.
+    if (part.empty())
+      throw ArgumentError("--over " + v.name, "has an empty item in its list (two commas in a row, or one at the end)");
     const auto colon = values.find(':');
     if (colon != std::string::npos) {
       if (!v.values.empty())

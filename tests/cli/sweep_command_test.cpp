@@ -104,8 +104,10 @@ TEST_CASE("--over: every mistake is an ArgumentError naming the item and why") {
   CHECK(argument_error({"n=1M:4M"}, 1) == "--points 1: a range n=1M:4M has two ends: --points 2 or more, or one size (n=1048576)");
   CHECK(argument_error({"n=1M:1M"}, 1) == "(no error)");
   CHECK(argument_error({"n=1,1,1"}) == "--over 1: n=1 is in the list twice");
-  CHECK(argument_error({"n=1,,2"}) == "--over : '' is not a size (digits with an optional K, M or G)");
-  CHECK(argument_error({"n=1,2,"}) == "--over : '' is not a size (digits with an optional K, M or G)");
+  CHECK(argument_error({"n=1,,2"}) == "--over n: has an empty item in its list (two commas in a row, or one at the end)");
+  CHECK(argument_error({"n=1,2,"}) == "--over n: has an empty item in its list (two commas in a row, or one at the end)");
+  CHECK(argument_error({",n=1"}) == "--over: starts with a comma: write NAME=V1,V2,...");
+  CHECK(argument_error({"n=1", ""}) == "--over n: has an empty item in its list (two commas in a row, or one at the end)");
   CHECK(argument_error({"rows=1K,2K", "cols=1K,2K,4K"}) ==
         "--over: the variables move together, so each needs as many sizes as the others (cols has 3, another 2)");
 }

@@ -65,8 +65,9 @@ std::vector<SweepVariable> parse_over(const std::vector<std::string>& items, std
       throw ArgumentError("--over " + part, "needs NAME= first (e.g. n=" + part + ")");
     }
     SweepVariable& v = out.back();
-    // An empty piece after NAME= has its own message above (size_of); one
-    // between commas would otherwise be named by nothing at all.
+    // An empty piece between commas: size_of would name it "--over " plus
+    // the empty piece, which says nothing. (An empty value after NAME= is
+    // size_of's to name: "--over n=: '' is not a size".)
     if (part.empty())
       throw ArgumentError("--over " + v.name, "has an empty item in its list (two commas in a row, or one at the end)");
     const auto colon = values.find(':');

@@ -133,7 +133,7 @@ TEST_CASE("memtune sweep: bad arguments are named before anything runs") {
   CHECK(r.err.find("needs a template") != std::string::npos);
   r = cli_run({"sweep", "filter", "--over", "n=1M,,2M", "--target", "h100-sxm"});
   CHECK(r.code == 2);
-  CHECK(r.err.find("'' is not a size") != std::string::npos);
+  CHECK(r.err.find("--over n: has an empty item in its list") != std::string::npos);
 }
 
 TEST_CASE("memtune sweep: a device or a folder given as --record is refused, nothing written beside it") {

@@ -157,9 +157,8 @@ KernelDescription describe() {
                             "* 4 + vx * prefetch * (halo_rounds + 1) * 2")
       .derived("static_smem", "2 * 4 * rows * pitch") // classic: two plane buffers
       // The ring: R+1+prefetch stages of boxes of `rows` rows (whole 32
-      // bytes), 32 bytes more with bulk copies (the ring's placement,
-      // fdtd_ring.cuh).
-      .derived("ring_smem", "(radius + 1 + prefetch) * round_up(rows * ring_pitch, 8) * 4 + (ring_copy > 0 ? 32 : 0)")
+      // bytes), and 32 bytes for the ring's placement (fdtd_ring.cuh).
+      .derived("ring_smem", "(radius + 1 + prefetch) * round_up(rows * ring_pitch, 8) * 4 + 32")
       .derived("ring_block_smem", "ring_smem + 8 * (radius + 1 + prefetch)") // and its stages' mbarriers
       .constraint("threads <= min(512, max_threads_per_block)",
                   "at most 512 threads (and the device limit): a 1024-thread block leaves 64 registers per thread "

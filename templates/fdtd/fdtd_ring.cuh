@@ -66,7 +66,7 @@
 //           docs/kernel-description.md, `args`.)
 // Kernel argument `chunk`: planes per block (blockIdx.z picks the z-chunk).
 // Dynamic shared memory: R + 1 + PF stages of (TY + 2R) * PITCH floats
-// rounded up to 8, 32 bytes more with COPY 1 and 2 (the ring's placement), plus S mbarriers of static shared
+// rounded up to 8, 32 bytes more (the ring's placement), plus S mbarriers of static shared
 // memory; more than 48 KiB needs the opt-in (cuFuncSetAttribute
 // MAX_DYNAMIC_SHARED_SIZE_BYTES).
 // A warp's share of one box row, PIECE floats a lane and CL pieces a copy:
@@ -128,15 +128,18 @@ __global__ void __launch_bounds__(BX * BY, MINB)
   // 32 bytes long, for nx % 8 == 0; COPY 2's are 16 bytes more, for
   // nx % 8 == 4, whose rows alternate between the two offsets). With the
   // two offsets 16 bytes apart the copy engine moved the same ring 4-25 %
-  // slower (H200, docs/results.md). The host adds 32 bytes of dynamic shared
-  // memory for it (ring_smem).
+  // slower (H200, docs/results.md). COPY 0's 16-byte copies are placed as
+  // COPY 1's where nx % 8 == 0: 4-8 % faster at 376^3 and 512x512x256, where
+  // at nx % 8 == 4 (half the rows misplaced either way) that placement
+  // measured 1 % slower than the unplaced ring (H200, docs/results.md). The
+  // host adds 32 bytes of dynamic shared memory for it (ring_smem).
   const unsigned ring_base = shared_address(dynamic_shared<float>());
   const unsigned in_low = static_cast<unsigned>(reinterpret_cast<unsigned long long>(in)) - 4u * HB;
   const unsigned ring =
-      COPY == 1   ? ((ring_base + 31u) & ~31u) + (in_low & 16u)
-      : COPY == 2 ? ((ring_base + 31u) & ~31u) +
+      COPY == 2   ? ((ring_base + 31u) & ~31u) +
                         ((in_low + 4u * static_cast<unsigned>(nx) * static_cast<unsigned>(Y0 - R)) & 16u)
-                  : ring_base;
+      : COPY == 1 || (nx & 7) == 0 ? ((ring_base + 31u) & ~31u) + (in_low & 16u)
+                                   : ring_base;
   const int x = X0 + tx * VX, y_first = Y0 + ty * KY;
   const long long plane = static_cast<long long>(nx) * ny;
 

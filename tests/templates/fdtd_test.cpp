@@ -194,13 +194,13 @@ TEST_CASE("fdtd launch: grid covers the volume, name expression, static shared m
       const std::int64_t minb = c.at("min_warps") ? c.at("min_warps") * 32 / threads : 1;
       if (is_ring(c)) {
         const std::int64_t R = p.at("radius"), hb = (R + 3) / 4 * 4;
-        // Bulk copies: the ring placed at the source's offset (32 bytes), and
+        // The ring placed at the source's offset (32 bytes); bulk copies
         // where rows are 16 bytes off a multiple of 32 (nx % 8 == 4) and
         // planes are not (ny even) COPY 2, whose box rows are 4 floats longer.
         const bool bulk = c.at("copy") == 1, longer = bulk && p.at("nx") % 8 == 4 && p.at("ny") % 2 == 0;
         const std::int64_t copy = bulk ? (longer ? 2 : 1) : 0, pitch = tx + 2 * hb + (longer ? 4 : 0);
         const std::int64_t stage = ((ty + 2 * R) * pitch + 7) / 8 * 8;
-        CHECK(l.dynamic_smem_bytes == static_cast<std::size_t>((R + 1 + c.at("prefetch")) * stage * 4 + (bulk ? 32 : 0)));
+        CHECK(l.dynamic_smem_bytes == static_cast<std::size_t>((R + 1 + c.at("prefetch")) * stage * 4 + 32));
         CHECK(l.name_expression == "fdtd_ring<" + std::to_string(c.at("bx")) + ", " + std::to_string(c.at("by")) + ", " +
                                        std::to_string(c.at("vx")) + ", " + std::to_string(c.at("ky")) + ", " +
                                        std::to_string(c.at("prefetch")) + ", " + std::to_string(c.at("zu")) + ", " +

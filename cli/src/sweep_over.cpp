@@ -51,6 +51,14 @@ std::vector<SweepVariable> parse_over(const std::vector<std::string>& items, std
   if (parts.empty()) throw ArgumentError("--over", "needs NAME=LO:HI or NAME=V1,V2,... (e.g. n=64K:256M)");
   std::vector<SweepVariable> out;
   for (const std::string& part : parts) {
+    // An empty piece between commas: size_of would name it "--over " plus
+    // the empty piece, which says nothing. (An empty value after NAME= is
+    // size_of's to name: "--over n=: '' is not a size".)
+    if (part.empty()) {
+      if (out.empty()) throw ArgumentError("--over", "starts with a comma: write NAME=V1,V2,...");
+      throw ArgumentError("--over " + out.back().name,
+                          "has an empty item in its list (two commas in a row, or one at the end)");
+    }
     const auto eq = part.find('=');
     std::string values = part;
     if (eq != std::string::npos) {
@@ -61,15 +69,9 @@ std::vector<SweepVariable> parse_over(const std::vector<std::string>& items, std
       out.push_back({name, {}, false});
       values = part.substr(eq + 1);
     } else if (out.empty()) {
-      if (part.empty()) throw ArgumentError("--over", "starts with a comma: write NAME=V1,V2,...");
       throw ArgumentError("--over " + part, "needs NAME= first (e.g. n=" + part + ")");
     }
     SweepVariable& v = out.back();
-    // An empty piece between commas: size_of would name it "--over " plus
-    // the empty piece, which says nothing. (An empty value after NAME= is
-    // size_of's to name: "--over n=: '' is not a size".)
-    if (part.empty())
-      throw ArgumentError("--over " + v.name, "has an empty item in its list (two commas in a row, or one at the end)");
     const auto colon = values.find(':');
     if (colon != std::string::npos) {
       if (!v.values.empty())
